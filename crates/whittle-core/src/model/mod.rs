@@ -1,0 +1,12 @@
+//! The session workspace's on-disk records (SPEC §1), as typed values.
+//! Every field read from disk is untrusted test data; parsing lives in `session`.
+
+mod crash;
+mod meta;
+mod sidecar;
+mod step;
+
+pub use crash::{Crash, CrashKind};
+pub use meta::{AppVersion, SessionMeta, SessionStatus};
+pub use sidecar::{Confidence, MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
+pub use step::{Step, StepResult};

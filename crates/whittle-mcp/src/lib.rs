@@ -1,0 +1,1 @@
+//! MCP client, replay runner and minimize orchestrator.
