@@ -1,5 +1,19 @@
 //! Whittle's pure core. Nothing here performs I/O except the explicitly named
 //! workspace readers; the reduction engine has no I/O, no clock and no randomness.
 
+pub mod assessment;
 pub mod contract;
+pub mod engine;
 pub mod model;
+pub mod plan;
+pub mod redact;
+pub mod report_text;
+pub mod sensitive;
+pub mod session;
+pub mod signature;
+pub mod workspace;
+
+pub use engine::{
+    CandidateHistory, Engine, EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest,
+    Request, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
+};

@@ -26,6 +26,9 @@ contract_type! {
         /// True only when this analyzer normalizes this kind reliably; missing means false.
         #[serde(default)]
         pub stable: bool,
+        /// The normalized text the fingerprint hashes; lets a reader see why two crashes match.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub canonical_key: Option<String>,
     }
 }
 

@@ -1,0 +1,170 @@
+//! Seed Phase 5 steps 1 and 3: what a finished search may claim, and why not more.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
+use crate::model::Confidence;
+
+/// How trustworthy the "same crash" comparison was (seed Phase 0 step 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct IdentityQuality {
+    pub fingerprint_reliable: bool,
+    pub signature_degraded: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Assessment {
+    /// `None` when the baseline did not reproduce: there is nothing to rate.
+    pub confidence: Option<Confidence>,
+    /// The seed's `minimized_complete` (= `fixed_point_reached` of a live result).
+    pub minimized_complete: bool,
+    /// `fixed_point_reached && final_confirmed`: the only case worded "minimal, converged".
+    pub converged: bool,
+    /// `baseline.reproduced && !capture_failed && !runtime_failed`.
+    pub write_back_allowed: bool,
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Warning {
+    BaselineNotReproduced,
+    BudgetExhausted { max_replays: u32 },
+    Flaky { reproduced: u32, total: u32 },
+    SignatureDegraded,
+    CaptureFailed { reason: String },
+    RuntimeFailed { reason: String },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::BaselineNotReproduced => {
+                f.write_str("the original path did not reproduce the crash in this run")
+            }
+            Warning::BudgetExhausted { max_replays } => write!(
+                f,
+                "budget of {max_replays} replays exhausted; raise --max-replays"
+            ),
+            Warning::Flaky { reproduced, total } => {
+                write!(f, "flaky: {reproduced} of {total} replays reproduced")
+            }
+            Warning::SignatureDegraded => f.write_str(
+                "signature degraded: the crash was matched by exact kind, process, label and \
+                 top frames, not by a stable fingerprint",
+            ),
+            Warning::CaptureFailed { reason } => write!(f, "log capture failed: {reason}"),
+            Warning::RuntimeFailed { reason } => {
+                write!(f, "replay infrastructure failed: {reason}")
+            }
+        }
+    }
+}
+
+pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
+    let infrastructure_ok = result.capture_failure.is_none() && result.runtime_failure.is_none();
+    let identity_ok = identity.fingerprint_reliable && !identity.signature_degraded;
+    let converged =
+        result.baseline_reproduced && result.fixed_point_reached && result.final_confirmed;
+    let every_deletion_disproved = result.proof.iter().all(|row| {
+        row.outcomes.len() >= NEGATIVE_PROOF_RUNS && row.outcomes.iter().all(|&hit| !hit)
+    });
+    let high = identity_ok
+        && converged
+        && infrastructure_ok
+        && !result.budget_exhausted
+        && !result.flaky_observed
+        && every_deletion_disproved;
+    let confidence = match (result.baseline_reproduced, high) {
+        (false, _) => None,
+        (true, true) => Some(Confidence::High),
+        (true, false) => Some(Confidence::Medium),
+    };
+    Assessment {
+        confidence,
+        minimized_complete: result.baseline_reproduced && result.fixed_point_reached,
+        converged,
+        write_back_allowed: result.baseline_reproduced && infrastructure_ok,
+        warnings: warnings(result, identity),
+    }
+}
+
+fn warnings(result: &SearchResult, identity: IdentityQuality) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    // A baseline cut short by the capture or a runtime error is reported as that failure.
+    if !result.baseline_reproduced
+        && result.capture_failure.is_none()
+        && result.runtime_failure.is_none()
+    {
+        warnings.push(Warning::BaselineNotReproduced);
+    }
+    if result.budget_exhausted {
+        warnings.push(Warning::BudgetExhausted {
+            max_replays: result.max_replays,
+        });
+    }
+    if result.flaky_observed {
+        let (reproduced, total) = result.reproduced_of_total();
+        warnings.push(Warning::Flaky { reproduced, total });
+    }
+    if identity.signature_degraded || !identity.fingerprint_reliable {
+        warnings.push(Warning::SignatureDegraded);
+    }
+    if let Some(reason) = &result.capture_failure {
+        warnings.push(Warning::CaptureFailed {
+            reason: reason.clone(),
+        });
+    }
+    if let Some(reason) = &result.runtime_failure {
+        warnings.push(Warning::RuntimeFailed {
+            reason: reason.clone(),
+        });
+    }
+    warnings
+}
+
+/// The path to write back: `repro_path` items that are launch setup or kept steps, in
+/// original order (the launch is replayed implicitly and keeps its original index).
+pub fn minimal_path(repro_path: &[u32], setup: &[u32], current: &[u32]) -> Vec<u32> {
+    repro_path
+        .iter()
+        .copied()
+        .filter(|step| setup.contains(step) || current.contains(step))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimal_path_keeps_setup_and_original_order() {
+        assert_eq!(
+            minimal_path(&[1, 2, 3, 4, 5, 6, 7, 8], &[1], &[7]),
+            vec![1, 7]
+        );
+        assert_eq!(minimal_path(&[1, 3, 7, 12], &[1], &[12, 3]), vec![1, 3, 12]);
+        assert_eq!(minimal_path(&[4, 5], &[], &[]), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn warnings_read_as_plain_english() {
+        assert_eq!(
+            Warning::BudgetExhausted { max_replays: 30 }.to_string(),
+            "budget of 30 replays exhausted; raise --max-replays"
+        );
+        assert_eq!(
+            Warning::Flaky {
+                reproduced: 4,
+                total: 9
+            }
+            .to_string(),
+            "flaky: 4 of 9 replays reproduced"
+        );
+    }
+}

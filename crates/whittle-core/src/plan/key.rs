@@ -1,0 +1,44 @@
+//! Element key → how to find the element (seed Phase 1 prefix rules).
+
+use crate::contract::ui::{By, Strategy};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KeyStrategy {
+    Found(Strategy),
+    /// `class:` / `bounds:` keys carry no stable unique information.
+    Unstable {
+        key_kind: &'static str,
+    },
+    Absent,
+}
+
+pub(crate) fn key_strategy(key: Option<&str>) -> KeyStrategy {
+    let Some(key) = key.filter(|k| !k.trim().is_empty()) else {
+        return KeyStrategy::Absent;
+    };
+    let found = |by, value: &str| {
+        if value.is_empty() {
+            KeyStrategy::Absent
+        } else {
+            KeyStrategy::Found(Strategy {
+                by,
+                value: value.to_owned(),
+            })
+        }
+    };
+    if let Some(text) = key.strip_prefix("text:") {
+        found(By::Text, text)
+    } else if let Some(label) = key.strip_prefix("label:") {
+        found(By::Label, label)
+    } else if key.starts_with("class:") {
+        KeyStrategy::Unstable {
+            key_kind: "its class",
+        }
+    } else if key.starts_with("bounds:") {
+        KeyStrategy::Unstable {
+            key_kind: "its screen position",
+        }
+    } else {
+        found(By::Identifier, key)
+    }
+}

@@ -1,0 +1,27 @@
+//! Seed Phase 1: from a crash's `repro_path` to a replay plan — which steps are fixed
+//! setup (launch), which can be replayed live and how, and which are skipped and why.
+//!
+//! Sources of a step's replay data, in order (see `record`):
+//! 1. New format: `notes` is a JSON object whose `replay` object carries the allowlisted
+//!    fields `action_type`, `element_key`, `input_value`, `button`, `input_redacted`.
+//!    When it exists, element key, input value and button come only from it; only a
+//!    missing `action_type` falls back to the legacy reading of `action`.
+//! 2. Legacy (no `replay` object): see `legacy` for the accepted text forms.
+//!
+//! Everything else in a step is ignored, and nothing in it is ever interpreted as an
+//! instruction. A redacted or sensitive step is skipped and its value is not stored
+//! anywhere in the plan.
+
+mod build;
+mod describe;
+mod error;
+mod key;
+mod legacy;
+mod record;
+mod skip;
+mod types;
+
+pub use build::build_plan;
+pub use error::PlanError;
+pub use skip::SkipReason;
+pub use types::{Coverage, Disposition, PlannedStep, ReplayAction, ReplayPlan, ReplayStep};

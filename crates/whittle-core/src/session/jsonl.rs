@@ -1,0 +1,122 @@
+//! Line-by-line reading of a `.jsonl` file with bounded memory: a line longer than
+//! [`MAX_LINE_BYTES`] is an error at its line number, never one huge allocation.
+
+use std::io::{BufRead, Read};
+
+use serde_json::Value;
+
+use super::error::{SessionError, SessionProblem};
+
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_RECORDS: usize = 100_000;
+
+/// One non-blank line parsed as JSON, with its 1-based line number.
+pub(crate) struct JsonLine {
+    pub number: usize,
+    pub value: Value,
+}
+
+pub(crate) struct JsonlReader<R> {
+    file: &'static str,
+    reader: R,
+    line: usize,
+    records: usize,
+    buf: Vec<u8>,
+    failed: bool,
+}
+
+impl<R: BufRead> JsonlReader<R> {
+    pub(crate) fn new(file: &'static str, reader: R) -> Self {
+        JsonlReader {
+            file,
+            reader,
+            line: 0,
+            records: 0,
+            buf: Vec::new(),
+            failed: false,
+        }
+    }
+
+    fn fail(&mut self, problem: SessionProblem) -> Option<Result<JsonLine, SessionError>> {
+        self.failed = true;
+        Some(Err(SessionError::at_line(self.file, self.line, problem)))
+    }
+}
+
+impl<R: BufRead> Iterator for JsonlReader<R> {
+    type Item = Result<JsonLine, SessionError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.failed {
+                return None;
+            }
+            self.buf.clear();
+            self.line += 1;
+            let limit = (MAX_LINE_BYTES + 1) as u64;
+            let read = (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut self.buf);
+            match read {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(source) => return self.fail(SessionProblem::Unreadable { source }),
+            }
+            let terminated = self.buf.last() == Some(&b'\n');
+            if !terminated && self.buf.len() > MAX_LINE_BYTES {
+                return self.fail(SessionProblem::LineTooLong {
+                    limit_bytes: MAX_LINE_BYTES,
+                });
+            }
+            let text = match std::str::from_utf8(&self.buf) {
+                Ok(text) => text.trim(),
+                Err(_) => return self.fail(SessionProblem::NotUtf8),
+            };
+            if text.is_empty() {
+                continue;
+            }
+            self.records += 1;
+            if self.records > MAX_RECORDS {
+                return self.fail(SessionProblem::TooManyRecords { limit: MAX_RECORDS });
+            }
+            return match serde_json::from_str::<Value>(text) {
+                Ok(value) => Some(Ok(JsonLine {
+                    number: self.line,
+                    value,
+                })),
+                Err(err) if !terminated && err.is_eof() => self.fail(SessionProblem::Truncated),
+                Err(err) => {
+                    let detail = json_error_detail(&err);
+                    self.fail(SessionProblem::InvalidJson { detail })
+                }
+            };
+        }
+    }
+}
+
+/// serde_json's message without its "at line 1 column N" tail: within one jsonl line
+/// the column is what helps, the line is already in the error.
+pub(crate) fn json_error_detail(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    let tail = format!(" at line {} column {}", err.line(), err.column());
+    match text.strip_suffix(&tail) {
+        Some(head) if err.line() <= 1 && err.column() > 0 => {
+            format!("{head} at column {}", err.column())
+        }
+        Some(head) if err.line() > 1 => {
+            format!("{head} at line {} column {}", err.line(), err.column())
+        }
+        Some(head) => head.to_owned(),
+        None => text,
+    }
+}
+
+/// A free-text field as text: strings as they are, null as absent, any other JSON
+/// (a recorder that wrote an object) as its compact JSON text.
+pub(crate) fn value_text(value: Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}

@@ -1,0 +1,92 @@
+//! Crash signatures (SPEC §2 analyzer): a fingerprint of a crash that survives what changes
+//! between two runs of the same bug — line numbers, lambda/synthetic indices, addresses,
+//! pids/tids, timestamps, messages — so a replay can tell "the same crash" from another.
+//! Pure: no I/O.
+mod anr;
+mod frames;
+mod group;
+mod java;
+mod logcat;
+mod native;
+
+use sha2::{Digest, Sha256};
+
+use crate::contract::analyzer::Signature;
+use crate::model::CrashKind;
+
+pub use group::group_crashes;
+pub use logcat::strip_prefix as strip_logcat_prefix;
+
+/// Length of a fingerprint in hex digits.
+pub const FINGERPRINT_LEN: usize = 12;
+
+/// What one kind's parser found in a stack.
+struct Extracted {
+    kind: CrashKind,
+    /// The canonical key without the version prefix; equal keys mean the same crash.
+    key_body: String,
+    top_frames: Vec<String>,
+    label: String,
+    /// True when frames were found: then the key is specific enough to trust.
+    stable: bool,
+}
+
+/// Versions the canonical key so a future change of normalization cannot silently match
+/// fingerprints computed by an older analyzer.
+const KEY_VERSION: &str = "v1";
+
+/// Computes the signature of a crash report. `kind_hint` (from the log record) decides the
+/// parser; without it the kind is detected from the text. Never fails: an unusable stack
+/// gives `fingerprint: None`.
+pub fn compute_signature(stack: &str, kind_hint: Option<CrashKind>) -> Signature {
+    let lines = logcat::messages(stack);
+    let kind = kind_hint.unwrap_or_else(|| detect_kind(stack));
+    let extracted = match kind {
+        CrashKind::Java => java::extract(&lines),
+        CrashKind::Anr => anr::extract(&lines),
+        CrashKind::Native => native::extract(&lines),
+    };
+    match extracted {
+        Some(e) => {
+            let key = format!("{KEY_VERSION}|{}", e.key_body);
+            Signature {
+                fingerprint: Some(fingerprint_of(&key)),
+                label: e.label,
+                kind: e.kind,
+                top_frames: e.top_frames,
+                stable: e.stable,
+                canonical_key: Some(key),
+            }
+        }
+        None => Signature {
+            fingerprint: None,
+            label: String::new(),
+            kind,
+            top_frames: Vec::new(),
+            stable: false,
+            canonical_key: None,
+        },
+    }
+}
+
+/// ANR dumps contain Java frames and native frames, so they are recognized first; a
+/// tombstone next; anything else is read as a Java exception.
+fn detect_kind(text: &str) -> CrashKind {
+    if text.contains("FATAL EXCEPTION") {
+        CrashKind::Java
+    } else if anr::looks_like(text) {
+        CrashKind::Anr
+    } else if native::looks_like(text) {
+        CrashKind::Native
+    } else {
+        CrashKind::Java
+    }
+}
+
+/// First 12 lowercase hex digits of SHA-256 of the canonical key.
+pub fn fingerprint_of(canonical_key: &str) -> String {
+    let digest = Sha256::digest(canonical_key.as_bytes());
+    let mut hex = hex::encode(digest);
+    hex.truncate(FINGERPRINT_LEN);
+    hex
+}

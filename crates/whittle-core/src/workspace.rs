@@ -1,0 +1,168 @@
+//! Listing the sessions of a workspace for the session browser and `whittle sessions`.
+//! A malformed session is listed with its problem instead of failing the list: a
+//! tester must see that it exists and why it cannot be used.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::model::SessionStatus;
+use crate::session::{read_crashes, read_meta, read_steps, validate_session_id, SESSIONS_DIR};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SessionSummary {
+    /// The folder name (validated); meta's own `session_id` is not trusted for paths.
+    pub session_id: String,
+    pub name: String,
+    pub created_at: String,
+    pub status: Option<SessionStatus>,
+    pub platform: String,
+    pub package: Option<String>,
+    pub step_count: u32,
+    pub crash_count: u32,
+    /// Distinct crash signatures.
+    pub crash_groups: u32,
+    /// Why the session cannot be used, if it cannot.
+    pub problem: Option<String>,
+}
+
+#[derive(Debug, Error)]
+pub enum WorkspaceError {
+    #[error("{} is not a Whittle workspace (it has no sessions folder)", .workspace.display())]
+    NoSessionsFolder { workspace: PathBuf },
+    #[error("cannot list {}: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Every folder in `<workspace>/sessions/`, newest first (by `created_at`, then by id).
+/// Symbolic links are listed with a problem and never followed.
+pub fn list_sessions(workspace: &Path) -> Result<Vec<SessionSummary>, WorkspaceError> {
+    let sessions = workspace.join(SESSIONS_DIR);
+    let entries = fs::read_dir(&sessions).map_err(|source| {
+        if source.kind() == io::ErrorKind::NotFound {
+            WorkspaceError::NoSessionsFolder {
+                workspace: workspace.to_path_buf(),
+            }
+        } else {
+            WorkspaceError::Unreadable {
+                path: sessions.clone(),
+                source,
+            }
+        }
+    })?;
+    let mut summaries = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| WorkspaceError::Unreadable {
+            path: sessions.clone(),
+            source,
+        })?;
+        let file_type = entry
+            .file_type()
+            .map_err(|source| WorkspaceError::Unreadable {
+                path: entry.path(),
+                source,
+            })?;
+        let session_id = entry.file_name().to_string_lossy().into_owned();
+        if file_type.is_symlink() {
+            summaries.push(SessionSummary::with_problem(
+                session_id,
+                "is a symbolic link; Whittle does not follow links out of the workspace".into(),
+            ));
+        } else if file_type.is_dir() {
+            summaries.push(summarize(&entry.path(), session_id));
+        }
+    }
+    summaries.sort_by(newest_first);
+    Ok(summaries)
+}
+
+impl SessionSummary {
+    fn with_problem(session_id: String, problem: String) -> Self {
+        SessionSummary {
+            problem: Some(problem),
+            ..SessionSummary::unread(session_id)
+        }
+    }
+
+    fn unread(session_id: String) -> Self {
+        SessionSummary {
+            session_id,
+            name: String::new(),
+            created_at: String::new(),
+            status: None,
+            platform: String::new(),
+            package: None,
+            step_count: 0,
+            crash_count: 0,
+            crash_groups: 0,
+            problem: None,
+        }
+    }
+}
+
+/// Reads what can be read; the first problem met is the summary's problem.
+fn summarize(dir: &Path, session_id: String) -> SessionSummary {
+    if let Err(e) = validate_session_id(&session_id) {
+        return SessionSummary::with_problem(session_id, format!("folder name: {e}"));
+    }
+    let mut summary = SessionSummary::unread(session_id);
+    let mut problems = Vec::new();
+    match read_meta(dir) {
+        Ok(meta) => {
+            summary.name = meta.name;
+            summary.created_at = meta.created_at;
+            summary.status = Some(meta.status);
+            summary.platform = meta.platform;
+            summary.package = meta.package;
+        }
+        Err(e) => problems.push(e.to_string()),
+    }
+    let steps = match read_steps(dir) {
+        Ok(steps) => Some(steps),
+        Err(e) => {
+            problems.push(e.to_string());
+            None
+        }
+    };
+    let indexes: Option<BTreeSet<u32>> = steps
+        .as_ref()
+        .map(|steps| steps.iter().map(|s| s.index).collect());
+    summary.step_count = steps.map_or(0, |s| saturating_u32(s.len()));
+    match read_crashes(dir, indexes.as_ref()) {
+        Ok(crashes) => {
+            summary.crash_count = saturating_u32(crashes.len());
+            summary.crash_groups = saturating_u32(crate::signature::group_crashes(&crashes).len());
+        }
+        Err(e) => problems.push(e.to_string()),
+    }
+    summary.problem = problems.into_iter().next();
+    summary
+}
+
+fn saturating_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Newest first; sessions whose `created_at` is not RFC 3339 come last; ties by id,
+/// descending (ids start with their creation time).
+fn newest_first(a: &SessionSummary, b: &SessionSummary) -> Ordering {
+    let time = |s: &SessionSummary| DateTime::<FixedOffset>::parse_from_rfc3339(&s.created_at).ok();
+    match (time(a), time(b)) {
+        (Some(ta), Some(tb)) => tb.cmp(&ta),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+    .then_with(|| b.session_id.cmp(&a.session_id))
+}

@@ -1,0 +1,84 @@
+//! Shared by the engine tests: a driver loop, test oracles and the reference
+//! transcription of the seed's Phase 3 pseudo-code.
+#![allow(dead_code)] // each test binary uses a different part
+
+pub mod reference;
+
+use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
+
+/// Upper bound on driver iterations: a hung state machine fails instead of looping.
+const MAX_DRIVER_STEPS: usize = 100_000;
+
+/// Every request the engine issued (including ones answered CaptureMissing) and its result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transcript {
+    pub requests: Vec<ReplayRequest>,
+    pub outcomes: Vec<Outcome>,
+    pub result: SearchResult,
+}
+
+pub fn drive(
+    replayable: &[u32],
+    max_replays: u32,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+) -> Transcript {
+    let mut engine = Engine::new(replayable.to_vec(), max_replays).expect("valid engine input");
+    let mut requests = Vec::new();
+    let mut outcomes = Vec::new();
+    for _ in 0..MAX_DRIVER_STEPS {
+        match engine.next_request() {
+            Request::Replay(request) => {
+                let outcome = oracle(&request);
+                requests.push(request);
+                outcomes.push(outcome.clone());
+                engine.record(outcome);
+            }
+            Request::Done(result) => {
+                return Transcript {
+                    requests,
+                    outcomes,
+                    result,
+                }
+            }
+        }
+    }
+    panic!("engine issued more than {MAX_DRIVER_STEPS} requests");
+}
+
+pub fn verdict(reproduced: bool) -> Outcome {
+    if reproduced {
+        Outcome::Reproduced
+    } else {
+        Outcome::NotReproduced {
+            reason: "no_crash".to_owned(),
+        }
+    }
+}
+
+/// Deterministic and monotone: the crash needs every step of `essential`.
+pub fn needs_all(essential: Vec<u32>) -> impl FnMut(&ReplayRequest) -> Outcome {
+    move |request| verdict(essential.iter().all(|s| request.candidate.contains(s)))
+}
+
+/// Order-dependent and not monotone: the crash needs `first` immediately followed by
+/// `then` (deleting a step in between can create the crash).
+pub fn needs_adjacent(first: u32, then: u32) -> impl FnMut(&ReplayRequest) -> Outcome {
+    move |request| {
+        verdict(
+            request
+                .candidate
+                .windows(2)
+                .any(|pair| pair[0] == first && pair[1] == then),
+        )
+    }
+}
+
+/// Answers from a fixed script, one verdict per request; then "not reproduced".
+pub fn scripted(script: Vec<bool>) -> impl FnMut(&ReplayRequest) -> Outcome {
+    let mut at = 0;
+    move |_| {
+        let reproduced = script.get(at).copied().unwrap_or(false);
+        at += 1;
+        verdict(reproduced)
+    }
+}
