@@ -1,1 +1,89 @@
-fn main() {}
+//! `whittle`: the minimize engine, headless (SPEC §8). Report text goes to stdout
+//! (or one JSON object with `--json`), progress and diagnostics to stderr.
+
+mod cli;
+mod commands;
+mod config_path;
+mod exit;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use exit::Exit;
+use whittle_mcp::config::Config;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => Exit::Usage.code(),
+            };
+        }
+    };
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return Exit::Infrastructure.code();
+        }
+    };
+    runtime.block_on(run(cli)).code()
+}
+
+async fn run(cli: Cli) -> Exit {
+    // Arguments are refused before the config is even read (no side effect at all).
+    if let Command::Minimize(args) = &cli.command {
+        if args.max_replays < 1 {
+            eprintln!(
+                "error: --max-replays must be an integer >= 1 (got {})",
+                args.max_replays
+            );
+            return Exit::Usage;
+        }
+    }
+    let path = config_path::config_path(cli.config.as_deref());
+    let config = match Config::load(&path) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    match cli.command {
+        Command::Minimize(args) => commands::minimize::run(&config, args).await,
+        Command::Sessions => commands::sessions::run(&config),
+        Command::Analyze { session } => commands::analyze::run(&config, &session),
+        Command::Doctor => commands::doctor::run(&config).await,
+        Command::Export {
+            evidence_session,
+            out,
+            name,
+        } => commands::export::run(&config, &evidence_session, &out, name.as_deref()),
+        Command::Verify {
+            bundle,
+            runs,
+            device,
+        } => commands::verify::run(&config, &bundle, runs, device.as_deref()).await,
+    }
+}
+
+/// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

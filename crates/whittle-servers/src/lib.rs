@@ -1,2 +1,12 @@
 //! The MCP servers Whittle ships. Each module serves one or more roles of SPEC §2 over
 //! stdio; `main.rs` picks one by subcommand.
+
+pub mod sim;
+
+pub mod adb;
+pub(crate) mod tool_result;
+
+pub mod analyzer;
+pub mod atomic;
+pub mod report;
+pub mod report_analyzer;

@@ -1,0 +1,75 @@
+//! The `whittle` command line (SPEC §8).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "whittle",
+    version,
+    about = "Minimize the reproduction path of an Android crash by live replays"
+)]
+pub struct Cli {
+    /// whittle.json (default: $WHITTLE_CONFIG, then the bundled demo config in a source
+    /// checkout, then the OS config folder's whittle/whittle.json).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Minimize a session's crash path by live replays (seed Phases 0–5).
+    Minimize(MinimizeArgs),
+    /// List the workspace's sessions.
+    Sessions,
+    /// Group a session's crashes by signature.
+    Analyze {
+        /// Session id, or an absolute session folder inside the workspace.
+        session: String,
+    },
+    /// Check that every role's server starts and has its tools, and list devices.
+    Doctor,
+    /// Export an evidence session as a bug-ticket bundle.
+    Export {
+        evidence_session: String,
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Bundle folder name (default: the evidence session id).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Replay a bundle's minimal path N times on a device.
+    Verify {
+        bundle: PathBuf,
+        #[arg(long, default_value_t = 3)]
+        runs: u32,
+        #[arg(long)]
+        device: Option<String>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MinimizeArgs {
+    /// Session id, or an absolute session folder inside the workspace.
+    pub session: String,
+    /// Which crash, when the session has several distinct ones.
+    #[arg(long)]
+    pub crash: Option<String>,
+    /// Replay budget; an integer >= 1.
+    #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
+    pub max_replays: i64,
+    #[arg(long)]
+    pub device: Option<String>,
+    /// The app package, when the session does not name it.
+    #[arg(long)]
+    pub package: Option<String>,
+    /// Print one JSON object instead of the report.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the minimized path to crashes.minimized.json without asking.
+    #[arg(long)]
+    pub approve: bool,
+}

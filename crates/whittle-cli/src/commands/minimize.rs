@@ -1,0 +1,115 @@
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::AtomicU32;
+
+use tokio_util::sync::CancellationToken;
+use whittle_mcp::config::Config;
+use whittle_mcp::run::{approve, minimize, MinimizeOptions, RunError, RunOutcome};
+
+use crate::cli::MinimizeArgs;
+use crate::exit::Exit;
+use crate::progress::Progress;
+
+pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
+    let opts = MinimizeOptions {
+        session: args.session.clone(),
+        crash: args.crash.clone(),
+        max_replays: args.max_replays,
+        device: args.device.clone(),
+        package: args.package.clone(),
+    };
+    if let Err(e) = opts.budget() {
+        return refuse(&e, args.json);
+    }
+    let hub = match super::connect(config).await {
+        Ok(hub) => hub,
+        Err(exit) => return exit,
+    };
+    let cancel = CancellationToken::new();
+    let on_ctrl_c = cancel.clone();
+    let ctrl_c = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\ncancelling: finishing the current step, stopping the capture…");
+            on_ctrl_c.cancel();
+        }
+    });
+    let progress = Progress::new(args.json);
+    let budget = AtomicU32::new(0);
+    let result = minimize(
+        &hub,
+        config,
+        opts,
+        |event| progress.on_event(&event, &budget),
+        cancel.clone(),
+    )
+    .await;
+    ctrl_c.abort();
+    let exit = match result {
+        Ok(outcome) => report(&outcome, &args, cancel.is_cancelled()),
+        Err(e) => refuse(&e, args.json),
+    };
+    hub.shutdown().await;
+    exit
+}
+
+fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
+    let mut sidecar = None;
+    if let Some(pending) = outcome.pending.as_ref().filter(|_| !cancelled) {
+        if args.approve || (!args.json && ask_to_write_back()) {
+            match approve(pending) {
+                Ok(path) => sidecar = Some(path),
+                Err(e) => {
+                    eprintln!("error: the minimized path was not written back: {e}");
+                    print_outcome(outcome, args.json, None);
+                    return Exit::Infrastructure;
+                }
+            }
+        }
+    }
+    print_outcome(outcome, args.json, sidecar.as_deref());
+    Exit::of_status(outcome.summary.status)
+}
+
+fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::Path>) {
+    if json {
+        let mut value = serde_json::to_value(&outcome.summary).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            map.insert(
+                "sidecar".into(),
+                sidecar.map(|p| p.to_string_lossy().to_string()).into(),
+            );
+        }
+        println!("{value}");
+    } else {
+        print!("{}", outcome.report);
+        if let Some(path) = sidecar {
+            println!("  Written:  {}", path.display());
+        }
+    }
+}
+
+/// Asks only on an interactive terminal; anything but y/yes is no.
+fn ask_to_write_back() -> bool {
+    if !std::io::stdin().is_terminal() {
+        return false;
+    }
+    eprint!("Write the minimized path to crashes.minimized.json? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line).is_err() {
+        return false;
+    }
+    matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
+
+fn refuse(error: &RunError, json: bool) -> Exit {
+    let exit = Exit::of_error(error);
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({ "status": "refused", "error": error.to_string(), "exit": exit as u8 })
+        );
+    } else {
+        eprintln!("error: {error}");
+    }
+    exit
+}

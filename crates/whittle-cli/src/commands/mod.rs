@@ -1,0 +1,30 @@
+pub mod analyze;
+pub mod doctor;
+pub mod export;
+pub mod minimize;
+pub mod sessions;
+pub mod verify;
+
+use whittle_mcp::client::{Hub, HubError, RoleProblemKind};
+use whittle_mcp::config::Config;
+
+use crate::exit::Exit;
+
+/// Connects every role; a server that failed to start is infrastructure, a role that
+/// is unassigned or lacks tools is configuration.
+pub async fn connect(config: &Config) -> Result<Hub, Exit> {
+    Hub::connect(config).await.map_err(|e: HubError| {
+        eprintln!("error: {e}");
+        for problem in &e.problems {
+            eprintln!("  fix: {}", problem.fix(&config.path));
+        }
+        if e.problems
+            .iter()
+            .any(|p| matches!(p.kind, RoleProblemKind::StartFailed(_)))
+        {
+            Exit::Infrastructure
+        } else {
+            Exit::Usage
+        }
+    })
+}

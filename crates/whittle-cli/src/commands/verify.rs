@@ -1,0 +1,42 @@
+use std::path::Path;
+
+use whittle_mcp::config::Config;
+use whittle_mcp::run::{verify_bundle, VerifyError};
+
+use crate::exit::Exit;
+
+pub async fn run(config: &Config, bundle: &Path, runs: u32, device: Option<&str>) -> Exit {
+    let hub = match super::connect(config).await {
+        Ok(hub) => hub,
+        Err(exit) => return exit,
+    };
+    let result = verify_bundle(&hub, config, bundle, runs, device).await;
+    hub.shutdown().await;
+    match result {
+        Ok(report) => {
+            println!(
+                "reproduced {} of {} replays of {} on {} ({} {})",
+                report.reproduced,
+                report.runs,
+                report.target_fingerprint,
+                report.device,
+                report.package,
+                report.app_version.as_deref().unwrap_or("")
+            );
+            if report.reproduced == report.runs {
+                Exit::Live
+            } else {
+                Exit::NoResult
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            match e {
+                VerifyError::Bundle(_) | VerifyError::NoRuns => Exit::Usage,
+                VerifyError::Refused(_) => Exit::NoResult,
+                VerifyError::Run(run) => crate::exit::Exit::of_error(&run),
+                VerifyError::Replay { .. } => Exit::Infrastructure,
+            }
+        }
+    }
+}

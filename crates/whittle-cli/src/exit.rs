@@ -1,0 +1,48 @@
+use std::process::ExitCode;
+
+use whittle_mcp::run::{RunError, RunStatus};
+
+/// SPEC §8 exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// A live result was produced.
+    Live = 0,
+    /// Finished without one: no crash, not reproduced, refused, static only.
+    NoResult = 1,
+    /// Bad arguments or configuration.
+    Usage = 2,
+    /// Capture, runtime or server failure (or a cancelled run).
+    Infrastructure = 3,
+}
+
+impl Exit {
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(self as u8)
+    }
+
+    pub fn of_status(status: RunStatus) -> Exit {
+        match status {
+            RunStatus::Minimized => Exit::Live,
+            RunStatus::NotReproduced | RunStatus::Static => Exit::NoResult,
+            RunStatus::CaptureFailed | RunStatus::RuntimeFailed | RunStatus::Cancelled => {
+                Exit::Infrastructure
+            }
+        }
+    }
+
+    pub fn of_error(error: &RunError) -> Exit {
+        match error {
+            RunError::InvalidArgument(_)
+            | RunError::Resolve(_)
+            | RunError::NeedCrashChoice { .. }
+            | RunError::UnknownCrash { .. }
+            | RunError::NeedDeviceChoice { .. }
+            | RunError::DeviceNotFound { .. } => Exit::Usage,
+            RunError::Session(_)
+            | RunError::NoCrash { .. }
+            | RunError::NeedPackageConfirmation { .. }
+            | RunError::Plan(_) => Exit::NoResult,
+            RunError::NoDevice | RunError::Mcp(_) | RunError::Cancelled => Exit::Infrastructure,
+        }
+    }
+}

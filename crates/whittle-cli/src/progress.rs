@@ -1,0 +1,58 @@
+use std::io::{IsTerminal, Write};
+
+use whittle_mcp::run::RunEvent;
+
+/// The one-line progress bar on stderr ("attempt 7/30 · audit · [2,7]"), redrawn with
+/// `\r`; silent when stderr is not a terminal or JSON output was asked for.
+pub struct Progress {
+    enabled: bool,
+}
+
+impl Progress {
+    pub fn new(json: bool) -> Progress {
+        Progress {
+            enabled: !json && std::io::stderr().is_terminal(),
+        }
+    }
+
+    pub fn on_event(&self, event: &RunEvent, max_replays: &std::sync::atomic::AtomicU32) {
+        use std::sync::atomic::Ordering;
+        if let RunEvent::Started { max_replays: m, .. } = event {
+            max_replays.store(*m, Ordering::Relaxed);
+        }
+        if !self.enabled {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        match event {
+            RunEvent::AttemptStarted {
+                attempt,
+                phase,
+                candidate,
+            } => {
+                let phase = serde_json::to_value(phase)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                let _ = write!(
+                    err,
+                    "\r\x1b[2Kattempt {attempt}/{} · {phase} · [{}]",
+                    max_replays.load(Ordering::Relaxed),
+                    candidate
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                );
+            }
+            RunEvent::Warning { message } => {
+                let _ = writeln!(err, "\r\x1b[2Kwarning: {message}");
+            }
+            RunEvent::Finished(_) => {
+                let _ = write!(err, "\r\x1b[2K");
+            }
+            _ => {}
+        }
+        let _ = err.flush();
+    }
+}

@@ -1,0 +1,107 @@
+//! `whittle sessions | analyze | export | verify | doctor`, and config/argument errors.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn bad_arguments_and_config_exit_2() {
+    let env = Env::fast(&[]);
+    let out = env.whittle(&["minimize"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = env.whittle(&["no-such-command"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(["--config", "/nonexistent/whittle.json", "sessions"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn sessions_and_analyze_list_without_servers() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let out = env.whittle(&["sessions"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("2026-05-14_160354_checkout-npe"));
+    let out = env.whittle(&["analyze", "2026-05-14_160354_checkout-npe"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 distinct crash"),
+        "{}",
+        stdout(&out)
+    );
+    let out = env.whittle(&["analyze", "../etc"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn doctor_checks_every_role() {
+    let env = Env::fast(&[]);
+    let out = env.whittle(&["doctor"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
+    for role in ["report", "analyzer", "mobile", "ui", "log"] {
+        assert!(text.contains(&format!("ok       {role}")), "{text}");
+    }
+    assert!(text.contains("device   sim-1"), "{text}");
+}
+
+#[test]
+fn export_then_verify_replays_the_bundle() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let out = env.whittle(&[
+        "minimize",
+        "2026-05-14_160354_checkout-npe",
+        "--max-replays",
+        "120",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let evidence = json_out(&out)["evidence_session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out_dir = env.dir.path().join("bundles");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = env.whittle(&[
+        "export",
+        &evidence,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--name",
+        "ticket-1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let bundle = out_dir.join("ticket-1");
+    assert!(bundle.join("manifest.json").is_file());
+    let text = all_text_under(&bundle);
+    assert!(!text.contains(SECRET_PASSWORD) && !text.contains(SECRET_EMAIL));
+
+    let out = env.whittle(&["verify", bundle.to_str().unwrap(), "--runs", "2"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("reproduced 2 of 2"),
+        "{}",
+        stdout(&out)
+    );
+
+    // Exporting again under the same name never overwrites.
+    let out = env.whittle(&[
+        "export",
+        &evidence,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--name",
+        "ticket-1",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+}

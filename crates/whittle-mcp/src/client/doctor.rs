@@ -1,0 +1,58 @@
+use serde::Serialize;
+use whittle_core::contract::Role;
+
+use super::hub::{connect_roles, shutdown_all, Connected};
+use crate::config::Config;
+
+/// One role's readiness, for `whittle doctor` and the app's settings view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoleCheck {
+    pub role: Role,
+    /// The server the role points at, when it names one.
+    pub server: Option<String>,
+    pub status: RoleStatus,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum RoleStatus {
+    Ok,
+    Problem { problem: String, fix: String },
+}
+
+/// Starts the configured servers, checks all five roles, stops the servers again.
+pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
+    let Connected {
+        connections,
+        problems,
+    } = connect_roles(config).await;
+    shutdown_all(connections).await;
+    Role::ALL
+        .into_iter()
+        .map(|role| {
+            let server = config.roles.get(&role).cloned();
+            let found: Vec<_> = problems.iter().filter(|p| p.role == role).collect();
+            let status = if found.is_empty() {
+                RoleStatus::Ok
+            } else {
+                RoleStatus::Problem {
+                    problem: found
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    fix: found
+                        .iter()
+                        .map(|p| p.fix(&config.path))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                }
+            };
+            RoleCheck {
+                role,
+                server,
+                status,
+            }
+        })
+        .collect()
+}

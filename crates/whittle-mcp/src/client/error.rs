@@ -1,0 +1,131 @@
+use std::fmt;
+use std::path::PathBuf;
+
+use whittle_core::contract::Role;
+
+/// A tool call that did not produce a usable result.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{server} server (role {role}) tool {tool}: {kind}")]
+pub struct McpError {
+    pub role: Role,
+    /// The configured server name (key in `mcpServers`).
+    pub server: String,
+    pub tool: String,
+    pub kind: McpErrorKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpErrorKind {
+    /// The tool answered `isError: true`, or the server refused the request.
+    ToolError(String),
+    Timeout {
+        after_ms: u32,
+    },
+    /// The server process exited or closed the connection.
+    ServerGone,
+    /// The result is not of the contract's shape; names the field at fault.
+    BadResult(String),
+    Transport(String),
+}
+
+impl fmt::Display for McpErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpErrorKind::ToolError(m) => write!(f, "tool reported an error: {m}"),
+            McpErrorKind::Timeout { after_ms } if after_ms % 1000 == 0 => {
+                write!(f, "timed out after {} s", after_ms / 1000)
+            }
+            McpErrorKind::Timeout { after_ms } => write!(f, "timed out after {after_ms} ms"),
+            McpErrorKind::ServerGone => f.write_str("the server exited or closed the connection"),
+            McpErrorKind::BadResult(m) => write!(f, "unexpected result: {m}"),
+            McpErrorKind::Transport(m) => write!(f, "transport error: {m}"),
+        }
+    }
+}
+
+/// Why one role cannot be served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoleProblem {
+    pub role: Role,
+    /// The server the role points at, when it names one.
+    pub server: Option<String>,
+    pub kind: RoleProblemKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoleProblemKind {
+    Unassigned,
+    UnknownServer,
+    StartFailed(String),
+    MissingTools(Vec<String>),
+}
+
+impl RoleProblem {
+    /// What the user can do about it, in words.
+    pub fn fix(&self, config: &std::path::Path) -> String {
+        let server = self.server.as_deref().unwrap_or("<server>");
+        match &self.kind {
+            RoleProblemKind::Unassigned => format!(
+                "add \"{}\": \"{server}\" under \"roles\" in {}",
+                self.role,
+                config.display()
+            ),
+            RoleProblemKind::UnknownServer => format!(
+                "add an entry \"{server}\" under \"mcpServers\" in {}, or point role {} at an existing server",
+                config.display(),
+                self.role
+            ),
+            RoleProblemKind::StartFailed(_) => format!(
+                "check mcpServers.{server} in {} (command, args, url); run that command by hand to see its error",
+                config.display()
+            ),
+            RoleProblemKind::MissingTools(_) => format!(
+                "point role {} at a server that provides the {} tools ({})",
+                self.role,
+                self.role,
+                self.role.required_tools().join(", ")
+            ),
+        }
+    }
+}
+
+impl fmt::Display for RoleProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let server = self.server.as_deref().unwrap_or("");
+        match &self.kind {
+            RoleProblemKind::Unassigned => write!(f, "role {}: no server is assigned", self.role),
+            RoleProblemKind::UnknownServer => write!(
+                f,
+                "role {}: server \"{server}\" is not configured in mcpServers",
+                self.role
+            ),
+            RoleProblemKind::StartFailed(m) => write!(
+                f,
+                "role {}: server \"{server}\" failed to start: {m}",
+                self.role
+            ),
+            RoleProblemKind::MissingTools(tools) => write!(
+                f,
+                "role {}: server \"{server}\" lacks tool(s) {}",
+                self.role,
+                tools.join(", ")
+            ),
+        }
+    }
+}
+
+/// Every role that cannot be served, in one message, before a run starts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("MCP roles not ready (config {}): {}", .config.display(), join(.problems))]
+pub struct HubError {
+    pub config: PathBuf,
+    pub problems: Vec<RoleProblem>,
+}
+
+fn join(problems: &[RoleProblem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,57 @@
+use whittle_core::contract::analyzer::{
+    ComputeSignatureArgs, SessionAnalysis, SessionDirArgs, Signature, StaticSuggestion,
+    SuggestMinimalPathArgs, ANALYZE_SESSION, COMPUTE_SIGNATURE, SUGGEST_MINIMAL_PATH,
+};
+use whittle_core::contract::Role;
+use whittle_core::model::CrashKind;
+
+use crate::client::{Hub, McpError};
+
+/// The `analyzer` role: crash signatures and grouping.
+#[derive(Clone, Copy)]
+pub struct Analyzer<'a> {
+    hub: &'a Hub,
+}
+
+impl<'a> Analyzer<'a> {
+    pub(crate) fn new(hub: &'a Hub) -> Self {
+        Analyzer { hub }
+    }
+
+    pub async fn compute_signature(
+        self,
+        stack: &str,
+        kind: Option<CrashKind>,
+    ) -> Result<Signature, McpError> {
+        let args = ComputeSignatureArgs {
+            stack: stack.to_string(),
+            kind,
+        };
+        self.hub
+            .call_typed(Role::Analyzer, COMPUTE_SIGNATURE, &args, 0)
+            .await
+    }
+
+    pub async fn analyze_session(self, session_dir: &str) -> Result<SessionAnalysis, McpError> {
+        let args = SessionDirArgs {
+            session_dir: session_dir.to_string(),
+        };
+        self.hub
+            .call_typed(Role::Analyzer, ANALYZE_SESSION, &args, 0)
+            .await
+    }
+
+    pub async fn suggest_minimal_path(
+        self,
+        session_dir: &str,
+        crash_id: &str,
+    ) -> Result<StaticSuggestion, McpError> {
+        let args = SuggestMinimalPathArgs {
+            session_dir: session_dir.to_string(),
+            crash_id: crash_id.to_string(),
+        };
+        self.hub
+            .call_typed(Role::Analyzer, SUGGEST_MINIMAL_PATH, &args, 0)
+            .await
+    }
+}

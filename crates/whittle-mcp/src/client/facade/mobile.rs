@@ -1,0 +1,87 @@
+use whittle_core::contract::mobile::{
+    AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs, SavedScreenshot, LAUNCH_APP,
+    LIST_APPS, LIST_DEVICES, PRESS_BUTTON, SAVE_SCREENSHOT, TERMINATE_APP,
+};
+use whittle_core::contract::{DeviceArgs, NoArgs, Role};
+
+use crate::client::{Hub, McpError};
+
+/// The `mobile` role: devices, apps, screenshots, buttons (mobile-mcp's names).
+#[derive(Clone, Copy)]
+pub struct Mobile<'a> {
+    hub: &'a Hub,
+}
+
+impl<'a> Mobile<'a> {
+    pub(crate) fn new(hub: &'a Hub) -> Self {
+        Mobile { hub }
+    }
+
+    pub async fn list_devices(self) -> Result<DeviceList, McpError> {
+        self.hub
+            .call_typed(Role::Mobile, LIST_DEVICES, &NoArgs {}, 0)
+            .await
+    }
+
+    pub async fn list_apps(self, device: &str) -> Result<AppList, McpError> {
+        let args = DeviceArgs {
+            device: device.to_string(),
+        };
+        self.hub.call_typed(Role::Mobile, LIST_APPS, &args, 0).await
+    }
+
+    pub async fn launch_app(self, device: &str, package: &str) -> Result<(), McpError> {
+        self.hub
+            .call_unit(Role::Mobile, LAUNCH_APP, &app_args(device, package))
+            .await
+    }
+
+    pub async fn terminate_app(self, device: &str, package: &str) -> Result<(), McpError> {
+        self.hub
+            .call_unit(Role::Mobile, TERMINATE_APP, &app_args(device, package))
+            .await
+    }
+
+    /// Saves a screenshot to `save_to`. A server that answers in plain text (the public
+    /// mobile-mcp does) is accepted when the file it wrote is a readable image.
+    pub async fn save_screenshot(
+        self,
+        device: &str,
+        save_to: &str,
+    ) -> Result<SavedScreenshot, McpError> {
+        let args = SaveScreenshotArgs {
+            device: device.to_string(),
+            save_to: save_to.to_string(),
+        };
+        match self
+            .hub
+            .call_lenient::<SavedScreenshot>(Role::Mobile, SAVE_SCREENSHOT, &args)
+            .await?
+        {
+            Ok(saved) => Ok(saved),
+            Err(bad) => match image::image_dimensions(save_to) {
+                Ok((width, height)) => Ok(SavedScreenshot {
+                    path: save_to.to_string(),
+                    width,
+                    height,
+                }),
+                Err(_) => Err(bad),
+            },
+        }
+    }
+
+    pub async fn press_button(self, device: &str, button: &str) -> Result<(), McpError> {
+        let args = PressButtonArgs {
+            device: device.to_string(),
+            button: button.to_string(),
+        };
+        self.hub.call_unit(Role::Mobile, PRESS_BUTTON, &args).await
+    }
+}
+
+fn app_args(device: &str, package: &str) -> AppArgs {
+    AppArgs {
+        device: device.to_string(),
+        package_name: package.to_string(),
+    }
+}

@@ -1,0 +1,71 @@
+use serde_json::{Map, Value};
+use whittle_core::contract::report::{
+    FinalizeArgs, FinalizeResult, ListSessionsResult, RecordStepArgs, RecordStepResult,
+    SessionIdArgs, SessionPath, StartSessionArgs, FINALIZE, GET_SESSION_PATH, LIST_SESSIONS,
+    RECORD_STEP, START_SESSION,
+};
+use whittle_core::contract::{NoArgs, Role};
+use whittle_core::model::SessionStatus;
+
+use crate::client::{Hub, McpError};
+
+/// The `report` role: the session store.
+#[derive(Clone, Copy)]
+pub struct Report<'a> {
+    hub: &'a Hub,
+}
+
+impl<'a> Report<'a> {
+    pub(crate) fn new(hub: &'a Hub) -> Self {
+        Report { hub }
+    }
+
+    pub async fn list_sessions(self) -> Result<ListSessionsResult, McpError> {
+        self.hub
+            .call_typed(Role::Report, LIST_SESSIONS, &NoArgs {}, 0)
+            .await
+    }
+
+    pub async fn get_session_path(self, session_id: &str) -> Result<SessionPath, McpError> {
+        let args = SessionIdArgs {
+            session_id: session_id.to_string(),
+        };
+        self.hub
+            .call_typed(Role::Report, GET_SESSION_PATH, &args, 0)
+            .await
+    }
+
+    pub async fn start_session(
+        self,
+        name: &str,
+        extra: Map<String, Value>,
+    ) -> Result<SessionPath, McpError> {
+        let args = StartSessionArgs {
+            name: name.to_string(),
+            extra,
+        };
+        self.hub
+            .call_typed(Role::Report, START_SESSION, &args, 0)
+            .await
+    }
+
+    pub async fn record_step(self, args: RecordStepArgs) -> Result<RecordStepResult, McpError> {
+        self.hub
+            .call_typed(Role::Report, RECORD_STEP, &args, 0)
+            .await
+    }
+
+    pub async fn finalize(
+        self,
+        session_id: &str,
+        status: SessionStatus,
+        summary: &str,
+    ) -> Result<FinalizeResult, McpError> {
+        let args = FinalizeArgs {
+            session_id: session_id.to_string(),
+            status,
+            summary: summary.to_string(),
+        };
+        self.hub.call_typed(Role::Report, FINALIZE, &args, 0).await
+    }
+}

@@ -1,0 +1,75 @@
+use whittle_core::contract::ui::{
+    Hierarchy, InputTextArgs, InputTextResult, Strategy, TapElementArgs, TapElementResult,
+    WaitForElementArgs, WaitForElementResult, GET_HIERARCHY, INPUT_TEXT, TAP_ELEMENT,
+    WAIT_FOR_ELEMENT,
+};
+use whittle_core::contract::{DeviceArgs, Role};
+
+use crate::client::{Hub, McpError};
+
+/// The `ui` role: hierarchy and element actions. Calls that wait on the device get
+/// that wait added to the per-call timeout.
+#[derive(Clone, Copy)]
+pub struct Ui<'a> {
+    hub: &'a Hub,
+}
+
+impl<'a> Ui<'a> {
+    pub(crate) fn new(hub: &'a Hub) -> Self {
+        Ui { hub }
+    }
+
+    pub async fn get_hierarchy(self, device: &str) -> Result<Hierarchy, McpError> {
+        let args = DeviceArgs {
+            device: device.to_string(),
+        };
+        self.hub.call_typed(Role::Ui, GET_HIERARCHY, &args, 0).await
+    }
+
+    pub async fn wait_for_element(
+        self,
+        device: &str,
+        strategies: &[Strategy],
+        timeout_ms: u32,
+    ) -> Result<WaitForElementResult, McpError> {
+        let args = WaitForElementArgs {
+            device: device.to_string(),
+            strategies: strategies.to_vec(),
+            timeout_ms,
+        };
+        self.hub
+            .call_typed(Role::Ui, WAIT_FOR_ELEMENT, &args, timeout_ms)
+            .await
+    }
+
+    pub async fn tap_element(
+        self,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> Result<TapElementResult, McpError> {
+        let args = TapElementArgs {
+            device: device.to_string(),
+            strategies: strategies.to_vec(),
+            settle_ms,
+        };
+        self.hub
+            .call_typed(Role::Ui, TAP_ELEMENT, &args, settle_ms)
+            .await
+    }
+
+    /// `text` is never logged (debug logs show `[redacted]`).
+    pub async fn input_text(
+        self,
+        device: &str,
+        strategies: &[Strategy],
+        text: &str,
+    ) -> Result<InputTextResult, McpError> {
+        let args = InputTextArgs {
+            device: device.to_string(),
+            strategies: strategies.to_vec(),
+            text: text.to_string(),
+        };
+        self.hub.call_typed(Role::Ui, INPUT_TEXT, &args, 0).await
+    }
+}

@@ -1,0 +1,153 @@
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use whittle_core::contract::Role;
+
+use super::server::resolve_command;
+use super::{Config, ConfigError, MaskingConfig, ServerSpec, Timing, DEFAULT_CALL_TIMEOUT_MS};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    workspace: String,
+    #[serde(rename = "mcpServers")]
+    mcp_servers: BTreeMap<String, RawServer>,
+    #[serde(default)]
+    roles: BTreeMap<Role, String>,
+    #[serde(default)]
+    timing: Timing,
+    #[serde(default = "default_call_timeout")]
+    call_timeout_ms: u32,
+    #[serde(default)]
+    masking: MaskingConfig,
+}
+
+/// Unknown keys are ignored here on purpose: entries pasted from other MCP clients
+/// carry extras (`type`, `disabled`, `autoApprove`, ...) that do not concern us.
+#[derive(Deserialize)]
+struct RawServer {
+    command: Option<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    url: Option<String>,
+}
+
+fn default_call_timeout() -> u32 {
+    DEFAULT_CALL_TIMEOUT_MS
+}
+
+impl Config {
+    /// Reads and validates `whittle.json`. Relative `workspace` and path-like `command`
+    /// values are resolved against the file's folder.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let file = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let text = std::fs::read_to_string(&file).map_err(|source| ConfigError::Read {
+            file: file.clone(),
+            source,
+        })?;
+        Config::parse(&text, &file)
+    }
+
+    /// Parses config text as if it had been read from `file` (absolute).
+    pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
+        let raw: RawConfig = deserialize(text, file)?;
+        let base = file
+            .parent()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let field = |field: String, message: &str| ConfigError::Field {
+            file: file.to_path_buf(),
+            field,
+            message: message.to_string(),
+        };
+
+        if raw.workspace.trim().is_empty() {
+            return Err(field("workspace".into(), "must not be empty"));
+        }
+        if raw.call_timeout_ms == 0 {
+            return Err(field("call_timeout_ms".into(), "must be at least 1"));
+        }
+        for (i, pattern) in raw.masking.id_patterns.iter().enumerate() {
+            if let Err(e) = regex::Regex::new(pattern) {
+                return Err(field(
+                    format!("masking.id_patterns[{i}]"),
+                    &format!("not a valid regex: {e}"),
+                ));
+            }
+        }
+
+        let mut servers = BTreeMap::new();
+        for (name, server) in raw.mcp_servers {
+            let at = format!("mcpServers.{name}");
+            let spec = match (server.command, server.url) {
+                (Some(_), Some(_)) => {
+                    return Err(field(at, "has both `command` and `url`; keep one"))
+                }
+                (None, None) => return Err(field(at, "needs a `command` or a `url`")),
+                (Some(command), None) => {
+                    if command.trim().is_empty() {
+                        return Err(field(format!("{at}.command"), "must not be empty"));
+                    }
+                    ServerSpec::Stdio {
+                        command: resolve_command(&command, &base),
+                        args: server.args,
+                        env: server.env,
+                    }
+                }
+                (None, Some(url)) => {
+                    if !(url.starts_with("http://") || url.starts_with("https://")) {
+                        return Err(field(
+                            format!("{at}.url"),
+                            "must start with http:// or https://",
+                        ));
+                    }
+                    ServerSpec::Http { url }
+                }
+            };
+            servers.insert(name, spec);
+        }
+
+        Ok(Config {
+            path: file.to_path_buf(),
+            workspace: base.join(&raw.workspace),
+            servers,
+            roles: raw.roles,
+            timing: raw.timing,
+            call_timeout_ms: raw.call_timeout_ms,
+            masking: raw.masking,
+        })
+    }
+}
+
+fn deserialize(text: &str, file: &Path) -> Result<RawConfig, ConfigError> {
+    let syntax = |inner: &serde_json::Error| ConfigError::Syntax {
+        file: file.to_path_buf(),
+        line: inner.line(),
+        column: inner.column(),
+        message: inner.to_string(),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let raw: RawConfig = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            syntax(&inner)
+        } else {
+            ConfigError::Field {
+                file: file.to_path_buf(),
+                // serde reports a missing top-level key at the root; its message names it.
+                field: if path == "." {
+                    "(top level)".into()
+                } else {
+                    path
+                },
+                message: inner.to_string(),
+            }
+        }
+    })?;
+    de.end().map_err(|e| syntax(&e))?;
+    Ok(raw)
+}

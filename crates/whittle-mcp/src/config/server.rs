@@ -1,0 +1,55 @@
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// How to reach one MCP server: a stdio command, or a streamable HTTP URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerSpec {
+    Stdio {
+        /// Absolute when the file's value contained a '/'; otherwise a bare program name.
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+    },
+    Http {
+        url: String,
+    },
+}
+
+/// The bare command name of the servers Whittle ships.
+pub const BUNDLED_SERVERS: &str = "whittle-servers";
+
+/// Finds the bundled servers binary next to the running executable (its folder, then
+/// the parent, which is where cargo puts binaries relative to `target/debug/deps` test
+/// executables), so the default config works without installing anything. `None`
+/// means "search PATH".
+pub fn resolve_bundled_command() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    let name = format!("{BUNDLED_SERVERS}{}", std::env::consts::EXE_SUFFIX);
+    let found = [Some(dir), dir.parent()]
+        .into_iter()
+        .flatten()
+        .map(|d| d.join(&name))
+        .find(|candidate| candidate.is_file());
+    found
+}
+
+/// The program to spawn for a stdio server's `command`.
+pub(crate) fn program_for(command: &str) -> PathBuf {
+    if command == BUNDLED_SERVERS {
+        if let Some(found) = resolve_bundled_command() {
+            return found;
+        }
+    }
+    PathBuf::from(command)
+}
+
+/// A command containing a '/' is a path and is resolved against the config's folder;
+/// a bare name is looked up at spawn time.
+pub(crate) fn resolve_command(command: &str, base: &Path) -> String {
+    if command.contains('/') && !Path::new(command).is_absolute() {
+        base.join(command).to_string_lossy().into_owned()
+    } else {
+        command.to_string()
+    }
+}

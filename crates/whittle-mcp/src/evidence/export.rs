@@ -1,0 +1,65 @@
+use std::path::{Path, PathBuf};
+
+use whittle_core::session::{resolve_session_dir, ResolveError};
+
+use super::{read_result, ResultFileError};
+use crate::export::{export_bundle, ExportError, ExportInput, ExportStep};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvidenceExportError {
+    #[error("evidence session: {0}")]
+    Resolve(#[from] ResolveError),
+    #[error(transparent)]
+    Result(#[from] ResultFileError),
+    #[error("evidence session {0} has no live result to export (baseline not reproduced)")]
+    NoResult(String),
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}
+
+/// Bundles an evidence session (its `result.json` and masked screenshots) for a bug
+/// ticket (SPEC §7).
+pub fn export_evidence(
+    workspace: &Path,
+    evidence_session: &str,
+    out_dir: &Path,
+    name: &str,
+) -> Result<PathBuf, EvidenceExportError> {
+    let dir = resolve_session_dir(workspace, evidence_session)?;
+    let result = read_result(&dir)?;
+    let confidence = result
+        .confidence
+        .ok_or_else(|| EvidenceExportError::NoResult(evidence_session.into()))?;
+    let steps = result
+        .minimal_plan
+        .iter()
+        .map(|entry| ExportStep {
+            index: entry.index,
+            description: entry.description.clone(),
+            action: serde_json::to_value(entry).unwrap_or(serde_json::Value::Null),
+        })
+        .collect();
+    let screenshots = result
+        .screenshots
+        .iter()
+        .map(|rel| dir.join(rel))
+        .filter(|p| p.starts_with(&dir) && p.is_file())
+        .collect();
+    let input = ExportInput {
+        engine_version: env!("CARGO_PKG_VERSION").to_string(),
+        package: result.package.clone(),
+        app_version: result.app_version.clone(),
+        device: result.device.clone(),
+        target_fingerprint: result.target_fingerprint.clone(),
+        target_label: result.target_label.clone(),
+        attempts: result.attempts,
+        confidence,
+        complete: result.complete,
+        original_path: result.original_path.clone(),
+        minimal_path: result.minimal_path.clone(),
+        steps,
+        proof_lines: result.proof_lines.clone(),
+        screenshots,
+    };
+    Ok(export_bundle(&input, out_dir, name)?)
+}

@@ -1,0 +1,13 @@
+//! What a minimize run leaves in its evidence session besides the report server's
+//! steps: masked screenshots, `result.json`, the Phase-5 section of `report.md`, and
+//! the export of all that into a bug-ticket bundle.
+
+mod export;
+mod report_section;
+mod result_file;
+mod screenshot;
+
+pub use export::{export_evidence, EvidenceExportError};
+pub use report_section::append_report_section;
+pub use result_file::{read_result, write_result, ResultFileError};
+pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};

@@ -1,0 +1,47 @@
+use serde::{Deserialize, Serialize};
+use whittle_core::model::Confidence;
+
+use super::ExportStep;
+
+pub const MANIFEST_FILE: &str = "manifest.json";
+pub const REPLAY_FILE: &str = "replay.json";
+pub const REPRO_FILE: &str = "repro.md";
+pub const SCREENSHOTS_DIR: &str = "screenshots";
+pub(crate) const BUNDLE_SCHEMA: u32 = 1;
+
+/// `manifest.json`: identity of the app and run, and every other file with its hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub schema: u32,
+    pub engine_version: String,
+    pub package: String,
+    pub app_version: Option<String>,
+    pub device: String,
+    pub target_fingerprint: Option<String>,
+    pub target_label: String,
+    pub attempts: u32,
+    pub confidence: Confidence,
+    pub complete: bool,
+    pub files: Vec<ManifestFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFile {
+    /// Relative to the bundle folder, '/'-separated.
+    pub path: String,
+    /// Lowercase hex SHA-256.
+    pub sha256: String,
+}
+
+/// `replay.json`: the minimal replay plan `whittle verify` runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplayFile {
+    pub schema: u32,
+    pub package: String,
+    pub app_version: Option<String>,
+    pub target_fingerprint: Option<String>,
+    pub target_label: String,
+    pub original_path: Vec<u32>,
+    pub minimal_path: Vec<u32>,
+    pub steps: Vec<ExportStep>,
+}

@@ -1,0 +1,34 @@
+use whittle_core::sensitive::looks_sensitive_value;
+
+pub(crate) const REDACTED: &str = "[redacted]";
+
+/// Replaces every string in `value` that looks like personal data or a credential.
+/// The caller should already have left sensitive inputs out; this is the last guard
+/// before data leaves the machine in a ticket.
+pub(crate) fn redact_json(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(s) if looks_sensitive_value(s) => *s = REDACTED.to_string(),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(redact_json),
+        serde_json::Value::Object(map) => map.values_mut().for_each(redact_json),
+        _ => {}
+    }
+}
+
+/// One line of untrusted text for markdown: no line breaks, no control characters,
+/// nothing sensitive-looking.
+pub(crate) fn safe_line(text: &str) -> String {
+    if looks_sensitive_value(text) {
+        return REDACTED.to_string();
+    }
+    plain_line(text)
+}
+
+/// One line of identity text Whittle itself vouches for (ids, versions, fingerprints),
+/// which must stay readable: only line breaks and control characters are removed.
+pub(crate) fn plain_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}

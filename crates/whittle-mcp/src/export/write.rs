@@ -1,0 +1,156 @@
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::files::write_file;
+use super::manifest::BUNDLE_SCHEMA;
+use super::redact::{redact_json, safe_line};
+use super::{
+    repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ReplayFile, MANIFEST_FILE,
+    REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
+};
+
+/// Removes a bundle folder that was not completed.
+struct PartialBundle {
+    dir: PathBuf,
+    done: bool,
+}
+
+impl Drop for PartialBundle {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Writes `<out_dir>/<name>/` and returns its path. Never overwrites an existing
+/// folder; on any failure the partial folder is removed.
+pub fn export_bundle(
+    input: &ExportInput,
+    out_dir: &Path,
+    name: &str,
+) -> Result<PathBuf, ExportError> {
+    validate_bundle_name(name)?;
+    for shot in &input.screenshots {
+        if !shot.is_file() {
+            return Err(ExportError::Screenshot(shot.clone()));
+        }
+    }
+    std::fs::create_dir_all(out_dir).map_err(ExportError::io(out_dir))?;
+    let dir = out_dir.join(name);
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(ExportError::Exists(dir))
+        }
+        Err(e) => return Err(ExportError::io(&dir)(e)),
+    }
+    let mut guard = PartialBundle {
+        dir: dir.clone(),
+        done: false,
+    };
+    write_contents(input, &dir)?;
+    guard.done = true;
+    Ok(dir)
+}
+
+fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
+    let mut files = Vec::new();
+
+    let shots_dir = dir.join(SCREENSHOTS_DIR);
+    let mut shot_names = Vec::new();
+    if !input.screenshots.is_empty() {
+        std::fs::create_dir(&shots_dir).map_err(ExportError::io(&shots_dir))?;
+    }
+    for (i, src) in input.screenshots.iter().enumerate() {
+        let bytes = std::fs::read(src).map_err(|_| ExportError::Screenshot(src.clone()))?;
+        let rel = format!("{SCREENSHOTS_DIR}/{:02}-{}", i + 1, safe_file_name(src));
+        files.push(write_file(dir, &rel, &bytes)?);
+        shot_names.push(rel);
+    }
+
+    let mut steps = input.steps.clone();
+    for step in &mut steps {
+        step.description = safe_line(&step.description);
+        redact_json(&mut step.action);
+    }
+    let replay = ReplayFile {
+        schema: BUNDLE_SCHEMA,
+        package: input.package.clone(),
+        app_version: input.app_version.clone(),
+        target_fingerprint: input.target_fingerprint.clone(),
+        target_label: input.target_label.clone(),
+        original_path: input.original_path.clone(),
+        minimal_path: input.minimal_path.clone(),
+        steps,
+    };
+    files.push(write_file(dir, REPLAY_FILE, &to_json(&replay, dir)?)?);
+    files.push(write_file(
+        dir,
+        REPRO_FILE,
+        repro_md::render(input, &shot_names).as_bytes(),
+    )?);
+
+    let manifest = Manifest {
+        schema: BUNDLE_SCHEMA,
+        engine_version: input.engine_version.clone(),
+        package: input.package.clone(),
+        app_version: input.app_version.clone(),
+        device: input.device.clone(),
+        target_fingerprint: input.target_fingerprint.clone(),
+        target_label: input.target_label.clone(),
+        attempts: input.attempts,
+        confidence: input.confidence,
+        complete: input.complete,
+        files,
+    };
+    write_manifest_last(dir, &to_json(&manifest, dir)?)
+}
+
+fn to_json<T: serde::Serialize>(value: &T, dir: &Path) -> Result<Vec<u8>, ExportError> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|e| ExportError::Malformed {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Temp file + rename, so `manifest.json` appears whole or not at all.
+fn write_manifest_last(dir: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    let path = dir.join(MANIFEST_FILE);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".manifest.")
+        .tempfile_in(dir)
+        .map_err(ExportError::io(dir))?;
+    tmp.write_all(bytes).map_err(ExportError::io(&path))?;
+    tmp.as_file().sync_all().map_err(ExportError::io(&path))?;
+    tmp.persist(&path)
+        .map_err(|e| ExportError::io(&path)(e.error))?;
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(ExportError::io(dir))?;
+    Ok(())
+}
+
+/// The screenshot's own file name restricted to safe characters.
+fn safe_file_name(src: &Path) -> String {
+    let name: String = src
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        format!("screenshot{name}.png")
+    } else {
+        name
+    }
+}

@@ -1,0 +1,19 @@
+//! Seed Phase 4, `replay(subset)`: one clean, live replay of a candidate on the device,
+//! followed by a bounded crash drain and a comparison of EVERY drained crash against the
+//! target identity. Expected negatives (no crash, element not found, a different crash)
+//! are verdicts; unexpected MCP/device failures are errors, so the engine can never
+//! mistake a broken device for "not reproduced".
+
+mod context;
+mod drain;
+mod error;
+mod run;
+mod target;
+mod verdict;
+
+pub use context::ReplayContext;
+pub use drain::{drain_crashes, DrainError, DrainLimits, MAX_SCAN_ROUNDS, QUIET_ROUNDS};
+pub use error::ReplayError;
+pub use run::{replay, LAUNCH_ANCHOR_TIMEOUT_MS};
+pub use target::{DegradedIdentity, TargetIdentity};
+pub use verdict::{ObservedCrash, ReplayVerdict};

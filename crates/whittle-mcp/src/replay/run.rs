@@ -1,0 +1,177 @@
+use std::time::Duration;
+
+use whittle_core::plan::{ReplayAction, ReplayStep};
+
+use super::verdict::{ACTION_FAILED, DIFFERENT_CRASH, ELEMENT_NOT_FOUND, NO_CRASH};
+use super::{drain_crashes, DrainLimits, ObservedCrash, ReplayContext, ReplayError, ReplayVerdict};
+use crate::client::{Hub, McpError, McpErrorKind};
+
+/// How long to wait for the launch anchor (seed: `timeout_ms=5000`).
+pub const LAUNCH_ANCHOR_TIMEOUT_MS: u32 = 5000;
+
+/// Where the actions stopped early, and why.
+struct ActionFailure {
+    reason: &'static str,
+    step: u32,
+}
+
+/// Seed Phase 4: terminate → clear_logs → launch → (anchor) → actions → settle →
+/// bounded drain → compare every crash. `steps` are the candidate's plan steps in order.
+pub async fn replay(
+    hub: &Hub,
+    ctx: &ReplayContext,
+    steps: &[&ReplayStep],
+) -> Result<ReplayVerdict, ReplayError> {
+    let device = ctx.device.as_str();
+    let package = ctx.package.as_str();
+    hub.mobile()
+        .terminate_app(device, package)
+        .await
+        .map_err(ReplayError::mcp(None))?;
+    hub.log()
+        .clear_logs(device)
+        .await
+        .map_err(ReplayError::mcp(None))?;
+    hub.mobile()
+        .launch_app(device, package)
+        .await
+        .map_err(ReplayError::mcp(None))?;
+    if let Some(anchor) = &ctx.launch_anchor {
+        // A missing anchor is not fatal: the actions will then fail as "element not
+        // found", which is an ordinary negative, and a launch crash still drains.
+        hub.ui()
+            .wait_for_element(
+                device,
+                std::slice::from_ref(anchor),
+                LAUNCH_ANCHOR_TIMEOUT_MS,
+            )
+            .await
+            .map_err(ReplayError::mcp(None))?;
+    }
+
+    let failure = run_actions(hub, ctx, steps).await?;
+
+    // Actions that succeeded before a failure may still trigger a delayed crash, so the
+    // drain always runs.
+    sleep_ms(ctx.timing.settle_ms).await;
+    let log = hub.log();
+    let crashes = drain_crashes(
+        || log.get_recent_crashes(device, Some(package)),
+        DrainLimits::seed(ctx.timing.drain_interval_ms),
+    )
+    .await?;
+
+    if crashes.is_empty() {
+        return Ok(match failure {
+            Some(f) => negative(f.reason, Some(f.step), Vec::new()),
+            None => negative(NO_CRASH, None, Vec::new()),
+        });
+    }
+    // Every crash is compared: the target need not be the first one drained.
+    let mut observed = Vec::with_capacity(crashes.len());
+    for crash in &crashes {
+        let signature = hub
+            .analyzer()
+            .compute_signature(&crash.stack, Some(crash.kind))
+            .await
+            .map_err(ReplayError::mcp(None))?;
+        observed.push(ObservedCrash {
+            fingerprint: signature.fingerprint.clone(),
+            label: signature.label.clone(),
+            kind: crash.kind,
+            process: crash.process.clone(),
+        });
+        if ctx.target.matches(crash.kind, &crash.process, &signature) {
+            return Ok(ReplayVerdict {
+                reproduced: true,
+                reason: None,
+                step: None,
+                signature: signature.fingerprint.filter(|_| ctx.target.is_reliable()),
+                label: Some(signature.label),
+                observed,
+            });
+        }
+    }
+    Ok(match failure {
+        Some(f) => negative(f.reason, Some(f.step), observed),
+        None => negative(DIFFERENT_CRASH, None, observed),
+    })
+}
+
+async fn run_actions(
+    hub: &Hub,
+    ctx: &ReplayContext,
+    steps: &[&ReplayStep],
+) -> Result<Option<ActionFailure>, ReplayError> {
+    let device = ctx.device.as_str();
+    for (i, step) in steps.iter().enumerate() {
+        if i > 0 {
+            sleep_ms(ctx.timing.action_pause_ms).await;
+        }
+        let at = Some(step.index);
+        let ok = match &step.action {
+            ReplayAction::PressButton { button } => {
+                expected_refusal(hub.mobile().press_button(device, button).await)
+                    .map_err(ReplayError::mcp(at))?
+            }
+            ReplayAction::Tap { strategy } => {
+                let tapped = hub
+                    .ui()
+                    .tap_element(device, std::slice::from_ref(strategy), ctx.timing.settle_ms)
+                    .await
+                    .map_err(ReplayError::mcp(at))?;
+                if !tapped.tapped {
+                    return Ok(Some(ActionFailure {
+                        reason: ELEMENT_NOT_FOUND,
+                        step: step.index,
+                    }));
+                }
+                true
+            }
+            ReplayAction::InputText { strategy, value } => {
+                hub.ui()
+                    .input_text(device, std::slice::from_ref(strategy), value.expose())
+                    .await
+                    .map_err(ReplayError::mcp(at))?
+                    .ok
+            }
+        };
+        if !ok {
+            return Ok(Some(ActionFailure {
+                reason: ACTION_FAILED,
+                step: step.index,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A tool that answered `isError` for an action is an action that failed (the device
+/// refused it); a timeout or a vanished server is not something a replay can judge.
+fn expected_refusal(result: Result<(), McpError>) -> Result<bool, McpError> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(McpError {
+            kind: McpErrorKind::ToolError(_),
+            ..
+        }) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn negative(reason: &str, step: Option<u32>, observed: Vec<ObservedCrash>) -> ReplayVerdict {
+    ReplayVerdict {
+        reproduced: false,
+        reason: Some(reason.to_string()),
+        step,
+        signature: None,
+        label: None,
+        observed,
+    }
+}
+
+async fn sleep_ms(ms: u32) {
+    if ms > 0 {
+        tokio::time::sleep(Duration::from_millis(u64::from(ms))).await;
+    }
+}

@@ -1,0 +1,81 @@
+use whittle_core::contract::analyzer::CrashGroup;
+use whittle_core::contract::mobile::Device;
+use whittle_core::plan::PlanError;
+use whittle_core::session::{ResolveError, SessionError};
+
+use crate::client::McpError;
+
+/// Why a run stopped before its evidence session existed (Phase 0/1 refusals and
+/// failures). Once the capture has started, every ending is a `RunOutcome` instead,
+/// so the evidence is always finalized.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    #[error("session: {0}")]
+    Resolve(#[from] ResolveError),
+    #[error("session: {0}")]
+    Session(#[from] SessionError),
+    #[error("session {session} has no crash to minimize")]
+    NoCrash { session: String },
+    #[error("session {session} has {} distinct crashes; choose one with --crash ({})", groups.len(), group_list(groups))]
+    NeedCrashChoice {
+        session: String,
+        groups: Vec<CrashGroup>,
+    },
+    #[error(
+        "crash {crash_id} is not in session {session} (crashes: {})",
+        group_list(groups)
+    )]
+    UnknownCrash {
+        session: String,
+        crash_id: String,
+        groups: Vec<CrashGroup>,
+    },
+    #[error("no online Android device is available; connect one or start the simulator")]
+    NoDevice,
+    #[error(
+        "several Android devices are online ({}); choose one with --device",
+        device_list(devices)
+    )]
+    NeedDeviceChoice { devices: Vec<Device> },
+    #[error(
+        "device {device} is not an online Android device (available: {})",
+        device_list(devices)
+    )]
+    DeviceNotFound {
+        device: String,
+        devices: Vec<Device>,
+    },
+    #[error("package needs confirmation: {reason}")]
+    NeedPackageConfirmation {
+        package: Option<String>,
+        process: String,
+        reason: String,
+    },
+    #[error("replay plan: {0}")]
+    Plan(#[from] PlanError),
+    #[error("{0}")]
+    Mcp(#[from] McpError),
+    #[error("cancelled by user")]
+    Cancelled,
+}
+
+fn group_list(groups: &[CrashGroup]) -> String {
+    groups
+        .iter()
+        .map(|g| format!("{}: {}", g.crash_ids.join("/"), g.label))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn device_list(devices: &[Device]) -> String {
+    if devices.is_empty() {
+        return "none".into();
+    }
+    devices
+        .iter()
+        .map(|d| d.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,255 @@
+//! Seed Phases 2, 3 and 5 for a prepared live run. Once the evidence session exists,
+//! every path — success, failure, cancellation — goes through `finish`, which stops the
+//! capture and finalizes the session ("try/finally" of the seed).
+
+use std::path::Path;
+
+use tokio_util::sync::CancellationToken;
+use whittle_core::assessment::{assess, minimal_path, Assessment};
+use whittle_core::engine::{Engine, SearchResult};
+use whittle_core::model::SessionStatus;
+use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
+
+use super::evidence_session::{evidence_extra, evidence_name, stop_problem, EvidenceSession};
+use super::search::{Search, CANCELLED};
+use super::{
+    LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunOutcome, RunStatus, RunSummary,
+};
+use crate::client::Hub;
+use crate::config::Config;
+use crate::evidence::{append_report_section, write_result};
+
+pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
+    hub: &Hub,
+    config: &Config,
+    run: &LiveRun,
+    on_event: &E,
+    cancel: &CancellationToken,
+) -> Result<RunOutcome, RunError> {
+    let mut engine = Engine::new(run.plan.candidate_ids(), run.max_replays)
+        .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
+    if cancel.is_cancelled() {
+        return Err(RunError::Cancelled);
+    }
+    let started = hub
+        .report()
+        .start_session(&evidence_name(&run.session_id), evidence_extra(run))
+        .await?;
+    let evidence = EvidenceSession {
+        id: started.session_id,
+        dir: started.session_dir.into(),
+    };
+    let start_failure = match hub
+        .log()
+        .start_capture(
+            &evidence.id,
+            &evidence.dir.to_string_lossy(),
+            &run.ctx.device,
+        )
+        .await
+    {
+        Ok(_) => None,
+        Err(e) => Some(format!("log capture did not start: {e}")),
+    };
+    for warning in &run.plan.warnings {
+        on_event(RunEvent::Warning {
+            message: warning.clone(),
+        });
+    }
+    on_event(RunEvent::Started {
+        evidence_session: evidence.id.clone(),
+        plan_steps: run.plan.steps.clone(),
+        candidates: run.plan.candidate_ids(),
+        max_replays: run.max_replays,
+        device: run.ctx.device.clone(),
+    });
+    let search = Search {
+        hub,
+        config,
+        run,
+        evidence: &evidence,
+        on_event,
+        cancel,
+    };
+    let result = search.run(&mut engine, start_failure).await;
+    Ok(finish(hub, run, &evidence, result, cancel, on_event).await)
+}
+
+/// Phase 5: stop the capture, assess, write result.json, finalize, append the story.
+async fn finish<E: Fn(RunEvent) + Send + Sync>(
+    hub: &Hub,
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    mut result: SearchResult,
+    cancel: &CancellationToken,
+    on_event: &E,
+) -> RunOutcome {
+    if let Some(problem) = stop_problem(hub, &evidence.id).await {
+        result.capture_failure.get_or_insert(problem);
+    }
+    let mut pending = pending_result(run, evidence, &result);
+    if let Err(e) = write_result(&evidence.dir, &pending) {
+        result
+            .runtime_failure
+            .get_or_insert(format!("result not saved: {e}"));
+        pending = pending_result(run, evidence, &result);
+    }
+    let assessment = assess(&result, run.identity);
+    let minimal = pending.minimal_path.clone();
+    let target = run
+        .ctx
+        .target
+        .fingerprint()
+        .unwrap_or(&run.target_label)
+        .to_string();
+    let render = |report: Option<&str>, result: &SearchResult, assessment: &Assessment| {
+        render_report(&ReportInput {
+            session: &run.session_id,
+            crash_id: &run.crash.crash_id,
+            original_path: &run.plan.repro_path,
+            minimal_path: &minimal,
+            target: &target,
+            evidence_report: report,
+            result,
+            assessment,
+        })
+    };
+    let status = if assessment.write_back_allowed {
+        SessionStatus::Passed
+    } else {
+        SessionStatus::Failed
+    };
+    let summary = render(None, &result, &assessment);
+    let (report, assessment) = match hub.report().finalize(&evidence.id, status, &summary).await {
+        Ok(done) => {
+            let text = render(Some(&done.report_path), &result, &assessment);
+            if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
+                on_event(RunEvent::Warning {
+                    message: format!("report section not appended: {e}"),
+                });
+            }
+            (text, assessment)
+        }
+        Err(e) => {
+            result
+                .runtime_failure
+                .get_or_insert(format!("evidence session not finalized: {e}"));
+            pending = pending_result(run, evidence, &result);
+            let _ = write_result(&evidence.dir, &pending);
+            let assessment = assess(&result, run.identity);
+            (render(None, &result, &assessment), assessment)
+        }
+    };
+
+    let status = if cancel.is_cancelled() && result.runtime_failure.as_deref() == Some(CANCELLED) {
+        RunStatus::Cancelled
+    } else if result.capture_failure.is_some() {
+        RunStatus::CaptureFailed
+    } else if result.runtime_failure.is_some() {
+        RunStatus::RuntimeFailed
+    } else if result.baseline_reproduced {
+        RunStatus::Minimized
+    } else {
+        RunStatus::NotReproduced
+    };
+    let summary = RunSummary {
+        status,
+        session: run.session_id.clone(),
+        crash_id: run.crash.crash_id.clone(),
+        original_path: run.plan.repro_path.clone(),
+        minimal_path: if result.baseline_reproduced {
+            minimal
+        } else {
+            Vec::new()
+        },
+        attempts: result.attempts,
+        confidence: assessment.confidence,
+        complete: assessment.minimized_complete,
+        fixed_point_reached: result.fixed_point_reached,
+        final_confirmed: result.final_confirmed,
+        flaky_observed: result.flaky_observed,
+        budget_exhausted: result.budget_exhausted,
+        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
+        evidence_session: Some(evidence.id.clone()),
+        warnings: run
+            .plan
+            .warnings
+            .iter()
+            .cloned()
+            .chain(assessment.warnings.iter().map(|w| w.to_string()))
+            .collect(),
+    };
+    on_event(RunEvent::Finished(summary.clone()));
+    RunOutcome {
+        summary,
+        report,
+        pending: pending.write_back_allowed.then_some(pending),
+        evidence_dir: Some(evidence.dir.clone()),
+        search: Some(result),
+        assessment: Some(assessment),
+        static_suggestion: None,
+    }
+}
+
+fn pending_result(
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    result: &SearchResult,
+) -> PendingResult {
+    let assessment = assess(result, run.identity);
+    let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
+    let screenshots = screenshot_files(&evidence.dir);
+    PendingResult {
+        original_session: run.session_id.clone(),
+        original_session_dir: run.session.dir.to_string_lossy().to_string(),
+        crash_id: run.crash.crash_id.clone(),
+        evidence_session: evidence.id.clone(),
+        original_path: run.plan.repro_path.clone(),
+        minimal_plan: if result.baseline_reproduced {
+            PlanEntry::for_path(&run.plan, &minimal)
+        } else {
+            Vec::new()
+        },
+        minimal_path: if result.baseline_reproduced {
+            minimal
+        } else {
+            Vec::new()
+        },
+        attempts: result.attempts,
+        max_replays: result.max_replays,
+        confidence: assessment.confidence,
+        complete: assessment.minimized_complete,
+        converged: assessment.converged,
+        fixed_point_reached: result.fixed_point_reached,
+        final_confirmed: result.final_confirmed,
+        flaky_observed: result.flaky_observed,
+        budget_exhausted: result.budget_exhausted,
+        capture_failure: result.capture_failure.clone(),
+        runtime_failure: result.runtime_failure.clone(),
+        write_back_allowed: assessment.write_back_allowed,
+        warnings: assessment.warnings.iter().map(|w| w.to_string()).collect(),
+        proof: result.proof.clone(),
+        proof_lines: render_proof_table(result),
+        target: run.ctx.target.clone(),
+        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
+        target_label: run.target_label.clone(),
+        package: run.ctx.package.clone(),
+        app_version: run.app_version.clone(),
+        device: run.ctx.device.clone(),
+        screenshots,
+    }
+}
+
+fn screenshot_files(dir: &Path) -> Vec<String> {
+    let folder = dir.join(crate::evidence::SCREENSHOTS_DIR);
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with("attempt-") && n.ends_with(".png"))
+        .map(|n| format!("{}/{n}", crate::evidence::SCREENSHOTS_DIR))
+        .collect();
+    names.sort();
+    names
+}

@@ -1,0 +1,55 @@
+//! The minimize run (seed Phases 0–5) over the five MCP roles. Nothing is written to
+//! the original session: a live result is returned as a [`PendingResult`] that only
+//! [`approve`] writes back, on the user's say-so.
+
+mod error;
+mod event;
+mod evidence_session;
+mod live;
+mod options;
+mod outcome;
+mod pending;
+mod prepare;
+mod search;
+mod static_result;
+mod verify;
+
+pub use error::RunError;
+pub use event::RunEvent;
+pub use evidence_session::evidence_name;
+pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
+pub use outcome::{RunOutcome, RunStatus, RunSummary};
+pub use pending::{approve, ApproveError, PendingResult, PlanEntry, RESULT_FILE};
+pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
+pub use verify::{verify_bundle, VerifyError, VerifyReport};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::client::Hub;
+use crate::config::Config;
+
+/// Runs Phases 0–5. Refusals before the evidence session exists are `Err`; once it
+/// exists every ending (including capture/runtime failure and cancellation) is an
+/// `Ok(RunOutcome)` whose evidence was stopped and finalized.
+pub async fn minimize(
+    hub: &Hub,
+    config: &Config,
+    opts: MinimizeOptions,
+    on_event: impl Fn(RunEvent) + Send + Sync,
+    cancel: CancellationToken,
+) -> Result<RunOutcome, RunError> {
+    opts.budget()?;
+    let prepared = tokio::select! {
+        biased;
+        _ = cancel.cancelled() => return Err(RunError::Cancelled),
+        prepared = prepare(hub, config, &opts) => prepared?,
+    };
+    match prepared {
+        Prepared::Static(run) => {
+            let outcome = static_result::outcome(&run);
+            on_event(RunEvent::Finished(outcome.summary.clone()));
+            Ok(outcome)
+        }
+        Prepared::Live(run) => live::run_live(hub, config, &run, &on_event, &cancel).await,
+    }
+}

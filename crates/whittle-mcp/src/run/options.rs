@@ -1,0 +1,61 @@
+use super::RunError;
+
+/// Default `--max-replays` (seed Phase 0 step 2).
+pub const DEFAULT_MAX_REPLAYS: i64 = 30;
+
+/// What the user asked for. Everything is validated before any side effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinimizeOptions {
+    /// A session id, or an absolute session folder inside the workspace.
+    pub session: String,
+    pub crash: Option<String>,
+    /// Must be an integer >= 1; kept wide so a bad value is refused, not wrapped.
+    pub max_replays: i64,
+    pub device: Option<String>,
+    pub package: Option<String>,
+}
+
+impl MinimizeOptions {
+    pub fn new(session: impl Into<String>) -> MinimizeOptions {
+        MinimizeOptions {
+            session: session.into(),
+            crash: None,
+            max_replays: DEFAULT_MAX_REPLAYS,
+            device: None,
+            package: None,
+        }
+    }
+
+    /// The budget as the engine takes it, or a refusal naming the bad value.
+    pub fn budget(&self) -> Result<u32, RunError> {
+        if self.max_replays < 1 {
+            return Err(RunError::InvalidArgument(format!(
+                "max replays must be an integer >= 1 (got {})",
+                self.max_replays
+            )));
+        }
+        u32::try_from(self.max_replays).map_err(|_| {
+            RunError::InvalidArgument(format!("max replays {} is too large", self.max_replays))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_must_be_at_least_one() {
+        let mut o = MinimizeOptions::new("s");
+        assert_eq!(o.budget().unwrap(), 30);
+        for bad in [0, -1, i64::MIN, i64::from(u32::MAX) + 1] {
+            o.max_replays = bad;
+            assert!(
+                matches!(o.budget(), Err(RunError::InvalidArgument(_))),
+                "{bad}"
+            );
+        }
+        o.max_replays = 1;
+        assert_eq!(o.budget().unwrap(), 1);
+    }
+}

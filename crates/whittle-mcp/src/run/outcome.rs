@@ -1,0 +1,71 @@
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use whittle_core::assessment::Assessment;
+use whittle_core::contract::analyzer::StaticSuggestion;
+use whittle_core::engine::SearchResult;
+use whittle_core::model::Confidence;
+
+use super::PendingResult;
+
+/// How a run ended, coarse enough to pick an exit code from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// A live result that may be written back (after approval).
+    Minimized,
+    /// The original path did not reproduce live.
+    NotReproduced,
+    /// No live run was possible; a static, low-confidence suggestion only.
+    Static,
+    CaptureFailed,
+    RuntimeFailed,
+    Cancelled,
+}
+
+impl RunStatus {
+    /// Capture, runtime or cancellation: the infrastructure, not the app, ended it.
+    pub fn is_infrastructure_failure(self) -> bool {
+        matches!(
+            self,
+            RunStatus::CaptureFailed | RunStatus::RuntimeFailed | RunStatus::Cancelled
+        )
+    }
+}
+
+/// SPEC §8's `--json` object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunSummary {
+    pub status: RunStatus,
+    pub session: String,
+    pub crash_id: String,
+    pub original_path: Vec<u32>,
+    pub minimal_path: Vec<u32>,
+    pub attempts: u32,
+    pub confidence: Option<Confidence>,
+    pub complete: bool,
+    pub fixed_point_reached: bool,
+    pub final_confirmed: bool,
+    pub flaky_observed: bool,
+    pub budget_exhausted: bool,
+    pub target_fingerprint: Option<String>,
+    pub evidence_session: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Everything a finished run produced. The original session is untouched: the
+/// sidecar is written only by [`super::approve`] on the user's say-so.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub summary: RunSummary,
+    /// The Phase-5 text (report.md section and terminal output).
+    pub report: String,
+    /// Present only when a result may be written back.
+    pub pending: Option<PendingResult>,
+    pub evidence_dir: Option<PathBuf>,
+    pub search: Option<SearchResult>,
+    pub assessment: Option<Assessment>,
+    pub static_suggestion: Option<StaticSuggestion>,
+}

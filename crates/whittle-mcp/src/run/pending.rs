@@ -1,0 +1,148 @@
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use whittle_core::contract::ui::Strategy;
+use whittle_core::engine::ProofRow;
+use whittle_core::model::{Confidence, MinimizedEntry};
+use whittle_core::plan::{ReplayAction, ReplayPlan};
+use whittle_core::sensitive::looks_sensitive_input;
+
+use crate::replay::TargetIdentity;
+use crate::sidecar::{write_sidecar_entry, SidecarError};
+
+/// The file in the evidence session that holds the [`PendingResult`].
+pub const RESULT_FILE: &str = "result.json";
+
+/// One step of the minimal path, replayable without the original session. An input
+/// value is kept only when it does not look sensitive (sensitive steps never reach a
+/// plan at all; this is a second guard).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PlanEntry {
+    pub index: u32,
+    pub description: String,
+    /// `launch`, `tap`, `input_text` or `press_button`.
+    pub action_type: String,
+    pub strategy: Option<Strategy>,
+    pub button: Option<String>,
+    pub input_value: Option<String>,
+    pub input_redacted: bool,
+}
+
+impl PlanEntry {
+    /// The minimal path's entries, in original order, launch setup included.
+    pub fn for_path(plan: &ReplayPlan, path: &[u32]) -> Vec<PlanEntry> {
+        path.iter()
+            .filter_map(|&i| PlanEntry::of(plan, i))
+            .collect()
+    }
+
+    fn of(plan: &ReplayPlan, index: u32) -> Option<PlanEntry> {
+        let description = plan
+            .steps
+            .iter()
+            .find(|s| s.index == index)?
+            .description
+            .clone();
+        let mut entry = PlanEntry {
+            index,
+            description,
+            action_type: "launch".into(),
+            strategy: None,
+            button: None,
+            input_value: None,
+            input_redacted: false,
+        };
+        if plan.setup.contains(&index) {
+            return Some(entry);
+        }
+        match &plan.step(index)?.action {
+            ReplayAction::PressButton { button } => {
+                entry.action_type = "press_button".into();
+                entry.button = Some(button.clone());
+            }
+            ReplayAction::Tap { strategy } => {
+                entry.action_type = "tap".into();
+                entry.strategy = Some(strategy.clone());
+            }
+            ReplayAction::InputText { strategy, value } => {
+                entry.action_type = "input_text".into();
+                entry.strategy = Some(strategy.clone());
+                if looks_sensitive_input(&strategy.value, value.expose()) {
+                    entry.input_redacted = true;
+                } else {
+                    entry.input_value = Some(value.expose().clone());
+                }
+            }
+        }
+        Some(entry)
+    }
+}
+
+/// The result of a live run, as written to the evidence session's `result.json`:
+/// what would be written back on approval, and the evidence behind it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PendingResult {
+    pub original_session: String,
+    /// Absolute folder of the original session (where the sidecar goes).
+    pub original_session_dir: String,
+    pub crash_id: String,
+    pub evidence_session: String,
+    pub original_path: Vec<u32>,
+    pub minimal_path: Vec<u32>,
+    pub attempts: u32,
+    pub max_replays: u32,
+    pub confidence: Option<Confidence>,
+    pub complete: bool,
+    pub converged: bool,
+    pub fixed_point_reached: bool,
+    pub final_confirmed: bool,
+    pub flaky_observed: bool,
+    pub budget_exhausted: bool,
+    pub capture_failure: Option<String>,
+    pub runtime_failure: Option<String>,
+    pub write_back_allowed: bool,
+    pub warnings: Vec<String>,
+    pub proof: Vec<ProofRow>,
+    pub proof_lines: Vec<String>,
+    pub target: TargetIdentity,
+    pub target_fingerprint: Option<String>,
+    pub target_label: String,
+    pub package: String,
+    pub app_version: Option<String>,
+    pub device: String,
+    pub minimal_plan: Vec<PlanEntry>,
+    /// Masked screenshots, relative to the evidence session folder.
+    pub screenshots: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApproveError {
+    #[error("this run's result may not be written back (baseline not reproduced, or a capture/runtime failure)")]
+    NotAllowed,
+    #[error(transparent)]
+    Sidecar(#[from] SidecarError),
+}
+
+/// Writes the approved result into the original session's `crashes.minimized.json`.
+pub fn approve(pending: &PendingResult) -> Result<PathBuf, ApproveError> {
+    let Some(confidence) = pending.confidence.filter(|_| pending.write_back_allowed) else {
+        return Err(ApproveError::NotAllowed);
+    };
+    let entry = MinimizedEntry {
+        minimized_repro_path: pending.minimal_path.clone(),
+        minimized_attempts: pending.attempts,
+        minimized_confidence: confidence,
+        minimized_complete: pending.complete,
+        target_fingerprint: pending.target_fingerprint.clone(),
+        evidence_session: pending.evidence_session.clone(),
+        approved_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        engine_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    Ok(write_sidecar_entry(
+        Path::new(&pending.original_session_dir),
+        &pending.crash_id,
+        entry,
+    )?)
+}

@@ -1,0 +1,269 @@
+//! Seed Phases 0 and 1: everything is resolved and checked before any side effect.
+//! Session meta is untrusted: the device and package it names are re-checked against
+//! what the device reports.
+
+use whittle_core::assessment::IdentityQuality;
+use whittle_core::contract::analyzer::{CrashGroup, StaticSuggestion};
+use whittle_core::contract::mobile::Device;
+use whittle_core::model::Crash;
+use whittle_core::plan::{build_plan, ReplayPlan};
+use whittle_core::session::{load_session, resolve_session_dir, Session};
+
+use super::{MinimizeOptions, RunError};
+use crate::client::Hub;
+use crate::config::Config;
+use crate::replay::{DegradedIdentity, ReplayContext, TargetIdentity};
+
+/// A run that may replay live.
+#[derive(Debug, Clone)]
+pub struct LiveRun {
+    pub session: Session,
+    pub session_id: String,
+    pub crash: Crash,
+    pub plan: ReplayPlan,
+    pub ctx: ReplayContext,
+    pub identity: IdentityQuality,
+    pub target_label: String,
+    pub app_version: Option<String>,
+    pub max_replays: u32,
+}
+
+/// A run that may not replay live: the analyzer's static guess, and why.
+#[derive(Debug, Clone)]
+pub struct StaticRun {
+    pub session_id: String,
+    pub crash: Crash,
+    pub reason: String,
+    pub suggestion: StaticSuggestion,
+}
+
+#[derive(Debug, Clone)]
+pub enum Prepared {
+    Live(Box<LiveRun>),
+    Static(Box<StaticRun>),
+}
+
+pub async fn prepare(
+    hub: &Hub,
+    config: &Config,
+    opts: &MinimizeOptions,
+) -> Result<Prepared, RunError> {
+    let max_replays = opts.budget()?;
+    let dir = resolve_session_dir(&config.workspace, &opts.session)?;
+    let session = load_session(&dir)?;
+    let session_id = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(&session.meta.session_id)
+        .to_string();
+    let dir_text = dir.to_string_lossy().to_string();
+
+    let analysis = hub.analyzer().analyze_session(&dir_text).await?;
+    let group = choose_group(&session_id, &analysis.groups, opts.crash.as_deref())?;
+    let crash_id = opts
+        .crash
+        .clone()
+        .or_else(|| group.crash_ids.first().cloned());
+    let crash = crash_id
+        .as_deref()
+        .and_then(|id| session.crash(id))
+        .cloned()
+        .ok_or_else(|| RunError::UnknownCrash {
+            session: session_id.clone(),
+            crash_id: crash_id.clone().unwrap_or_default(),
+            groups: analysis.groups.clone(),
+        })?;
+
+    let signature = hub
+        .analyzer()
+        .compute_signature(&crash.stack, Some(crash.kind))
+        .await?;
+    let target_label = signature.label.clone();
+    let reliable = signature.stable && signature.fingerprint.is_some();
+    let target = match (&signature.fingerprint, reliable) {
+        (Some(fp), true) => Some(TargetIdentity::Fingerprint {
+            fingerprint: fp.clone(),
+        }),
+        _ => DegradedIdentity::build(crash.kind, &crash.process, &signature)
+            .map(|identity| TargetIdentity::Degraded { identity }),
+    };
+    let static_run = |reason: String| async {
+        let suggestion = hub
+            .analyzer()
+            .suggest_minimal_path(&dir_text, &crash.crash_id)
+            .await?;
+        Ok::<_, RunError>(Prepared::Static(Box::new(StaticRun {
+            session_id: session_id.clone(),
+            crash: crash.clone(),
+            reason,
+            suggestion,
+        })))
+    };
+    let Some(target) = target else {
+        return static_run(
+            "the analyzer could build neither a stable fingerprint nor an exact identity for this crash".into(),
+        )
+        .await;
+    };
+    if !session.meta.platform.eq_ignore_ascii_case("android") {
+        return static_run(format!(
+            "the session's platform is {:?}, and live replay supports Android only",
+            session.meta.platform
+        ))
+        .await;
+    }
+    let plan = build_plan(&session.steps, &crash.repro_path)?;
+    if !plan.coverage.allows_live_run() {
+        return static_run(format!(
+            "only {} of {} actions have enough replay data (at least half are needed)",
+            plan.coverage.replayable, plan.coverage.non_launch
+        ))
+        .await;
+    }
+
+    let device = choose_device(
+        hub,
+        session.meta.device_id.as_deref(),
+        opts.device.as_deref(),
+    )
+    .await?;
+    let (package, app_version) =
+        confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
+    let identity = IdentityQuality {
+        fingerprint_reliable: target.is_reliable(),
+        signature_degraded: !target.is_reliable(),
+    };
+    let ctx = ReplayContext {
+        device,
+        package,
+        launch_anchor: plan.launch_anchor.clone(),
+        target,
+        timing: config.timing,
+    };
+    Ok(Prepared::Live(Box::new(LiveRun {
+        session,
+        session_id,
+        crash,
+        plan,
+        ctx,
+        identity,
+        target_label,
+        app_version,
+        max_replays,
+    })))
+}
+
+fn choose_group<'a>(
+    session: &str,
+    groups: &'a [CrashGroup],
+    crash: Option<&str>,
+) -> Result<&'a CrashGroup, RunError> {
+    match (groups, crash) {
+        ([], _) => Err(RunError::NoCrash {
+            session: session.into(),
+        }),
+        (_, Some(id)) => groups
+            .iter()
+            .find(|g| g.crash_ids.iter().any(|c| c == id))
+            .ok_or_else(|| RunError::UnknownCrash {
+                session: session.into(),
+                crash_id: id.into(),
+                groups: groups.to_vec(),
+            }),
+        ([only], None) => Ok(only),
+        (_, None) => Err(RunError::NeedCrashChoice {
+            session: session.into(),
+            groups: groups.to_vec(),
+        }),
+    }
+}
+
+fn is_online_android(d: &Device) -> bool {
+    d.platform.eq_ignore_ascii_case("android")
+        && matches!(
+            d.state.to_ascii_lowercase().as_str(),
+            "online" | "device" | "booted" | ""
+        )
+}
+
+/// The user's explicit `--device` wins; else the session's device if it is connected;
+/// else the only online Android device.
+pub(crate) async fn choose_device(
+    hub: &Hub,
+    meta_device: Option<&str>,
+    chosen: Option<&str>,
+) -> Result<String, RunError> {
+    let devices: Vec<Device> = hub
+        .mobile()
+        .list_devices()
+        .await?
+        .devices
+        .into_iter()
+        .filter(is_online_android)
+        .collect();
+    let present = |id: &str| devices.iter().any(|d| d.id == id);
+    if let Some(id) = chosen {
+        return if present(id) {
+            Ok(id.to_string())
+        } else {
+            Err(RunError::DeviceNotFound {
+                device: id.into(),
+                devices,
+            })
+        };
+    }
+    if let Some(id) = meta_device.filter(|id| present(id)) {
+        return Ok(id.to_string());
+    }
+    match devices.as_slice() {
+        [] => Err(RunError::NoDevice),
+        [only] => Ok(only.id.clone()),
+        _ => Err(RunError::NeedDeviceChoice { devices }),
+    }
+}
+
+/// The package must be the crash's process and an installed, non-system app; returns
+/// it with the installed version.
+async fn confirm_package(
+    hub: &Hub,
+    device: &str,
+    session: &Session,
+    crash: &Crash,
+    chosen: Option<&str>,
+) -> Result<(String, Option<String>), RunError> {
+    let package = chosen
+        .map(str::to_string)
+        .or_else(|| session.meta.package.clone());
+    let refuse = |reason: String| RunError::NeedPackageConfirmation {
+        package: package.clone(),
+        process: crash.process.clone(),
+        reason,
+    };
+    let Some(pkg) = package.clone().filter(|p| !p.is_empty()) else {
+        return Err(refuse(
+            "the session names no package; give the app's package".into(),
+        ));
+    };
+    if pkg != crash.process {
+        return Err(refuse(format!(
+            "the session's package {pkg:?} is not the crashing process {:?}",
+            crash.process
+        )));
+    }
+    let apps = hub.mobile().list_apps(device).await?.apps;
+    match apps.iter().find(|a| a.package == pkg) {
+        None => Err(refuse(format!("{pkg} is not installed on {device}"))),
+        Some(app) if app.system => Err(refuse(format!(
+            "{pkg} is a system app; Whittle replays only user apps"
+        ))),
+        Some(app) => {
+            let version = match (&app.version_name, app.version_code) {
+                (Some(n), Some(c)) => Some(format!("{n} ({c})")),
+                (Some(n), None) => Some(n.clone()),
+                (None, Some(c)) => Some(c.to_string()),
+                (None, None) => None,
+            };
+            Ok((pkg, version))
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! `whittle verify`: replay an exported bundle's minimal path N times on a device whose
+//! app identity matches the bundle, and count how often the target crash reproduces.
+
+use std::path::Path;
+
+use serde::Serialize;
+use whittle_core::plan::{ReplayAction, ReplayStep};
+use whittle_core::redact::Redacted;
+
+use super::prepare::choose_device;
+use super::{PlanEntry, RunError};
+use crate::client::Hub;
+use crate::config::Config;
+use crate::export::{read_bundle, ExportError};
+use crate::replay::{replay, ReplayContext, ReplayError, ReplayVerdict, TargetIdentity};
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    Bundle(#[from] ExportError),
+    #[error("runs must be at least 1")]
+    NoRuns,
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error("replay {run}: {source}")]
+    Replay {
+        run: u32,
+        #[source]
+        source: ReplayError,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifyReport {
+    pub package: String,
+    pub app_version: Option<String>,
+    pub device: String,
+    pub target_fingerprint: String,
+    pub reproduced: u32,
+    pub runs: u32,
+    pub verdicts: Vec<ReplayVerdict>,
+}
+
+pub async fn verify_bundle(
+    hub: &Hub,
+    config: &Config,
+    bundle_dir: &Path,
+    runs: u32,
+    device: Option<&str>,
+) -> Result<VerifyReport, VerifyError> {
+    if runs == 0 {
+        return Err(VerifyError::NoRuns);
+    }
+    let bundle = read_bundle(bundle_dir)?;
+    let replay_file = bundle.replay;
+    let Some(fingerprint) = replay_file.target_fingerprint.clone() else {
+        return Err(VerifyError::Refused(
+            "the bundle has no stable fingerprint, so a replay cannot be matched exactly".into(),
+        ));
+    };
+    let mut steps = Vec::new();
+    for step in &replay_file.steps {
+        let entry: PlanEntry = serde_json::from_value(step.action.clone()).map_err(|e| {
+            VerifyError::Refused(format!("step {} of replay.json: {e}", step.index))
+        })?;
+        if let Some(action) = to_action(&entry)? {
+            steps.push(ReplayStep {
+                index: entry.index,
+                action,
+            });
+        }
+    }
+
+    let device = choose_device(hub, None, device).await?;
+    let apps = hub
+        .mobile()
+        .list_apps(&device)
+        .await
+        .map_err(RunError::from)?
+        .apps;
+    let installed = apps
+        .iter()
+        .find(|a| a.package == replay_file.package && !a.system);
+    let Some(app) = installed else {
+        return Err(VerifyError::Refused(format!(
+            "{} is not installed on {device}",
+            replay_file.package
+        )));
+    };
+    let installed_version = match (&app.version_name, app.version_code) {
+        (Some(n), Some(c)) => Some(format!("{n} ({c})")),
+        (Some(n), None) => Some(n.clone()),
+        (None, Some(c)) => Some(c.to_string()),
+        (None, None) => None,
+    };
+    if replay_file.app_version.is_some() && installed_version != replay_file.app_version {
+        return Err(VerifyError::Refused(format!(
+            "app identity differs: bundle is {} {}, device has {}",
+            replay_file.package,
+            replay_file.app_version.as_deref().unwrap_or("?"),
+            installed_version.as_deref().unwrap_or("an unknown version")
+        )));
+    }
+
+    let ctx = ReplayContext {
+        device: device.clone(),
+        package: replay_file.package.clone(),
+        launch_anchor: None,
+        target: TargetIdentity::Fingerprint {
+            fingerprint: fingerprint.clone(),
+        },
+        timing: config.timing,
+    };
+    let refs: Vec<&ReplayStep> = steps.iter().collect();
+    let mut verdicts = Vec::new();
+    for run in 1..=runs {
+        let verdict = replay(hub, &ctx, &refs)
+            .await
+            .map_err(|source| VerifyError::Replay { run, source })?;
+        verdicts.push(verdict);
+    }
+    Ok(VerifyReport {
+        package: replay_file.package,
+        app_version: replay_file.app_version,
+        device,
+        target_fingerprint: fingerprint,
+        reproduced: verdicts.iter().filter(|v| v.reproduced).count() as u32,
+        runs,
+        verdicts,
+    })
+}
+
+/// `None` for the launch setup (every replay launches).
+fn to_action(entry: &PlanEntry) -> Result<Option<ReplayAction>, VerifyError> {
+    let missing = |what: &str| VerifyError::Refused(format!("step {} has no {what}", entry.index));
+    Ok(Some(match entry.action_type.as_str() {
+        "launch" => return Ok(None),
+        "press_button" => ReplayAction::PressButton {
+            button: entry.button.clone().ok_or_else(|| missing("button"))?,
+        },
+        "tap" => ReplayAction::Tap {
+            strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
+        },
+        "input_text" => {
+            let value = entry
+                .input_value
+                .clone()
+                .filter(|_| !entry.input_redacted)
+                .ok_or_else(|| {
+                    VerifyError::Refused(format!(
+                        "step {} types a redacted value; it cannot be replayed from a bundle",
+                        entry.index
+                    ))
+                })?;
+            ReplayAction::InputText {
+                strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
+                value: Redacted::new(value),
+            }
+        }
+        other => {
+            return Err(VerifyError::Refused(format!(
+                "step {} has unsupported action {other:?}",
+                entry.index
+            )))
+        }
+    }))
+}

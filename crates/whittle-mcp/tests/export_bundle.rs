@@ -1,0 +1,243 @@
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use whittle_core::model::Confidence;
+use whittle_mcp::export::{
+    export_bundle, read_bundle, ExportError, ExportInput, ExportStep, Manifest,
+};
+
+fn input(shots: Vec<PathBuf>) -> ExportInput {
+    ExportInput {
+        engine_version: "0.1.0".into(),
+        package: "com.example.shop".into(),
+        app_version: Some("2.3.0 (230)".into()),
+        device: "sim-1".into(),
+        target_fingerprint: Some("0123456789ab".into()),
+        target_label: "NullPointerException at CheckoutActivity.onClick".into(),
+        attempts: 11,
+        confidence: Confidence::High,
+        complete: true,
+        original_path: vec![1, 2, 3, 4, 5],
+        minimal_path: vec![2, 4],
+        steps: vec![
+            ExportStep {
+                index: 2,
+                description: "Tap Cart".into(),
+                action: json!({"action_type": "tap", "strategies": [{"by": "identifier", "value": "com.example.shop:id/btn_cart"}]}),
+            },
+            ExportStep {
+                index: 4,
+                description: "Type jane.doe@example.com into e-mail\nthen go".into(),
+                action: json!({"action_type": "input_text", "input_value": "jane.doe@example.com"}),
+            },
+        ],
+        proof_lines: vec![
+            "baseline reproduced 3/3".into(),
+            "every single deletion: 3 negatives".into(),
+        ],
+        screenshots: shots,
+    }
+}
+
+fn shots(dir: &Path) -> Vec<PathBuf> {
+    let a = dir.join("attempt-01.png");
+    let b = dir.join("attempt 02.png");
+    std::fs::write(&a, b"png-a").unwrap();
+    std::fs::write(&b, b"png-b").unwrap();
+    vec![a, b]
+}
+
+#[test]
+fn writes_a_complete_bundle_that_verifies() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = export_bundle(&input(shots(src.path())), out.path(), "npe-checkout").unwrap();
+    assert_eq!(dir, out.path().join("npe-checkout"));
+
+    let md = std::fs::read_to_string(dir.join("repro.md")).unwrap();
+    for needle in [
+        "com.example.shop",
+        "2.3.0 (230)",
+        "sim-1",
+        "0123456789ab",
+        "**high**",
+        "minimal / converged",
+        "Tap Cart",
+        "baseline reproduced 3/3",
+    ] {
+        assert!(md.contains(needle), "repro.md lacks {needle}:\n{md}");
+    }
+    assert!(
+        !md.contains("jane.doe"),
+        "a sensitive value reached repro.md"
+    );
+    let replay = std::fs::read_to_string(dir.join("replay.json")).unwrap();
+    assert!(
+        !replay.contains("jane.doe"),
+        "a sensitive value reached replay.json"
+    );
+    assert!(replay.contains("btn_cart"));
+    assert_eq!(
+        std::fs::read(dir.join("screenshots/01-attempt-01.png")).unwrap(),
+        b"png-a"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("screenshots/02-attempt_02.png")).unwrap(),
+        b"png-b"
+    );
+
+    let bundle = read_bundle(&dir).unwrap();
+    assert_eq!(bundle.manifest.package, "com.example.shop");
+    assert_eq!(bundle.manifest.attempts, 11);
+    assert_eq!(bundle.manifest.confidence, Confidence::High);
+    let mut listed: Vec<_> = bundle
+        .manifest
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "replay.json",
+            "repro.md",
+            "screenshots/01-attempt-01.png",
+            "screenshots/02-attempt_02.png"
+        ]
+    );
+    assert!(bundle.manifest.files.iter().all(|f| f.sha256.len() == 64));
+    assert_eq!(bundle.replay.minimal_path, vec![2, 4]);
+    assert_eq!(bundle.replay.steps.len(), 2);
+}
+
+#[test]
+fn incomplete_result_is_worded_as_unproven() {
+    let out = tempfile::tempdir().unwrap();
+    let mut i = input(vec![]);
+    i.complete = false;
+    i.confidence = Confidence::Medium;
+    let dir = export_bundle(&i, out.path(), "b").unwrap();
+    let md = std::fs::read_to_string(dir.join("repro.md")).unwrap();
+    assert!(
+        md.contains("minimality not proven") && !md.contains("minimal / converged"),
+        "{md}"
+    );
+    assert!(!dir.join("screenshots").exists());
+    read_bundle(&dir).unwrap();
+}
+
+#[test]
+fn bad_names_are_refused_before_anything_is_written() {
+    let out = tempfile::tempdir().unwrap();
+    let long = "a".repeat(129);
+    for name in [
+        "",
+        ".",
+        "..",
+        "a/b",
+        "../x",
+        "with space",
+        "é",
+        long.as_str(),
+    ] {
+        assert!(
+            matches!(
+                export_bundle(&input(vec![]), out.path(), name),
+                Err(ExportError::BadName(_))
+            ),
+            "{name:?}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn an_existing_folder_is_never_overwritten() {
+    let out = tempfile::tempdir().unwrap();
+    std::fs::create_dir(out.path().join("b")).unwrap();
+    std::fs::write(out.path().join("b/keep.txt"), b"mine").unwrap();
+    assert!(matches!(
+        export_bundle(&input(vec![]), out.path(), "b"),
+        Err(ExportError::Exists(_))
+    ));
+    assert_eq!(
+        std::fs::read(out.path().join("b/keep.txt")).unwrap(),
+        b"mine"
+    );
+    assert_eq!(std::fs::read_dir(out.path().join("b")).unwrap().count(), 1);
+}
+
+#[test]
+fn a_failure_midway_removes_the_partial_folder() {
+    // A regular file that cannot be read (EIO at offset 0) gets past the up-front
+    // check and fails while the bundle is half written; permissions would not stop root.
+    let unreadable = Path::new("/proc/self/mem");
+    if !unreadable.is_file() {
+        println!("skipped: /proc/self/mem is not available");
+        return;
+    }
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut shots = shots(src.path());
+    shots.push(unreadable.to_path_buf());
+    assert!(matches!(
+        export_bundle(&input(shots), out.path(), "b"),
+        Err(ExportError::Screenshot(_))
+    ));
+    assert!(!out.path().join("b").exists());
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_missing_screenshot_is_refused_up_front() {
+    let out = tempfile::tempdir().unwrap();
+    let shots = vec![out.path().join("nope.png")];
+    assert!(matches!(
+        export_bundle(&input(shots), out.path(), "b"),
+        Err(ExportError::Screenshot(_))
+    ));
+    assert!(!out.path().join("b").exists());
+}
+
+fn exported() -> (tempfile::TempDir, PathBuf) {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = export_bundle(&input(shots(src.path())), out.path(), "b").unwrap();
+    (out, dir)
+}
+
+#[test]
+fn read_bundle_rejects_tampering() {
+    let (_keep, dir) = exported();
+    std::fs::write(dir.join("screenshots/01-attempt-01.png"), b"edited").unwrap();
+    assert!(
+        matches!(read_bundle(&dir), Err(ExportError::HashMismatch { file, .. }) if file == "screenshots/01-attempt-01.png")
+    );
+
+    let (_keep, dir) = exported();
+    std::fs::remove_file(dir.join("repro.md")).unwrap();
+    assert!(
+        matches!(read_bundle(&dir), Err(ExportError::Missing { file, .. }) if file == "repro.md")
+    );
+
+    let (_keep, dir) = exported();
+    std::fs::write(dir.join("screenshots/extra.png"), b"x").unwrap();
+    assert!(
+        matches!(read_bundle(&dir), Err(ExportError::Unlisted { file, .. }) if file == "screenshots/extra.png")
+    );
+
+    let (_keep, dir) = exported();
+    std::fs::remove_file(dir.join("manifest.json")).unwrap();
+    assert!(matches!(read_bundle(&dir), Err(ExportError::Incomplete(_))));
+
+    let (_keep, dir) = exported();
+    let mut m: Manifest =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    m.files[0].path = "../escape".into();
+    std::fs::write(dir.join("manifest.json"), serde_json::to_vec(&m).unwrap()).unwrap();
+    assert!(matches!(
+        read_bundle(&dir),
+        Err(ExportError::Malformed { .. })
+    ));
+}

@@ -1,0 +1,149 @@
+//! `uiautomator dump` XML → the ui role's elements (SPEC §2), and finding an element by
+//! the strategies of a tap or an input.
+use whittle_core::contract::ui::{By, Strategy, UiElement};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DumpParseError {
+    #[error("window dump is not XML: {0}")]
+    Xml(#[from] roxmltree::Error),
+    #[error("window dump has no <hierarchy> root (found <{0}>)")]
+    NoHierarchy(String),
+}
+
+/// Every `<node>` in document order. A node whose bounds cannot be read gets zero bounds
+/// and is therefore invisible, rather than failing the whole screen.
+pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
+    let doc = roxmltree::Document::parse(xml)?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "hierarchy" {
+        return Err(DumpParseError::NoHierarchy(
+            root.tag_name().name().to_string(),
+        ));
+    }
+    Ok(root
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() == "node")
+        .map(|n| {
+            let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
+            let flag = |name: &str| n.attribute(name) == Some("true");
+            let bounds = n
+                .attribute("bounds")
+                .and_then(parse_bounds)
+                .unwrap_or([0; 4]);
+            // Older dumps list only what is shown; newer ones (and Appium's) may say so
+            // explicitly with `displayed` / `visible-to-user`.
+            let displayed = n.attribute("displayed") != Some("false")
+                && n.attribute("visible-to-user") != Some("false");
+            UiElement {
+                resource_id: attr("resource-id"),
+                text: attr("text"),
+                content_desc: attr("content-desc"),
+                class: attr("class"),
+                bounds,
+                password: flag("password"),
+                focused: flag("focused"),
+                visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
+            }
+        })
+        .collect())
+}
+
+/// `"[l,t][r,b]"` → `[l, t, r, b]`.
+pub fn parse_bounds(s: &str) -> Option<[i32; 4]> {
+    let inner = s.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (a, b) = inner.split_once("][")?;
+    let pair = |p: &str| -> Option<(i32, i32)> {
+        let (x, y) = p.split_once(',')?;
+        Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+    };
+    let (l, t) = pair(a)?;
+    let (r, bt) = pair(b)?;
+    Some([l, t, r, bt])
+}
+
+/// The first visible element a strategy finds, trying strategies in order (as the
+/// simulator does, so a plan behaves the same on both).
+pub fn find<'a>(elements: &'a [UiElement], strategies: &[Strategy]) -> Option<&'a UiElement> {
+    strategies.iter().find_map(|s| {
+        elements
+            .iter()
+            .find(|e| e.visible && !s.value.is_empty() && matches(e, s))
+    })
+}
+
+fn matches(e: &UiElement, s: &Strategy) -> bool {
+    match s.by {
+        By::Identifier => e.resource_id == s.value,
+        By::Text => e.text == s.value,
+        By::Label => e.content_desc == s.value,
+    }
+}
+
+/// Where a tap lands: the centre of the bounds.
+pub fn centre(e: &UiElement) -> (i32, i32) {
+    let [l, t, r, b] = e.bounds;
+    (l + (r - l) / 2, t + (b - t) / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" content-desc="" focused="false" password="false" bounds="[0,0][1080,1920]"><node index="0" text="Sign in" resource-id="com.x:id/title" class="android.widget.TextView" content-desc="" password="false" focused="false" bounds="[40,100][1040,200]"/><node index="1" text="••••" resource-id="com.x:id/pin" class="android.widget.EditText" content-desc="PIN" password="true" focused="true" bounds="[40,300][1040,420]"/><node index="2" text="Sign in" resource-id="com.x:id/go" class="android.widget.Button" content-desc="" password="false" focused="false" bounds="[40,500][1040,620]" displayed="false"/><node index="3" text="Go" resource-id="com.x:id/go2" class="android.widget.Button" content-desc="go" bounds="[41,700][1040,821]"/><node index="4" text="bad" bounds="[1,2]"/></node></hierarchy>"#;
+
+    fn by(by: By, value: &str) -> Strategy {
+        Strategy {
+            by,
+            value: value.into(),
+        }
+    }
+
+    #[test]
+    fn attributes_flags_and_visibility_are_read() {
+        let els = parse_dump(SMALL).unwrap();
+        assert_eq!(els.len(), 6);
+        assert_eq!(els[0].bounds, [0, 0, 1080, 1920]);
+        assert_eq!(els[2].resource_id, "com.x:id/pin");
+        assert!(els[2].password && els[2].focused && els[2].visible);
+        assert_eq!(els[2].content_desc, "PIN");
+        assert_eq!(els[2].text, "••••");
+        assert!(!els[1].password && !els[1].focused);
+        assert!(!els[3].visible, "displayed=false is hidden");
+        assert!(
+            !els[5].visible && els[5].bounds == [0; 4],
+            "unreadable bounds"
+        );
+    }
+
+    #[test]
+    fn find_skips_hidden_elements_and_tries_strategies_in_order() {
+        let els = parse_dump(SMALL).unwrap();
+        let hit = find(&els, &[by(By::Text, "Sign in")]).unwrap();
+        assert_eq!(hit.resource_id, "com.x:id/title");
+        assert!(find(&els, &[by(By::Identifier, "com.x:id/go")]).is_none());
+        let hit = find(&els, &[by(By::Identifier, "nope"), by(By::Label, "go")]).unwrap();
+        assert_eq!(centre(hit), (540, 760));
+        assert!(find(&els, &[by(By::Text, "")]).is_none());
+    }
+
+    #[test]
+    fn bounds_parse_or_refuse() {
+        assert_eq!(parse_bounds("[0,63][1080,210]"), Some([0, 63, 1080, 210]));
+        assert_eq!(parse_bounds("[-5,0][10,10]"), Some([-5, 0, 10, 10]));
+        for bad in ["", "[0,0]", "[a,0][1,1]", "0,0,1,1", "[0,0][1,1"] {
+            assert_eq!(parse_bounds(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn not_a_dump_is_an_error() {
+        assert!(matches!(
+            parse_dump("ERROR: null root node"),
+            Err(DumpParseError::Xml(_))
+        ));
+        assert!(matches!(
+            parse_dump("<html/>"),
+            Err(DumpParseError::NoHierarchy(t)) if t == "html"
+        ));
+    }
+}

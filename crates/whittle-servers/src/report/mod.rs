@@ -1,0 +1,9 @@
+//! The `report` role (SPEC §2): a session store in a workspace folder.
+mod error;
+mod id;
+mod markdown;
+mod store;
+mod tools;
+
+pub use error::ReportError;
+pub use store::{ReportStore, REPORT_FILE};

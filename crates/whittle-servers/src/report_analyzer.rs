@@ -1,0 +1,55 @@
+//! One MCP server type for the `report` and `analyzer` roles: `report`, `analyzer` and
+//! `all` subcommands differ only in which tool routers it is built with.
+use std::path::Path;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::{tool_handler, ServerHandler, ServiceExt};
+
+use crate::report::{ReportError, ReportStore};
+
+#[derive(Clone)]
+pub struct ReportAnalyzerServer {
+    pub(crate) tools: ToolRouter<ReportAnalyzerServer>,
+    /// Present whenever the report tools are routed.
+    pub(crate) store: Option<Arc<ReportStore>>,
+}
+
+impl ReportAnalyzerServer {
+    pub fn report(workspace: &Path) -> Result<Self, ReportError> {
+        Ok(ReportAnalyzerServer {
+            tools: Self::report_router(),
+            store: Some(Arc::new(ReportStore::open(workspace)?)),
+        })
+    }
+
+    pub fn analyzer() -> Self {
+        ReportAnalyzerServer {
+            tools: Self::analyzer_router(),
+            store: None,
+        }
+    }
+
+    pub fn all(workspace: &Path) -> Result<Self, ReportError> {
+        Ok(ReportAnalyzerServer {
+            tools: Self::report_router() + Self::analyzer_router(),
+            store: Some(Arc::new(ReportStore::open(workspace)?)),
+        })
+    }
+
+    /// Serves over stdin/stdout until the client disconnects.
+    pub async fn serve_stdio(self) -> Result<(), String> {
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("MCP handshake failed: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| format!("MCP server stopped: {e}"))?;
+        Ok(())
+    }
+}
+
+#[tool_handler(router = self.tools, name = "whittle-report-analyzer")]
+impl ServerHandler for ReportAnalyzerServer {}

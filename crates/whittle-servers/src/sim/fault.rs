@@ -1,0 +1,110 @@
+//! Injected faults (`--fault KIND`, repeatable), so clients can be tested against a
+//! device backend that misbehaves. See the module comment of `sim` for the list.
+use std::str::FromStr;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Every capture turns `failed` ("logcat process exited") once its device has seen
+    /// this many launches since the capture started.
+    CaptureDiesAfter(u32),
+    /// That tool never answers.
+    Hang(String),
+    /// That tool answers with a text block that is not its contract shape.
+    Garbage(String),
+    /// The server process exits on the launch after this many launches (all devices).
+    ExitAfterLaunches(u32),
+}
+
+impl FromStr for Fault {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (kind, value) = s
+            .split_once('=')
+            .ok_or_else(|| format!("fault {s:?} must be KIND=VALUE"))?;
+        let count = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("fault {kind}: {value:?} is not a count"))
+        };
+        let tool = || {
+            if value.is_empty() {
+                Err(format!("fault {kind}: a tool name is required"))
+            } else {
+                Ok(value.to_string())
+            }
+        };
+        match kind {
+            "capture-dies-after" => Ok(Fault::CaptureDiesAfter(count()?)),
+            "hang" => Ok(Fault::Hang(tool()?)),
+            "garbage" => Ok(Fault::Garbage(tool()?)),
+            "exit-after-launches" => Ok(Fault::ExitAfterLaunches(count()?)),
+            other => Err(format!(
+                "unknown fault {other:?} (capture-dies-after=N, hang=TOOL, garbage=TOOL, \
+                 exit-after-launches=N)"
+            )),
+        }
+    }
+}
+
+/// The active faults, queried by the server.
+#[derive(Debug, Clone, Default)]
+pub struct Faults(Vec<Fault>);
+
+impl Faults {
+    pub fn new(faults: Vec<Fault>) -> Self {
+        Faults(faults)
+    }
+
+    pub fn hangs(&self, tool: &str) -> bool {
+        self.0
+            .iter()
+            .any(|f| matches!(f, Fault::Hang(t) if t == tool))
+    }
+
+    pub fn garbles(&self, tool: &str) -> bool {
+        self.0
+            .iter()
+            .any(|f| matches!(f, Fault::Garbage(t) if t == tool))
+    }
+
+    pub fn capture_dies_after(&self) -> Option<u32> {
+        self.0.iter().find_map(|f| match f {
+            Fault::CaptureDiesAfter(n) => Some(*n),
+            _ => None,
+        })
+    }
+
+    pub fn exit_after_launches(&self) -> Option<u32> {
+        self.0.iter().find_map(|f| match f {
+            Fault::ExitAfterLaunches(n) => Some(*n),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_each_kind_and_refuses_nonsense() {
+        assert_eq!(
+            "hang=tap_element".parse(),
+            Ok(Fault::Hang("tap_element".into()))
+        );
+        assert_eq!(
+            "capture-dies-after=2".parse(),
+            Ok(Fault::CaptureDiesAfter(2))
+        );
+        assert_eq!(
+            "exit-after-launches=0".parse(),
+            Ok(Fault::ExitAfterLaunches(0))
+        );
+        assert_eq!("garbage=x".parse(), Ok(Fault::Garbage("x".into())));
+        assert!("hang".parse::<Fault>().is_err());
+        assert!("hang=".parse::<Fault>().is_err());
+        assert!("capture-dies-after=two".parse::<Fault>().is_err());
+        assert!("explode=1".parse::<Fault>().is_err());
+    }
+}

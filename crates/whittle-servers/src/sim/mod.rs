@@ -1,0 +1,83 @@
+//! The simulated Android device (SPEC §6): a deterministic app model served as the
+//! mobile, ui and log roles by one stdio MCP server, `whittle-servers sim --model FILE
+//! [--devices N] [--seed S] [--fault KIND]...`. Devices `sim-1`..`sim-N` each run their
+//! own instance of the app.
+//!
+//! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable):
+//! - `capture-dies-after=N`: a capture turns `failed` with reason "logcat process
+//!   exited" once its device has seen N launches since the capture started.
+//! - `hang=TOOL`: that tool never answers (the client must time out / cancel).
+//! - `garbage=TOOL`: that tool answers with a text block that is not its contract shape.
+//! - `exit-after-launches=N`: the server process exits (code 3) on the (N+1)th launch,
+//!   counted over all devices.
+
+mod capture;
+mod condition;
+mod device;
+mod error;
+mod fault;
+mod flaky;
+mod model;
+mod render;
+mod server;
+mod stack;
+mod view;
+mod world;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+
+pub use error::{ModelError, SimError};
+pub use fault::Fault;
+pub use model::AppModel;
+pub use server::SimServer;
+
+/// More devices than this is a typo, not a test farm.
+pub const MAX_DEVICES: u32 = 64;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct SimArgs {
+    /// The app model (JSON, SPEC §6).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// How many devices (sim-1..sim-N).
+    #[arg(long, default_value_t = 1)]
+    pub devices: u32,
+    /// Seed of the flaky-crash draws; the same seed gives the same sequence.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Inject a fault (see the module docs); repeatable.
+    #[arg(long = "fault", value_name = "KIND")]
+    pub faults: Vec<Fault>,
+}
+
+/// Builds the server for `args` without serving it (also used by in-process callers).
+pub fn build(args: &SimArgs) -> Result<SimServer, SimError> {
+    if args.devices == 0 || args.devices > MAX_DEVICES {
+        return Err(SimError::DeviceCount {
+            got: args.devices,
+            max: MAX_DEVICES,
+        });
+    }
+    let model = Arc::new(AppModel::load(&args.model)?);
+    let faults = fault::Faults::new(args.faults.clone());
+    let world = world::World::new(model, args.devices, args.seed, faults.clone());
+    Ok(SimServer::new(world, faults))
+}
+
+/// Serves the simulator on stdin/stdout until the client goes away.
+pub async fn serve_stdio(args: SimArgs) -> Result<(), SimError> {
+    let server = build(&args)?;
+    tracing::info!(model = %args.model.display(), devices = args.devices, "simulator ready");
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| SimError::Serve(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| SimError::Serve(e.to_string()))?;
+    Ok(())
+}

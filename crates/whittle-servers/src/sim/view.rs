@@ -1,0 +1,105 @@
+//! What the current screen shows: element text after state substitution and typing.
+//! Shared by the hierarchy and the screenshot, so both always agree.
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+use serde_json::Value;
+use whittle_core::contract::ui::{By, Strategy, UiElement};
+
+use super::device::AppProcess;
+use super::model::{AppModel, Element};
+
+static STATE_REF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex"));
+
+#[derive(Debug, Clone)]
+pub struct ElementView<'m> {
+    pub index: usize,
+    pub model: &'m Element,
+    pub text: String,
+    pub focused: bool,
+}
+
+impl ElementView<'_> {
+    pub fn to_ui(&self) -> UiElement {
+        UiElement {
+            resource_id: self.model.id.clone(),
+            text: self.text.clone(),
+            content_desc: self.model.desc.clone(),
+            class: self.model.class.clone(),
+            bounds: self.model.bounds,
+            password: self.model.password,
+            focused: self.focused,
+            visible: self.model.visible,
+        }
+    }
+
+    pub fn matches(&self, strategy: &Strategy) -> bool {
+        let value = strategy.value.as_str();
+        !value.is_empty()
+            && match strategy.by {
+                By::Identifier => self.model.id == value,
+                By::Text => self.text == value,
+                By::Label => self.model.desc == value,
+            }
+    }
+}
+
+/// Every element of the app's current screen, hidden ones included (flagged).
+pub fn current_elements<'m>(model: &'m AppModel, app: &AppProcess) -> Vec<ElementView<'m>> {
+    let Some(screen) = model.screen(&app.screen) else {
+        return Vec::new();
+    };
+    screen
+        .elements
+        .iter()
+        .enumerate()
+        .map(|(index, el)| {
+            let key = (app.screen.clone(), index);
+            let text = match app.entered.get(&key) {
+                Some(typed) => typed.clone(),
+                None => substitute(&el.text, &app.state),
+            };
+            ElementView {
+                index,
+                model: el,
+                text,
+                focused: app.focused.as_ref() == Some(&key),
+            }
+        })
+        .collect()
+}
+
+/// The first visible element any strategy finds, trying strategies in order.
+pub fn find<'a, 'm>(
+    elements: &'a [ElementView<'m>],
+    strategies: &[Strategy],
+) -> Option<&'a ElementView<'m>> {
+    strategies
+        .iter()
+        .find_map(|s| elements.iter().find(|e| e.model.visible && e.matches(s)))
+}
+
+fn substitute(text: &str, state: &BTreeMap<String, Value>) -> String {
+    STATE_REF
+        .replace_all(text, |c: &Captures| match state.get(&c[1]) {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => c[0].to_string(),
+        })
+        .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn state_references_are_filled_in_and_unknown_ones_kept() {
+        let state = BTreeMap::from([("cart".to_string(), json!(2))]);
+        assert_eq!(substitute("Cart ($cart)", &state), "Cart (2)");
+        assert_eq!(substitute("Pay $total", &state), "Pay $total");
+    }
+}

@@ -1,0 +1,456 @@
+//! The simulated devices and what every action does to them. Pure state transitions:
+//! no sleeping and no tasks here; the server adds timing and delivers delayed crashes.
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use whittle_core::contract::log::LogCrash;
+use whittle_core::contract::ui::{Hierarchy, Strategy};
+
+use super::capture::{logcat_line, Captures};
+use super::device::{AppProcess, Device};
+use super::fault::Faults;
+use super::flaky;
+use super::model::{AppModel, Trigger, EXIT};
+use super::stack;
+use super::view::{current_elements, find};
+
+pub const APP_NOT_RUNNING: &str = "app_not_running";
+pub const ELEMENT_NOT_FOUND: &str = "element_not_found";
+pub const NOT_EDITABLE: &str = "element_not_editable";
+
+/// A crash to deliver `delay_ms` after the action returns, if its process still lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelayedCrash {
+    pub device: usize,
+    pub generation: u64,
+    pub rule: usize,
+    pub delay_ms: u64,
+}
+
+/// The result of an action, plus the crashes it scheduled.
+#[derive(Debug)]
+pub struct Outcome {
+    pub result: Value,
+    pub delayed: Vec<DelayedCrash>,
+}
+
+impl Outcome {
+    fn plain(result: Value) -> Outcome {
+        Outcome {
+            result,
+            delayed: Vec::new(),
+        }
+    }
+}
+
+/// A refusal the client should see as a tool error (bad device, package, button...).
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    #[error("unknown device {0:?} (this simulator has sim-1..sim-{1})")]
+    UnknownDevice(String, usize),
+    #[error("package {package:?} is not installed on {device}")]
+    UnknownPackage { device: String, package: String },
+    #[error("button {0:?} is not supported by the simulator; only BACK is")]
+    UnsupportedButton(String),
+}
+
+pub struct World {
+    pub model: Arc<AppModel>,
+    seed: u64,
+    pub devices: Vec<Device>,
+    pub captures: Captures,
+    faults: Faults,
+    total_launches: u64,
+}
+
+impl World {
+    pub fn new(model: Arc<AppModel>, devices: u32, seed: u64, faults: Faults) -> World {
+        World {
+            model,
+            seed,
+            devices: (1..=devices).map(Device::new).collect(),
+            captures: Captures::new(faults.capture_dies_after()),
+            faults,
+            total_launches: 0,
+        }
+    }
+
+    pub fn device_index(&self, id: &str) -> Result<usize, ActionError> {
+        self.devices
+            .iter()
+            .position(|d| d.id == id)
+            .ok_or_else(|| ActionError::UnknownDevice(id.to_string(), self.devices.len()))
+    }
+
+    fn check_package(&self, dev: usize, package: &str) -> Result<(), ActionError> {
+        if package == self.model.package {
+            Ok(())
+        } else {
+            Err(ActionError::UnknownPackage {
+                device: self.devices[dev].id.clone(),
+                package: package.to_string(),
+            })
+        }
+    }
+
+    /// Whether this launch must end the server (fault `exit-after-launches`).
+    pub fn launch_would_exit(&self) -> bool {
+        self.faults
+            .exit_after_launches()
+            .is_some_and(|n| self.total_launches >= u64::from(n))
+    }
+
+    pub fn launch(&mut self, dev: usize, package: &str) -> Result<Outcome, ActionError> {
+        self.check_package(dev, package)?;
+        if self.devices[dev].app.is_some() {
+            // `am start` on a running app only brings it to the front.
+            return Ok(Outcome::plain(
+                json!({"launched": true, "already_running": true}),
+            ));
+        }
+        self.total_launches += 1;
+        let model = Arc::clone(&self.model);
+        let device = &mut self.devices[dev];
+        device.launches += 1;
+        let generation = device.launches;
+        let pid = device.pid_for(generation);
+        device.app = Some(AppProcess {
+            generation,
+            pid,
+            screen: model.launch.screen.clone(),
+            state: model.state.clone(),
+            entered: Default::default(),
+            focused: None,
+        });
+        let id = device.id.clone();
+        self.captures.on_launch(&id);
+        self.log(
+            dev,
+            'I',
+            "ActivityManager",
+            &format!(
+                "Start proc {pid}:{}/u0a{} for activity {}/.{}",
+                model.package,
+                100 + dev,
+                model.package,
+                model.launch.screen
+            ),
+        );
+        let mut delayed = self.fire(dev, &Trigger::Launch);
+        delayed.extend(self.fire(dev, &Trigger::Enter(model.launch.screen.clone())));
+        Ok(Outcome {
+            result: json!({"launched": true, "package": model.package}),
+            delayed,
+        })
+    }
+
+    pub fn terminate(&mut self, dev: usize, package: &str) -> Result<Outcome, ActionError> {
+        self.check_package(dev, package)?;
+        let was_running = self.devices[dev].app.take();
+        if let Some(app) = &was_running {
+            self.log_pid(
+                dev,
+                app.pid,
+                'I',
+                "ActivityManager",
+                &format!(
+                    "Force stopping {} appid={}: from pid 1234",
+                    self.model.package,
+                    10_100 + dev
+                ),
+            );
+        }
+        Ok(Outcome::plain(
+            json!({"terminated": true, "was_running": was_running.is_some()}),
+        ))
+    }
+
+    pub fn press_button(&mut self, dev: usize, button: &str) -> Result<Outcome, ActionError> {
+        if button != "BACK" {
+            return Err(ActionError::UnsupportedButton(button.to_string()));
+        }
+        let Some(app) = &self.devices[dev].app else {
+            return Ok(Outcome::plain(
+                json!({"ok": false, "reason": APP_NOT_RUNNING}),
+            ));
+        };
+        let screen = app.screen.clone();
+        self.log(dev, 'I', "ViewRootImpl", "KeyEvent BACK");
+        let mut delayed = self.fire(
+            dev,
+            &Trigger::Back {
+                screen: screen.clone(),
+            },
+        );
+        let Some(app) = self.devices[dev].app.as_mut() else {
+            return Ok(Outcome {
+                result: json!({"ok": true}),
+                delayed,
+            });
+        };
+        let target = self
+            .model
+            .screen(&screen)
+            .map(|s| s.back.clone())
+            .unwrap_or_else(|| EXIT.to_string());
+        if target == EXIT {
+            let pid = app.pid;
+            self.devices[dev].app = None;
+            self.log_pid(
+                dev,
+                pid,
+                'I',
+                "ActivityManager",
+                "Process exited (back from task root)",
+            );
+        } else {
+            app.screen = target.clone();
+            app.focused = None;
+            delayed.extend(self.fire(dev, &Trigger::Enter(target)));
+        }
+        Ok(Outcome {
+            result: json!({"ok": true}),
+            delayed,
+        })
+    }
+
+    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> Outcome {
+        let model = Arc::clone(&self.model);
+        let Some(app) = &self.devices[dev].app else {
+            return Outcome::plain(json!({"tapped": false, "reason": APP_NOT_RUNNING}));
+        };
+        let elements = current_elements(&model, app);
+        let Some(el) = find(&elements, strategies) else {
+            return Outcome::plain(json!({"tapped": false, "reason": ELEMENT_NOT_FOUND}));
+        };
+        let (screen, element, effect) = (
+            app.screen.clone(),
+            el.model.id.clone(),
+            el.model.tap.clone(),
+        );
+        let (l, t, r, b) = (
+            el.model.bounds[0],
+            el.model.bounds[1],
+            el.model.bounds[2],
+            el.model.bounds[3],
+        );
+        self.log(
+            dev,
+            'I',
+            "ViewRootImpl",
+            &format!(
+                "tap {} at ({}, {})",
+                if element.is_empty() {
+                    "<no id>"
+                } else {
+                    &element
+                },
+                (l + r) / 2,
+                (t + b) / 2
+            ),
+        );
+        let mut delayed = self.fire(dev, &Trigger::Tap { screen, element });
+        let Some(app) = self.devices[dev].app.as_mut() else {
+            return Outcome {
+                result: json!({"tapped": true}),
+                delayed,
+            };
+        };
+        if let Some(effect) = effect {
+            for (k, v) in effect.set {
+                app.state.insert(k, v);
+            }
+            for (k, by) in effect.incr {
+                let now = app.state.get(&k).and_then(Value::as_i64).unwrap_or(0);
+                app.state.insert(k, json!(now.saturating_add(by)));
+            }
+            if let Some(goto) = effect.goto {
+                app.screen = goto.clone();
+                app.focused = None;
+                delayed.extend(self.fire(dev, &Trigger::Enter(goto)));
+            }
+        }
+        Outcome {
+            result: json!({"tapped": true}),
+            delayed,
+        }
+    }
+
+    pub fn input_text(&mut self, dev: usize, strategies: &[Strategy], text: &str) -> Outcome {
+        let model = Arc::clone(&self.model);
+        let Some(app) = &self.devices[dev].app else {
+            return Outcome::plain(json!({"ok": false, "reason": APP_NOT_RUNNING}));
+        };
+        let elements = current_elements(&model, app);
+        let Some(el) = find(&elements, strategies) else {
+            return Outcome::plain(json!({"ok": false, "reason": ELEMENT_NOT_FOUND}));
+        };
+        let editable = el.model.input.is_some() || el.model.class.ends_with("EditText");
+        if !editable {
+            return Outcome::plain(json!({"ok": false, "reason": NOT_EDITABLE}));
+        }
+        let (screen, element, index) = (app.screen.clone(), el.model.id.clone(), el.index);
+        let effect = el.model.input.clone();
+        // The typed value may be private: the log carries only its length.
+        self.log(
+            dev,
+            'I',
+            "InputMethodManager",
+            &format!(
+                "commitText {} chars into {}",
+                text.chars().count(),
+                if element.is_empty() {
+                    "<no id>"
+                } else {
+                    &element
+                }
+            ),
+        );
+        let delayed = self.fire(
+            dev,
+            &Trigger::Input {
+                screen: screen.clone(),
+                element,
+            },
+        );
+        if let Some(app) = self.devices[dev].app.as_mut() {
+            app.entered
+                .insert((screen.clone(), index), text.to_string());
+            app.focused = Some((screen, index));
+            for (k, v) in effect.map(|e| e.set).unwrap_or_default() {
+                let value = if v == json!("$text") { json!(text) } else { v };
+                app.state.insert(k, value);
+            }
+        }
+        Outcome {
+            result: json!({"ok": true}),
+            delayed,
+        }
+    }
+
+    pub fn hierarchy(&self, dev: usize) -> Hierarchy {
+        let elements = match &self.devices[dev].app {
+            Some(app) => current_elements(&self.model, app)
+                .iter()
+                .map(|e| e.to_ui())
+                .collect(),
+            None => Vec::new(),
+        };
+        Hierarchy { elements }
+    }
+
+    pub fn element_present(&self, dev: usize, strategies: &[Strategy]) -> bool {
+        self.devices[dev]
+            .app
+            .as_ref()
+            .is_some_and(|app| find(&current_elements(&self.model, app), strategies).is_some())
+    }
+
+    pub fn clear_logs(&mut self, dev: usize) {
+        self.devices[dev].clear_logs();
+    }
+
+    pub fn recent_crashes(&self, dev: usize, package: Option<&str>) -> Vec<LogCrash> {
+        self.devices[dev].recent_crashes(package)
+    }
+
+    /// Delivers a scheduled crash if the process that scheduled it still runs.
+    pub fn deliver_delayed(&mut self, crash: &DelayedCrash) {
+        let alive = self.devices[crash.device]
+            .app
+            .as_ref()
+            .is_some_and(|a| a.generation == crash.generation);
+        if alive {
+            self.crash(crash.device, crash.rule);
+        }
+    }
+
+    /// Evaluates the crash rules for `trigger`; an immediate crash kills the process
+    /// now (and ends evaluation), delayed ones are returned for scheduling. Conditions
+    /// see the state before the action's own effects; `enter` sees the state on arrival.
+    fn fire(&mut self, dev: usize, trigger: &Trigger) -> Vec<DelayedCrash> {
+        let model = Arc::clone(&self.model);
+        let mut delayed = Vec::new();
+        for (index, rule) in model.crashes.iter().enumerate() {
+            let Some(app) = &self.devices[dev].app else {
+                break;
+            };
+            let matches = rule.on.to_trigger().is_ok_and(|t| &t == trigger)
+                && rule.when.iter().all(|(k, c)| c.holds(app.state.get(k)));
+            if !matches {
+                continue;
+            }
+            let device = &self.devices[dev];
+            if !flaky::fires(
+                self.seed,
+                device.number,
+                device.launches,
+                index,
+                rule.probability,
+            ) {
+                continue;
+            }
+            if rule.delay_ms == 0 {
+                self.crash(dev, index);
+                break;
+            }
+            delayed.push(DelayedCrash {
+                device: dev,
+                generation: app.generation,
+                rule: index,
+                delay_ms: rule.delay_ms,
+            });
+        }
+        delayed
+    }
+
+    /// The process dies with rule `rule`'s crash, recorded in the crash log.
+    fn crash(&mut self, dev: usize, rule: usize) {
+        let model = Arc::clone(&self.model);
+        let Some(rule) = model.crashes.get(rule) else {
+            return;
+        };
+        let Some(app) = self.devices[dev].app.take() else {
+            return;
+        };
+        let now = chrono::Utc::now();
+        let device = &mut self.devices[dev];
+        let text = stack::vary(&rule.stack, device.next_seq(), app.pid, &now);
+        device.record_crash(
+            now.to_rfc3339(),
+            rule.kind,
+            rule.process(&model),
+            text.clone(),
+        );
+        tracing::info!(device = %device.id, crash = %rule.name, "simulated crash");
+        let tag = match rule.kind {
+            whittle_core::model::CrashKind::Java => "AndroidRuntime",
+            whittle_core::model::CrashKind::Anr => "ActivityManager",
+            whittle_core::model::CrashKind::Native => "DEBUG",
+        };
+        let mut lines: Vec<String> = text
+            .lines()
+            .map(|l| logcat_line(&now, app.pid, 'E', tag, l))
+            .collect();
+        lines.push(logcat_line(
+            &now,
+            app.pid,
+            'I',
+            "Process",
+            &format!("Sending signal. PID: {} SIG: 9", app.pid),
+        ));
+        let id = device.id.clone();
+        self.captures.append(&id, &lines);
+    }
+
+    fn log(&mut self, dev: usize, level: char, tag: &str, message: &str) {
+        let pid = self.devices[dev].app.as_ref().map_or(0, |a| a.pid);
+        self.log_pid(dev, pid, level, tag, message);
+    }
+
+    fn log_pid(&mut self, dev: usize, pid: u32, level: char, tag: &str, message: &str) {
+        let line = logcat_line(&chrono::Utc::now(), pid, level, tag, message);
+        let id = self.devices[dev].id.clone();
+        self.captures.append(&id, &[line]);
+    }
+}

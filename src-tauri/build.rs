@@ -1,0 +1,16 @@
+fn main() {
+    // tauri.conf.json lives at the repository root so the UI, icons and app crate share it.
+    // The app manifest makes every command opt-in: the window may call only what
+    // capabilities/default.json grants.
+    let manifest = tauri_build::AppManifest::new().commands(&[
+        "default_workspace",
+        "list_sessions",
+        "session_detail",
+    ]);
+    tauri_build::try_build(
+        tauri_build::Attributes::new()
+            .config_path("../tauri.conf.json")
+            .app_manifest(manifest),
+    )
+    .expect("tauri build script failed");
+}

@@ -1,0 +1,125 @@
+//! The one error type commands return. The UI sees `{ code, message }`: `code` is a
+//! stable machine string to branch on, `message` a sentence a tester understands.
+
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("the workspace folder {path} cannot be read: {reason}")]
+    WorkspaceUnreadable { path: String, reason: String },
+    #[error("“{id}” is not a valid session id: {reason}")]
+    InvalidSessionId { id: String, reason: String },
+    #[error("session {id} cannot be opened: {reason}")]
+    SessionUnreadable { id: String, reason: String },
+    #[error("the replay plan for crash {crash_id} cannot be built: {reason}")]
+    PlanUnavailable { crash_id: String, reason: String },
+}
+
+/// Stable codes; renaming one is a breaking change for the UI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    WorkspaceUnreadable,
+    InvalidSessionId,
+    SessionUnreadable,
+    PlanUnavailable,
+}
+
+/// The wire shape of an [`AppError`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct ErrorPayload {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl AppError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            AppError::WorkspaceUnreadable { .. } => ErrorCode::WorkspaceUnreadable,
+            AppError::InvalidSessionId { .. } => ErrorCode::InvalidSessionId,
+            AppError::SessionUnreadable { .. } => ErrorCode::SessionUnreadable,
+            AppError::PlanUnavailable { .. } => ErrorCode::PlanUnavailable,
+        }
+    }
+
+    pub fn payload(&self) -> ErrorPayload {
+        ErrorPayload {
+            code: self.code(),
+            message: self.to_string(),
+        }
+    }
+}
+
+impl Serialize for AppError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.payload().serialize(serializer)
+    }
+}
+
+// The TypeScript side must see exactly what `Serialize` writes.
+impl specta::Type for AppError {
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        <ErrorPayload as specta::Type>::definition(types)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serializes_as_code_and_message() {
+        let err = AppError::SessionUnreadable {
+            id: "2026-05-16_120000_broken-export".into(),
+            reason: "steps.jsonl line 4: not valid JSON".into(),
+        };
+        let json = serde_json::to_value(&err).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "code": "session_unreadable",
+                "message": "session 2026-05-16_120000_broken-export cannot be opened: steps.jsonl line 4: not valid JSON",
+            })
+        );
+    }
+
+    #[test]
+    fn every_variant_has_its_own_code() {
+        let all = [
+            AppError::WorkspaceUnreadable {
+                path: "/w".into(),
+                reason: "r".into(),
+            },
+            AppError::InvalidSessionId {
+                id: "..".into(),
+                reason: "r".into(),
+            },
+            AppError::SessionUnreadable {
+                id: "s".into(),
+                reason: "r".into(),
+            },
+            AppError::PlanUnavailable {
+                crash_id: "c1".into(),
+                reason: "r".into(),
+            },
+        ];
+        let codes: Vec<String> = all
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["code"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                "workspace_unreadable",
+                "invalid_session_id",
+                "session_unreadable",
+                "plan_unavailable"
+            ]
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! What the session browser shows of one session: identity, crashes, and per crash
+//! the replay plan's step path. Built from `whittle-core`; the wire shapes here are the
+//! app's own so the UI does not depend on the core's serde details.
+
+use std::path::Path;
+
+use serde::Serialize;
+use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
+use whittle_core::plan::{build_plan, Disposition, PlannedStep, ReplayPlan};
+use whittle_core::session::{load_session, resolve_session_dir, validate_session_id};
+use whittle_core::workspace::{list_sessions, SessionSummary, WorkspaceError};
+
+use crate::error::AppError;
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct SessionDetail {
+    pub session_id: String,
+    pub name: String,
+    pub created_at: String,
+    pub status: SessionStatus,
+    pub platform: String,
+    pub package: Option<String>,
+    pub device_id: Option<String>,
+    pub app_version: Option<AppVersion>,
+    pub step_count: u32,
+    pub crashes: Vec<CrashDetail>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct CrashDetail {
+    pub crash_id: String,
+    pub kind: CrashKind,
+    pub label: Option<String>,
+    pub process: String,
+    pub step_index: u32,
+    pub repro_path: Vec<u32>,
+    /// Absent when the plan cannot be built; `plan_problem` then says why.
+    pub plan: Option<PlanView>,
+    pub plan_problem: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct PlanView {
+    pub steps: Vec<StepView>,
+    pub coverage: CoverageView,
+    /// Seed Phase 1: at least half of the non-launch actions must be replayable.
+    pub live_run_allowed: bool,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+pub struct CoverageView {
+    pub non_launch: u32,
+    pub replayable: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct StepView {
+    pub index: u32,
+    /// The action in plain words, never with a typed or sensitive value.
+    pub description: String,
+    pub role: StepRole,
+    /// A sentence for a tester when the step is skipped.
+    pub skip_reason: Option<String>,
+    /// The step the crash was recorded at.
+    pub is_trigger: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum StepRole {
+    Setup,
+    Replayable,
+    Skipped,
+}
+
+pub fn sessions(workspace: &Path) -> Result<Vec<SessionSummary>, AppError> {
+    list_sessions(workspace).map_err(|e| workspace_error(workspace, e))
+}
+
+pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetail, AppError> {
+    // The window names sessions by id only: a path (absolute or not) is refused here,
+    // before anything is touched, even one that would resolve inside the workspace.
+    validate_session_id(session_id).map_err(|reason| AppError::InvalidSessionId {
+        id: session_id.to_owned(),
+        reason: reason.to_string(),
+    })?;
+    let dir =
+        resolve_session_dir(workspace, session_id).map_err(|e| AppError::SessionUnreadable {
+            id: session_id.to_owned(),
+            reason: e.to_string(),
+        })?;
+    let session = load_session(&dir).map_err(|e| AppError::SessionUnreadable {
+        id: session_id.to_owned(),
+        reason: e.to_string(),
+    })?;
+    let crashes = session
+        .crashes
+        .iter()
+        .map(|crash| crash_detail(crash, build_plan(&session.steps, &crash.repro_path)))
+        .collect();
+    let meta = session.meta;
+    Ok(SessionDetail {
+        // The folder name is the identity; meta's own id is untrusted.
+        session_id: session_id.to_owned(),
+        name: meta.name,
+        created_at: meta.created_at,
+        status: meta.status,
+        platform: meta.platform,
+        package: meta.package,
+        device_id: meta.device_id,
+        app_version: meta.app_version,
+        step_count: u32::try_from(session.steps.len()).unwrap_or(u32::MAX),
+        crashes,
+    })
+}
+
+fn crash_detail<E: std::fmt::Display>(crash: &Crash, plan: Result<ReplayPlan, E>) -> CrashDetail {
+    let (plan, plan_problem) = match plan {
+        Ok(plan) => (Some(plan_view(&plan, crash.step_index)), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    CrashDetail {
+        crash_id: crash.crash_id.clone(),
+        kind: crash.kind,
+        label: crash.label.clone(),
+        process: crash.process.clone(),
+        step_index: crash.step_index,
+        repro_path: crash.repro_path.clone(),
+        plan,
+        plan_problem,
+    }
+}
+
+fn plan_view(plan: &ReplayPlan, trigger: u32) -> PlanView {
+    PlanView {
+        steps: plan.steps.iter().map(|s| step_view(s, trigger)).collect(),
+        coverage: CoverageView {
+            non_launch: plan.coverage.non_launch,
+            replayable: plan.coverage.replayable,
+        },
+        live_run_allowed: plan.coverage.allows_live_run(),
+        warnings: plan.warnings.clone(),
+    }
+}
+
+fn step_view(step: &PlannedStep, trigger: u32) -> StepView {
+    let (role, skip_reason) = match &step.disposition {
+        Disposition::Setup => (StepRole::Setup, None),
+        Disposition::Replayable => (StepRole::Replayable, None),
+        Disposition::Skipped { reason } => (StepRole::Skipped, Some(reason.to_string())),
+    };
+    StepView {
+        index: step.index,
+        description: step.description.clone(),
+        role,
+        skip_reason,
+        is_trigger: step.index == trigger,
+    }
+}
+
+fn workspace_error(workspace: &Path, e: WorkspaceError) -> AppError {
+    AppError::WorkspaceUnreadable {
+        path: workspace.display().to_string(),
+        reason: match e {
+            WorkspaceError::NoSessionsFolder { .. } => {
+                "it has no sessions folder, so it is not a Whittle workspace".to_owned()
+            }
+            other => other.to_string(),
+        },
+    }
+}

@@ -1,0 +1,77 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { describe, expect, it } from "vitest";
+import App from "./App.svelte";
+import { checkoutDetail, checkoutNpe, sessions } from "./test/fixtures";
+
+type Calls = Array<{ cmd: string; args: unknown }>;
+
+function backend(overrides: Record<string, (args: unknown) => unknown> = {}): Calls {
+  const calls: Calls = [];
+  const handlers: Record<string, (args: unknown) => unknown> = {
+    default_workspace: () => "/home/tester/whittle/demo/workspace",
+    list_sessions: () => sessions,
+    session_detail: () => checkoutDetail,
+    ...overrides,
+  };
+  mockIPC((cmd, args) => {
+    calls.push({ cmd, args });
+    const handler = handlers[cmd];
+    if (!handler) throw new Error(`unexpected command ${cmd}`);
+    return handler(args);
+  });
+  return calls;
+}
+
+describe("App (mocked IPC)", () => {
+  it("opens on the default workspace and lists its sessions", async () => {
+    const calls = backend();
+    render(App);
+    expect(await screen.findByRole("listbox", { name: "Sessions" })).toBeInTheDocument();
+    expect(screen.getByText("/home/tester/whittle/demo/workspace")).toBeInTheDocument();
+    expect(screen.getAllByRole("option")).toHaveLength(3);
+    expect(calls).toContainEqual({
+      cmd: "list_sessions",
+      args: { workspace: "/home/tester/whittle/demo/workspace" },
+    });
+  });
+
+  it("loads the selected session's detail by id", async () => {
+    const calls = backend();
+    render(App);
+    await fireEvent.click(await screen.findByText("checkout-npe"));
+    const path = await screen.findByRole("list", { name: "Step path" });
+    expect(within(path).getAllByRole("listitem")).toHaveLength(4);
+    expect(calls).toContainEqual({
+      cmd: "session_detail",
+      args: { workspace: "/home/tester/whittle/demo/workspace", sessionId: checkoutNpe.session_id },
+    });
+  });
+
+  it("shows a backend error in place, in words", async () => {
+    backend({
+      list_sessions: () => {
+        throw {
+          code: "workspace_unreadable",
+          message: "the workspace folder /tmp/x cannot be read: it has no sessions folder",
+        };
+      },
+    });
+    render(App);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("it has no sessions folder");
+    expect(screen.queryByRole("listbox")).toBeNull();
+  });
+
+  it("shows a session's error in the detail pane and keeps the list usable", async () => {
+    backend({
+      session_detail: () => {
+        throw { code: "session_unreadable", message: "session x cannot be opened: steps.jsonl line 4" };
+      },
+    });
+    render(App);
+    await fireEvent.click(await screen.findByText("broken-export"));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("steps.jsonl line 4"));
+    expect(screen.getByRole("listbox")).toBeInTheDocument();
+  });
+});
