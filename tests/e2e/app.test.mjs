@@ -16,6 +16,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = resolve(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "debug/whittle-app");
 const workspace = resolve(process.env.WHITTLE_WORKSPACE || join(repo, "demo/workspace"));
 const malformedId = process.env.E2E_MALFORMED_SESSION ?? "2026-05-16_120000_broken-export";
+const showcaseId = process.env.E2E_SHOWCASE_SESSION ?? "2026-05-14_160354_checkout-npe";
 const artifacts = join(repo, "tests/e2e/artifacts");
 // Off the default 4444/4445 so a developer's own driver does not collide with the test.
 const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
@@ -44,9 +45,11 @@ async function wd(method, path, body) {
   return json.value;
 }
 
-const ELEMENT = "element-6066-11e4-a07c-4a71aa6d5a3d";
+// The W3C web element identifier key.
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 const find = (css) => wd("POST", `/session/${sessionId}/elements`, { using: "css selector", value: css });
-const textOf = (el) => wd("GET", `/session/${sessionId}/element/${el[ELEMENT]}/text`);
+const elementId = (el) => el[ELEMENT];
+const textOf = (el) => wd("GET", `/session/${sessionId}/element/${elementId(el)}/text`);
 
 async function waitFor(what, check, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -81,8 +84,17 @@ before(async () => {
 });
 
 after(async () => {
-  // Always end the window and the driver, whatever happened above.
-  if (sessionId) await wd("DELETE", `/session/${sessionId}`).catch(() => {});
+  // The window as the test left it (also on failure), then always end window and driver.
+  if (sessionId) {
+    try {
+      const png = await wd("GET", `/session/${sessionId}/screenshot`);
+      mkdirSync(artifacts, { recursive: true });
+      writeFileSync(join(artifacts, "window.png"), Buffer.from(png, "base64"));
+    } catch (err) {
+      console.error(`no screenshot: ${err.message}`);
+    }
+    await wd("DELETE", `/session/${sessionId}`).catch(() => {});
+  }
   if (driver && driver.exitCode === null) {
     driver.kill("SIGTERM");
     await new Promise((r) => {
@@ -112,13 +124,13 @@ test("the window lists the workspace's sessions and flags the malformed one", as
   const texts = await Promise.all(options.map(textOf));
   const byId = {};
   for (const [i, el] of options.entries()) {
-    const idAttr = await wd("GET", `/session/${sessionId}/element/${el[ELEMENT]}/attribute/data-session-id`);
+    const idAttr = await wd("GET", `/session/${sessionId}/element/${elementId(el)}/attribute/data-session-id`);
     byId[idAttr] = texts[i];
   }
   assert.deepEqual(Object.keys(byId).sort(), expectedIds);
 
-  const header = await find("header .path");
-  assert.equal(await textOf(header[0]), workspace);
+  const [path] = await find("header .path");
+  assert.equal(await wd("GET", `/session/${sessionId}/element/${elementId(path)}/attribute/title`), workspace);
 
   const malformed = byId[malformedId];
   assert.match(malformed, /Malformed/, "the malformed session carries a warning badge");
@@ -126,17 +138,15 @@ test("the window lists the workspace's sessions and flags the malformed one", as
   assert.ok(flagged.includes(malformedId));
   assert.ok(flagged.length < expectedIds.length, "well-formed sessions are not flagged");
 
-  // Open the first well-formed session with a crash so the screenshot shows a step path.
-  const withCrash = await find('[role="option"]:not(.malformed)');
-  for (const el of withCrash) {
-    if (/[1-9]\d* crash group/.test(await textOf(el))) {
-      await wd("POST", `/session/${sessionId}/element/${el[ELEMENT]}/click`, {});
-      await waitFor("the step path", async () => (await find('[aria-label="Step path"] li')).length > 0);
-      break;
-    }
+  // Open the main demo session so the screenshot (README) shows a step path.
+  const [showcase] = await find(`[role="option"][data-session-id="${showcaseId}"]`);
+  if (showcase) {
+    await wd("POST", `/session/${sessionId}/element/${elementId(showcase)}/click`, {});
+    const cards = await waitFor("the step path", async () => {
+      const found = await find('[aria-label="Step path"] li');
+      return found.length > 0 ? found : null;
+    });
+    const first = await textOf(cards[0]);
+    assert.match(first, /Launch/, "the path starts with the launch step");
   }
-
-  const png = await wd("GET", `/session/${sessionId}/screenshot`);
-  mkdirSync(artifacts, { recursive: true });
-  writeFileSync(join(artifacts, "window.png"), Buffer.from(png, "base64"));
 });

@@ -1,6 +1,6 @@
 //! Signatures of the real Android samples in /work/shared/fixtures: every sample gets a
 //! fingerprint, noise does not change it, different crashes do not share it.
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
@@ -18,7 +18,7 @@ fn fixtures_dir() -> Option<PathBuf> {
     }
 }
 
-fn fixture(dir: &PathBuf, rel: &str) -> String {
+fn fixture(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 

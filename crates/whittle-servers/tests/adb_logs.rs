@@ -40,7 +40,10 @@ fn crash_fake() -> FakeAdb {
         &["logcat", "-d", "-v", "threadtime", "-s", "ActivityManager"],
         vec![json!({"stdout": ANR_LOG})],
     );
-    fake.on_dev(&["logcat", "-c", "-b", "crash", "-b", "main", "-b", "system"], vec![json!({})]);
+    fake.on_dev(
+        &["logcat", "-c", "-b", "crash", "-b", "main", "-b", "system"],
+        vec![json!({})],
+    );
     fake
 }
 
@@ -54,7 +57,12 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["kind"].as_str().unwrap().into(), c["process"].as_str().unwrap().into()))
+        .map(|c| {
+            (
+                c["kind"].as_str().unwrap().into(),
+                c["process"].as_str().unwrap().into(),
+            )
+        })
         .collect();
     assert_eq!(
         summary,
@@ -67,9 +75,17 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
     );
     let first = &all["crashes"][0];
     assert_eq!(first["ts"], "01-02 10:00:00.000");
-    assert!(first["stack"].as_str().unwrap().contains("IllegalStateException: boom"));
+    assert!(first["stack"]
+        .as_str()
+        .unwrap()
+        .contains("IllegalStateException: boom"));
 
-    let mine = ok(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV, "package": PKG})).await);
+    let mine = ok(&call(
+        &client,
+        log::GET_RECENT_CRASHES,
+        json!({"device": DEV, "package": PKG}),
+    )
+    .await);
     assert_eq!(mine["count"], 3);
     let ids = |v: &Value| -> Vec<String> {
         v["crashes"]
@@ -80,7 +96,10 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
             .collect()
     };
     let (all_ids, mine_ids) = (ids(&all), ids(&mine));
-    assert_eq!(mine_ids, [all_ids[0].clone(), all_ids[1].clone(), all_ids[3].clone()]);
+    assert_eq!(
+        mine_ids,
+        [all_ids[0].clone(), all_ids[1].clone(), all_ids[3].clone()]
+    );
     let again = ok(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await);
     assert_eq!(ids(&again), all_ids, "ids are stable across queries");
 }
@@ -92,7 +111,9 @@ async fn clear_logs_clears_crash_main_and_system_buffers() {
     ok(&call(&client, log::CLEAR_LOGS, json!({"device": DEV})).await);
     assert_eq!(
         fake.dev_calls(),
-        [words(&["logcat", "-c", "-b", "crash", "-b", "main", "-b", "system"])]
+        [words(&[
+            "logcat", "-c", "-b", "crash", "-b", "main", "-b", "system"
+        ])]
     );
 }
 
@@ -105,7 +126,10 @@ async fn adb_failing_is_a_tool_error() {
     );
     let client = fake.start(&[]).await;
     let msg = err(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await);
-    assert!(msg.contains("reading the crash log") && msg.contains("not found"), "{msg}");
+    assert!(
+        msg.contains("reading the crash log") && msg.contains("not found"),
+        "{msg}"
+    );
 }
 
 #[tokio::test]
@@ -118,15 +142,33 @@ async fn capture_streams_logcat_into_the_session_folder_until_stopped() {
     let client = fake.start(&[]).await;
     let session = tempfile::tempdir().unwrap();
     let dir = session.path().display().to_string();
-    let started = ok(&call(&client, log::START_CAPTURE, json!({"session_id": "s1", "session_dir": dir, "device": DEV})).await);
+    let started = ok(&call(
+        &client,
+        log::START_CAPTURE,
+        json!({"session_id": "s1", "session_dir": dir, "device": DEV}),
+    )
+    .await);
     assert_eq!(started, json!({"status": "running"}));
-    let again = err(&call(&client, log::START_CAPTURE, json!({"session_id": "s1", "session_dir": dir, "device": DEV})).await);
+    let again = err(&call(
+        &client,
+        log::START_CAPTURE,
+        json!({"session_id": "s1", "session_dir": dir, "device": DEV}),
+    )
+    .await);
     assert!(again.contains("already running"), "{again}");
 
     let log_file = session.path().join("logcat.txt");
-    wait_until(|| std::fs::read_to_string(&log_file).unwrap_or_default().contains("I Shop: hello")).await;
+    wait_until(|| {
+        std::fs::read_to_string(&log_file)
+            .unwrap_or_default()
+            .contains("I Shop: hello")
+    })
+    .await;
     let listed = ok(&call(&client, log::LIST_CAPTURES, json!({})).await);
-    assert_eq!(listed, json!({"captures": [{"session_id": "s1", "status": "running"}]}));
+    assert_eq!(
+        listed,
+        json!({"captures": [{"session_id": "s1", "status": "running"}]})
+    );
 
     let stopped = ok(&call(&client, log::STOP_CAPTURE, json!({"session_id": "s1"})).await);
     assert_eq!(stopped["stopped"], true);
@@ -148,7 +190,12 @@ async fn a_dead_logcat_makes_the_capture_failed_with_a_reason() {
     let client = fake.start(&[]).await;
     let session = tempfile::tempdir().unwrap();
     let dir = session.path().display().to_string();
-    ok(&call(&client, log::START_CAPTURE, json!({"session_id": "s2", "session_dir": dir, "device": DEV})).await);
+    ok(&call(
+        &client,
+        log::START_CAPTURE,
+        json!({"session_id": "s2", "session_dir": dir, "device": DEV}),
+    )
+    .await);
     let mut listed = Value::Null;
     for _ in 0..100 {
         listed = ok(&call(&client, log::LIST_CAPTURES, json!({})).await);
@@ -165,7 +212,12 @@ async fn a_dead_logcat_makes_the_capture_failed_with_a_reason() {
     assert_eq!(stopped["status"], "failed");
     assert!(stopped["reason"].as_str().unwrap().contains("exited"));
 
-    let msg = err(&call(&client, log::START_CAPTURE, json!({"session_id": "s3", "session_dir": "relative/dir", "device": DEV})).await);
+    let msg = err(&call(
+        &client,
+        log::START_CAPTURE,
+        json!({"session_id": "s3", "session_dir": "relative/dir", "device": DEV}),
+    )
+    .await);
     assert!(msg.contains("absolute"), "{msg}");
 }
 

@@ -9,7 +9,10 @@ use whittle_servers::adb::crash_log::crash_records;
 use whittle_servers::adb::hierarchy::{find, parse_dump};
 
 fn fixture(rel: &str) -> Option<String> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures"));
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures"
+    ));
     if !dir.is_dir() {
         println!("skipping: fixtures folder {} is absent", dir.display());
         return None;
@@ -49,10 +52,9 @@ fn lockscreen_dump_keeps_non_ascii_text_and_hides_zero_size_nodes() {
     let hidden: Vec<_> = els.iter().filter(|e| !e.visible).collect();
     assert_eq!(hidden.len(), 3);
     assert!(hidden.iter().all(|e| e.bounds == [0, 0, 0, 0]));
-    assert!(hidden
-        .iter()
-        .any(|e| e.resource_id == "com.android.systemui:id/keyguard_indication_text"
-            && e.text == "65% • Carga lenta • Conclusão em 3 h"));
+    assert!(hidden.iter().any(|e| e.resource_id
+        == "com.android.systemui:id/keyguard_indication_text"
+        && e.text == "65% • Carga lenta • Conclusão em 3 h"));
     assert!(els
         .iter()
         .any(|e| e.content_desc == "Notificação do YouTube: Rocketseat" && e.visible));
@@ -66,7 +68,8 @@ fn lockscreen_dump_keeps_non_ascii_text_and_hides_zero_size_nodes() {
 
 #[test]
 fn react_native_dump_with_extra_attributes() {
-    let Some(xml) = fixture("uiautomator/window_dump_04_react_native_weather_drawing_order_hint_attrs.xml")
+    let Some(xml) =
+        fixture("uiautomator/window_dump_04_react_native_weather_drawing_order_hint_attrs.xml")
     else {
         return;
     };
@@ -93,7 +96,11 @@ fn single_block(rel: &str, kind: CrashKind, process: &str) -> Option<String> {
     let r = &records[0];
     assert_eq!((r.kind, r.process.as_str()), (kind, process), "{rel}");
     let sig = compute_signature(&r.stack, Some(kind));
-    assert!(sig.fingerprint.is_some(), "{rel}: analyzer cannot read {:?}", r.stack);
+    assert!(
+        sig.fingerprint.is_some(),
+        "{rel}: analyzer cannot read {:?}",
+        r.stack
+    );
     Some(r.stack.clone())
 }
 
@@ -113,7 +120,10 @@ fn java_blocks_from_threadtime_logs() {
         CrashKind::Java,
         "com.example.walletwise",
     ) {
-        assert!(!stack.contains("FIREBASE"), "the line before the header is not part");
+        assert!(
+            !stack.contains("FIREBASE"),
+            "the line before the header is not part"
+        );
         assert!(stack.ends_with("AndroidUiDispatcher@4f29801]"));
     }
     single_block(
@@ -131,7 +141,10 @@ fn native_blocks_with_and_without_the_banner() {
         "com.albertsnow.graphicdemo",
     ) {
         assert!(stack.starts_with("*** *** ***"));
-        assert!(!stack.contains("Fatal signal 6"), "libc's line has another pid");
+        assert!(
+            !stack.contains("Fatal signal 6"),
+            "libc's line has another pid"
+        );
         assert!(stack.contains("signal 6 (SIGABRT)"));
         assert!(stack.contains("#10 pc"));
     }

@@ -52,7 +52,12 @@ async fn devices_come_from_adb_devices_and_serial_restricts_them() {
     let v = ok(&call(&only, mobile::LIST_DEVICES, json!({})).await);
     assert_eq!(v["devices"].as_array().unwrap().len(), 1);
     assert_eq!(v["devices"][0]["id"], "R58M123ABC");
-    let msg = err(&call(&only, mobile::TERMINATE_APP, json!({"device": DEV, "packageName": PKG})).await);
+    let msg = err(&call(
+        &only,
+        mobile::TERMINATE_APP,
+        json!({"device": DEV, "packageName": PKG}),
+    )
+    .await);
     assert!(msg.contains("--serial"), "{msg}");
 }
 
@@ -60,12 +65,28 @@ async fn devices_come_from_adb_devices_and_serial_restricts_them() {
 async fn launch_and_terminate_issue_monkey_and_force_stop() {
     let mut fake = FakeAdb::new();
     fake.on_dev(
-        &["shell", "monkey", "-p", PKG, "-c", "android.intent.category.LAUNCHER", "1"],
+        &[
+            "shell",
+            "monkey",
+            "-p",
+            PKG,
+            "-c",
+            "android.intent.category.LAUNCHER",
+            "1",
+        ],
         vec![json!({"stdout": "  bash arg: -p\nEvents injected: 1\n"})],
     );
     fake.on_dev(&["shell", "am", "force-stop", PKG], vec![json!({})]);
     fake.on_dev(
-        &["shell", "monkey", "-p", "com.not.installed", "-c", "android.intent.category.LAUNCHER", "1"],
+        &[
+            "shell",
+            "monkey",
+            "-p",
+            "com.not.installed",
+            "-c",
+            "android.intent.category.LAUNCHER",
+            "1",
+        ],
         vec![json!({"stdout": "** No activities found to run, monkey aborted.\n"})],
     );
     let client = fake.start(&[]).await;
@@ -78,8 +99,24 @@ async fn launch_and_terminate_issue_monkey_and_force_stop() {
         fake.dev_calls(),
         [
             words(&["shell", "am", "force-stop", PKG]),
-            words(&["shell", "monkey", "-p", PKG, "-c", "android.intent.category.LAUNCHER", "1"]),
-            words(&["shell", "monkey", "-p", "com.not.installed", "-c", "android.intent.category.LAUNCHER", "1"]),
+            words(&[
+                "shell",
+                "monkey",
+                "-p",
+                PKG,
+                "-c",
+                "android.intent.category.LAUNCHER",
+                "1"
+            ]),
+            words(&[
+                "shell",
+                "monkey",
+                "-p",
+                "com.not.installed",
+                "-c",
+                "android.intent.category.LAUNCHER",
+                "1"
+            ]),
         ]
     );
 }
@@ -95,7 +132,12 @@ async fn hostile_package_and_device_ids_never_reach_adb() {
         ("emulator-5554 ; reboot", PKG),
     ] {
         for tool in [mobile::LAUNCH_APP, mobile::TERMINATE_APP] {
-            let r = call(&client, tool, json!({"device": device, "packageName": package})).await;
+            let r = call(
+                &client,
+                tool,
+                json!({"device": device, "packageName": package}),
+            )
+            .await;
             err(&r);
         }
     }
@@ -107,10 +149,23 @@ async fn back_is_keyevent_4_and_unknown_buttons_are_refused() {
     let mut fake = FakeAdb::new();
     fake.on_dev(&["shell", "input", "keyevent", "4"], vec![json!({})]);
     let client = fake.start(&[]).await;
-    ok(&call(&client, mobile::PRESS_BUTTON, json!({"device": DEV, "button": "BACK"})).await);
-    let msg = err(&call(&client, mobile::PRESS_BUTTON, json!({"device": DEV, "button": "POWER"})).await);
+    ok(&call(
+        &client,
+        mobile::PRESS_BUTTON,
+        json!({"device": DEV, "button": "BACK"}),
+    )
+    .await);
+    let msg = err(&call(
+        &client,
+        mobile::PRESS_BUTTON,
+        json!({"device": DEV, "button": "POWER"}),
+    )
+    .await);
     assert!(msg.contains("not supported"), "{msg}");
-    assert_eq!(fake.dev_calls(), [words(&["shell", "input", "keyevent", "4"])]);
+    assert_eq!(
+        fake.dev_calls(),
+        [words(&["shell", "input", "keyevent", "4"])]
+    );
 }
 
 #[tokio::test]
@@ -119,9 +174,7 @@ async fn tap_lands_at_the_centre_of_the_element_found() {
     fake.screen(SCREEN);
     fake.on_dev(&["shell", "input", "tap", "300", "1100"], vec![json!({})]);
     let client = fake.start(&[]).await;
-    let tap = |by: &str, value: &str| {
-        json!({"device": DEV, "strategies": [{"by": by, "value": value}], "settle_ms": 0})
-    };
+    let tap = |by: &str, value: &str| json!({"device": DEV, "strategies": [{"by": by, "value": value}], "settle_ms": 0});
     let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Checkout")).await);
     assert_eq!(v, json!({"tapped": true}));
     let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Secret")).await);
@@ -150,7 +203,10 @@ async fn hierarchy_retries_a_dump_that_fails_during_an_animation() {
             json!({"stdout": "UI hierchary dumped to: /sdcard/window_dump.xml\n"}),
         ],
     );
-    fake.on_dev(&["exec-out", "cat", "/sdcard/window_dump.xml"], vec![json!({"stdout": SCREEN})]);
+    fake.on_dev(
+        &["exec-out", "cat", "/sdcard/window_dump.xml"],
+        vec![json!({"stdout": SCREEN})],
+    );
     let client = fake.start(&[]).await;
     let v = ok(&call(&client, ui::GET_HIERARCHY, json!({"device": DEV})).await);
     let els = v["elements"].as_array().unwrap();
@@ -170,10 +226,23 @@ async fn a_dump_failing_three_times_is_an_error_not_a_missing_element() {
     );
     let client = fake.start(&[]).await;
     let strategies = json!([{"by": "text", "value": "Checkout"}]);
-    let msg = err(&call(&client, ui::TAP_ELEMENT, json!({"device": DEV, "strategies": strategies, "settle_ms": 0})).await);
-    assert!(msg.contains("failed 3 times") && msg.contains("null root node"), "{msg}");
+    let msg = err(&call(
+        &client,
+        ui::TAP_ELEMENT,
+        json!({"device": DEV, "strategies": strategies, "settle_ms": 0}),
+    )
+    .await);
+    assert!(
+        msg.contains("failed 3 times") && msg.contains("null root node"),
+        "{msg}"
+    );
     assert_eq!(fake.dev_calls().len(), 3);
-    let msg = err(&call(&client, ui::WAIT_FOR_ELEMENT, json!({"device": DEV, "strategies": strategies, "timeout_ms": 0})).await);
+    let msg = err(&call(
+        &client,
+        ui::WAIT_FOR_ELEMENT,
+        json!({"device": DEV, "strategies": strategies, "timeout_ms": 0}),
+    )
+    .await);
     assert!(msg.contains("failed 3 times"), "{msg}");
 }
 
@@ -182,11 +251,15 @@ async fn wait_for_element_finds_or_times_out() {
     let mut fake = FakeAdb::new();
     fake.screen(SCREEN);
     let client = fake.start(&[]).await;
-    let wait = |value: &str| {
-        json!({"device": DEV, "strategies": [{"by": "label", "value": value}], "timeout_ms": 0})
-    };
-    assert_eq!(ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("E-mail")).await), json!({"found": true}));
-    assert_eq!(ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("Nope")).await), json!({"found": false}));
+    let wait = |value: &str| json!({"device": DEV, "strategies": [{"by": "label", "value": value}], "timeout_ms": 0});
+    assert_eq!(
+        ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("E-mail")).await),
+        json!({"found": true})
+    );
+    assert_eq!(
+        ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("Nope")).await),
+        json!({"found": false})
+    );
 }
 
 #[tokio::test]
@@ -213,13 +286,23 @@ async fn typed_text_is_escaped_for_the_device_shell_and_never_run_locally() {
     .await);
     assert_eq!(v, json!({"ok": true}));
     let calls = fake.dev_calls();
-    assert_eq!(calls[2], words(&["shell", "input", "tap", "540", "460"]), "focus first");
+    assert_eq!(
+        calls[2],
+        words(&["shell", "input", "tap", "540", "460"]),
+        "focus first"
+    );
     let typed: Vec<String> = calls[3..].iter().map(|c| c[3].clone()).collect();
-    assert!(calls[3..].iter().all(|c| c[..3] == words(&["shell", "input", "text"])));
+    assert!(calls[3..]
+        .iter()
+        .all(|c| c[..3] == words(&["shell", "input", "text"])));
     assert_eq!(typed, expected_words);
     // The exact escaping of the dangerous part: one single-quoted word, spaces as %s, the
     // literal "%s" typed as "%" then "s".
-    assert!(typed[0].starts_with("';%srm%s-rf%s/%s&&%s$(touch%s"), "{}", typed[0]);
+    assert!(
+        typed[0].starts_with("';%srm%s-rf%s/%s&&%s$(touch%s"),
+        "{}",
+        typed[0]
+    );
     assert!(typed[0].contains(r"'\''q'\''%s"), "{}", typed[0]);
     assert!(typed[0].ends_with("%s%'"), "{}", typed[0]);
     assert_eq!(typed.len(), 2);
@@ -233,7 +316,12 @@ async fn untypeable_text_is_refused_before_touching_the_device_and_not_echoed() 
     fake.screen(SCREEN);
     let client = fake.start(&[]).await;
     let strategies = json!([{"by": "identifier", "value": "com.example.shop:id/email"}]);
-    let r = call(&client, ui::INPUT_TEXT, json!({"device": DEV, "strategies": strategies, "text": "Conclusão secreta"})).await;
+    let r = call(
+        &client,
+        ui::INPUT_TEXT,
+        json!({"device": DEV, "strategies": strategies, "text": "Conclusão secreta"}),
+    )
+    .await;
     let v = ok(&r);
     assert_eq!(v["ok"], false);
     let reason = v["reason"].as_str().unwrap();
@@ -241,7 +329,12 @@ async fn untypeable_text_is_refused_before_touching_the_device_and_not_echoed() 
     assert!(!format!("{r:?}").contains("secreta"));
     assert!(fake.calls().is_empty());
 
-    let r = call(&client, ui::INPUT_TEXT, json!({"device": DEV, "strategies": [{"by": "text", "value": "Secret"}], "text": "abc"})).await;
+    let r = call(
+        &client,
+        ui::INPUT_TEXT,
+        json!({"device": DEV, "strategies": [{"by": "text", "value": "Secret"}], "text": "abc"}),
+    )
+    .await;
     assert_eq!(ok(&r), json!({"ok": false, "reason": "element_not_found"}));
     assert!(
         fake.dev_calls().iter().all(|c| c[1] != "input"),
@@ -260,20 +353,38 @@ async fn screenshot_is_written_with_the_size_from_its_header() {
     fake.file("screen.png", &png);
     fake.on_dev(
         &["exec-out", "screencap", "-p"],
-        vec![json!({"stdout_file": "screen.png"}), json!({"stdout": "screencap: permission denied\n"})],
+        vec![
+            json!({"stdout_file": "screen.png"}),
+            json!({"stdout": "screencap: permission denied\n"}),
+        ],
     );
     let client = fake.start(&[]).await;
     let out = tempfile::tempdir().unwrap();
     let path = out.path().join("shot.png").display().to_string();
-    let v = ok(&call(&client, mobile::SAVE_SCREENSHOT, json!({"device": DEV, "saveTo": path})).await);
+    let v = ok(&call(
+        &client,
+        mobile::SAVE_SCREENSHOT,
+        json!({"device": DEV, "saveTo": path}),
+    )
+    .await);
     assert_eq!(v, json!({"path": path, "width": 36, "height": 64}));
     assert_eq!(std::fs::read(&path).unwrap(), png);
 
     let other = out.path().join("second.png");
-    let msg = err(&call(&client, mobile::SAVE_SCREENSHOT, json!({"device": DEV, "saveTo": other})).await);
+    let msg = err(&call(
+        &client,
+        mobile::SAVE_SCREENSHOT,
+        json!({"device": DEV, "saveTo": other}),
+    )
+    .await);
     assert!(msg.contains("not return a PNG"), "{msg}");
     assert!(!other.exists());
-    let msg = err(&call(&client, mobile::SAVE_SCREENSHOT, json!({"device": DEV, "saveTo": "relative.png"})).await);
+    let msg = err(&call(
+        &client,
+        mobile::SAVE_SCREENSHOT,
+        json!({"device": DEV, "saveTo": "relative.png"}),
+    )
+    .await);
     assert!(msg.contains("absolute"), "{msg}");
 }
 
@@ -302,4 +413,29 @@ async fn apps_have_the_system_flag_and_versions_of_the_others() {
             {"package": PKG, "system": false, "version_name": "2.3.0", "version_code": 230}
         ])
     );
+}
+
+#[tokio::test]
+async fn a_failed_typing_step_does_not_echo_the_text() {
+    let mut fake = FakeAdb::new();
+    fake.screen(SCREEN);
+    fake.on_dev(&["shell", "input", "tap", "540", "460"], vec![json!({})]);
+    fake.on_dev(
+        &["shell", "input", "text", "'hunter2'"],
+        vec![json!({"stderr": "Error: cannot inject text hunter2\n", "exit": 1})],
+    );
+    let client = fake.start(&[]).await;
+    let strategies = json!([{"by": "identifier", "value": "com.example.shop:id/email"}]);
+    let r = call(
+        &client,
+        ui::INPUT_TEXT,
+        json!({"device": DEV, "strategies": strategies, "text": "hunter2"}),
+    )
+    .await;
+    let msg = err(&r);
+    assert!(
+        msg.contains("typing text") && msg.contains("withheld"),
+        "{msg}"
+    );
+    assert!(!format!("{r:?}").contains("hunter2"));
 }

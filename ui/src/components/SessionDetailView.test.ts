@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/svelte";
 import { describe, expect, it } from "vitest";
 import SessionDetailView from "./SessionDetailView.svelte";
 import { checkoutDetail } from "../test/fixtures";
-import type { SessionDetail } from "../bindings";
+import type { SessionDetail } from "../lib/types";
 
 describe("SessionDetailView", () => {
   it("shows the crash and its step path as cards in order", () => {

@@ -1,9 +1,10 @@
 // The UI's single door to the Rust side: unwraps tauri-specta's Result objects so views
 // deal in values and one error shape.
-import { commands, type ErrorPayload, type SessionDetail, type SessionSummary } from "../bindings";
+import { commands } from "../bindings";
+import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 
 export class CommandError extends Error {
-  readonly code: string;
+  readonly code: ErrorPayload["code"];
   constructor(payload: ErrorPayload) {
     super(payload.message);
     this.code = payload.code;

@@ -1,5 +1,5 @@
 // Shapes the Rust side sends, as in the demo workspace.
-import type { SessionDetail, SessionSummary } from "../bindings";
+import type { SessionDetail, SessionSummary } from "../lib/types";
 
 export const checkoutNpe: SessionSummary = {
   session_id: "2026-05-14_160354_checkout-npe",

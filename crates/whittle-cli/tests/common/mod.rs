@@ -349,3 +349,51 @@ pub fn all_text_under(dir: &Path) -> String {
     }
     out
 }
+
+impl Env {
+    /// `whittle` started in the background (stdout/stderr piped), in its own process
+    /// group as a shell would put a foreground job, so a test can signal the group the
+    /// way a terminal's Ctrl-C does.
+    pub fn spawn_whittle(&self, args: &[&str]) -> std::process::Child {
+        use std::os::unix::process::CommandExt;
+        Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .arg("--config")
+            .arg(&self.config)
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("spawn whittle")
+    }
+
+    /// Every entry under `sessions/`, by name.
+    pub fn session_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.workspace.join("sessions"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// The `status` field of a session's meta.json.
+pub fn meta_status(dir: &Path) -> String {
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    meta["status"].as_str().unwrap_or_default().to_string()
+}
+
+/// The step lines of a session's steps.jsonl (none when the file is absent).
+pub fn session_steps(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("steps.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -27,6 +27,10 @@ pub(crate) async fn start_server(
                 .envs(env)
                 .current_dir(base_dir)
                 .kill_on_drop(true);
+            // A terminal's Ctrl-C signals the whole foreground group; servers in their own
+            // group survive it, so the run can still stop the capture and finalize.
+            #[cfg(unix)]
+            cmd.process_group(0);
             let (transport, stderr) = TokioChildProcess::builder(cmd)
                 .stderr(Stdio::piped())
                 .spawn()

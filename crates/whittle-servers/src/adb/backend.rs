@@ -271,7 +271,8 @@ impl Backend {
         for word in &words {
             self.adb
                 .run(Some(s), &["shell", "input", "text", word], "typing text")
-                .await?;
+                .await
+                .map_err(withhold_output)?;
         }
         Ok(ActionOutcome::Done)
     }
@@ -314,5 +315,18 @@ impl Backend {
         // keeps log order for equal stamps.
         records.sort_by(|a, b| a.ts.cmp(&b.ts));
         Ok(records)
+    }
+}
+
+/// adb's output for a typing step may echo the typed text; an error keeps only the exit
+/// status.
+fn withhold_output(e: AdbError) -> AdbError {
+    match e {
+        AdbError::Failed { what, code, .. } => AdbError::Failed {
+            what,
+            code,
+            detail: "(output withheld: it may contain the typed text)".into(),
+        },
+        other => other,
     }
 }

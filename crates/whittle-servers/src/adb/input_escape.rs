@@ -92,7 +92,7 @@ mod tests {
 
     #[test]
     fn every_string_over_the_tricky_alphabet_round_trips() {
-        // Every string up to length 6 over the characters that interact: quote, escape,
+        // Every string up to length 5 over the characters that interact: quote, escape,
         // percent, 's', space, and shell metacharacters.
         let alphabet = ['%', 's', ' ', '\'', '"', '\\', '$', ';', 'a'];
         let mut frontier = vec![String::new()];

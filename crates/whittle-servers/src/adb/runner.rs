@@ -107,3 +107,34 @@ impl Adb {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_missing_adb_says_how_to_fix_it() {
+        let adb = Adb::new(PathBuf::from("/nonexistent/platform-tools/adb"));
+        let e = adb
+            .run(None, &["devices", "-l"], "listing devices")
+            .await
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, AdbError::Spawn { .. }), "{msg}");
+        assert!(
+            msg.contains("listing devices") && msg.contains("--adb"),
+            "{msg}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failing_command_reports_its_exit_code_and_stderr() {
+        // `sh` stands in for adb here: a constant script, no data.
+        let adb = Adb::new(PathBuf::from("sh"));
+        let e = adb
+            .run(None, &["-c", "echo nope >&2; exit 3"], "probing")
+            .await
+            .unwrap_err();
+        assert_eq!(e.to_string(), "adb failed during probing (exit 3): nope");
+    }
+}

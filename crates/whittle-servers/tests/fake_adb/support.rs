@@ -39,7 +39,8 @@ impl FakeAdb {
 
     /// Canned replies for one argv (the n-th call gets the n-th reply; the last repeats).
     pub fn on(&mut self, argv: &[&str], replies: Vec<Value>) {
-        self.responses.push(json!({"argv": argv, "replies": replies}));
+        self.responses
+            .push(json!({"argv": argv, "replies": replies}));
         self.save();
     }
 
@@ -110,7 +111,11 @@ impl FakeAdb {
 
 pub const SCREEN: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[0,0][1080,1920]"><node index="0" text="" resource-id="com.example.shop:id/email" class="android.widget.EditText" package="com.example.shop" content-desc="E-mail" password="false" focused="false" bounds="[40,400][1040,520]"/><node index="1" text="Checkout" resource-id="com.example.shop:id/btn_checkout" class="android.widget.Button" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[100,1000][501,1201]"/><node index="2" text="Secret" resource-id="com.example.shop:id/hidden" class="android.widget.Button" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[0,0][0,0]"/></node></hierarchy>"#;
 
-pub async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+pub async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
     let Value::Object(map) = args else {
         panic!("arguments must be an object")
     };
