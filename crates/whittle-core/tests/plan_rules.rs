@@ -660,10 +660,22 @@ fn plain_taps_on_fields_named_like_private_data_stay_replayable() {
     // stay replayable, or the path breaks for nothing. A PIN-pad key tap is the exception.
     let steps = vec![
         launch(1),
-        new_step(2, json!({"action_type": "tap", "element_key": "com.x:id/email"})),
-        new_step(3, json!({"action_type": "tap", "element_key": "com.x:id/product_card"})),
-        new_step(4, json!({"action_type": "tap", "element_key": "com.x:id/password"})),
-        new_step(5, json!({"action_type": "tap", "element_key": "com.x:id/pin_key_5"})),
+        new_step(
+            2,
+            json!({"action_type": "tap", "element_key": "com.x:id/email"}),
+        ),
+        new_step(
+            3,
+            json!({"action_type": "tap", "element_key": "com.x:id/product_card"}),
+        ),
+        new_step(
+            4,
+            json!({"action_type": "tap", "element_key": "com.x:id/password"}),
+        ),
+        new_step(
+            5,
+            json!({"action_type": "tap", "element_key": "com.x:id/pin_key_5"}),
+        ),
         new_step(
             6,
             json!({"action_type": "input_text", "element_key": "com.x:id/email", "input_value": "plain"}),

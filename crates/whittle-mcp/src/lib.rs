@@ -2,9 +2,9 @@
 
 pub mod client;
 pub mod config;
+pub mod evidence;
 pub mod export;
 pub mod mask;
-pub mod sidecar;
 pub mod replay;
 pub mod run;
-pub mod evidence;
+pub mod sidecar;
