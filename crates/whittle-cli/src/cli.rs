@@ -31,7 +31,11 @@ pub enum Command {
         session: String,
     },
     /// Check that every role's server starts and has its tools, and list devices.
-    Doctor,
+    Doctor {
+        /// Also check that this app is installed (non-system) on every Android device.
+        #[arg(long, value_name = "PKG")]
+        package: Option<String>,
+    },
     /// Export an evidence session as a bug-ticket bundle.
     Export {
         evidence_session: String,

@@ -105,3 +105,53 @@ fn export_then_verify_replays_the_bundle() {
     ]);
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn doctor_checks_the_app_and_the_capture() {
+    let env = Env::fast(&[]);
+    let out = env.whittle(&["doctor", "--package", "com.example.shop"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
+    assert!(
+        text.contains("ok       app      com.example.shop"),
+        "{text}"
+    );
+    assert!(text.contains("ok       capture"), "{text}");
+
+    let out = env.whittle(&["doctor", "--package", "com.example.missing"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("PROBLEM  app      com.example.missing is not installed on sim-1"),
+        "{text}"
+    );
+    assert!(text.contains("fix: install it"), "{text}");
+
+    let out = env.whittle(&["doctor", "--package", "com.android.settings"]);
+    assert!(stdout(&out).contains("is a system app"), "{}", stdout(&out));
+}
+
+#[test]
+fn doctor_says_when_adb_is_missing_with_a_fix() {
+    let env = Env::fast(&[]);
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
+    let servers = config["mcpServers"].as_object_mut().unwrap();
+    let whittle_servers = servers.values().next().unwrap()["command"].clone();
+    servers.insert(
+        "phone".into(),
+        serde_json::json!({"command": whittle_servers, "args": ["adb", "--adb", "/nonexistent/adb"]}),
+    );
+    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    let out = env.whittle(&["doctor"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("PROBLEM  adb      (phone) /nonexistent/adb not found"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: install Android platform-tools"),
+        "{text}"
+    );
+}
