@@ -2,29 +2,19 @@
 //! `<session_dir>/logcat.txt`. A child that exits on its own (device unplugged, adb
 //! server restarted) turns the capture `failed` with the reason, never silently `running`.
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use tokio::process::Child;
 use whittle_core::contract::log::{Capture, CaptureState, StopCaptureResult};
 
 use super::error::AdbError;
 use super::runner::Adb;
-
-pub const LOG_FILE: &str = "logcat.txt";
+use crate::capture_log::{check_request, open_log, CaptureLogError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CaptureError {
-    #[error("session_id must not be empty")]
-    EmptySessionId,
-    #[error("session_dir {0:?} must be an absolute path to an existing folder")]
-    BadDir(String),
-    #[error("a capture for session {0:?} is already running")]
-    AlreadyRunning(String),
-    #[error("cannot open {path}: {source}")]
-    Open {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Log(#[from] CaptureLogError),
     #[error(transparent)]
     Adb(#[from] AdbError),
 }
@@ -70,28 +60,14 @@ impl Captures {
         session_dir: &str,
         device: &str,
     ) -> Result<CaptureState, CaptureError> {
-        if session_id.trim().is_empty() {
-            return Err(CaptureError::EmptySessionId);
-        }
-        let dir = Path::new(session_dir);
-        if !dir.is_absolute() || !dir.is_dir() {
-            return Err(CaptureError::BadDir(session_dir.to_string()));
-        }
+        let dir = check_request(session_id, session_dir)?;
         if let Some(e) = self.entries.get_mut(session_id) {
             e.poll();
             if e.status == CaptureState::Running {
-                return Err(CaptureError::AlreadyRunning(session_id.to_string()));
+                return Err(CaptureLogError::AlreadyRunning(session_id.to_string()).into());
             }
         }
-        let log_path = dir.join(LOG_FILE);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log_path)
-            .map_err(|source| CaptureError::Open {
-                path: log_path.clone(),
-                source,
-            })?;
+        let (log_path, file) = open_log(dir)?;
         let child = adb.spawn_to_file(
             device,
             &["logcat", "-v", "threadtime"],

@@ -2,11 +2,12 @@
 //! events (launches, taps, crashes with their stack). Never holds a typed value.
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use whittle_core::contract::log::{Capture, CaptureState, StopCaptureResult};
 
-pub const LOG_FILE: &str = "logcat.txt";
+use crate::capture_log::{check_request, open_log};
+
 /// What a real backend reports when its `adb logcat` child dies.
 pub const DIED_REASON: &str = "logcat process exited";
 
@@ -26,20 +27,7 @@ pub struct Captures {
     dies_after: Option<u32>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum CaptureError {
-    #[error("session_id must not be empty")]
-    EmptySessionId,
-    #[error("session_dir {0:?} must be an absolute path to an existing folder")]
-    BadDir(String),
-    #[error("a capture for session {0:?} is already running")]
-    AlreadyRunning(String),
-    #[error("cannot open {path}: {source}")]
-    Open {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
+pub use crate::capture_log::CaptureLogError as CaptureError;
 
 impl Captures {
     pub fn new(dies_after: Option<u32>) -> Self {
@@ -55,13 +43,7 @@ impl Captures {
         session_dir: &str,
         device: &str,
     ) -> Result<CaptureState, CaptureError> {
-        if session_id.trim().is_empty() {
-            return Err(CaptureError::EmptySessionId);
-        }
-        let dir = Path::new(session_dir);
-        if !dir.is_absolute() || !dir.is_dir() {
-            return Err(CaptureError::BadDir(session_dir.to_string()));
-        }
+        let dir = check_request(session_id, session_dir)?;
         if self
             .entries
             .get(session_id)
@@ -69,15 +51,7 @@ impl Captures {
         {
             return Err(CaptureError::AlreadyRunning(session_id.to_string()));
         }
-        let log_path = dir.join(LOG_FILE);
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log_path)
-            .map_err(|source| CaptureError::Open {
-                path: log_path.clone(),
-                source,
-            })?;
+        let (log_path, _) = open_log(dir)?;
         self.entries.insert(
             session_id.to_string(),
             Entry {
