@@ -6,6 +6,15 @@ fn main() {
         "default_workspace",
         "list_sessions",
         "session_detail",
+        "list_devices",
+        "start_run",
+        "cancel_run",
+        "approve_run",
+        "export_run",
+        "reveal_path",
+        "screenshot_image",
+        "apply_masks",
+        "omit_screenshot",
     ]);
     tauri_build::try_build(
         tauri_build::Attributes::new()

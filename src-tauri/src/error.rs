@@ -13,6 +13,24 @@ pub enum AppError {
     SessionUnreadable { id: String, reason: String },
     #[error("the replay plan for crash {crash_id} cannot be built: {reason}")]
     PlanUnavailable { crash_id: String, reason: String },
+    #[error("Whittle's configuration cannot be used: {reason}")]
+    ConfigUnavailable { reason: String },
+    #[error("the device servers did not start: {reason}")]
+    ServersUnavailable { reason: String },
+    #[error("a minimize run is already in progress; cancel it or wait for it to end")]
+    RunInProgress,
+    #[error("the run cannot start: {reason}")]
+    RunRefused { reason: String },
+    #[error("there is no result of evidence session {evidence_session} to approve or export in this window")]
+    NoResult { evidence_session: String },
+    #[error("the result was not written: {reason}")]
+    ApproveFailed { reason: String },
+    #[error("the bug-ticket bundle was not exported: {reason}")]
+    ExportFailed { reason: String },
+    #[error("the screenshot cannot be used: {reason}")]
+    ScreenshotUnavailable { reason: String },
+    #[error("{path} cannot be shown: {reason}")]
+    RevealFailed { path: String, reason: String },
 }
 
 /// Stable codes; renaming one is a breaking change for the UI.
@@ -23,6 +41,15 @@ pub enum ErrorCode {
     InvalidSessionId,
     SessionUnreadable,
     PlanUnavailable,
+    ConfigUnavailable,
+    ServersUnavailable,
+    RunInProgress,
+    RunRefused,
+    NoResult,
+    ApproveFailed,
+    ExportFailed,
+    ScreenshotUnavailable,
+    RevealFailed,
 }
 
 /// The wire shape of an [`AppError`].
@@ -39,6 +66,15 @@ impl AppError {
             AppError::InvalidSessionId { .. } => ErrorCode::InvalidSessionId,
             AppError::SessionUnreadable { .. } => ErrorCode::SessionUnreadable,
             AppError::PlanUnavailable { .. } => ErrorCode::PlanUnavailable,
+            AppError::ConfigUnavailable { .. } => ErrorCode::ConfigUnavailable,
+            AppError::ServersUnavailable { .. } => ErrorCode::ServersUnavailable,
+            AppError::RunInProgress => ErrorCode::RunInProgress,
+            AppError::RunRefused { .. } => ErrorCode::RunRefused,
+            AppError::NoResult { .. } => ErrorCode::NoResult,
+            AppError::ApproveFailed { .. } => ErrorCode::ApproveFailed,
+            AppError::ExportFailed { .. } => ErrorCode::ExportFailed,
+            AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
+            AppError::RevealFailed { .. } => ErrorCode::RevealFailed,
         }
     }
 
@@ -102,6 +138,20 @@ mod tests {
                 crash_id: "c1".into(),
                 reason: "r".into(),
             },
+            AppError::ConfigUnavailable { reason: "r".into() },
+            AppError::ServersUnavailable { reason: "r".into() },
+            AppError::RunInProgress,
+            AppError::RunRefused { reason: "r".into() },
+            AppError::NoResult {
+                evidence_session: "e".into(),
+            },
+            AppError::ApproveFailed { reason: "r".into() },
+            AppError::ExportFailed { reason: "r".into() },
+            AppError::ScreenshotUnavailable { reason: "r".into() },
+            AppError::RevealFailed {
+                path: "/p".into(),
+                reason: "r".into(),
+            },
         ];
         let codes: Vec<String> = all
             .iter()
@@ -118,7 +168,16 @@ mod tests {
                 "workspace_unreadable",
                 "invalid_session_id",
                 "session_unreadable",
-                "plan_unavailable"
+                "plan_unavailable",
+                "config_unavailable",
+                "servers_unavailable",
+                "run_in_progress",
+                "run_refused",
+                "no_result",
+                "approve_failed",
+                "export_failed",
+                "screenshot_unavailable",
+                "reveal_failed",
             ]
         );
     }

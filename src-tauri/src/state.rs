@@ -1,18 +1,29 @@
 //! What the app keeps between commands.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::app_config::find_config;
+use crate::runs::Runs;
 
 /// Overrides the workspace the app opens on (the e2e test and `scripts/run-demo` use it).
 pub const WORKSPACE_ENV: &str = "WHITTLE_WORKSPACE";
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct AppState {
     pub default_workspace: PathBuf,
+    /// The `whittle.json` runs use; `None` leaves the app a browser until one exists.
+    pub config_path: Option<PathBuf>,
+    pub runs: Arc<Runs>,
 }
 
 impl AppState {
     pub fn new(default_workspace: PathBuf) -> Self {
-        AppState { default_workspace }
+        AppState {
+            default_workspace,
+            config_path: find_config(),
+            runs: Arc::default(),
+        }
     }
 
     /// `$WHITTLE_WORKSPACE` when set and non-empty, else the repository's demo workspace.

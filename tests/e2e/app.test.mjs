@@ -7,14 +7,22 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = resolve(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "debug/whittle-app");
-const workspace = resolve(process.env.WHITTLE_WORKSPACE || join(repo, "demo/workspace"));
+// A scratch copy of the demo (workspace, simulator model, whittle.json): the run writes
+// an evidence session and approval writes a sidecar, never into the repository.
+const scratch = mkdtempSync(join(tmpdir(), "whittle-e2e-"));
+cpSync(join(repo, "demo"), scratch, {
+  recursive: true,
+  filter: (src) => !/_minimize-|crashes\.minimized\.json/.test(src),
+});
+const workspace = join(scratch, "workspace");
+const config = join(scratch, "whittle.json");
 const malformedId = process.env.E2E_MALFORMED_SESSION ?? "2026-05-16_120000_broken-export";
 const showcaseId = process.env.E2E_SHOWCASE_SESSION ?? "2026-05-14_160354_checkout-npe";
 const artifacts = join(repo, "tests/e2e/artifacts");
@@ -47,9 +55,25 @@ async function wd(method, path, body) {
 
 // The W3C web element identifier key.
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+const byTestId = (id) => `[data-testid="${id}"]`;
 const find = (css) => wd("POST", `/session/${sessionId}/elements`, { using: "css selector", value: css });
 const elementId = (el) => el[ELEMENT];
 const textOf = (el) => wd("GET", `/session/${sessionId}/element/${elementId(el)}/text`);
+
+const click = (el) => wd("POST", `/session/${sessionId}/element/${elementId(el)}/click`, {});
+const one = (css, what = css, timeoutMs) =>
+  waitFor(what, async () => (await find(css))[0], timeoutMs);
+
+async function saveScreenshot(name) {
+  const png = await wd("GET", `/session/${sessionId}/screenshot`);
+  mkdirSync(artifacts, { recursive: true });
+  writeFileSync(join(artifacts, name), Buffer.from(png, "base64"));
+}
+
+async function typeInto(el, text) {
+  await wd("POST", `/session/${sessionId}/element/${elementId(el)}/clear`, {});
+  await wd("POST", `/session/${sessionId}/element/${elementId(el)}/value`, { text });
+}
 
 async function waitFor(what, check, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -70,7 +94,7 @@ before(async () => {
   assert.ok(existsSync(app), `build the app first (scripts/e2e): ${app} is missing`);
   assert.ok(existsSync(join(workspace, "sessions")), `no sessions folder in ${workspace}`);
   driver = spawn(tauriDriverPath(), ["--port", String(port), "--native-port", String(nativePort)], {
-    env: { ...process.env, WHITTLE_WORKSPACE: workspace },
+    env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
     stdio: ["ignore", "pipe", "pipe"],
   });
   driver.stdout.on("data", (d) => (driverLog += d));
@@ -87,9 +111,7 @@ after(async () => {
   // The window as the test left it (also on failure), then always end window and driver.
   if (sessionId) {
     try {
-      const png = await wd("GET", `/session/${sessionId}/screenshot`);
-      mkdirSync(artifacts, { recursive: true });
-      writeFileSync(join(artifacts, "window.png"), Buffer.from(png, "base64"));
+      await saveScreenshot("window.png");
     } catch (err) {
       console.error(`no screenshot: ${err.message}`);
     }
@@ -149,4 +171,62 @@ test("the window lists the workspace's sessions and flags the malformed one", as
     const first = await textOf(cards[0]);
     assert.match(first, /Launch/, "the path starts with the launch step");
   }
+});
+
+test("a tester minimizes the demo crash in the window, checks the evidence, approves and exports", async () => {
+  const [showcase] = await find(`[role="option"][data-session-id="${showcaseId}"]`);
+  await click(showcase);
+  await saveScreenshot("1-session.png");
+  await click(await one(byTestId("minimize-c1"), "the Minimize button of crash c1"));
+
+  // The device picker is filled from the simulator's device list.
+  const select = await one(byTestId("device-select"), "the device picker");
+  await waitFor("devices in the picker", async () => (await find(`${byTestId("device-select")} option`)).length >= 2);
+  assert.ok(select);
+  await click(await one(byTestId("start-run")));
+
+  // Live progress: attempts counted against the budget while the run goes on.
+  await waitFor("a few attempts", async () => {
+    const [attempts] = await find(byTestId("run-attempts"));
+    const m = attempts && /(\d+)\s*\/\s*30/.exec(await textOf(attempts));
+    return m && Number(m[1]) >= 3;
+  }, 120_000);
+  await saveScreenshot("2-run.png");
+
+  const confidence = await one(byTestId("result-confidence"), "the result", 240_000);
+  assert.match(await textOf(confidence), /high/i);
+  // The history is windowed (only rows in view exist); the counter has the total.
+  const total = /(\d+)\s*\/\s*30/.exec(await textOf(await one(byTestId("run-attempts"))));
+  assert.ok(total && Number(total[1]) >= 10, `a full search takes at least 10 replays (${total?.[0]})`);
+  assert.ok((await find(byTestId("history-row"))).length > 0, "the history shows attempts");
+  const proof = await find(byTestId("proof-row"));
+  assert.equal(proof.length, 3, "one proof row per kept non-launch step (10, 11, 12)");
+  await saveScreenshot("3-result.png");
+
+  // The evidence: a masked screenshot in the viewer.
+  await click(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
+  await one(byTestId("screenshot-viewer"), "the screenshot viewer");
+  await waitFor("the image", async () => (await find(`${byTestId("screenshot-viewer")} img`)).length > 0);
+  await saveScreenshot("4-screenshot.png");
+  await click(await one(byTestId("close-viewer")));
+
+  // Approval writes the sidecar next to the original session.
+  await click(await one(byTestId("approve")));
+  const approved = await one(byTestId("approved-path"), "the written sidecar's path");
+  const sidecarPath = join(workspace, "sessions", showcaseId, "crashes.minimized.json");
+  assert.match(await textOf(approved), /crashes\.minimized\.json/);
+  const sidecar = JSON.parse(readFileSync(sidecarPath, "utf8"));
+  assert.deepEqual(sidecar.crashes.c1.minimized_repro_path, [1, 10, 11, 12]);
+  assert.equal(sidecar.crashes.c1.minimized_confidence, "high");
+
+  // Export into a chosen folder: a complete bundle with its manifest.
+  const exportsDir = join(scratch, "tickets");
+  await typeInto(await one(byTestId("export-folder")), exportsDir);
+  await click(await one(byTestId("export")));
+  const exported = await one(byTestId("exported-path"), "the bundle's path", 60_000);
+  const bundle = (await textOf(exported)).trim();
+  assert.ok(bundle.startsWith(exportsDir), `${bundle} is inside ${exportsDir}`);
+  const manifest = JSON.parse(readFileSync(join(bundle, "manifest.json"), "utf8"));
+  assert.ok(Array.isArray(manifest.files) && manifest.files.length > 0, "the manifest lists the files");
+  await saveScreenshot("5-approved-exported.png");
 });

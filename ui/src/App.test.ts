@@ -3,6 +3,8 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import { checkoutDetail, checkoutNpe, sessions } from "./test/fixtures";
+import { commandCalls, emitEvents, fakeBackend } from "./test/ipc";
+import { events } from "./test/runFixtures";
 
 type Calls = Array<{ cmd: string; args: unknown }>;
 
@@ -73,5 +75,55 @@ describe("App (mocked IPC)", () => {
     await fireEvent.click(await screen.findByText("broken-export"));
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("steps.jsonl line 4"));
     expect(screen.getByRole("listbox")).toBeInTheDocument();
+  });
+});
+
+describe("App: recent workspaces and minimizing", () => {
+  const runHandlers = {
+    default_workspace: () => "/home/tester/whittle/demo/workspace",
+    list_sessions: () => sessions,
+    session_detail: () => checkoutDetail,
+    list_devices: () => [{ id: "sim-1", name: "Sim", platform: "android", type: "emulator", state: "online" }],
+    start_run: () => 5,
+    cancel_run: () => null,
+  };
+
+  it("remembers opened workspaces and reopens one from the Recent menu", async () => {
+    localStorage.setItem("whittle.recentWorkspaces", JSON.stringify(["/old/workspace"]));
+    const calls = fakeBackend(runHandlers);
+    render(App);
+    await screen.findByRole("listbox", { name: "Sessions" });
+    expect(JSON.parse(localStorage.getItem("whittle.recentWorkspaces")!)).toEqual([
+      "/home/tester/whittle/demo/workspace",
+      "/old/workspace",
+    ]);
+    await fireEvent.click(screen.getByRole("button", { name: "Recent ▾" }));
+    await fireEvent.click(screen.getByRole("menuitem", { name: "/old/workspace" }));
+    await waitFor(() =>
+      expect(commandCalls(calls, "list_sessions")).toContainEqual({ workspace: "/old/workspace" }),
+    );
+    expect(await screen.findByText("/old/workspace", { selector: ".path" })).toBeInTheDocument();
+  });
+
+  it("opens the run view for a crash, returns to the session, and keeps a running run reachable", async () => {
+    fakeBackend(runHandlers);
+    render(App);
+    await fireEvent.click(await screen.findByText("checkout-npe"));
+    await fireEvent.click(await screen.findByTestId("minimize-c1"));
+    expect(await screen.findByRole("heading", { name: /Minimize c1/ })).toBeInTheDocument();
+
+    await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
+    await fireEvent.click(screen.getByTestId("start-run"));
+    await waitFor(() => expect(screen.getByTestId("cancel-run")).toBeEnabled());
+    await emitEvents(5, events.slice(0, 4));
+
+    await fireEvent.click(screen.getByRole("button", { name: "← Back to session" }));
+    expect(screen.getByRole("heading", { level: 2, name: "checkout-npe" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Minimizing c1 of checkout-npe");
+    expect(screen.getByTestId("minimize-c1")).toHaveTextContent("Show the run");
+
+    await fireEvent.click(within(screen.getByRole("status")).getByRole("button", { name: "Show the run" }));
+    expect(screen.getByTestId("run-attempts")).toHaveTextContent("1 / 30");
+    expect(screen.getAllByTestId("history-row")).toHaveLength(1);
   });
 });

@@ -155,3 +155,39 @@ fn doctor_says_when_adb_is_missing_with_a_fix() {
         "{text}"
     );
 }
+
+#[test]
+fn doctor_warns_about_plain_http_servers_off_loopback_with_a_fix() {
+    let env = Env::fast(&[]);
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
+    let servers = config["mcpServers"].as_object_mut().unwrap();
+    servers.insert(
+        "remote".into(),
+        serde_json::json!({"url": "http://10.1.2.3:8080/mcp"}),
+    );
+    servers.insert(
+        "tunnel".into(),
+        serde_json::json!({"url": "http://127.0.0.1:8080/mcp"}),
+    );
+    servers.insert(
+        "secure".into(),
+        serde_json::json!({"url": "https://10.1.2.3:8443/mcp"}),
+    );
+    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    let out = env.whittle(&["doctor"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "WARNING  http     (remote): http://10.1.2.3:8080/mcp is plain HTTP to a non-loopback address"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("fix: use https, or an SSH tunnel"), "{text}");
+    assert!(
+        !text.contains("(tunnel)") && !text.contains("(secure)"),
+        "{text}"
+    );
+    // A warning, not a problem: the exit code is the one the roles give.
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
+}

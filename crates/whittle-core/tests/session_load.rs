@@ -401,3 +401,16 @@ fn crash_kinds_are_parsed() {
         vec![CrashKind::Java, CrashKind::Anr, CrashKind::Native]
     );
 }
+
+/// Fuzzer finding: an empty (or blank-only) `steps.jsonl`, as a session that has just
+/// started has, panicked in the index-order check instead of loading with no steps.
+#[test]
+fn empty_or_blank_steps_file_is_a_session_without_steps() {
+    for text in ["", "\n", "  \n\n"] {
+        let ws = Workspace::new();
+        let dir = ws.session("2026-05-14_100000_s", "2026-05-14T10:00:00Z", 0, &[]);
+        write(&dir, "steps.jsonl", text);
+        let session = load_session(&dir).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert!(session.steps.is_empty(), "{text:?}");
+    }
+}

@@ -1,5 +1,6 @@
 //! MCP client, replay runner and minimize orchestrator.
 
+pub mod atomic;
 pub mod client;
 pub mod config;
 pub mod evidence;

@@ -1,9 +1,9 @@
 //! Writes one approved result into `crashes.minimized.json` (SPEC §1) without ever
 //! touching `crashes.jsonl` and without losing another writer's entry.
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
+use crate::atomic::{write_atomic, FileMode};
 use whittle_core::model::{MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
 
 /// Held (exclusively) for the whole read-modify-write. Never deleted: removing a lock
@@ -44,8 +44,8 @@ pub enum SidecarError {
     },
 }
 
-/// Adds or replaces `crash_id`'s entry and returns the sidecar's path. Atomic: temp
-/// file in the same folder, fsync, rename, fsync the folder.
+/// Adds or replaces `crash_id`'s entry and returns the sidecar's path. Atomic
+/// ([`write_atomic`]): on a failed write the previous sidecar is left as it was.
 pub fn write_sidecar_entry(
     session_dir: &Path,
     crash_id: &str,
@@ -74,7 +74,7 @@ pub fn write_sidecar_entry(
 
     let mut sidecar = read_existing(&path)?;
     sidecar.crashes.insert(crash_id.to_string(), entry);
-    let written = write_atomically(session_dir, &path, &sidecar);
+    let written = write_atomically(&path, &sidecar);
     // Unlocking also happens when `lock` is dropped; doing it explicitly documents the span.
     let _ = fs4::FileExt::unlock(&lock);
     written.map(|()| path)
@@ -105,7 +105,7 @@ fn read_existing(path: &Path) -> Result<Sidecar, SidecarError> {
     Ok(sidecar)
 }
 
-fn write_atomically(dir: &Path, path: &Path, sidecar: &Sidecar) -> Result<(), SidecarError> {
+fn write_atomically(path: &Path, sidecar: &Sidecar) -> Result<(), SidecarError> {
     let write_err = |source| SidecarError::Write {
         path: path.to_path_buf(),
         source,
@@ -113,29 +113,6 @@ fn write_atomically(dir: &Path, path: &Path, sidecar: &Sidecar) -> Result<(), Si
     let mut json =
         serde_json::to_vec_pretty(sidecar).map_err(|e| write_err(std::io::Error::other(e)))?;
     json.push(b'\n');
-    // A failed write drops `tmp`, which deletes it: no temp file is left behind.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".crashes.minimized.")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(write_err)?;
-    tmp.write_all(&json).map_err(write_err)?;
-    set_readable(tmp.as_file()).map_err(write_err)?;
-    tmp.as_file().sync_all().map_err(write_err)?;
-    tmp.persist(path).map_err(|e| write_err(e.error))?;
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(write_err)
-}
-
-/// Session files are ordinary user files (0644), unlike tempfile's 0600 default.
-#[cfg(unix)]
-fn set_readable(file: &File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_readable(_file: &File) -> std::io::Result<()> {
-    Ok(())
+    // Session files are ordinary user files (0644), readable like the session's own.
+    write_atomic(path, &json, FileMode::Shared).map_err(write_err)
 }

@@ -1,19 +1,43 @@
-//! Whole-file writes that a crash or a power loss can never leave half-written: the bytes
-//! go to a temporary file in the same folder, are flushed, and replace the target in one
-//! rename; the folder is then synced so the rename itself is durable.
+//! Whole-file writes that a crash, a full disk or a power loss can never leave
+//! half-written: the bytes go to a temporary file in the same folder, are fsynced, and
+//! replace the target in one rename; the folder is then fsynced so the rename is durable.
+//! A failure at any step drops the temporary file (which deletes it).
+//!
+//! An identical copy of `whittle_mcp::atomic` (same API): this crate does not depend on
+//! whittle-mcp, and a shared crate for forty lines would cost more than it saves.
+
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
-use tempfile::NamedTempFile;
+/// Who may read the file once written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileMode {
+    /// 0600 (the temporary file's own mode): files only Whittle reads back.
+    Private,
+    /// 0644: an ordinary user file next to the user's own data (the sidecar).
+    Shared,
+}
 
-/// Replaces `path` with `bytes` atomically.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Replaces `path` with `bytes` atomically. The error is the failing step's own; callers
+/// wrap it with the path they were writing.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: FileMode) -> io::Result<()> {
     let dir = path
         .parent()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no parent folder"))?;
-    let mut tmp = NamedTempFile::new_in(dir)?;
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    // Hidden and named after the target, so a leftover (after a power loss) is recognisable.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    if mode == FileMode::Shared {
+        set_shared(tmp.as_file())?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
@@ -29,6 +53,17 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+#[cfg(unix)]
+fn set_shared(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_shared(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,9 +72,31 @@ mod tests {
     fn replaces_the_whole_file_and_leaves_no_temporary_behind() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("meta.json");
-        write_atomic(&path, b"first version, rather long").unwrap();
-        write_atomic(&path, b"second").unwrap();
+        write_atomic(&path, b"first version, rather long", FileMode::Private).unwrap();
+        write_atomic(&path, b"second", FileMode::Shared).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_mode_is_private_or_shared_as_asked() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |name: &str, m: FileMode| {
+            let path = dir.path().join(name);
+            write_atomic(&path, b"x", m).unwrap();
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
+        };
+        assert_eq!(mode("private", FileMode::Private), 0o600);
+        assert_eq!(mode("shared", FileMode::Shared), 0o644);
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone/file.json");
+        let err = write_atomic(&path, b"x", FileMode::Private).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
     }
 }

@@ -1,5 +1,5 @@
-import { render, screen, within } from "@testing-library/svelte";
-import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
 import SessionDetailView from "./SessionDetailView.svelte";
 import { checkoutDetail } from "../test/fixtures";
 import type { SessionDetail } from "../lib/types";
@@ -47,5 +47,51 @@ describe("SessionDetailView", () => {
   it("says there is nothing to minimize without a crash", () => {
     render(SessionDetailView, { detail: { ...checkoutDetail, crashes: [] } });
     expect(screen.getByText(/recorded no crash/)).toBeInTheDocument();
+  });
+});
+
+describe("SessionDetailView: choosing a crash to minimize", () => {
+  const crash = checkoutDetail.crashes[0]!;
+  const twoCrashes: SessionDetail = {
+    ...checkoutDetail,
+    crashes: [
+      crash,
+      { ...crash, crash_id: "c2", label: "ANR in CartActivity", kind: "anr", plan: null, plan_problem: "no steps" },
+    ],
+  };
+
+  it("asks which crash when there are several and gives each its own button", async () => {
+    const onminimize = vi.fn();
+    render(SessionDetailView, { detail: twoCrashes, onminimize });
+    expect(screen.getByText(/recorded 2 different crashes\. Choose which one to minimize/)).toBeInTheDocument();
+    expect(screen.getByTestId("minimize-c1")).toBeEnabled();
+    expect(screen.getByTestId("minimize-c2")).toBeDisabled();
+    expect(screen.getByTestId("minimize-c2")).toHaveAccessibleDescription("Its replay plan could not be built.");
+    await fireEvent.click(screen.getByTestId("minimize-c1"));
+    expect(onminimize).toHaveBeenCalledWith(crash);
+  });
+
+  it("disables minimizing when too few steps are replayable, saying why", () => {
+    const low: SessionDetail = {
+      ...checkoutDetail,
+      crashes: [{ ...crash, plan: { ...crash.plan!, live_run_allowed: false } }],
+    };
+    render(SessionDetailView, { detail: low, onminimize: () => {} });
+    expect(screen.getByTestId("minimize-c1")).toBeDisabled();
+    expect(screen.getByTestId("minimize-c1")).toHaveAccessibleDescription("Too few steps can be replayed for a live run.");
+  });
+
+  it("offers to show the open run, and blocks other crashes while one runs", () => {
+    const both: SessionDetail = { ...twoCrashes, crashes: [crash, { ...crash, crash_id: "c2" }] };
+    render(SessionDetailView, { detail: both, onminimize: () => {}, activeCrash: "c1", minimizeBlocked: "Another crash is being minimized." });
+    expect(screen.getByTestId("minimize-c1")).toHaveTextContent("Show the run");
+    expect(screen.getByTestId("minimize-c1")).toBeEnabled();
+    expect(screen.getByTestId("minimize-c2")).toBeDisabled();
+    expect(screen.getByTestId("minimize-c2")).toHaveAccessibleDescription("Another crash is being minimized.");
+  });
+
+  it("shows no minimize button when the view is read-only", () => {
+    render(SessionDetailView, { detail: checkoutDetail });
+    expect(screen.queryByTestId("minimize-c1")).toBeNull();
   });
 });

@@ -1,11 +1,24 @@
 // The UI's single door to the Rust side: unwraps tauri-specta's Result objects so views
 // deal in values and one error shape.
+import { Channel } from "@tauri-apps/api/core";
 import { commands } from "../bindings";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
+import type {
+  Approval,
+  Device,
+  MaskRequest,
+  RunChannelMessage,
+  RunEnded,
+  RunErrorPayload,
+  RunUpdate,
+  ScreenshotView,
+  StartRunRequest,
+} from "./runTypes";
 
 export class CommandError extends Error {
-  readonly code: ErrorPayload["code"];
-  constructor(payload: ErrorPayload) {
+  /** A stable machine code (see src-tauri's ErrorCode); run commands add codes of their own. */
+  readonly code: ErrorPayload["code"] | (string & {});
+  constructor(payload: ErrorPayload | RunErrorPayload) {
     super(payload.message);
     this.code = payload.code;
   }
@@ -18,11 +31,31 @@ function unwrap<T>(outcome: Outcome<T>): T {
   throw new CommandError(outcome.error);
 }
 
+/** Where a run's progress goes, whichever way the backend sends it. */
+export type RunSink = { update: (update: RunUpdate) => void; ended: (ended: RunEnded) => void };
+
+/** start_run's progress channel: every event of the run in order, then one `ended`. */
+function progressChannel(sink: RunSink | undefined): Channel<RunChannelMessage> {
+  return new Channel<RunChannelMessage>((message) => {
+    if (!sink) return;
+    if (message.kind === "ended") {
+      sink.ended({ run_id: message.run_id, result: message.result ?? null, error: message.error ?? null });
+    } else {
+      sink.update({ run_id: message.run_id, event: message.event });
+    }
+  });
+}
+
 /** A message for any thrown value, worded for a tester (never a stack trace). */
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (typeof err === "string") return err;
   return "Something went wrong talking to the Whittle backend.";
+}
+
+/** The stable code of a failed command, when it has one. */
+export function errorCode(err: unknown): string | null {
+  return err instanceof CommandError ? err.code : null;
 }
 
 export const api = {
@@ -31,4 +64,24 @@ export const api = {
     unwrap(await commands.listSessions(workspace)),
   sessionDetail: async (workspace: string, sessionId: string): Promise<SessionDetail> =>
     unwrap(await commands.sessionDetail(workspace, sessionId)),
+
+  listDevices: async (workspace: string): Promise<Device[]> => unwrap(await commands.listDevices(workspace)),
+  startRun: async (request: StartRunRequest, sink?: RunSink): Promise<number> =>
+    // The channel carries what Rust serializes; the binding names its deserialize twin.
+    unwrap(await commands.startRun(request, progressChannel(sink) as unknown as Parameters<typeof commands.startRun>[1])),
+  cancelRun: async (runId: number): Promise<void> => {
+    await commands.cancelRun(runId);
+  },
+  approveRun: async (evidenceSession: string): Promise<Approval> => unwrap(await commands.approveRun(evidenceSession)),
+  exportRun: async (evidenceSession: string, folder: string): Promise<string> =>
+    unwrap(await commands.exportRun(evidenceSession, folder)),
+  revealPath: async (path: string): Promise<void> => {
+    unwrap(await commands.revealPath(path));
+  },
+  screenshotImage: async (workspace: string, evidenceSession: string, name: string): Promise<ScreenshotView> =>
+    unwrap(await commands.screenshotImage(workspace, evidenceSession, name)),
+  applyMasks: async (request: MaskRequest): Promise<number> => unwrap(await commands.applyMasks(request)),
+  omitScreenshot: async (workspace: string, evidenceSession: string, name: string): Promise<void> => {
+    unwrap(await commands.omitScreenshot(workspace, evidenceSession, name));
+  },
 };

@@ -11,7 +11,22 @@ if (!window.crypto?.getRandomValues) {
 // jsdom has no layout; the list scrolls the selected option into view.
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
+// jsdom has no PointerEvent; the mask editor reads pointer coordinates, which MouseEvent carries.
+if (typeof window.PointerEvent === "undefined") {
+  class PointerEventShim extends MouseEvent {
+    readonly pointerId: number;
+    readonly pointerType: string;
+    constructor(type: string, init: PointerEventInit = {}) {
+      super(type, init);
+      this.pointerId = init.pointerId ?? 1;
+      this.pointerType = init.pointerType ?? "mouse";
+    }
+  }
+  Object.defineProperty(window, "PointerEvent", { value: PointerEventShim, configurable: true });
+}
+
 afterEach(() => {
   cleanup();
   clearMocks();
+  localStorage.clear();
 });

@@ -13,6 +13,14 @@ use crate::exit::Exit;
 pub async fn run(config: &Config, package: Option<&str>) -> Exit {
     println!("config: {}", config.path.display());
     println!("workspace: {}", config.workspace.display());
+    // A warning, not a problem: the setup works, it is just readable on the network.
+    for (name, url) in super::plain_http::plain_http_servers(config) {
+        println!(
+            "WARNING  http     ({name}): {url} is plain HTTP to a non-loopback address; \
+             tool calls and results cross the network unencrypted\n         fix: {}",
+            super::plain_http::FIX
+        );
+    }
     let mut problems = 0;
     for check in check_roles(config).await {
         let server = check.server.as_deref().unwrap_or("-");

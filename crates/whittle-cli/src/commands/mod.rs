@@ -2,6 +2,7 @@ pub mod analyze;
 pub mod doctor;
 pub mod export;
 pub mod minimize;
+pub mod plain_http;
 pub mod sessions;
 pub mod verify;
 

@@ -1,8 +1,7 @@
 //! Reading `crashes.jsonl` and checking each crash's `repro_path` against the steps.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -12,6 +11,7 @@ use crate::model::{Crash, CrashKind};
 
 use super::error::{quote_untrusted, SessionError, SessionProblem};
 use super::jsonl::{json_error_detail, value_text, JsonlReader};
+use super::open::open_session_file;
 
 pub const CRASHES_FILE: &str = "crashes.jsonl";
 
@@ -37,19 +37,21 @@ pub(crate) fn read_crashes(
     dir: &Path,
     step_indexes: Option<&BTreeSet<u32>>,
 ) -> Result<Vec<Crash>, SessionError> {
-    let file = match File::open(dir.join(CRASHES_FILE)) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(SessionError::in_file(
-                CRASHES_FILE,
-                SessionProblem::Unreadable { source },
-            ))
-        }
+    let Some(file) = open_session_file(dir, CRASHES_FILE)? else {
+        return Ok(Vec::new());
     };
+    parse_crashes(BufReader::new(file), step_indexes)
+}
+
+/// The crashes of a `crashes.jsonl` text, checked against `step_indexes` when given, as
+/// [`super::load_session`] reads them. Public so the fuzzer can drive the real parser.
+pub fn parse_crashes(
+    reader: impl BufRead,
+    step_indexes: Option<&BTreeSet<u32>>,
+) -> Result<Vec<Crash>, SessionError> {
     let mut crashes = Vec::new();
     let mut first_line_of: BTreeMap<String, usize> = BTreeMap::new();
-    for line in JsonlReader::new(CRASHES_FILE, BufReader::new(file)) {
+    for line in JsonlReader::new(CRASHES_FILE, reader) {
         let line = line?;
         let at = |problem| SessionError::at_line(CRASHES_FILE, line.number, problem);
         let raw: RawCrash = serde_json::from_value(line.value).map_err(|e| {

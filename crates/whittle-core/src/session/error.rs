@@ -54,6 +54,10 @@ pub enum SessionProblem {
     NotUtf8,
     #[error("is larger than {limit_bytes} bytes; refusing to read it")]
     FileTooLarge { limit_bytes: usize },
+    #[error("the file passes {limit_bytes} bytes here; refusing to read more")]
+    FilePastLimit { limit_bytes: usize },
+    #[error("is a symbolic link to a file outside the session folder; refusing to follow it")]
+    SymlinkOutside,
     #[error("is longer than {limit_bytes} bytes; refusing to read it")]
     LineTooLong { limit_bytes: usize },
     #[error("holds more than {limit} records; refusing to read more")]

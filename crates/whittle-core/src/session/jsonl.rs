@@ -1,5 +1,7 @@
 //! Line-by-line reading of a `.jsonl` file with bounded memory: a line longer than
-//! [`MAX_LINE_BYTES`] is an error at its line number, never one huge allocation.
+//! [`MAX_LINE_BYTES`] is an error at its line number, never one huge allocation, and
+//! reading stops at the line that takes the file past [`MAX_FILE_BYTES`], so a huge
+//! file costs at most that much memory however many lines it has.
 
 use std::io::{BufRead, Read};
 
@@ -9,6 +11,9 @@ use super::error::{SessionError, SessionProblem};
 
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 pub(crate) const MAX_RECORDS: usize = 100_000;
+/// A real session's steps or crashes are a few megabytes at most (a 1,000-step session
+/// with long notes is ~2 MB); everything read is kept in memory, so this is the bound.
+pub const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
 
 /// One non-blank line parsed as JSON, with its 1-based line number.
 pub(crate) struct JsonLine {
@@ -21,6 +26,7 @@ pub(crate) struct JsonlReader<R> {
     reader: R,
     line: usize,
     records: usize,
+    bytes: usize,
     buf: Vec<u8>,
     failed: bool,
 }
@@ -32,6 +38,7 @@ impl<R: BufRead> JsonlReader<R> {
             reader,
             line: 0,
             records: 0,
+            bytes: 0,
             buf: Vec::new(),
             failed: false,
         }
@@ -59,8 +66,13 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                 .read_until(b'\n', &mut self.buf);
             match read {
                 Ok(0) => return None,
-                Ok(_) => {}
+                Ok(n) => self.bytes = self.bytes.saturating_add(n),
                 Err(source) => return self.fail(SessionProblem::Unreadable { source }),
+            }
+            if self.bytes > MAX_FILE_BYTES {
+                return self.fail(SessionProblem::FilePastLimit {
+                    limit_bytes: MAX_FILE_BYTES,
+                });
             }
             let terminated = self.buf.last() == Some(&b'\n');
             if !terminated && self.buf.len() > MAX_LINE_BYTES {

@@ -1,13 +1,13 @@
 //! Reading `meta.json`.
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::Path;
 
 use crate::model::SessionMeta;
 
 use super::error::{SessionError, SessionProblem};
 use super::jsonl::{json_error_detail, MAX_LINE_BYTES};
+use super::open::open_session_file;
 
 pub const META_FILE: &str = "meta.json";
 
@@ -19,13 +19,19 @@ pub(crate) fn read_meta(dir: &Path) -> Result<SessionMeta, SessionError> {
             SessionProblem::FolderMissing,
         ));
     }
-    let file = match File::open(dir.join(META_FILE)) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(err(SessionProblem::Missing)),
-        Err(source) => return Err(err(SessionProblem::Unreadable { source })),
+    let Some(file) = open_session_file(dir, META_FILE)? else {
+        return Err(err(SessionProblem::Missing));
     };
+    parse_meta(file)
+}
+
+/// A `meta.json` text, as [`super::load_session`] reads it (at most
+/// [`MAX_LINE_BYTES`]). Public so the fuzzer can drive the real parser.
+pub fn parse_meta(reader: impl Read) -> Result<SessionMeta, SessionError> {
+    let err = |problem| SessionError::in_file(META_FILE, problem);
     let mut bytes = Vec::new();
-    file.take(MAX_LINE_BYTES as u64 + 1)
+    reader
+        .take(MAX_LINE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|source| err(SessionProblem::Unreadable { source }))?;
     if bytes.len() > MAX_LINE_BYTES {

@@ -6,6 +6,7 @@ mod error;
 mod id;
 mod jsonl;
 mod meta;
+mod open;
 mod steps;
 
 use std::collections::BTreeSet;
@@ -13,14 +14,14 @@ use std::path::{Path, PathBuf};
 
 use crate::model::{Crash, SessionMeta, Step};
 
-pub use crashes::CRASHES_FILE;
+pub use crashes::{parse_crashes, CRASHES_FILE};
 pub use error::{SessionError, SessionProblem};
 pub use id::{
     resolve_session_dir, validate_session_id, ResolveError, SessionIdError, SESSIONS_DIR,
 };
-pub use jsonl::MAX_LINE_BYTES;
-pub use meta::META_FILE;
-pub use steps::STEPS_FILE;
+pub use jsonl::{MAX_FILE_BYTES, MAX_LINE_BYTES};
+pub use meta::{parse_meta, META_FILE};
+pub use steps::{parse_steps, STEPS_FILE};
 
 pub(crate) use crashes::read_crashes;
 pub(crate) use error::clip_untrusted;

@@ -2,8 +2,7 @@
 //! index), lenient about fields Whittle does not act on.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{BufRead, BufReader};
 use std::path::{Component, Path};
 
 use serde::Deserialize;
@@ -13,6 +12,7 @@ use crate::model::{Step, StepResult};
 
 use super::error::{quote_untrusted, SessionError, SessionProblem};
 use super::jsonl::{json_error_detail, value_text, JsonlReader};
+use super::open::open_session_file;
 
 pub const STEPS_FILE: &str = "steps.jsonl";
 
@@ -36,20 +36,19 @@ struct RawStep {
 
 /// A missing `steps.jsonl` means a session with no steps yet.
 pub(crate) fn read_steps(dir: &Path) -> Result<Vec<Step>, SessionError> {
-    let file = match File::open(dir.join(STEPS_FILE)) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(SessionError::in_file(
-                STEPS_FILE,
-                SessionProblem::Unreadable { source },
-            ))
-        }
+    let Some(file) = open_session_file(dir, STEPS_FILE)? else {
+        return Ok(Vec::new());
     };
+    parse_steps(BufReader::new(file))
+}
+
+/// The steps of a `steps.jsonl` text, as [`super::load_session`] reads them (errors name
+/// `steps.jsonl` and the line). Public so the fuzzer can drive the real parser.
+pub fn parse_steps(reader: impl BufRead) -> Result<Vec<Step>, SessionError> {
     let mut steps: Vec<Step> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     let mut first_line_of: BTreeMap<u32, usize> = BTreeMap::new();
-    for line in JsonlReader::new(STEPS_FILE, BufReader::new(file)) {
+    for line in JsonlReader::new(STEPS_FILE, reader) {
         let line = line?;
         let at = |problem| SessionError::at_line(STEPS_FILE, line.number, problem);
         let raw: RawStep = serde_json::from_value(line.value).map_err(|e| {
@@ -85,7 +84,8 @@ pub(crate) fn read_steps(dir: &Path) -> Result<Vec<Step>, SessionError> {
 /// Indexes must read 1, 2, 3… in file order. Order is judged over the whole file
 /// first, so `1, 3, 2` is reported as out of order rather than as step 2 missing.
 fn check_sequence(steps: &[Step], lines: &[usize]) -> Result<(), SessionError> {
-    let pairs = || steps.windows(2).zip(&lines[1..]);
+    // `skip`, not `&lines[1..]`: an empty file has no lines (found by the fuzzer).
+    let pairs = || steps.windows(2).zip(lines.iter().skip(1));
     if let Some((pair, &line)) = pairs().find(|(pair, _)| pair[1].index < pair[0].index) {
         return Err(SessionError::at_line(
             STEPS_FILE,

@@ -2,6 +2,7 @@
 //! Its `mcpServers` block has the shape other MCP clients use, so entries paste in.
 
 mod error;
+mod for_workspace;
 mod load;
 mod masking;
 mod server;

@@ -5,9 +5,13 @@
 mod export;
 mod report_section;
 mod result_file;
+mod review;
 mod screenshot;
 
 pub use export::{export_evidence, EvidenceExportError};
 pub use report_section::append_report_section;
 pub use result_file::{read_result, write_result, ResultFileError};
+pub use review::{
+    apply_masks, omit_shot, review_shot, validate_shot_name, MaskRecord, ReviewError, ReviewedShot,
+};
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};

@@ -1,6 +1,6 @@
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::atomic::{write_atomic, FileMode};
 use crate::run::{PendingResult, RESULT_FILE};
 
 #[derive(Debug, thiserror::Error)]
@@ -21,7 +21,7 @@ pub enum ResultFileError {
     Parse { path: PathBuf, message: String },
 }
 
-/// Writes `<evidence>/result.json` atomically (temp file in the folder, fsync, rename).
+/// Writes `<evidence>/result.json` atomically ([`write_atomic`]).
 pub fn write_result(
     evidence_dir: &Path,
     result: &PendingResult,
@@ -32,13 +32,7 @@ pub fn write_result(
         source,
     };
     let json = serde_json::to_vec_pretty(result).map_err(|e| err(std::io::Error::other(e)))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".result-")
-        .tempfile_in(evidence_dir)
-        .map_err(err)?;
-    tmp.write_all(&json).map_err(err)?;
-    tmp.as_file().sync_all().map_err(err)?;
-    tmp.persist(&path).map_err(|e| err(e.error))?;
+    write_atomic(&path, &json, FileMode::Private).map_err(err)?;
     Ok(path)
 }
 

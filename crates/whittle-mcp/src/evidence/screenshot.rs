@@ -1,5 +1,6 @@
 use std::path::Path;
 
+use super::review::{write_record, MaskRecord};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::mask::{mask_screenshot, MaskOutcome, RawScreenshot};
@@ -46,11 +47,21 @@ pub async fn archive_screenshot(
     }
     let name = format!("attempt-{attempt:03}.png");
     match mask_screenshot(&raw, hierarchy.as_ref(), &[], masking, &folder.join(&name)) {
-        Ok(MaskOutcome::Archived { .. }) => ArchivedShot {
-            src: Some(format!("{SCREENSHOTS_DIR}/{name}")),
-            redacted: false,
-            omitted_because: None,
-        },
+        Ok(MaskOutcome::Archived { path, masks }) => {
+            let record = MaskRecord {
+                style: masking.style,
+                masks,
+            };
+            if let Err(e) = write_record(&path, &record) {
+                // Only the viewer's overlays are lost: the masks are in the pixels.
+                tracing::warn!(error = %e, "mask record not written");
+            }
+            ArchivedShot {
+                src: Some(format!("{SCREENSHOTS_DIR}/{name}")),
+                redacted: false,
+                omitted_because: None,
+            }
+        }
         Ok(MaskOutcome::Omitted { reason }) => omitted(reason),
         Err(e) => omitted(format!("masking failed: {e}")),
     }

@@ -1,4 +1,3 @@
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::files::write_file;
@@ -8,6 +7,7 @@ use super::{
     repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ReplayFile, MANIFEST_FILE,
     REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
 };
+use crate::atomic::{write_atomic, FileMode};
 
 /// Removes a bundle folder that was not completed.
 struct PartialBundle {
@@ -116,21 +116,12 @@ fn to_json<T: serde::Serialize>(value: &T, dir: &Path) -> Result<Vec<u8>, Export
     Ok(bytes)
 }
 
-/// Temp file + rename, so `manifest.json` appears whole or not at all.
+/// Atomic, so `manifest.json` appears whole or not at all; it is written last, so a
+/// bundle with a manifest is complete.
 fn write_manifest_last(dir: &Path, bytes: &[u8]) -> Result<(), ExportError> {
     let path = dir.join(MANIFEST_FILE);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".manifest.")
-        .tempfile_in(dir)
-        .map_err(ExportError::io(dir))?;
-    tmp.write_all(bytes).map_err(ExportError::io(&path))?;
-    tmp.as_file().sync_all().map_err(ExportError::io(&path))?;
-    tmp.persist(&path)
-        .map_err(|e| ExportError::io(&path)(e.error))?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(ExportError::io(dir))?;
-    Ok(())
+    // Shared like the bundle's other files: a bundle is made to be handed on.
+    write_atomic(&path, bytes, FileMode::Shared).map_err(ExportError::io(&path))
 }
 
 /// The screenshot's own file name restricted to safe characters.

@@ -15,6 +15,7 @@ pub use burn::burn_in;
 pub use error::MaskError;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
+pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
 pub use style::MaskStyle;
 pub use whittle_core::sensitive::looks_sensitive_text;

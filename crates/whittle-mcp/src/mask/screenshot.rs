@@ -75,7 +75,7 @@ fn hierarchy_extent(h: &Hierarchy) -> (u32, u32) {
         })
 }
 
-fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result<(), MaskError> {
+pub(crate) fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result<(), MaskError> {
     let io_err = |source| MaskError::Write {
         path: out.to_path_buf(),
         source,

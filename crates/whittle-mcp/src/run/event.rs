@@ -31,7 +31,8 @@ pub enum RunEvent {
         signature: Option<String>,
         label: Option<String>,
         duration_ms: u32,
-        /// Absolute path of the masked screenshot, when one was archived.
+        /// The masked screenshot, relative to the evidence session folder
+        /// (`screenshots/attempt-NNN.png`), when one was archived.
         screenshot: Option<String>,
         screenshot_redacted: bool,
         device: String,

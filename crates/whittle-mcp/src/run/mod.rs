@@ -19,7 +19,9 @@ pub use event::RunEvent;
 pub use evidence_session::evidence_name;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::{RunOutcome, RunStatus, RunSummary};
-pub use pending::{approve, ApproveError, PendingResult, PlanEntry, RESULT_FILE};
+pub use pending::{
+    approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
+};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 

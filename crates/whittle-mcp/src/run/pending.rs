@@ -125,24 +125,40 @@ pub enum ApproveError {
     Sidecar(#[from] SidecarError),
 }
 
-/// Writes the approved result into the original session's `crashes.minimized.json`.
-pub fn approve(pending: &PendingResult) -> Result<PathBuf, ApproveError> {
+/// The entry approval writes for `pending`, stamped `approved_at`; what the app shows
+/// before the user approves.
+pub fn sidecar_entry(
+    pending: &PendingResult,
+    approved_at: String,
+) -> Result<MinimizedEntry, ApproveError> {
     let Some(confidence) = pending.confidence.filter(|_| pending.write_back_allowed) else {
         return Err(ApproveError::NotAllowed);
     };
-    let entry = MinimizedEntry {
+    Ok(MinimizedEntry {
         minimized_repro_path: pending.minimal_path.clone(),
         minimized_attempts: pending.attempts,
         minimized_confidence: confidence,
         minimized_complete: pending.complete,
         target_fingerprint: pending.target_fingerprint.clone(),
         evidence_session: pending.evidence_session.clone(),
-        approved_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        approved_at,
         engine_version: env!("CARGO_PKG_VERSION").to_string(),
-    };
-    Ok(write_sidecar_entry(
+    })
+}
+
+/// Writes the approved result into the original session's `crashes.minimized.json`.
+pub fn approve(pending: &PendingResult) -> Result<PathBuf, ApproveError> {
+    approve_entry(pending).map(|(path, _)| path)
+}
+
+/// [`approve`], also returning the entry exactly as written.
+pub fn approve_entry(pending: &PendingResult) -> Result<(PathBuf, MinimizedEntry), ApproveError> {
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let entry = sidecar_entry(pending, now)?;
+    let path = write_sidecar_entry(
         Path::new(&pending.original_session_dir),
         &pending.crash_id,
-        entry,
-    )?)
+        entry.clone(),
+    )?;
+    Ok((path, entry))
 }

@@ -137,10 +137,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             signature: verdict.and_then(|v| v.signature.clone()),
             label: verdict.and_then(|v| v.label.clone()),
             duration_ms,
-            screenshot: shot
-                .src
-                .as_ref()
-                .map(|s| self.evidence.dir.join(s).to_string_lossy().to_string()),
+            screenshot: shot.src.clone(),
             screenshot_redacted: shot.redacted,
             device: self.run.ctx.device.clone(),
         });

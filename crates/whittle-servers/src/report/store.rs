@@ -17,7 +17,7 @@ use whittle_core::session::{
 
 use super::error::ReportError;
 use super::{id, markdown};
-use crate::atomic::write_atomic;
+use crate::atomic::{write_atomic, FileMode};
 
 pub const REPORT_FILE: &str = "report.md";
 /// Ids tried before `start_session` gives up (`<base>`, `<base>-2`, ...).
@@ -177,6 +177,7 @@ impl ReportStore {
         write_atomic(
             &report,
             markdown::render(&meta, &args.summary, &steps).as_bytes(),
+            FileMode::Private,
         )
         .map_err(ReportError::io(&report))?;
         tracing::info!(session_id = %args.session_id, "session finalized");
@@ -225,7 +226,7 @@ fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), ReportE
         problem: e.to_string(),
     })?;
     bytes.push(b'\n');
-    write_atomic(path, &bytes).map_err(ReportError::io(path))
+    write_atomic(path, &bytes, FileMode::Private).map_err(ReportError::io(path))
 }
 
 fn read_meta_object(path: &Path) -> Result<Map<String, Value>, ReportError> {

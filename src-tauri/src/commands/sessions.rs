@@ -1,5 +1,4 @@
-//! IPC commands: one-line delegates into library code, each in a tracing span that
-//! records its error. Paths come from the window (the user's folder choice).
+//! The session browser's commands (read-only).
 
 use std::path::Path;
 

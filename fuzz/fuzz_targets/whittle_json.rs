@@ -1,0 +1,20 @@
+//! `whittle.json` through `Config::parse`: never a panic; every error names the file.
+#![no_main]
+
+use std::path::Path;
+
+use libfuzzer_sys::fuzz_target;
+use whittle_mcp::config::Config;
+
+const FILE: &str = "/fuzz/config/whittle.json";
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match Config::parse(text, Path::new(FILE)) {
+        Ok(config) => assert!(config.workspace.starts_with("/fuzz/config")
+            || config.workspace.is_absolute()),
+        Err(e) => assert!(e.to_string().contains(FILE), "file not named: {e}"),
+    }
+});

@@ -1,0 +1,72 @@
+//! The result screen's and screenshot viewer's commands.
+
+use tauri::State;
+
+use crate::error::AppError;
+use crate::result_actions::{self, Approval};
+use crate::reveal;
+use crate::screenshots::{self, MaskRequest, ScreenshotView};
+use crate::state::AppState;
+
+/// Writes the finished run's result into the original session's sidecar.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn approve_run(
+    state: State<'_, AppState>,
+    evidence_session: String,
+) -> Result<Approval, AppError> {
+    result_actions::approve(&state.runs, &evidence_session)
+}
+
+/// Writes the bug-ticket bundle into `folder` and returns the bundle's path.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn export_run(
+    state: State<'_, AppState>,
+    evidence_session: String,
+    folder: String,
+) -> Result<String, AppError> {
+    result_actions::export(&state.runs, &evidence_session, &folder)
+}
+
+/// Opens the file manager on something this window wrote.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn reveal_path(state: State<'_, AppState>, path: String) -> Result<(), AppError> {
+    reveal::reveal(&state.runs, &path)
+}
+
+/// One archived (masked) screenshot of an evidence session.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn screenshot_image(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+) -> Result<ScreenshotView, AppError> {
+    screenshots::view(&workspace, &evidence_session, &name)
+}
+
+/// Burns the reviewer's rectangles into the named screenshots.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(request), fields(evidence_session = %request.evidence_session), err)]
+pub fn apply_masks(request: MaskRequest) -> Result<u32, AppError> {
+    screenshots::apply(&request)
+}
+
+/// Deletes a screenshot from the evidence (and so from any export).
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn omit_screenshot(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+) -> Result<(), AppError> {
+    screenshots::omit(&workspace, &evidence_session, &name)
+}

@@ -1,0 +1,10 @@
+//! IPC commands: one-line delegates into library code, each in a tracing span that
+//! records its error. Paths come from the window (the user's folder choice).
+
+mod evidence;
+mod run;
+mod sessions;
+
+pub use evidence::*;
+pub use run::*;
+pub use sessions::*;

@@ -1,0 +1,117 @@
+//! One minimize run as the app drives it: start the configured servers, run Phases
+//! 0–5 with every event forwarded to the window, stop the servers, and turn the outcome
+//! into the result screen's view.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
+use whittle_mcp::client::Hub;
+use whittle_mcp::config::Config;
+use whittle_mcp::run::{minimize, sidecar_entry, MinimizeOptions, RunError, RunOutcome};
+
+use crate::error::AppError;
+use crate::run_update::{RunResultView, RunUpdate};
+use crate::runs::FinishedRun;
+
+/// What the run panel asks for.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct RunRequest {
+    pub workspace: String,
+    pub session_id: String,
+    pub crash_id: String,
+    /// Checked by the run (>= 1); an `i32` so the window sends a plain number.
+    pub max_replays: i32,
+    /// `None` lets Phase 0 pick the only (or first) device.
+    pub device: Option<String>,
+}
+
+impl RunRequest {
+    pub fn options(&self) -> MinimizeOptions {
+        MinimizeOptions {
+            session: self.session_id.clone(),
+            crash: Some(self.crash_id.clone()),
+            max_replays: i64::from(self.max_replays),
+            device: self.device.clone().filter(|d| !d.is_empty()),
+            package: None,
+        }
+    }
+}
+
+/// The folder exports go to by default.
+pub fn default_export_folder(workspace: &Path) -> PathBuf {
+    workspace.join("exports")
+}
+
+pub async fn connect(config: &Config) -> Result<Hub, AppError> {
+    Hub::connect(config)
+        .await
+        .map_err(|e| AppError::ServersUnavailable {
+            reason: e.to_string(),
+        })
+}
+
+/// Runs to the end (or to cancellation) and returns the view plus what approval and
+/// export need later. Refusals before any evidence exists are errors.
+pub async fn run_minimize(
+    config: &Config,
+    request: &RunRequest,
+    run_id: u32,
+    cancel: CancellationToken,
+    send: &(dyn Fn(RunUpdate) + Send + Sync),
+) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
+    let opts = request.options();
+    opts.budget().map_err(refused)?;
+    let hub = connect(config).await?;
+    let outcome = minimize(
+        &hub,
+        config,
+        opts,
+        |event| send(RunUpdate::Event { run_id, event }),
+        cancel,
+    )
+    .await;
+    hub.shutdown().await;
+    let outcome = outcome.map_err(refused)?;
+    let finished = outcome
+        .summary
+        .evidence_session
+        .clone()
+        .zip(
+            outcome
+                .evidence_dir
+                .clone()
+                .map(|evidence_dir| FinishedRun {
+                    workspace: config.workspace.clone(),
+                    evidence_dir,
+                    pending: outcome.pending.clone(),
+                }),
+        );
+    Ok((view(&outcome, &config.workspace), finished))
+}
+
+fn refused(e: RunError) -> AppError {
+    AppError::RunRefused {
+        reason: e.to_string(),
+    }
+}
+
+fn view(outcome: &RunOutcome, workspace: &Path) -> RunResultView {
+    let sidecar_preview = outcome.pending.as_ref().and_then(|pending| {
+        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let entry = sidecar_entry(pending, now).ok()?;
+        let keyed = serde_json::json!({ pending.crash_id.clone(): entry });
+        serde_json::to_string_pretty(&keyed).ok()
+    });
+    RunResultView {
+        summary: outcome.summary.clone(),
+        report: outcome.report.clone(),
+        pending: outcome.pending.clone(),
+        sidecar_preview,
+        evidence_dir: outcome
+            .evidence_dir
+            .as_ref()
+            .map(|d| d.display().to_string()),
+        default_export_folder: default_export_folder(workspace).display().to_string(),
+    }
+}

@@ -1,0 +1,38 @@
+//! "Show in folder" for files the app wrote: the OS file manager opens on the folder.
+//! An argument vector, never a shell; only paths the app itself produced.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::error::AppError;
+use crate::runs::Runs;
+
+pub fn reveal(runs: &Runs, path: &str) -> Result<(), AppError> {
+    let failed = |reason: String| AppError::RevealFailed {
+        path: path.to_owned(),
+        reason,
+    };
+    let target = Path::new(path);
+    if !runs.may_reveal(target) {
+        return Err(failed(
+            "only files Whittle wrote in this window can be shown".into(),
+        ));
+    }
+    let folder = if target.is_dir() {
+        target
+    } else {
+        target.parent().unwrap_or(target)
+    };
+    let mut command = if cfg!(target_os = "macos") {
+        Command::new("open")
+    } else if cfg!(windows) {
+        Command::new("explorer")
+    } else {
+        Command::new("xdg-open")
+    };
+    command
+        .arg(folder)
+        .spawn()
+        .map(drop)
+        .map_err(|e| failed(format!("the file manager could not be opened: {e}")))
+}

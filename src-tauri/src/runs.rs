@@ -1,0 +1,165 @@
+//! The app's runs: at most one live at a time (it owns the device), and the results of
+//! finished ones, which approval and export read from memory — never from a file an
+//! evidence session could have had rewritten.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use tokio_util::sync::CancellationToken;
+use whittle_mcp::run::PendingResult;
+
+use crate::error::AppError;
+
+pub struct ActiveRun {
+    pub id: u32,
+    pub cancel: CancellationToken,
+    pub done: Option<tauri::async_runtime::JoinHandle<()>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FinishedRun {
+    pub workspace: PathBuf,
+    pub evidence_dir: PathBuf,
+    pub pending: Option<PendingResult>,
+}
+
+#[derive(Default)]
+pub struct Runs {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    next_id: u32,
+    active: Option<ActiveRun>,
+    finished: HashMap<String, FinishedRun>,
+    revealable: HashSet<PathBuf>,
+}
+
+impl Runs {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves plain data behind; keep serving it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reserves the single run slot.
+    pub fn begin(&self) -> Result<(u32, CancellationToken), AppError> {
+        let mut inner = self.lock();
+        if inner.active.is_some() {
+            return Err(AppError::RunInProgress);
+        }
+        inner.next_id += 1;
+        let id = inner.next_id;
+        let cancel = CancellationToken::new();
+        inner.active = Some(ActiveRun {
+            id,
+            cancel: cancel.clone(),
+            done: None,
+        });
+        Ok((id, cancel))
+    }
+
+    /// Keeps the run's task so quitting can wait for it; ignored if it already ended.
+    pub fn attach(&self, id: u32, done: tauri::async_runtime::JoinHandle<()>) {
+        if let Some(active) = self.lock().active.as_mut().filter(|a| a.id == id) {
+            active.done = Some(done);
+        }
+    }
+
+    /// Frees the slot and remembers what the run produced.
+    pub fn end(&self, id: u32, finished: Option<(String, FinishedRun)>) {
+        let mut inner = self.lock();
+        if inner.active.as_ref().is_some_and(|a| a.id == id) {
+            inner.active = None;
+        }
+        if let Some((evidence_session, run)) = finished {
+            inner.revealable.insert(run.evidence_dir.clone());
+            inner.finished.insert(evidence_session, run);
+        }
+    }
+
+    /// Asks run `id` to stop; false when it is not the live run.
+    pub fn cancel(&self, id: u32) -> bool {
+        match self.lock().active.as_ref().filter(|a| a.id == id) {
+            Some(active) => {
+                active.cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// For quitting: cancels the live run and hands over its task to wait on.
+    pub fn cancel_for_exit(&self) -> Option<tauri::async_runtime::JoinHandle<()>> {
+        let mut inner = self.lock();
+        let active = inner.active.as_mut()?;
+        active.cancel.cancel();
+        active.done.take()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.lock().active.is_some()
+    }
+
+    pub fn finished(&self, evidence_session: &str) -> Option<FinishedRun> {
+        self.lock().finished.get(evidence_session).cloned()
+    }
+
+    /// Only what the app itself wrote may be revealed in the file manager.
+    pub fn allow_reveal(&self, path: &Path) {
+        self.lock().revealable.insert(path.to_path_buf());
+    }
+
+    pub fn may_reveal(&self, path: &Path) -> bool {
+        self.lock().revealable.contains(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_at_a_time_and_the_slot_frees_at_its_end() {
+        let runs = Runs::default();
+        let (first, cancel) = runs.begin().unwrap();
+        assert!(matches!(runs.begin(), Err(AppError::RunInProgress)));
+        assert!(!runs.cancel(first + 1), "another id is not the live run");
+        assert!(runs.cancel(first));
+        assert!(cancel.is_cancelled());
+        runs.end(first, None);
+        assert!(!runs.is_running());
+        let (second, _) = runs.begin().unwrap();
+        assert_ne!(first, second);
+    }
+
+    #[test]
+    fn a_late_end_of_an_old_run_does_not_free_the_new_one() {
+        let runs = Runs::default();
+        let (first, _) = runs.begin().unwrap();
+        runs.end(first, None);
+        let (_second, _) = runs.begin().unwrap();
+        runs.end(first, None);
+        assert!(runs.is_running());
+    }
+
+    #[test]
+    fn finished_results_are_kept_and_their_evidence_may_be_revealed() {
+        let runs = Runs::default();
+        let (id, _) = runs.begin().unwrap();
+        let run = FinishedRun {
+            workspace: "/ws".into(),
+            evidence_dir: "/ws/sessions/e1".into(),
+            pending: None,
+        };
+        runs.end(id, Some(("e1".into(), run)));
+        assert_eq!(
+            runs.finished("e1").unwrap().evidence_dir,
+            PathBuf::from("/ws/sessions/e1")
+        );
+        assert!(runs.finished("e2").is_none());
+        assert!(runs.may_reveal(Path::new("/ws/sessions/e1")));
+        assert!(!runs.may_reveal(Path::new("/etc")));
+    }
+}

@@ -1,0 +1,75 @@
+//! The screenshot viewer's backend: masked images only, as data URLs (so nothing lands
+//! in the web view's cache), and reviewer masks burned into the archived files.
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use whittle_core::session::{resolve_session_dir, validate_session_id};
+use whittle_mcp::evidence::{apply_masks, omit_shot, review_shot};
+use whittle_mcp::mask::{MaskRect, MaskStyle};
+
+use crate::error::AppError;
+
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ScreenshotView {
+    pub name: String,
+    pub data_url: String,
+    pub width: u32,
+    pub height: u32,
+    /// Already burned into the image.
+    pub masks: Vec<MaskRect>,
+    pub style: MaskStyle,
+}
+
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct MaskRequest {
+    pub workspace: String,
+    pub evidence_session: String,
+    pub screenshots: Vec<String>,
+    pub rects: Vec<MaskRect>,
+    pub style: MaskStyle,
+}
+
+fn unavailable(reason: impl ToString) -> AppError {
+    AppError::ScreenshotUnavailable {
+        reason: reason.to_string(),
+    }
+}
+
+fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, AppError> {
+    validate_session_id(evidence_session).map_err(|reason| AppError::InvalidSessionId {
+        id: evidence_session.to_owned(),
+        reason: reason.to_string(),
+    })?;
+    resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
+}
+
+pub fn view(
+    workspace: &str,
+    evidence_session: &str,
+    name: &str,
+) -> Result<ScreenshotView, AppError> {
+    let shot =
+        review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
+    Ok(ScreenshotView {
+        name: shot.name,
+        data_url: format!(
+            "data:image/png;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&shot.png)
+        ),
+        width: shot.width,
+        height: shot.height,
+        masks: shot.record.masks,
+        style: shot.record.style,
+    })
+}
+
+pub fn apply(request: &MaskRequest) -> Result<u32, AppError> {
+    let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
+    apply_masks(&dir, &request.screenshots, &request.rects, request.style).map_err(unavailable)
+}
+
+pub fn omit(workspace: &str, evidence_session: &str, name: &str) -> Result<(), AppError> {
+    omit_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)
+}

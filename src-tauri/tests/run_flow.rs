@@ -1,0 +1,315 @@
+//! The app's run flow end to end below the window: a real `whittle-servers` process
+//! (simulated device, zero timing) behind the config, the demo's checkout session, and
+//! the app's own start / cancel / approve / export / screenshot code.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use whittle_app::error::AppError;
+use whittle_app::live_run::RunRequest;
+use whittle_app::run_update::{RunResultView, RunUpdate};
+use whittle_app::runs::Runs;
+use whittle_app::{result_actions, reveal, run_control, screenshots};
+use whittle_mcp::mask::{MaskRect, MaskStyle};
+use whittle_mcp::run::{RunEvent, RunStatus};
+
+const SESSION: &str = "2026-05-14_160354_checkout-npe";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `whittle-servers` in this target folder, built once if a partial build lacks it.
+fn servers_binary() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let debug = exe.parent().unwrap().parent().unwrap().to_path_buf();
+        let bin = debug.join("whittle-servers");
+        if !bin.is_file() {
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["build", "-p", "whittle-servers", "--bin", "whittle-servers"])
+                .env("CARGO_TARGET_DIR", debug.parent().unwrap())
+                .current_dir(repo())
+                .status()
+                .unwrap();
+            assert!(status.success(), "building whittle-servers failed");
+        }
+        bin
+    })
+    .clone()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The demo's checkout session and shop model, with every wait set to zero.
+struct Setup {
+    root: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let root = tempfile::tempdir().unwrap();
+        let ws = root.path().join("workspace");
+        copy_dir(
+            &repo().join("demo/workspace/sessions").join(SESSION),
+            &ws.join("sessions").join(SESSION),
+        );
+        let mut model: Value =
+            serde_json::from_slice(&std::fs::read(repo().join("demo/shop.json")).unwrap()).unwrap();
+        model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
+        std::fs::write(root.path().join("shop.json"), model.to_string()).unwrap();
+        let servers = servers_binary().display().to_string();
+        let config = json!({
+            "workspace": "elsewhere",
+            "mcpServers": {
+                "whittle": {"command": servers, "args": ["all", "--workspace", "elsewhere"]},
+                "sim": {"command": servers, "args": ["sim", "--model", "shop.json", "--devices", "2"]}
+            },
+            "roles": {"report": "whittle", "analyzer": "whittle", "mobile": "sim", "ui": "sim", "log": "sim"},
+            "timing": {"settle_ms": 0, "drain_interval_ms": 20, "action_pause_ms": 0}
+        });
+        std::fs::write(root.path().join("whittle.json"), config.to_string()).unwrap();
+        Setup { root }
+    }
+
+    fn config(&self) -> PathBuf {
+        self.root.path().join("whittle.json")
+    }
+
+    fn workspace(&self) -> PathBuf {
+        self.root.path().join("workspace")
+    }
+
+    fn request(&self, max_replays: i32) -> RunRequest {
+        RunRequest {
+            workspace: self.workspace().display().to_string(),
+            session_id: SESSION.into(),
+            crash_id: "c1".into(),
+            max_replays,
+            device: None,
+        }
+    }
+
+    fn start(&self, runs: &Arc<Runs>, max_replays: i32) -> (u32, Receiver<RunUpdate>) {
+        let (tx, rx) = channel();
+        let id = run_control::start(
+            Some(&self.config()),
+            runs,
+            self.request(max_replays),
+            move |u| {
+                let _ = tx.send(u);
+            },
+        )
+        .unwrap();
+        (id, rx)
+    }
+}
+
+/// Every event up to `Ended`, and the run's result.
+fn drain(rx: &Receiver<RunUpdate>) -> (Vec<RunEvent>, RunResultView) {
+    let mut events = Vec::new();
+    loop {
+        match rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("run ended in time")
+        {
+            RunUpdate::Event { event, .. } => events.push(event),
+            RunUpdate::Ended { result, error, .. } => {
+                return (
+                    events,
+                    *result.unwrap_or_else(|| panic!("no result: {error:?}")),
+                )
+            }
+        }
+    }
+}
+
+#[test]
+fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
+    let setup = Setup::new();
+    let runs = Arc::new(Runs::default());
+    let (run_id, rx) = setup.start(&runs, 30);
+    assert!(
+        matches!(
+            run_control::start(Some(&setup.config()), &runs, setup.request(30), |_| {}),
+            Err(AppError::RunInProgress)
+        ),
+        "a second run must wait for the first"
+    );
+    let (events, result) = drain(&rx);
+    assert!(!runs.is_running());
+    // Plan warnings may come first; the run itself starts with `Started`.
+    let first = events
+        .iter()
+        .find(|e| !matches!(e, RunEvent::Warning { .. }));
+    assert!(matches!(first, Some(RunEvent::Started { .. })), "{first:?}");
+    assert!(matches!(events.last(), Some(RunEvent::Finished(_))));
+    let finished: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::AttemptFinished {
+                attempt,
+                screenshot,
+                ..
+            } => Some((*attempt, screenshot.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished.len() as u32, result.summary.attempts);
+    assert!(finished
+        .iter()
+        .enumerate()
+        .all(|(i, (a, _))| *a == i as u32 + 1));
+
+    let summary = &result.summary;
+    assert_eq!(summary.status, RunStatus::Minimized, "{}", result.report);
+    assert_eq!(summary.minimal_path, [1, 10, 11, 12]);
+    let evidence = summary.evidence_session.clone().unwrap();
+    let preview = result
+        .sidecar_preview
+        .clone()
+        .expect("a preview of the write-back");
+    assert!(preview.contains("\"minimized_repro_path\""), "{preview}");
+    assert!(
+        result
+            .evidence_dir
+            .as_deref()
+            .unwrap()
+            .starts_with(&*setup.workspace().to_string_lossy()),
+        "the run used the window's workspace, not the config's"
+    );
+    let _ = run_id;
+
+    // The viewer sees masked images only, with the burned-in masks listed.
+    let shot = finished
+        .iter()
+        .find_map(|(_, s)| s.clone())
+        .expect("a screenshot");
+    let ws = setup.workspace().display().to_string();
+    let view = screenshots::view(&ws, &evidence, &shot).unwrap();
+    assert!(view.data_url.starts_with("data:image/png;base64,"));
+    assert!(view.width > 0 && view.height > 0);
+    let before = view.data_url.clone();
+    let request = screenshots::MaskRequest {
+        workspace: ws.clone(),
+        evidence_session: evidence.clone(),
+        screenshots: vec![shot.clone()],
+        rects: vec![MaskRect {
+            x: 0,
+            y: 0,
+            w: 30,
+            h: 30,
+            reason: "reviewer".into(),
+        }],
+        style: MaskStyle::Solid,
+    };
+    assert_eq!(screenshots::apply(&request).unwrap(), 1);
+    let after = screenshots::view(&ws, &evidence, &shot).unwrap();
+    assert_ne!(after.data_url, before);
+    assert!(after.masks.iter().any(|m| m.reason == "reviewer"));
+    assert!(matches!(
+        screenshots::view(&ws, &evidence, "screenshots/../result.json"),
+        Err(AppError::ScreenshotUnavailable { .. })
+    ));
+
+    // Approval writes exactly the sidecar entry, next to the original session.
+    let approval = result_actions::approve(&runs, &evidence).unwrap();
+    let sidecar = setup
+        .workspace()
+        .join("sessions")
+        .join(SESSION)
+        .join("crashes.minimized.json");
+    assert_eq!(PathBuf::from(&approval.sidecar_path), sidecar);
+    let written: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
+    assert_eq!(
+        written["crashes"]["c1"]["minimized_repro_path"],
+        json!([1, 10, 11, 12])
+    );
+    let shown: Value = serde_json::from_str(&approval.written_text).unwrap();
+    assert_eq!(shown["c1"], written["crashes"]["c1"]);
+
+    // Export never overwrites: a second export gets its own folder.
+    let out = setup.root.path().join("exports");
+    let first = result_actions::export(&runs, &evidence, &out.display().to_string()).unwrap();
+    let second = result_actions::export(&runs, &evidence, &out.display().to_string()).unwrap();
+    assert_ne!(first, second);
+    assert!(second.ends_with("-2"), "{second}");
+    assert!(Path::new(&first).join("manifest.json").is_file());
+    assert!(matches!(
+        result_actions::export(&runs, &evidence, "relative/folder"),
+        Err(AppError::ExportFailed { .. })
+    ));
+
+    // Only what the app wrote may be revealed.
+    assert!(matches!(
+        reveal::reveal(&runs, "/etc"),
+        Err(AppError::RevealFailed { .. })
+    ));
+}
+
+#[test]
+fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
+    let setup = Setup::new();
+    let runs = Arc::new(Runs::default());
+    let (run_id, rx) = setup.start(&runs, 30);
+    let mut cancelled = false;
+    let result = loop {
+        match rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("run ended in time")
+        {
+            RunUpdate::Event {
+                event: RunEvent::AttemptStarted { attempt: 2, .. },
+                ..
+            } => {
+                cancelled = runs.cancel(run_id);
+            }
+            RunUpdate::Event { .. } => {}
+            RunUpdate::Ended { result, .. } => {
+                break *result.expect("a cancelled run still has a result")
+            }
+        }
+    };
+    assert!(cancelled);
+    assert_eq!(result.summary.status, RunStatus::Cancelled);
+    assert!(result.pending.is_none());
+    assert!(result.sidecar_preview.is_none());
+    let evidence = result.summary.evidence_session.unwrap();
+    assert!(matches!(
+        result_actions::approve(&runs, &evidence),
+        Err(AppError::ApproveFailed { .. })
+    ));
+    assert!(!setup
+        .workspace()
+        .join("sessions")
+        .join(SESSION)
+        .join("crashes.minimized.json")
+        .exists());
+}
+
+#[test]
+fn bad_requests_are_refused_before_anything_starts() {
+    let setup = Setup::new();
+    let runs = Arc::new(Runs::default());
+    let refused = run_control::start(Some(&setup.config()), &runs, setup.request(0), |_| {});
+    assert!(matches!(refused, Err(AppError::RunRefused { .. })));
+    let no_config = run_control::start(None, &runs, setup.request(5), |_| {});
+    assert!(matches!(no_config, Err(AppError::ConfigUnavailable { .. })));
+    assert!(!runs.is_running());
+}

@@ -1,0 +1,73 @@
+import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
+import CandidateHistory from "./CandidateHistory.svelte";
+import type { AttemptRow } from "../lib/runState";
+import { shot } from "../test/runFixtures";
+
+function rowsOf(n: number): AttemptRow[] {
+  return Array.from({ length: n }, (_, i) => {
+    const attempt = i + 1;
+    const verdict = attempt % 10 === 0 ? "error" : attempt % 3 === 0 ? "reproduced" : "not_reproduced";
+    return {
+      attempt,
+      phase: "one_by_one",
+      candidate: Array.from({ length: 12 }, (_, k) => k + 1),
+      verdict,
+      reason: verdict === "error" ? "runtime_error: device lost" : verdict === "reproduced" ? null : "no_crash",
+      signature: verdict === "reproduced" ? "51defb0ee406" : null,
+      label: null,
+      durationMs: 1500,
+      screenshot: shot(attempt),
+      screenshotRedacted: false,
+    } satisfies AttemptRow;
+  });
+}
+
+describe("CandidateHistory", () => {
+  it("renders a window of a 300-row history, not every row", () => {
+    render(CandidateHistory, { rows: rowsOf(300), onopen: () => {} });
+    const rendered = screen.getAllByTestId("history-row");
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(30);
+    expect(screen.getByRole("list", { name: "Attempts" }).getAttribute("aria-label")).toBe("Attempts");
+    expect(within(screen.getByRole("group", { name: "Show attempts" })).getByRole("button", { name: /All/ })).toHaveTextContent("300");
+  });
+
+  it("shows an attempt's facts in words, candidate as chips", () => {
+    render(CandidateHistory, { rows: rowsOf(12), onopen: () => {} });
+    const [first] = screen.getAllByTestId("history-row");
+    expect(first).toHaveTextContent("One by one");
+    expect(first).toHaveTextContent("Not reproduced");
+    expect(first).toHaveTextContent("No crash");
+    expect(first).toHaveTextContent("1.5 s");
+    expect(first!.querySelectorAll(".chip")).toHaveLength(8);
+    expect(first).toHaveTextContent("+4");
+  });
+
+  it("filters by verdict", async () => {
+    render(CandidateHistory, { rows: rowsOf(30), onopen: () => {} });
+    await fireEvent.click(screen.getByRole("button", { name: /^Error/ }));
+    expect(screen.getAllByTestId("history-row").map((r) => r.dataset.attempt)).toEqual(["10", "20", "30"]);
+    expect(screen.getAllByTestId("history-row")[0]).toHaveTextContent("Device or server error: device lost");
+    await fireEvent.click(screen.getByRole("button", { name: /^Reproduced/ }));
+    expect(screen.getAllByTestId("history-row").every((r) => r.textContent!.includes("Reproduced"))).toBe(true);
+    expect(screen.getAllByTestId("history-row")[0]).toHaveTextContent("51defb0ee406");
+    expect(screen.getByRole("button", { name: /^Reproduced/ })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  it("opens an attempt's screenshot from its button and hides omitted ones", async () => {
+    const onopen = vi.fn();
+    const rows = rowsOf(3);
+    render(CandidateHistory, { rows, onopen, omitted: new Set([shot(2)]) });
+    const buttons = screen.getAllByTestId("open-screenshot");
+    expect(buttons).toHaveLength(2);
+    await fireEvent.click(buttons[1]!);
+    expect(onopen).toHaveBeenCalledWith(rows[2]);
+    expect(screen.getAllByTestId("history-row")[1]).toHaveTextContent("omitted");
+  });
+
+  it("says when there are no attempts yet", () => {
+    render(CandidateHistory, { rows: [], onopen: () => {} });
+    expect(screen.getByText(/No attempts yet/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,84 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { describe, expect, it } from "vitest";
+import ResultView from "./ResultView.svelte";
+import { commandCalls, fail, fakeBackend } from "../test/ipc";
+import { planSteps, result, summary } from "../test/runFixtures";
+import type { RunResultView } from "../lib/runTypes";
+
+const evidence = summary.evidence_session!;
+
+describe("ResultView", () => {
+  it("states the confidence with its reasons and both paths side by side", () => {
+    fakeBackend({});
+    render(ResultView, { result, steps: planSteps });
+    expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Minimal path found: 4 → 3 steps");
+    expect(screen.getByTestId("result-confidence")).toHaveTextContent("high");
+    expect(screen.getByText("Final confirmation: 3/3 reproduced")).toBeInTheDocument();
+    expect(screen.getByText("Fixed point reached: removing any single step no longer crashes")).toBeInTheDocument();
+    const original = screen.getByRole("heading", { name: "Original · 4 steps" }).nextElementSibling!;
+    const minimal = screen.getByRole("heading", { name: "Minimal · 3 steps" }).nextElementSibling!;
+    expect(original.querySelectorAll("li.removed")).toHaveLength(1);
+    expect(original.querySelector("li.removed")).toHaveTextContent("Type into password field");
+    expect(minimal).toHaveTextContent("Tap “Checkout”");
+    expect(screen.getAllByTestId("proof-row")[0]).toHaveTextContent("Without step 2: 0/3 reproduced");
+    expect(screen.getByText(/"minimized_repro_path": \[1, 2, 4\]/)).toBeInTheDocument();
+  });
+
+  it("disables Approve and Export with the reason when there is nothing to write back", () => {
+    fakeBackend({});
+    const cancelled: RunResultView = {
+      ...result,
+      summary: { ...summary, status: "cancelled", confidence: null },
+      pending: null,
+      sidecar_preview: null,
+    };
+    render(ResultView, { result: cancelled, steps: planSteps });
+    expect(screen.getByTestId("approve")).toBeDisabled();
+    expect(screen.getByTestId("approve")).toHaveAccessibleDescription(
+      "Nothing to approve: the run was cancelled before it produced a result.",
+    );
+    expect(screen.getByTestId("export")).toBeDisabled();
+    expect(screen.queryByTestId("result-confidence")).toBeNull();
+  });
+
+  it("approves and shows the written sidecar's path", async () => {
+    const calls = fakeBackend({
+      approve_run: () => ({ sidecar_path: "/ws/sessions/s/crashes.minimized.json", written_text: "{}" }),
+    });
+    render(ResultView, { result, steps: planSteps });
+    await fireEvent.click(screen.getByTestId("approve"));
+    expect(await screen.findByTestId("approved-path")).toHaveTextContent("/ws/sessions/s/crashes.minimized.json");
+    expect(commandCalls(calls, "approve_run")).toEqual([{ evidenceSession: evidence }]);
+    expect(screen.getByTestId("approve")).toBeDisabled();
+  });
+
+  it("shows an approval failure in place with a next step", async () => {
+    fakeBackend({ approve_run: () => fail("approve_failed", "the result was not written: read-only folder") });
+    render(ResultView, { result, steps: planSteps });
+    await fireEvent.click(screen.getByTestId("approve"));
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("read-only folder");
+    expect(alert).toHaveTextContent("Check that the session folder is writable");
+    expect(screen.getByTestId("approve")).toBeEnabled();
+  });
+
+  it("exports into the prefilled folder, or one the user typed, and reveals the bundle", async () => {
+    const calls = fakeBackend({ export_run: (a) => `${a.folder}/checkout-npe-c1`, reveal_path: () => null });
+    render(ResultView, { result, steps: planSteps });
+    const folder = screen.getByTestId("export-folder") as HTMLInputElement;
+    expect(folder.value).toBe("/home/tester/whittle-exports");
+    await fireEvent.input(folder, { target: { value: "/tmp/tickets" } });
+    await fireEvent.click(screen.getByTestId("export"));
+    expect(await screen.findByTestId("exported-path")).toHaveTextContent("/tmp/tickets/checkout-npe-c1");
+    expect(commandCalls(calls, "export_run")).toEqual([{ evidenceSession: evidence, folder: "/tmp/tickets" }]);
+    await fireEvent.click(screen.getByRole("button", { name: "Show in folder" }));
+    expect(commandCalls(calls, "reveal_path")).toEqual([{ path: "/tmp/tickets/checkout-npe-c1" }]);
+  });
+
+  it("fills the folder from the native picker", async () => {
+    fakeBackend({ "plugin:dialog|open": () => "/picked/folder" });
+    render(ResultView, { result, steps: planSteps });
+    await fireEvent.click(screen.getByRole("button", { name: "Choose…" }));
+    await waitFor(() => expect((screen.getByTestId("export-folder") as HTMLInputElement).value).toBe("/picked/folder"));
+  });
+});

@@ -1,0 +1,92 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
+import RunView from "./RunView.svelte";
+import { commandCalls, emitEnded, emitEvents, fakeBackend } from "../test/ipc";
+import { checkoutDetail } from "../test/fixtures";
+import { events, result, screenshotView, shot } from "../test/runFixtures";
+
+const crash = checkoutDetail.crashes[0]!;
+
+function setup() {
+  const calls = fakeBackend({
+    list_devices: () => [{ id: "sim-1", name: "Sim", platform: "android", type: "emulator", state: "online" }],
+    start_run: () => 3,
+    screenshot_image: (a) => screenshotView(a.name as string),
+    omit_screenshot: () => null,
+  });
+  const onback = vi.fn();
+  const onbusychange = vi.fn();
+  render(RunView, { workspace: "/ws", detail: checkoutDetail, crash, onback, onbusychange });
+  return { calls, onback, onbusychange };
+}
+
+async function startAndRun(count: number) {
+  await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
+  await fireEvent.click(screen.getByTestId("start-run"));
+  await waitFor(() => expect(screen.getByTestId("cancel-run")).toBeEnabled());
+  await emitEvents(3, events.slice(0, count));
+}
+
+const pathMarks = () =>
+  within(screen.getByRole("list", { name: "Step path" }))
+    .getAllByRole("listitem")
+    .map((li) => li.dataset.mark);
+
+describe("RunView", () => {
+  it("runs the chosen crash: candidate highlighted live, minimal path and result at the end", async () => {
+    const { calls, onbusychange } = setup();
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Minimize c1");
+    await startAndRun(6); // attempt 2 (candidate [4]) is running
+    expect(commandCalls(calls, "start_run")[0]).toMatchObject({ request: { session_id: checkoutDetail.session_id, crash_id: "c1" } });
+    expect(onbusychange).toHaveBeenLastCalledWith(true);
+    await waitFor(() => expect(pathMarks()).toEqual(["in-attempt", "out-attempt", "out-attempt", "in-attempt"]));
+    expect(screen.getAllByTestId("history-row")).toHaveLength(2);
+
+    await emitEvents(3, events.slice(6));
+    await emitEnded(3, result);
+    await waitFor(() => expect(screen.getByTestId("result-confidence")).toHaveTextContent("high"));
+    expect(pathMarks()).toEqual(["kept", "kept", "removed", "kept"]);
+    expect(onbusychange).toHaveBeenLastCalledWith(false);
+  });
+
+  it("opens an attempt's screenshot, compares with the previous one, and forgets an omitted one", async () => {
+    const { calls } = setup();
+    await startAndRun(events.length);
+    const buttons = screen.getAllByTestId("open-screenshot");
+    expect(buttons).toHaveLength(4);
+    await fireEvent.click(buttons[2]!);
+    const viewer = await screen.findByTestId("screenshot-viewer");
+    expect(viewer).toHaveTextContent("Screenshot of attempt 3");
+    expect(await within(viewer).findByRole("button", { name: "Compare with attempt 2" })).toBeEnabled();
+    expect(within(viewer).getByTestId("mask-apply-all")).toHaveTextContent("(4)");
+
+    await fireEvent.click(within(viewer).getByTestId("omit-screenshot"));
+    await fireEvent.click(within(viewer).getByTestId("omit-confirm"));
+    await waitFor(() => expect(screen.queryByTestId("screenshot-viewer")).toBeNull());
+    expect(commandCalls(calls, "omit_screenshot")).toEqual([
+      { workspace: "/ws", evidenceSession: result.summary.evidence_session, name: shot(3) },
+    ]);
+    expect(screen.getAllByTestId("open-screenshot")).toHaveLength(3);
+
+    await fireEvent.click(screen.getAllByTestId("open-screenshot")[2]!); // attempt 4
+    const next = await screen.findByTestId("screenshot-viewer");
+    // Attempt 3's screenshot is gone, so the comparison goes back to attempt 2.
+    expect(await within(next).findByRole("button", { name: "Compare with attempt 2" })).toBeInTheDocument();
+    await fireEvent.click(within(next).getByTestId("close-viewer"));
+    expect(screen.queryByTestId("screenshot-viewer")).toBeNull();
+  });
+
+  it("goes back to the session", async () => {
+    const { onback } = setup();
+    await fireEvent.click(screen.getByRole("button", { name: "← Back to session" }));
+    expect(onback).toHaveBeenCalledOnce();
+  });
+
+  it("refuses a live run for a crash with too few replayable steps", async () => {
+    fakeBackend({ list_devices: () => [] });
+    const low = { ...crash, plan: { ...crash.plan!, live_run_allowed: false } };
+    render(RunView, { workspace: "/ws", detail: checkoutDetail, crash: low, onback: () => {} });
+    await waitFor(() => expect(screen.getByText(/No device is connected/)).toBeInTheDocument());
+    expect(screen.getByTestId("start-run")).toBeDisabled();
+  });
+});

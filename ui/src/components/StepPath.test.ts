@@ -1,0 +1,46 @@
+import { render, screen, within } from "@testing-library/svelte";
+import { describe, expect, it } from "vitest";
+import StepPath from "./StepPath.svelte";
+import { checkoutDetail } from "../test/fixtures";
+import type { PlanView } from "../lib/types";
+
+const plan = checkoutDetail.crashes[0]!.plan!;
+const marks = () =>
+  within(screen.getByRole("list", { name: "Step path" }))
+    .getAllByRole("listitem")
+    .map((li) => li.dataset.mark ?? null);
+
+describe("StepPath", () => {
+  it("shows the plain path when nothing is running", () => {
+    render(StepPath, { plan });
+    expect(marks()).toEqual([null, null, null, null]);
+  });
+
+  it("highlights the steps of the attempt being replayed (launch always runs)", () => {
+    render(StepPath, { plan, candidate: [4] });
+    expect(marks()).toEqual(["in-attempt", "out-attempt", "out-attempt", "in-attempt"]);
+    expect(screen.getAllByText("in this attempt")).toHaveLength(2);
+  });
+
+  it("makes the minimal path stand out and fades removed steps once the run is over", () => {
+    render(StepPath, { plan, candidate: [2], minimal: [1, 2, 4] });
+    expect(marks()).toEqual(["kept", "kept", "removed", "kept"]);
+    expect(screen.getByText("removed")).toBeInTheDocument();
+  });
+
+  it("marks a 1000-step path in one flat list", () => {
+    const big: PlanView = {
+      ...plan,
+      steps: Array.from({ length: 1000 }, (_, i) => ({
+        index: i + 1,
+        description: `Tap item ${i + 1}`,
+        role: i === 0 ? "setup" : "replayable",
+        skip_reason: null,
+        is_trigger: i === 999,
+      })),
+    };
+    const { container } = render(StepPath, { plan: big, candidate: Array.from({ length: 500 }, (_, i) => i * 2 + 2) });
+    expect(container.querySelectorAll("ol > li")).toHaveLength(1000);
+    expect(marks().filter((m) => m === "in-attempt")).toHaveLength(501);
+  });
+});

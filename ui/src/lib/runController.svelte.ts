@@ -1,0 +1,104 @@
+// One crash's minimize run as the window sees it: starts and cancels it, and folds the
+// backend's events (from start_run's channel) into RunState. They are checked against
+// the run id; the ones that arrive before `start_run` has returned that id are held and
+// replayed once it is known.
+import { api, describeError, errorCode } from "./api";
+import { initialRunState, reduce, type RunState } from "./runState";
+import type { RunEnded, RunErrorPayload, RunResultView, RunUpdate, StartRunRequest } from "./runTypes";
+
+export type RunLifecycle = "idle" | "starting" | "running" | "ended";
+
+export type ShownError = { message: string; code: string | null };
+
+type Incoming = { kind: "update"; update: RunUpdate } | { kind: "ended"; ended: RunEnded };
+
+export class RunController {
+  lifecycle = $state<RunLifecycle>("idle");
+  runId = $state<number | null>(null);
+  state = $state.raw<RunState>(initialRunState());
+  result = $state.raw<RunResultView | null>(null);
+  /** Why `start_run` refused; the run never began. */
+  startError = $state<ShownError | null>(null);
+  /** Why a started run ended without a result. */
+  endError = $state.raw<RunErrorPayload | null>(null);
+  cancelRequested = $state(false);
+  cancelError = $state<string | null>(null);
+
+  #held: Incoming[] = [];
+  #disposed = false;
+  readonly #clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.#clock = clock;
+  }
+
+  get busy(): boolean {
+    return this.lifecycle === "starting" || this.lifecycle === "running";
+  }
+
+  async start(request: StartRunRequest): Promise<void> {
+    if (this.busy || this.#disposed) return;
+    this.state = initialRunState();
+    this.result = null;
+    this.startError = null;
+    this.endError = null;
+    this.cancelRequested = false;
+    this.cancelError = null;
+    this.runId = null;
+    this.#held = [];
+    this.lifecycle = "starting";
+    try {
+      const id = await api.startRun(request, {
+        update: (update) => this.#receive({ kind: "update", update }),
+        ended: (ended) => this.#receive({ kind: "ended", ended }),
+      });
+      this.runId = id;
+      this.lifecycle = "running";
+      const held = this.#held;
+      this.#held = [];
+      for (const item of held) this.#deliver(item);
+    } catch (err) {
+      this.lifecycle = "idle";
+      this.startError = { message: describeError(err), code: errorCode(err) };
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (this.lifecycle !== "running" || this.runId === null || this.cancelRequested) return;
+    this.cancelRequested = true;
+    this.cancelError = null;
+    try {
+      await api.cancelRun(this.runId);
+    } catch (err) {
+      this.cancelRequested = false;
+      this.cancelError = describeError(err);
+    }
+  }
+
+  /** Stops delivering; the backend run (if any) goes on and keeps its evidence. */
+  dispose(): void {
+    this.#disposed = true;
+  }
+
+  #receive(item: Incoming) {
+    if (this.#disposed) return;
+    if (this.lifecycle === "starting" && this.runId === null) {
+      this.#held.push(item);
+      return;
+    }
+    this.#deliver(item);
+  }
+
+  #deliver(item: Incoming) {
+    const id = item.kind === "update" ? item.update.run_id : item.ended.run_id;
+    if (id !== this.runId || this.lifecycle !== "running") return;
+    if (item.kind === "update") {
+      this.state = reduce(this.state, item.update.event, this.#clock());
+      return;
+    }
+    this.result = item.ended.result;
+    this.endError = item.ended.error;
+    if (this.state.endedAt === null) this.state = { ...this.state, endedAt: this.#clock() };
+    this.lifecycle = "ended";
+  }
+}

@@ -1,0 +1,198 @@
+// The run screen's state as a pure fold over the run's events, so a test can replay a
+// whole run without a DOM or a backend. `now` is passed in for the same reason.
+import type { CandidateHistory, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
+import { budgetWarning, flakyWarning, verdictOf, type Verdict } from "./wording";
+
+export type AttemptRow = {
+  attempt: number;
+  phase: Phase;
+  candidate: number[];
+  verdict: Verdict | "running";
+  reason: string | null;
+  signature: string | null;
+  label: string | null;
+  durationMs: number | null;
+  screenshot: string | null;
+  screenshotRedacted: boolean;
+};
+
+export type RunState = {
+  evidenceSession: string | null;
+  planSteps: PlannedStep[];
+  /** The replayable steps the search may remove. */
+  candidates: number[];
+  device: string | null;
+  phase: Phase | null;
+  /** The shortest reproducing candidate so far. */
+  current: number[];
+  /** What is being replayed right now, if anything. */
+  candidate: number[] | null;
+  attempts: number;
+  maxReplays: number;
+  flaky: boolean;
+  budgetExhausted: boolean;
+  rows: AttemptRow[];
+  warnings: string[];
+  outcomeHistory: CandidateHistory[];
+  startedAt: number | null;
+  endedAt: number | null;
+  finishedAttempts: number;
+  finishedDurationMs: number;
+  summary: RunSummary | null;
+};
+
+export function initialRunState(): RunState {
+  return {
+    evidenceSession: null,
+    planSteps: [],
+    candidates: [],
+    device: null,
+    phase: null,
+    current: [],
+    candidate: null,
+    attempts: 0,
+    maxReplays: 0,
+    flaky: false,
+    budgetExhausted: false,
+    rows: [],
+    warnings: [],
+    outcomeHistory: [],
+    startedAt: null,
+    endedAt: null,
+    finishedAttempts: 0,
+    finishedDurationMs: 0,
+    summary: null,
+  };
+}
+
+function addWarning(warnings: string[], message: string): string[] {
+  return warnings.includes(message) ? warnings : [...warnings, message];
+}
+
+/** Replaces the row of `attempt` (searching from the end: it is nearly always the last). */
+function upsertRow(rows: AttemptRow[], row: AttemptRow): AttemptRow[] {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (rows[i]!.attempt === row.attempt) {
+      const next = rows.slice();
+      next[i] = row;
+      return next;
+    }
+    if (rows[i]!.attempt < row.attempt) break;
+  }
+  return [...rows, row].sort((a, b) => a.attempt - b.attempt);
+}
+
+function withFlags(state: RunState, flaky: boolean, budgetExhausted: boolean, maxReplays: number): RunState {
+  let warnings = state.warnings;
+  if (flaky && !state.flaky) warnings = addWarning(warnings, flakyWarning);
+  if (budgetExhausted && !state.budgetExhausted) warnings = addWarning(warnings, budgetWarning(maxReplays));
+  return {
+    ...state,
+    warnings,
+    flaky: state.flaky || flaky,
+    budgetExhausted: state.budgetExhausted || budgetExhausted,
+  };
+}
+
+export function reduce(state: RunState, event: RunEvent, now: number = Date.now()): RunState {
+  switch (event.type) {
+    case "started":
+      return {
+        ...state,
+        evidenceSession: event.evidence_session,
+        planSteps: event.plan_steps,
+        candidates: event.candidates,
+        maxReplays: event.max_replays,
+        device: event.device,
+        current: event.candidates,
+        startedAt: now,
+      };
+    case "attempt_started":
+      return {
+        ...state,
+        phase: event.phase,
+        candidate: event.candidate,
+        rows: upsertRow(state.rows, {
+          attempt: event.attempt,
+          phase: event.phase,
+          candidate: event.candidate,
+          verdict: "running",
+          reason: null,
+          signature: null,
+          label: null,
+          durationMs: null,
+          screenshot: null,
+          screenshotRedacted: false,
+        }),
+      };
+    case "attempt_finished":
+      return {
+        ...state,
+        phase: event.phase,
+        attempts: Math.max(state.attempts, event.attempt),
+        finishedAttempts: state.finishedAttempts + 1,
+        finishedDurationMs: state.finishedDurationMs + event.duration_ms,
+        rows: upsertRow(state.rows, {
+          attempt: event.attempt,
+          phase: event.phase,
+          candidate: event.candidate,
+          verdict: verdictOf(event.reproduced, event.reason),
+          reason: event.reason,
+          signature: event.signature,
+          label: event.label,
+          durationMs: event.duration_ms,
+          screenshot: event.screenshot,
+          screenshotRedacted: event.screenshot_redacted,
+        }),
+      };
+    case "snapshot":
+      return {
+        ...withFlags(state, event.flaky_observed, event.budget_exhausted, event.max_replays),
+        phase: event.phase,
+        current: event.current,
+        candidate: event.candidate,
+        attempts: event.attempts,
+        maxReplays: event.max_replays,
+        outcomeHistory: event.outcome_history,
+      };
+    case "warning":
+      return { ...state, warnings: addWarning(state.warnings, event.message) };
+    case "finished": {
+      const { type: _type, ...summary } = event;
+      return {
+        ...withFlags(state, summary.flaky_observed, summary.budget_exhausted, state.maxReplays),
+        summary,
+        candidate: null,
+        attempts: summary.attempts,
+        current: summary.minimal_path,
+        evidenceSession: state.evidenceSession ?? summary.evidence_session,
+        endedAt: now,
+      };
+    }
+  }
+}
+
+/** Average duration of a finished replay, or null before the first one ends. */
+export function averageAttemptMs(state: RunState): number | null {
+  return state.finishedAttempts === 0 ? null : state.finishedDurationMs / state.finishedAttempts;
+}
+
+/**
+ * An upper bound on the time left: every remaining replay of the budget at the average
+ * duration. The search often stops earlier, hence "up to".
+ */
+export function remainingUpToMs(state: RunState): number | null {
+  const avg = averageAttemptMs(state);
+  if (avg === null || state.summary !== null) return null;
+  return avg * Math.max(0, state.maxReplays - state.attempts);
+}
+
+export function elapsedMs(state: RunState, now: number): number | null {
+  if (state.startedAt === null) return null;
+  return (state.endedAt ?? now) - state.startedAt;
+}
+
+/** The archived screenshots the run has reported so far, in attempt order. */
+export function screenshotsOf(state: RunState): string[] {
+  return state.rows.flatMap((r) => (r.screenshot ? [r.screenshot] : []));
+}

@@ -1,0 +1,35 @@
+// Every run-related shape the Rust side sends or takes, from the generated bindings
+// (the `_Serialize` variant is what Rust sends). No other module declares a run type.
+export type {
+  Approval,
+  CandidateHistory,
+  Confidence,
+  DeviceView as Device,
+  Disposition as StepDisposition,
+  EngineSnapshot_Serialize as EngineSnapshot,
+  MaskRect,
+  MaskRequest,
+  MaskStyle,
+  PendingResult_Serialize as PendingResult,
+  Phase,
+  PlanEntry_Serialize as PlanEntry,
+  PlannedStep,
+  ProofRow,
+  RunEvent_Serialize as RunEvent,
+  RunRequest_Deserialize as StartRunRequest,
+  RunResultView_Serialize as RunResultView,
+  RunStatus,
+  RunSummary_Serialize as RunSummary,
+  RunUpdate_Serialize as RunChannelMessage,
+  ScreenshotView,
+} from "../bindings";
+import type { ErrorPayload, RunEvent_Serialize, RunResultView_Serialize } from "../bindings";
+
+/** The `{code, message}` every failing run command (and a failed run) carries. */
+export type RunErrorPayload = ErrorPayload;
+
+/** One event of run `run_id`, as the run controller receives it. */
+export type RunUpdate = { run_id: number; event: RunEvent_Serialize };
+
+/** The end of run `run_id`: a result, or why there is none. */
+export type RunEnded = { run_id: number; result: RunResultView_Serialize | null; error: ErrorPayload | null };
