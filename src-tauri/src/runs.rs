@@ -162,4 +162,25 @@ mod tests {
         assert!(runs.may_reveal(Path::new("/ws/sessions/e1")));
         assert!(!runs.may_reveal(Path::new("/etc")));
     }
+
+    #[test]
+    fn quitting_cancels_the_live_run_and_waits_for_its_task() {
+        let runs = Runs::default();
+        assert!(
+            runs.cancel_for_exit().is_none(),
+            "nothing to wait for when idle"
+        );
+        let (id, cancel) = runs.begin().unwrap();
+        let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = finished.clone();
+        let task = tauri::async_runtime::spawn(async move {
+            // Stands in for the run: it ends only once it is cancelled.
+            cancel.cancelled().await;
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        runs.attach(id, task);
+        let task = runs.cancel_for_exit().expect("the run's task");
+        tauri::async_runtime::block_on(task).unwrap();
+        assert!(finished.load(std::sync::atomic::Ordering::SeqCst));
+    }
 }

@@ -201,12 +201,22 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.ok((await find(byTestId("history-row"))).length > 0, "the history shows attempts");
   const proof = await find(byTestId("proof-row"));
   assert.equal(proof.length, 3, "one proof row per kept non-launch step (10, 11, 12)");
+  await wd("POST", `/session/${sessionId}/execute/sync`, {
+    script: `document.querySelector('[data-testid="result-confidence"]').scrollIntoView({ block: "start" });`,
+    args: [],
+  });
   await saveScreenshot("3-result.png");
 
   // The evidence: a masked screenshot in the viewer.
   await click(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
-  await waitFor("the image", async () => (await find(`${byTestId("screenshot-viewer")} img`)).length > 0);
+  await waitFor("the image to be decoded", () =>
+    wd("POST", `/session/${sessionId}/execute/sync`, {
+      script: `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+               return !!img && img.complete && img.naturalWidth > 0 && img.src.startsWith("data:image/png");`,
+      args: [],
+    }),
+  );
   await saveScreenshot("4-screenshot.png");
   await click(await one(byTestId("close-viewer")));
 
