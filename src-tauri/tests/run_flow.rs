@@ -177,6 +177,10 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
         .enumerate()
         .all(|(i, (a, _))| *a == i as u32 + 1));
 
+    // What the window receives over IPC never carries the session's private input.
+    let payloads = serde_json::to_string(&events).unwrap() + &serde_json::to_string(&result).unwrap();
+    assert!(!payloads.contains("qa.tester@example.com"), "the e-mail typed at step 6 leaked");
+
     let summary = &result.summary;
     assert_eq!(summary.status, RunStatus::Minimized, "{}", result.report);
     assert_eq!(summary.minimal_path, [1, 10, 11, 12]);

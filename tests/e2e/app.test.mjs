@@ -205,6 +205,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
     script: `document.querySelector('[data-testid="result-confidence"]').scrollIntoView({ block: "start" });`,
     args: [],
   });
+  await new Promise((r) => setTimeout(r, 500)); // let WebKit paint the scrolled page
   await saveScreenshot("3-result.png");
 
   // The evidence: a masked screenshot in the viewer.
@@ -217,6 +218,23 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
       args: [],
     }),
   );
+  const shown = await wd("POST", `/session/${sessionId}/execute/sync`, {
+    script: `const r = document.querySelector('[data-testid="screenshot-viewer"] img').getBoundingClientRect();
+             return [r.width, r.height];`,
+    args: [],
+  });
+  assert.ok(shown[0] > 100 && shown[1] > 200, `the screenshot is shown at a readable size (${shown})`);
+  // Its pixels are the archived screenshot's (not a blank placeholder): sample the middle.
+  const pixel = await wd("POST", `/session/${sessionId}/execute/sync`, {
+    script: `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+             const c = document.createElement("canvas");
+             c.width = img.naturalWidth; c.height = img.naturalHeight;
+             const g = c.getContext("2d"); g.drawImage(img, 0, 0);
+             return Array.from(g.getImageData(img.naturalWidth >> 1, img.naturalHeight >> 1, 1, 1).data);`,
+    args: [],
+  });
+  assert.notDeepEqual(pixel.slice(0, 3), [255, 255, 255], `the middle pixel is the screen's, not blank (${pixel})`);
+  await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
   await saveScreenshot("4-screenshot.png");
   await click(await one(byTestId("close-viewer")));
 
