@@ -8,6 +8,7 @@ use whittle_core::contract::log::LogCrash;
 use whittle_core::contract::mobile::{App, Device};
 use whittle_core::contract::ui::{Strategy, UiElement};
 
+use super::adb_keyboard;
 use super::buttons::key_code;
 use super::crash_log::{belongs_to, crash_records};
 use super::devices::parse_devices;
@@ -248,8 +249,9 @@ impl Backend {
         Ok(ActionOutcome::Done)
     }
 
-    /// Taps the field to focus it, then types. Text that `input text` cannot type is
-    /// refused before the field is touched; the text itself never appears in a reason.
+    /// Taps the field to focus it, then types. Text that `input text` cannot type goes
+    /// through ADBKeyBoard when the device has it, and is otherwise refused before the
+    /// field is touched; the text itself never appears in a reason or a log.
     pub async fn input_text(
         &self,
         dev: &str,
@@ -257,9 +259,19 @@ impl Backend {
         text: &str,
     ) -> Result<ActionOutcome, AdbError> {
         let s = self.device(dev)?;
-        let words = match input_text_words(text) {
-            Ok(w) => w,
-            Err(e @ (Untypeable::NonAscii | Untypeable::Control)) => {
+        let typing = match input_text_words(text) {
+            Ok(words) => Typing::Keys(words),
+            Err(Untypeable::NonAscii) => match self.adb_keyboard_restore_to(s).await? {
+                Some(previous) => Typing::AdbKeyboard { previous },
+                None => {
+                    return Ok(ActionOutcome::Refused(format!(
+                        "text_not_typeable: {}; install the ADBKeyBoard input method ({}) on the device to type it",
+                        Untypeable::NonAscii,
+                        adb_keyboard::ADB_KEYBOARD_IME
+                    )))
+                }
+            },
+            Err(e @ Untypeable::Control) => {
                 return Ok(ActionOutcome::Refused(format!("text_not_typeable: {e}")))
             }
         };
@@ -268,13 +280,92 @@ impl Backend {
             return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
         };
         self.tap_at(s, centre(el)).await?;
-        for word in &words {
-            self.adb
-                .run(Some(s), &["shell", "input", "text", word], "typing text")
-                .await
-                .map_err(withhold_output)?;
+        match typing {
+            Typing::Keys(words) => {
+                for word in &words {
+                    self.adb
+                        .run(Some(s), &["shell", "input", "text", word], "typing text")
+                        .await
+                        .map_err(withhold_output)?;
+                }
+            }
+            Typing::AdbKeyboard { previous } => {
+                let typed = self.type_with_adb_keyboard(s, text).await;
+                // The tester's own keyboard comes back even when typing failed.
+                let restored = self
+                    .adb
+                    .run(
+                        Some(s),
+                        &["shell", "ime", "set", &previous],
+                        "restoring the keyboard",
+                    )
+                    .await;
+                typed?;
+                restored?;
+            }
         }
         Ok(ActionOutcome::Done)
+    }
+
+    /// `Some(current IME)` when ADBKeyBoard is installed and the current keyboard can be
+    /// restored afterwards; `None` when the fallback is not available.
+    async fn adb_keyboard_restore_to(&self, s: &str) -> Result<Option<String>, AdbError> {
+        let listed = self
+            .adb
+            .run(
+                Some(s),
+                &["shell", "ime", "list", "-a", "-s"],
+                "listing input methods",
+            )
+            .await?;
+        if !adb_keyboard::is_installed(&String::from_utf8_lossy(&listed)) {
+            return Ok(None);
+        }
+        let current = self
+            .adb
+            .run(
+                Some(s),
+                &["shell", "settings", "get", "secure", "default_input_method"],
+                "reading the current keyboard",
+            )
+            .await?;
+        Ok(adb_keyboard::parse_current_ime(&String::from_utf8_lossy(
+            &current,
+        )))
+    }
+
+    async fn type_with_adb_keyboard(&self, s: &str, text: &str) -> Result<(), AdbError> {
+        let ime = adb_keyboard::ADB_KEYBOARD_IME;
+        self.adb
+            .run(
+                Some(s),
+                &["shell", "ime", "enable", ime],
+                "enabling ADBKeyBoard",
+            )
+            .await?;
+        self.adb
+            .run(
+                Some(s),
+                &["shell", "ime", "set", ime],
+                "switching to ADBKeyBoard",
+            )
+            .await?;
+        let msg = adb_keyboard::encode(text);
+        let args = [
+            "shell",
+            "am",
+            "broadcast",
+            "-a",
+            adb_keyboard::BROADCAST_B64,
+            "--es",
+            "msg",
+            &msg,
+        ];
+        self.adb
+            .run(Some(s), &args, "typing text with ADBKeyBoard")
+            .await
+            .map(drop)
+            .map_err(withhold_output)
     }
 
     /// Clears the crash buffer and the main and system buffers: ANR records
@@ -329,4 +420,12 @@ fn withhold_output(e: AdbError) -> AdbError {
         },
         other => other,
     }
+}
+
+/// How one `input_text` reaches the device.
+enum Typing {
+    /// `input text` words, in order.
+    Keys(Vec<String>),
+    /// ADBKeyBoard, then back to the keyboard that was active.
+    AdbKeyboard { previous: String },
 }

@@ -79,10 +79,13 @@ fn matches(e: &UiElement, s: &Strategy) -> bool {
     }
 }
 
-/// Where a tap lands: the centre of the bounds.
+/// Where a tap lands: the centre of the bounds. Computed in i64: bounds come from the
+/// device, and `[-2000000000,0][2000000000,10]` would overflow `r - l` in i32.
 pub fn centre(e: &UiElement) -> (i32, i32) {
     let [l, t, r, b] = e.bounds;
-    (l + (r - l) / 2, t + (b - t) / 2)
+    // The midpoint of two i32 values is itself within i32, so the cast cannot truncate.
+    let mid = |a: i32, b: i32| ((i64::from(a) + i64::from(b)) / 2) as i32;
+    (mid(l, r), mid(t, b))
 }
 
 #[cfg(test)]
@@ -124,6 +127,17 @@ mod tests {
         let hit = find(&els, &[by(By::Identifier, "nope"), by(By::Label, "go")]).unwrap();
         assert_eq!(centre(hit), (540, 760));
         assert!(find(&els, &[by(By::Text, "")]).is_none());
+    }
+
+    #[test]
+    fn centre_of_bounds_wider_than_i32_does_not_overflow() {
+        let mut e = parse_dump(SMALL).unwrap().remove(1);
+        e.bounds = [-2_000_000_000, -5, 2_000_000_000, 2_147_483_647];
+        assert_eq!(centre(&e), (0, 1_073_741_821));
+        e.bounds = [i32::MIN, i32::MIN, i32::MAX, i32::MAX];
+        assert_eq!(centre(&e), (0, 0));
+        e.bounds = [41, 700, 1040, 821];
+        assert_eq!(centre(&e), (540, 760), "the usual case is unchanged");
     }
 
     #[test]

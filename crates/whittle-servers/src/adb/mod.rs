@@ -6,6 +6,7 @@
 //! validated package names and serials, integers, and single-quoted text words
 //! (`input_escape`) reach it. Typed text is never logged nor echoed in a reply.
 
+pub mod adb_keyboard;
 mod backend;
 mod buttons;
 mod capture;
