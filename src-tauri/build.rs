@@ -13,6 +13,8 @@ fn main() {
         "export_run",
         "reveal_path",
         "screenshot_image",
+        "screenshot_thumbnail",
+        "step_thumbnail",
         "apply_masks",
         "omit_screenshot",
     ]);

@@ -33,6 +33,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::export_run,
         commands::reveal_path,
         commands::screenshot_image,
+        commands::screenshot_thumbnail,
+        commands::step_thumbnail,
         commands::apply_masks,
         commands::omit_screenshot,
     ])

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
-use whittle_mcp::evidence::{apply_masks, omit_shot, review_shot};
+use whittle_mcp::evidence::{
+    apply_masks, omit_shot, review_shot, session_step_png, thumbnail_png, THUMBNAIL_HEIGHT,
+};
 use whittle_mcp::mask::{MaskRect, MaskStyle};
 
 use crate::error::AppError;
@@ -37,12 +39,36 @@ fn unavailable(reason: impl ToString) -> AppError {
     }
 }
 
+/// A session folder of the workspace, by id (evidence sessions are sessions too).
 fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, AppError> {
     validate_session_id(evidence_session).map_err(|reason| AppError::InvalidSessionId {
         id: evidence_session.to_owned(),
         reason: reason.to_string(),
     })?;
     resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
+}
+
+fn png_data_url(png: &[u8]) -> String {
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    )
+}
+
+/// A small preview of an archived (masked) screenshot, for its history row.
+pub fn thumbnail(workspace: &str, evidence_session: &str, name: &str) -> Result<String, AppError> {
+    let shot =
+        review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
+    let small = thumbnail_png(&shot.png, name, THUMBNAIL_HEIGHT).map_err(unavailable)?;
+    Ok(png_data_url(&small))
+}
+
+/// A small preview of the recorder's screenshot of a step (`screenshot_src`).
+pub fn step_thumbnail(workspace: &str, session_id: &str, src: &str) -> Result<String, AppError> {
+    let dir = evidence_dir(workspace, session_id)?;
+    let png = session_step_png(&dir, src).map_err(unavailable)?;
+    let small = thumbnail_png(&png, src, THUMBNAIL_HEIGHT).map_err(unavailable)?;
+    Ok(png_data_url(&small))
 }
 
 pub fn view(
@@ -54,10 +80,7 @@ pub fn view(
         review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
     Ok(ScreenshotView {
         name: shot.name,
-        data_url: format!(
-            "data:image/png;base64,{}",
-            base64::engine::general_purpose::STANDARD.encode(&shot.png)
-        ),
+        data_url: png_data_url(&shot.png),
         width: shot.width,
         height: shot.height,
         masks: shot.record.masks,

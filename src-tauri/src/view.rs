@@ -2,6 +2,7 @@
 //! the replay plan's step path. Built from `whittle-core`; the wire shapes here are the
 //! app's own so the UI does not depend on the core's serde details.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -64,6 +65,8 @@ pub struct StepView {
     pub skip_reason: Option<String>,
     /// The step the crash was recorded at.
     pub is_trigger: bool,
+    /// The recorder's screenshot of this step, relative to the session folder.
+    pub screenshot: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
@@ -94,10 +97,15 @@ pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetai
         id: session_id.to_owned(),
         reason: e.to_string(),
     })?;
+    let shots: HashMap<u32, String> = session
+        .steps
+        .iter()
+        .filter_map(|s| Some((s.index, s.screenshot_src.clone()?)))
+        .collect();
     let crashes = session
         .crashes
         .iter()
-        .map(|crash| crash_detail(crash, build_plan(&session.steps, &crash.repro_path)))
+        .map(|crash| crash_detail(crash, build_plan(&session.steps, &crash.repro_path), &shots))
         .collect();
     let meta = session.meta;
     Ok(SessionDetail {
@@ -115,9 +123,13 @@ pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetai
     })
 }
 
-fn crash_detail<E: std::fmt::Display>(crash: &Crash, plan: Result<ReplayPlan, E>) -> CrashDetail {
+fn crash_detail<E: std::fmt::Display>(
+    crash: &Crash,
+    plan: Result<ReplayPlan, E>,
+    shots: &HashMap<u32, String>,
+) -> CrashDetail {
     let (plan, plan_problem) = match plan {
-        Ok(plan) => (Some(plan_view(&plan, crash.step_index)), None),
+        Ok(plan) => (Some(plan_view(&plan, crash.step_index, shots)), None),
         Err(e) => (None, Some(e.to_string())),
     };
     CrashDetail {
@@ -132,9 +144,13 @@ fn crash_detail<E: std::fmt::Display>(crash: &Crash, plan: Result<ReplayPlan, E>
     }
 }
 
-fn plan_view(plan: &ReplayPlan, trigger: u32) -> PlanView {
+fn plan_view(plan: &ReplayPlan, trigger: u32, shots: &HashMap<u32, String>) -> PlanView {
     PlanView {
-        steps: plan.steps.iter().map(|s| step_view(s, trigger)).collect(),
+        steps: plan
+            .steps
+            .iter()
+            .map(|s| step_view(s, trigger, shots.get(&s.index).cloned()))
+            .collect(),
         coverage: CoverageView {
             non_launch: plan.coverage.non_launch,
             replayable: plan.coverage.replayable,
@@ -144,7 +160,7 @@ fn plan_view(plan: &ReplayPlan, trigger: u32) -> PlanView {
     }
 }
 
-fn step_view(step: &PlannedStep, trigger: u32) -> StepView {
+fn step_view(step: &PlannedStep, trigger: u32, screenshot: Option<String>) -> StepView {
     let (role, skip_reason) = match &step.disposition {
         Disposition::Setup => (StepRole::Setup, None),
         Disposition::Replayable => (StepRole::Replayable, None),
@@ -156,6 +172,7 @@ fn step_view(step: &PlannedStep, trigger: u32) -> StepView {
         role,
         skip_reason,
         is_trigger: step.index == trigger,
+        screenshot,
     }
 }
 

@@ -178,8 +178,12 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
         .all(|(i, (a, _))| *a == i as u32 + 1));
 
     // What the window receives over IPC never carries the session's private input.
-    let payloads = serde_json::to_string(&events).unwrap() + &serde_json::to_string(&result).unwrap();
-    assert!(!payloads.contains("qa.tester@example.com"), "the e-mail typed at step 6 leaked");
+    let payloads =
+        serde_json::to_string(&events).unwrap() + &serde_json::to_string(&result).unwrap();
+    assert!(
+        !payloads.contains("qa.tester@example.com"),
+        "the e-mail typed at step 6 leaked"
+    );
 
     let summary = &result.summary;
     assert_eq!(summary.status, RunStatus::Minimized, "{}", result.report);
@@ -209,6 +213,12 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     let view = screenshots::view(&ws, &evidence, &shot).unwrap();
     assert!(view.data_url.starts_with("data:image/png;base64,"));
     assert!(view.width > 0 && view.height > 0);
+    let thumb = screenshots::thumbnail(&ws, &evidence, &shot).unwrap();
+    assert!(thumb.starts_with("data:image/png;base64,") && thumb.len() < view.data_url.len());
+    assert!(matches!(
+        screenshots::step_thumbnail(&ws, SESSION, "../../whittle.json"),
+        Err(AppError::ScreenshotUnavailable { .. })
+    ));
     let before = view.data_url.clone();
     let request = screenshots::MaskRequest {
         workspace: ws.clone(),

@@ -27,6 +27,10 @@ export const commands = {
 	revealPath: (path: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("reveal_path", { path })),
 	/**  One archived (masked) screenshot of an evidence session. */
 	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
+	/**  A small preview of an archived screenshot, as a data URL. */
+	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
+	/**  A small preview of a recorded step's own screenshot, as a data URL. */
+	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
 	/**  Burns the reviewer's rectangles into the named screenshots. */
 	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload>(__TAURI_INVOKE("apply_masks", { request })),
 	/**  Deletes a screenshot from the evidence (and so from any export). */
@@ -601,6 +605,8 @@ export type StepView_Deserialize = {
 	skip_reason?: string | null,
 	/**  The step the crash was recorded at. */
 	is_trigger: boolean,
+	/**  The recorder's screenshot of this step, relative to the session folder. */
+	screenshot?: string | null,
 };
 
 export type StepView_Serialize = {
@@ -612,6 +618,8 @@ export type StepView_Serialize = {
 	skip_reason: string | null,
 	/**  The step the crash was recorded at. */
 	is_trigger: boolean,
+	/**  The recorder's screenshot of this step, relative to the session folder. */
+	screenshot: string | null,
 };
 
 export type Strategy = {

@@ -51,6 +51,30 @@ pub fn screenshot_image(
     screenshots::view(&workspace, &evidence_session, &name)
 }
 
+/// A small preview of an archived screenshot, as a data URL.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn screenshot_thumbnail(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+) -> Result<String, AppError> {
+    screenshots::thumbnail(&workspace, &evidence_session, &name)
+}
+
+/// A small preview of a recorded step's own screenshot, as a data URL.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn step_thumbnail(
+    workspace: String,
+    session_id: String,
+    src: String,
+) -> Result<String, AppError> {
+    screenshots::step_thumbnail(&workspace, &session_id, &src)
+}
+
 /// Burns the reviewer's rectangles into the named screenshots.
 #[tauri::command]
 #[specta::specta]

@@ -70,4 +70,22 @@ describe("CandidateHistory", () => {
     render(CandidateHistory, { rows: [], onopen: () => {} });
     expect(screen.getByText(/No attempts yet/)).toBeInTheDocument();
   });
+
+  it("loads previews only for the rows in view, and again when the version changes", async () => {
+    const loaded: string[] = [];
+    const thumbnail = async (name: string) => {
+      loaded.push(name);
+      return `data:image/png;base64,${btoa(name)}`;
+    };
+    const { rerender } = render(CandidateHistory, { rows: rowsOf(300), onopen: () => {}, thumbnail });
+    await vi.waitFor(() => expect(screen.getAllByTestId("thumbnail")[0]).toHaveAttribute("data-loaded", "true"));
+    const shown = screen.getAllByTestId("history-row").length;
+    // The list follows the newest attempt, so at most two windows were ever mounted.
+    const first = loaded.length;
+    expect(first).toBeLessThanOrEqual(2 * shown);
+    expect(new Set(loaded).size).toBe(first);
+    await rerender({ rows: rowsOf(300), onopen: () => {}, thumbnail, thumbnailVersion: 1 });
+    await vi.waitFor(() => expect(loaded.length).toBe(first + shown));
+  });
 });
+

@@ -37,10 +37,32 @@ describe("StepPath", () => {
         role: i === 0 ? "setup" : "replayable",
         skip_reason: null,
         is_trigger: i === 999,
+        screenshot: null,
       })),
     };
     const { container } = render(StepPath, { plan: big, candidate: Array.from({ length: 500 }, (_, i) => i * 2 + 2) });
     expect(container.querySelectorAll("ol > li")).toHaveLength(1000);
     expect(marks().filter((m) => m === "in-attempt")).toHaveLength(501);
+  });
+
+  it("shows a step's recorded screenshot as a preview when a loader is given", async () => {
+    const loads: string[] = [];
+    const steps = plan.steps.map((st) => (st.index === 2 ? { ...st, screenshot: "shots/step-2.png" } : st));
+    render(StepPath, {
+      plan: { ...plan, steps },
+      thumbnail: async (src: string) => {
+        loads.push(src);
+        return "data:image/png;base64,iVBORw0KGgo=";
+      },
+    });
+    const img = await screen.findByAltText("Recorded screen of step 2");
+    expect(img).toHaveAttribute("src", "data:image/png;base64,iVBORw0KGgo=");
+    expect(loads).toEqual(["shots/step-2.png", "screenshots/step-4.png"]);
+  });
+
+  it("shows no preview without a loader", () => {
+    const steps = plan.steps.map((st) => ({ ...st, screenshot: "shots/x.png" }));
+    render(StepPath, { plan: { ...plan, steps } });
+    expect(screen.queryAllByTestId("thumbnail")).toHaveLength(0);
   });
 });

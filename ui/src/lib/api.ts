@@ -80,6 +80,10 @@ export const api = {
   },
   screenshotImage: async (workspace: string, evidenceSession: string, name: string): Promise<ScreenshotView> =>
     unwrap(await commands.screenshotImage(workspace, evidenceSession, name)),
+  screenshotThumbnail: async (workspace: string, evidenceSession: string, name: string): Promise<string> =>
+    unwrap(await commands.screenshotThumbnail(workspace, evidenceSession, name)),
+  stepThumbnail: async (workspace: string, sessionId: string, src: string): Promise<string> =>
+    unwrap(await commands.stepThumbnail(workspace, sessionId, src)),
   applyMasks: async (request: MaskRequest): Promise<number> => unwrap(await commands.applyMasks(request)),
   omitScreenshot: async (workspace: string, evidenceSession: string, name: string): Promise<void> => {
     unwrap(await commands.omitScreenshot(workspace, evidenceSession, name));

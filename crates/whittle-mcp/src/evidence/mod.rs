@@ -7,6 +7,7 @@ mod report_section;
 mod result_file;
 mod review;
 mod screenshot;
+mod thumbnail;
 
 pub use export::{export_evidence, EvidenceExportError};
 pub use report_section::append_report_section;
@@ -15,3 +16,4 @@ pub use review::{
     apply_masks, omit_shot, review_shot, validate_shot_name, MaskRecord, ReviewError, ReviewedShot,
 };
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
+pub use thumbnail::{session_step_png, thumbnail_png, THUMBNAIL_HEIGHT};
