@@ -14,8 +14,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(stack) = std::str::from_utf8(rest) else {
         return;
     };
-    let hint = [None, Some(CrashKind::Java), Some(CrashKind::Anr), Some(CrashKind::Native)]
-        [usize::from(pick) % 4];
+    let hint = [
+        None,
+        Some(CrashKind::Java),
+        Some(CrashKind::Anr),
+        Some(CrashKind::Native),
+    ][usize::from(pick) % 4];
     let signature = compute_signature(stack, hint);
     assert_eq!(signature, compute_signature(stack, hint));
     if let Some(fingerprint) = &signature.fingerprint {
@@ -32,6 +36,16 @@ fuzz_target!(|data: &[u8]| {
         step_index: 1,
         repro_path: vec![1],
     };
-    let twice = [crash.clone(), Crash { crash_id: "c2".into(), ..crash }];
-    assert_eq!(group_crashes(&twice).len(), 1, "the same stack is one group");
+    let twice = [
+        crash.clone(),
+        Crash {
+            crash_id: "c2".into(),
+            ..crash
+        },
+    ];
+    assert_eq!(
+        group_crashes(&twice).len(),
+        1,
+        "the same stack is one group"
+    );
 });

@@ -126,6 +126,19 @@ pub fn looks_sensitive_text(s: &str) -> bool {
         || TOKEN.find_iter(s).any(|m| is_token_like(m.as_str()))
 }
 
+/// Text that shows a one-time code in prose ("Your verification code is 483920", an SMS
+/// heads-up, a 2FA popup): a code word and a stand-alone run of 4–8 digits.
+pub fn looks_like_one_time_code(s: &str) -> bool {
+    CODE_WORD.is_match(s) && SHORT_CODE.is_match(s)
+}
+
+static CODE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:code|otp|passcode|pin|verification|verify|one[- ]time|2fa|tan)\b|验证码|校验码|动态码|确认码")
+        .expect("static regex")
+});
+static SHORT_CODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\d])\d{4,8}(?:[^\d]|$)").expect("static regex"));
+
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)[a-z0-9._%+\-]+@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}")
         .expect("static regex")
@@ -410,5 +423,37 @@ mod tests {
     fn luhn() {
         assert!(luhn_valid(&digits_of("79927398713")));
         assert!(!luhn_valid(&digits_of("79927398710")));
+    }
+}
+
+#[cfg(test)]
+mod one_time_code_tests {
+    use super::looks_like_one_time_code;
+
+    #[test]
+    fn codes_shown_in_prose_are_recognised() {
+        for text in [
+            "Your verification code is 483920",
+            "OTP: 1234",
+            "Use code 99812 to sign in",
+            "您的验证码为 602913，5分钟内有效",
+            "2FA code 12345678",
+        ] {
+            assert!(looks_like_one_time_code(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn ordinary_text_with_numbers_or_code_words_alone_is_not() {
+        for text in [
+            "Order 1234567890123 shipped",
+            "Enter the code we sent you",
+            "Total: 1299",
+            "Promo codes apply at checkout",
+            "Room 1204",
+            "zip 94107 barcode",
+        ] {
+            assert!(!looks_like_one_time_code(text), "{text}");
+        }
     }
 }

@@ -45,19 +45,44 @@ fn a_dialog_over_a_password_field_masks_the_field_and_the_account_it_names() {
     password.password = true;
     let elements = vec![
         element("", "android.widget.FrameLayout", "", [0, 0, 1080, 1920]),
-        element("com.example.shop:id/title", "android.widget.TextView", "Sign in", [40, 100, 1040, 200]),
+        element(
+            "com.example.shop:id/title",
+            "android.widget.TextView",
+            "Sign in",
+            [40, 100, 1040, 200],
+        ),
         password,
         // The dialog, drawn over the screen.
-        element("android:id/parentPanel", "android.widget.LinearLayout", "", [60, 500, 1020, 1100]),
-        element("android:id/alertTitle", "android.widget.TextView", "Save password?", [100, 540, 980, 620]),
+        element(
+            "android:id/parentPanel",
+            "android.widget.LinearLayout",
+            "",
+            [60, 500, 1020, 1100],
+        ),
+        element(
+            "android:id/alertTitle",
+            "android.widget.TextView",
+            "Save password?",
+            [100, 540, 980, 620],
+        ),
         element(
             "android:id/message",
             "android.widget.TextView",
             "Save the password for jane.doe@example.com in your password manager",
             [100, 640, 980, 760],
         ),
-        element("android:id/button1", "android.widget.Button", "Save", [700, 960, 980, 1060]),
-        element("android:id/button2", "android.widget.Button", "Never", [100, 960, 380, 1060]),
+        element(
+            "android:id/button1",
+            "android.widget.Button",
+            "Save",
+            [700, 960, 980, 1060],
+        ),
+        element(
+            "android:id/button2",
+            "android.widget.Button",
+            "Never",
+            [100, 960, 380, 1060],
+        ),
     ];
     assert_eq!(
         masked(elements),
@@ -96,7 +121,12 @@ fn autofill_suggestions_showing_an_email_or_a_phone_are_masked() {
     described.content_desc = "Suggestion: jane.work@example.org".into();
     let elements = vec![
         email,
-        element("android:id/autofill_dataset_list", "android.widget.ListView", "", [40, 400, 1040, 900]),
+        element(
+            "android:id/autofill_dataset_list",
+            "android.widget.ListView",
+            "",
+            [40, 400, 1040, 900],
+        ),
         suggestion("jane.doe@example.com", 410),
         suggestion("+1 415 555 0100", 510),
         suggestion("Manage passwords…", 610),
@@ -106,7 +136,10 @@ fn autofill_suggestions_showing_an_email_or_a_phone_are_masked() {
     assert!(has(&masks, 300), "the focused field: {masks:?}");
     assert!(has(&masks, 410), "the e-mail suggestion: {masks:?}");
     assert!(has(&masks, 510), "the phone suggestion: {masks:?}");
-    assert!(has(&masks, 700), "a suggestion only its description names: {masks:?}");
+    assert!(
+        has(&masks, 700),
+        "a suggestion only its description names: {masks:?}"
+    );
     assert!(!has(&masks, 610) && !has(&masks, 400), "{masks:?}");
 }
 
@@ -115,22 +148,40 @@ fn autofill_suggestions_showing_an_email_or_a_phone_are_masked() {
 #[test]
 fn an_otp_box_in_a_popup_is_masked() {
     let elements = vec![
-        element("com.example.shop:id/popup", "android.widget.FrameLayout", "", [80, 600, 1000, 1300]),
-        element("com.example.shop:id/otp_input", "android.widget.EditText", "483920", [120, 800, 960, 900]),
-        element("com.example.shop:id/verify", "android.widget.Button", "Verify", [120, 1100, 960, 1200]),
+        element(
+            "com.example.shop:id/popup",
+            "android.widget.FrameLayout",
+            "",
+            [80, 600, 1000, 1300],
+        ),
+        element(
+            "com.example.shop:id/otp_input",
+            "android.widget.EditText",
+            "483920",
+            [120, 800, 960, 900],
+        ),
+        element(
+            "com.example.shop:id/verify",
+            "android.widget.Button",
+            "Verify",
+            [120, 1100, 960, 1200],
+        ),
     ];
     let masks = masked(elements);
     assert_eq!(masks, vec![(800, "private field".to_string())]);
 }
 
-/// Known gap: a popup (or heads-up SMS notification) that *shows* a one-time code in
-/// prose, in an element with a neutral id. `auto_masks` finds no rule for a bare 6-digit
-/// code next to a code word ("code", "verification"); see docs/SECURITY.md §4.
+/// A popup (or heads-up SMS notification) that *shows* a one-time code in prose, in an
+/// element with a neutral id.
 #[test]
-#[ignore = "auto_masks has no rule for a short code shown next to a code word (issue #8)"]
 fn a_popup_showing_a_one_time_code_in_prose_is_masked() {
     let elements = vec![
-        element("com.example.shop:id/popup", "android.widget.FrameLayout", "", [80, 600, 1000, 1300]),
+        element(
+            "com.example.shop:id/popup",
+            "android.widget.FrameLayout",
+            "",
+            [80, 600, 1000, 1300],
+        ),
         element(
             "com.example.shop:id/message",
             "android.widget.TextView",

@@ -83,6 +83,37 @@ async fn server_exits_on_the_launch_after_n() {
     assert!(after.is_err());
 }
 
+#[tokio::test]
+async fn devices_disappear_on_the_launch_after_n_and_captures_fail() {
+    let sim = Sim::start(&test_model(), &["--fault", "device-gone-after-launches=1"]).await;
+    let dir = sim.dir.path().to_path_buf();
+    sim.call(
+        "start_capture",
+        json!({"session_id": "s", "session_dir": dir, "device": "sim-1"}),
+    )
+    .await;
+    sim.launch("sim-1").await;
+    sim.terminate("sim-1").await;
+    let err = sim
+        .call_err(
+            "mobile_launch_app",
+            json!({"device": "sim-1", "packageName": sim_support::PKG}),
+        )
+        .await;
+    assert_eq!(err, "device 'sim-1' not found (it was disconnected)");
+    let listed = sim.call("mobile_list_available_devices", json!({})).await;
+    assert_eq!(listed["devices"], json!([]));
+    let err = sim
+        .call_err("get_hierarchy", json!({"device": "sim-1"}))
+        .await;
+    assert!(err.contains("disconnected"), "{err}");
+    let list = sim.call("list_captures", json!({})).await;
+    assert_eq!(list["captures"][0]["status"], "failed");
+    assert_eq!(list["captures"][0]["reason"], "device disconnected");
+    // The server itself stays up and answers.
+    sim.call("list_captures", json!({})).await;
+}
+
 #[test]
 fn unknown_faults_are_refused_at_startup() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_whittle-servers"))

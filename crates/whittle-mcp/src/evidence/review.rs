@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SCREENSHOTS_DIR;
+use crate::atomic::{write_atomic, FileMode};
 use crate::mask::{burn_in, write_png_atomically, MaskError, MaskRect, MaskStyle};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
@@ -88,12 +89,7 @@ pub fn record_path(png: &Path) -> PathBuf {
 /// the overlays in the viewer, never privacy, so failures are the caller's to report.
 pub fn write_record(png: &Path, record: &MaskRecord) -> std::io::Result<()> {
     let json = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
-    let path = record_path(png);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, &json)?;
-    tmp.persist(&path).map_err(|e| e.error)?;
-    Ok(())
+    write_atomic(&record_path(png), &json, FileMode::Private)
 }
 
 fn read_record(png: &Path) -> MaskRecord {

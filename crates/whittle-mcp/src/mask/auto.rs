@@ -1,13 +1,16 @@
 use regex::Regex;
 use whittle_core::contract::ui::Hierarchy;
 
-use whittle_core::sensitive::{looks_sensitive_key, looks_sensitive_text, looks_sensitive_value};
+use whittle_core::sensitive::{
+    looks_like_one_time_code, looks_sensitive_key, looks_sensitive_text, looks_sensitive_value,
+};
 
 use super::MaskRect;
 
 /// Masks every element a screenshot must not show: password fields, text or
 /// description that looks sensitive, ids matching the configured patterns, and a
-/// focused text field that holds text (what the user is typing, or autofill), and a
+/// focused text field that holds text (what the user is typing, or autofill), a code
+/// shown in prose ("your verification code is 483920"), and a
 /// field whose id names private data (`id/email`) or whose text looks like a password.
 /// Invisible elements are included too: masking too much is safe, too little is not.
 pub fn auto_masks(h: &Hierarchy, id_patterns: &[Regex]) -> Vec<MaskRect> {
@@ -18,6 +21,9 @@ pub fn auto_masks(h: &Hierarchy, id_patterns: &[Regex]) -> Vec<MaskRect> {
                 "password field"
             } else if looks_sensitive_text(&e.text) || looks_sensitive_text(&e.content_desc) {
                 "sensitive text"
+            } else if looks_like_one_time_code(&e.text) || looks_like_one_time_code(&e.content_desc)
+            {
+                "one-time code"
             } else if !e.resource_id.is_empty()
                 && id_patterns.iter().any(|p| p.is_match(&e.resource_id))
             {

@@ -1,9 +1,9 @@
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use whittle_core::contract::ui::Hierarchy;
 
 use super::{auto_masks, burn_in, MaskError, MaskRect, RawScreenshot};
+use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
 
 /// What happened to one screenshot.
@@ -76,18 +76,6 @@ fn hierarchy_extent(h: &Hierarchy) -> (u32, u32) {
 }
 
 pub(crate) fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result<(), MaskError> {
-    let io_err = |source| MaskError::Write {
-        path: out.to_path_buf(),
-        source,
-    };
-    let dir = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".whittle-masked-")
-        .tempfile_in(dir)
-        .map_err(io_err)?;
     let mut bytes = Vec::new();
     img.write_to(
         &mut std::io::Cursor::new(&mut bytes),
@@ -97,8 +85,8 @@ pub(crate) fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result
         path: out.to_path_buf(),
         message: e.to_string(),
     })?;
-    tmp.write_all(&bytes).map_err(io_err)?;
-    tmp.as_file().sync_all().map_err(io_err)?;
-    tmp.persist(out).map_err(|e| io_err(e.error))?;
-    Ok(())
+    write_atomic(out, &bytes, FileMode::Private).map_err(|source| MaskError::Write {
+        path: out.to_path_buf(),
+        source,
+    })
 }

@@ -10,6 +10,8 @@ use crate::capture_log::{check_request, open_log};
 
 /// What a real backend reports when its `adb logcat` child dies.
 pub const DIED_REASON: &str = "logcat process exited";
+/// What a real backend reports when the device goes away under a capture.
+pub const DISCONNECTED_REASON: &str = "device disconnected";
 
 #[derive(Debug)]
 struct Entry {
@@ -73,6 +75,16 @@ impl Captures {
             if dies_after.is_some_and(|n| e.launches >= n) {
                 e.status = CaptureState::Failed;
                 e.reason = Some(DIED_REASON.to_string());
+            }
+        }
+    }
+
+    /// Fails every running capture with `reason` (fault `device-gone-after-launches`).
+    pub fn fail_all(&mut self, reason: &str) {
+        for e in self.entries.values_mut() {
+            if e.status == CaptureState::Running {
+                e.status = CaptureState::Failed;
+                e.reason = Some(reason.to_string());
             }
         }
     }

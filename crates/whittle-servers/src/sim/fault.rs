@@ -13,6 +13,9 @@ pub enum Fault {
     Garbage(String),
     /// The server process exits on the launch after this many launches (all devices).
     ExitAfterLaunches(u32),
+    /// Every device disappears (as when a USB cable is pulled) on the launch after this
+    /// many launches: no device is listed, each device call fails, captures fail.
+    DeviceGoneAfterLaunches(u32),
 }
 
 impl FromStr for Fault {
@@ -39,9 +42,10 @@ impl FromStr for Fault {
             "hang" => Ok(Fault::Hang(tool()?)),
             "garbage" => Ok(Fault::Garbage(tool()?)),
             "exit-after-launches" => Ok(Fault::ExitAfterLaunches(count()?)),
+            "device-gone-after-launches" => Ok(Fault::DeviceGoneAfterLaunches(count()?)),
             other => Err(format!(
                 "unknown fault {other:?} (capture-dies-after=N, hang=TOOL, garbage=TOOL, \
-                 exit-after-launches=N)"
+                 exit-after-launches=N, device-gone-after-launches=N)"
             )),
         }
     }
@@ -75,6 +79,13 @@ impl Faults {
         })
     }
 
+    pub fn device_gone_after_launches(&self) -> Option<u32> {
+        self.0.iter().find_map(|f| match f {
+            Fault::DeviceGoneAfterLaunches(n) => Some(*n),
+            _ => None,
+        })
+    }
+
     pub fn exit_after_launches(&self) -> Option<u32> {
         self.0.iter().find_map(|f| match f {
             Fault::ExitAfterLaunches(n) => Some(*n),
@@ -102,6 +113,10 @@ mod tests {
             Ok(Fault::ExitAfterLaunches(0))
         );
         assert_eq!("garbage=x".parse(), Ok(Fault::Garbage("x".into())));
+        assert_eq!(
+            "device-gone-after-launches=2".parse(),
+            Ok(Fault::DeviceGoneAfterLaunches(2))
+        );
         assert!("hang".parse::<Fault>().is_err());
         assert!("hang=".parse::<Fault>().is_err());
         assert!("capture-dies-after=two".parse::<Fault>().is_err());

@@ -10,6 +10,8 @@
 //! - `garbage=TOOL`: that tool answers with a text block that is not its contract shape.
 //! - `exit-after-launches=N`: the server process exits (code 3) on the (N+1)th launch,
 //!   counted over all devices.
+//! - `device-gone-after-launches=N`: on the (N+1)th launch every device disappears (a
+//!   pulled cable): none is listed, each call naming one fails, running captures fail.
 
 mod capture;
 mod condition;

@@ -116,9 +116,14 @@ impl SimServer {
         if let Some(r) = self.fault("mobile_list_available_devices").await {
             return Ok(r);
         }
-        let devices = self
-            .world()
-            .devices
+        let world = self.world();
+        // A pulled cable (fault `device-gone-after-launches`): adb lists nothing.
+        let listed = if world.unplugged {
+            &[][..]
+        } else {
+            &world.devices[..]
+        };
+        let devices = listed
             .iter()
             .map(|d| Device {
                 id: d.id.clone(),
@@ -177,6 +182,12 @@ impl SimServer {
         if self.world().launch_would_exit() {
             tracing::warn!("fault: exiting on launch");
             std::process::exit(3);
+        }
+        if self.world().unplug_before_launch() {
+            tracing::warn!("fault: every device is gone");
+            return Ok(fail(
+                ActionError::Disconnected(a.device.clone()).to_string(),
+            ));
         }
         Self::pause(self.timing.launch_ms).await;
         let outcome = self.world().launch(dev, &a.package_name);

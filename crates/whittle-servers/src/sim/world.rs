@@ -52,6 +52,9 @@ pub enum ActionError {
     UnknownPackage { device: String, package: String },
     #[error("button {0:?} is not supported by the simulator; only BACK is")]
     UnsupportedButton(String),
+    /// adb's own words for a device that went away.
+    #[error("device '{0}' not found (it was disconnected)")]
+    Disconnected(String),
 }
 
 pub struct World {
@@ -61,6 +64,8 @@ pub struct World {
     pub captures: Captures,
     faults: Faults,
     total_launches: u64,
+    /// Fault `device-gone-after-launches` fired: every device is gone.
+    pub unplugged: bool,
 }
 
 impl World {
@@ -72,10 +77,14 @@ impl World {
             captures: Captures::new(faults.capture_dies_after()),
             faults,
             total_launches: 0,
+            unplugged: false,
         }
     }
 
     pub fn device_index(&self, id: &str) -> Result<usize, ActionError> {
+        if self.unplugged {
+            return Err(ActionError::Disconnected(id.to_string()));
+        }
         self.devices
             .iter()
             .position(|d| d.id == id)
@@ -98,6 +107,20 @@ impl World {
         self.faults
             .exit_after_launches()
             .is_some_and(|n| self.total_launches >= u64::from(n))
+    }
+
+    /// Applies fault `device-gone-after-launches` before a launch: true when the devices
+    /// have just gone (the launch then fails as on a pulled cable).
+    pub fn unplug_before_launch(&mut self) -> bool {
+        let due = self
+            .faults
+            .device_gone_after_launches()
+            .is_some_and(|n| self.total_launches >= u64::from(n));
+        if due && !self.unplugged {
+            self.unplugged = true;
+            self.captures.fail_all(super::capture::DISCONNECTED_REASON);
+        }
+        self.unplugged
     }
 
     pub fn launch(&mut self, dev: usize, package: &str) -> Result<Outcome, ActionError> {
