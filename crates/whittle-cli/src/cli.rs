@@ -53,6 +53,8 @@ pub enum Command {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Benchmark the search strategies on generated scenarios (in-process simulator model).
+    Bench(BenchArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -76,4 +78,26 @@ pub struct MinimizeArgs {
     /// Write the minimized path to crashes.minimized.json without asking.
     #[arg(long)]
     pub approve: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Only this strategy (seed or binary); default: every strategy.
+    #[arg(long)]
+    pub strategy: Option<whittle_core::strategy::Strategy>,
+    /// Devices for the modelled wall-clock (audit and confirmation samples in parallel).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub devices: u32,
+    /// Large replay budget (the seed's default 30 is always reported too).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_replays: u32,
+    /// Write the full report as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write an SVG plot of replays vs session size per strategy.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// A small suite (for tests).
+    #[arg(long)]
+    pub quick: bool,
 }

@@ -42,6 +42,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Exit {
+    // The benchmark needs no configuration, server or device.
+    if let Command::Bench(args) = &cli.command {
+        return commands::bench::run(args);
+    }
     // Arguments are refused before the config is even read (no side effect at all).
     if let Command::Minimize(args) = &cli.command {
         if args.max_replays < 1 {
@@ -75,6 +79,7 @@ async fn run(cli: Cli) -> Exit {
             runs,
             device,
         } => commands::verify::run(&config, &bundle, runs, device.as_deref()).await,
+        Command::Bench(args) => commands::bench::run(&args),
     }
 }
 

@@ -2,6 +2,7 @@
 //! workspace readers; the reduction engine has no I/O, no clock and no randomness.
 
 pub mod assessment;
+pub mod bench;
 pub mod contract;
 pub mod engine;
 pub mod model;
@@ -11,6 +12,7 @@ pub mod report_text;
 pub mod sensitive;
 pub mod session;
 pub mod signature;
+pub mod strategy;
 pub mod workspace;
 
 pub use engine::{

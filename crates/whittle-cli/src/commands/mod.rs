@@ -1,4 +1,5 @@
 pub mod analyze;
+pub mod bench;
 pub mod doctor;
 pub mod export;
 pub mod minimize;

@@ -4,7 +4,7 @@
 //! [`Engine::record`]. Candidates are step indexes in original order; nothing else.
 
 mod error;
-mod history;
+pub(crate) mod history;
 mod machine;
 mod outcome;
 mod request;

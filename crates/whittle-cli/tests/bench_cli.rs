@@ -1,0 +1,154 @@
+//! `whittle bench`: the quick suite runs without any configuration, server or device,
+//! prints the tables, and writes a JSON report and an SVG plot that agree with them.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn whittle(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(args)
+        .current_dir(cwd)
+        // A config that does not exist: bench must not need one.
+        .env("WHITTLE_CONFIG", cwd.join("no-such-whittle.json"))
+        .output()
+        .expect("run whittle")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn quick_suite_writes_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = whittle(
+        dir.path(),
+        &[
+            "bench",
+            "--quick",
+            "--devices",
+            "3",
+            "--json",
+            "b.json",
+            "--svg",
+            "b.svg",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.contains("| scenario | n | k | strategy |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("model 3-dev s"), "{stdout}");
+    assert!(
+        stdout.contains("Parsing a generated 10000-step session"),
+        "{stdout}"
+    );
+
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    // 5 quick scenarios × 2 strategies × budgets 30 and 2000.
+    assert_eq!(rows.len(), 20);
+    for row in rows {
+        let replays = row["replays"].as_u64().unwrap();
+        assert!(replays <= row["max_replays"].as_u64().unwrap(), "{row}");
+        assert!(row["devices_wall_s"].as_f64().unwrap() <= row["device_s"].as_f64().unwrap());
+        assert_eq!(row["devices"], 3);
+        // Every run is one line of the printed table.
+        let line = format!("| {} | ", row["scenario"].as_str().unwrap());
+        assert!(stdout.contains(&line), "{line}");
+    }
+    for row in rows {
+        if row["kind"] == "flaky" {
+            // A flaky crash is never claimed with high confidence, whatever the strategy.
+            assert_ne!(row["confidence"], "high", "{row}");
+        } else if row["strategy"] == "binary" {
+            // The binary strategy converges on every deterministic quick scenario, even
+            // at the seed's default budget of 30.
+            assert_eq!(row["confidence"], "high", "{row}");
+            assert_eq!(row["found_minimal"], true, "{row}");
+        }
+    }
+    let summary = report["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 4);
+    let binary: u64 = summary
+        .iter()
+        .filter(|s| s["strategy"] == "binary" && s["max_replays"] == 2000)
+        .map(|s| s["total_replays"].as_u64().unwrap())
+        .sum();
+    let seed: u64 = summary
+        .iter()
+        .filter(|s| s["strategy"] == "seed" && s["max_replays"] == 2000)
+        .map(|s| s["total_replays"].as_u64().unwrap())
+        .sum();
+    assert!(binary < seed, "binary {binary} vs seed {seed}");
+    assert!(!report["decision_cost"].as_array().unwrap().is_empty());
+    for cost in report["decision_cost"].as_array().unwrap() {
+        assert!(cost["us_per_replay"].as_f64().unwrap() > 0.0, "{cost}");
+    }
+    assert_eq!(report["parse_cost"]["steps"], 10000);
+    assert!(report["parse_cost"]["ms"].as_f64().unwrap() > 0.0);
+
+    let svg = std::fs::read_to_string(dir.path().join("b.svg")).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(svg.matches("<circle").count(), rows.len());
+}
+
+#[test]
+fn one_strategy_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = whittle(
+        dir.path(),
+        &[
+            "bench",
+            "--quick",
+            "--strategy",
+            "binary",
+            "--json",
+            "b.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 10);
+    assert!(rows.iter().all(|r| r["strategy"] == "binary"));
+    assert!(!text(&out.stdout).contains("| seed |"));
+}
+
+#[test]
+fn bad_arguments_and_unwritable_outputs_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["bench", "--strategy", "ddmin"][..],
+        &["bench", "--devices", "0"][..],
+        &["bench", "--max-replays", "0"][..],
+    ] {
+        let out = whittle(dir.path(), args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = whittle(dir.path(), &["bench", "--strategy", "ddmin"]);
+    assert!(text(&out.stderr).contains("expected one of: seed, binary"));
+
+    let out = whittle(
+        dir.path(),
+        &["bench", "--quick", "--json", "missing-folder/b.json"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot write missing-folder/b.json"));
+}

@@ -1,0 +1,24 @@
+//! The benchmark harness behind `whittle bench` (issue #7): generated scenarios, an
+//! in-process oracle that models the simulator's timing, the replay lower bound, the
+//! N-device wall-clock model and the report (table, JSON, SVG). Pure: no I/O and no
+//! clock; the command measures wall-clock and writes the files.
+
+mod bound;
+mod devices;
+mod oracle;
+mod report;
+mod rng;
+mod run;
+mod scenario;
+mod svg;
+mod workload;
+
+pub use bound::{ceil_log2_binomial, lower_bound};
+pub use devices::devices_wall_ms;
+pub use oracle::{SimOracle, SimReplay, Timing};
+pub use report::{median, summarize, table, Row, Summary};
+pub use rng::SplitMix64;
+pub use run::{simulate, ReplayRecord, Run};
+pub use scenario::{suite, Scenario, ScenarioKind};
+pub use svg::plot;
+pub use workload::{decide_all, Shape};

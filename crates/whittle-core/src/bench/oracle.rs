@@ -1,0 +1,159 @@
+//! The in-process oracle: what the simulator would answer to a replay, and how long the
+//! replay would take on it.
+
+use serde::{Deserialize, Serialize};
+
+use super::rng::SplitMix64;
+use super::scenario::Scenario;
+use crate::engine::Outcome;
+
+/// The simulator's timing profile (`demo/shop.json`: 600 ms launch, 250 ms per action)
+/// plus the driver's settle before the crash drain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    pub launch_ms: u32,
+    pub action_ms: u32,
+    pub settle_ms: u32,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            launch_ms: 600,
+            action_ms: 250,
+            settle_ms: 300,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimReplay {
+    pub outcome: Outcome,
+    /// Simulated device time of this replay.
+    pub device_ms: u64,
+}
+
+pub struct SimOracle<'a> {
+    scenario: &'a Scenario,
+    timing: Timing,
+    rng: SplitMix64,
+}
+
+impl<'a> SimOracle<'a> {
+    pub fn new(scenario: &'a Scenario, timing: Timing) -> SimOracle<'a> {
+        SimOracle {
+            scenario,
+            timing,
+            rng: SplitMix64::new(scenario.seed),
+        }
+    }
+
+    /// Replays `candidate` after the launch: steps run in order until one whose
+    /// prerequisite has not run (its element is not on screen), which ends the replay.
+    pub fn replay(&mut self, candidate: &[u32]) -> SimReplay {
+        let mut ran: Vec<u32> = Vec::with_capacity(candidate.len());
+        let mut actions: u64 = 0;
+        let mut blocked = false;
+        for &step in candidate {
+            actions += 1; // a failed tap still costs its wait
+            let missing = self
+                .scenario
+                .prerequisites
+                .iter()
+                .any(|&(before, needing)| needing == step && !ran.contains(&before));
+            if missing {
+                blocked = true;
+                break;
+            }
+            ran.push(step);
+        }
+        let triggered = self.scenario.essential.iter().all(|s| ran.contains(s));
+        // Every replay draws, so a run's verdict sequence depends only on the seed.
+        let roll = self.rng.below(100);
+        let crashed = triggered && roll < self.scenario.reproduce_percent;
+        let mut device_ms = u64::from(self.timing.launch_ms)
+            + actions * u64::from(self.timing.action_ms)
+            + u64::from(self.timing.settle_ms);
+        if crashed {
+            device_ms += u64::from(self.scenario.crash_delay_ms);
+        }
+        let outcome = if crashed {
+            Outcome::Reproduced
+        } else {
+            Outcome::NotReproduced {
+                reason: if blocked {
+                    "element_not_found"
+                } else {
+                    "no_crash"
+                }
+                .to_owned(),
+            }
+        };
+        SimReplay { outcome, device_ms }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::ScenarioKind;
+
+    fn scenario(kind: ScenarioKind, percent: u32, delay: u32) -> Scenario {
+        Scenario {
+            name: "t".to_owned(),
+            kind,
+            steps: 6,
+            essential: vec![2, 5],
+            prerequisites: vec![(3, 5)],
+            reproduce_percent: percent,
+            crash_delay_ms: delay,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn crash_needs_every_essential_step_and_its_prerequisite() {
+        let s = scenario(ScenarioKind::Order, 100, 0);
+        let mut oracle = SimOracle::new(&s, Timing::default());
+        assert_eq!(oracle.replay(&[2, 3, 5]).outcome, Outcome::Reproduced);
+        assert_eq!(
+            oracle.replay(&[1, 2, 3, 4, 5, 6]).outcome,
+            Outcome::Reproduced
+        );
+        let blocked = oracle.replay(&[2, 5, 6]);
+        assert_eq!(
+            blocked.outcome,
+            Outcome::NotReproduced {
+                reason: "element_not_found".to_owned()
+            }
+        );
+        // Launch + steps 2 and 5 (the failed tap) + settle; step 6 never ran.
+        assert_eq!(blocked.device_ms, 600 + 2 * 250 + 300);
+        assert_eq!(oracle.replay(&[3, 5]).device_ms, 600 + 2 * 250 + 300);
+    }
+
+    #[test]
+    fn delayed_crashes_cost_time_not_outcomes() {
+        let s = scenario(ScenarioKind::Delayed, 100, 2000);
+        let mut oracle = SimOracle::new(&s, Timing::default());
+        let hit = oracle.replay(&[2, 3, 5]);
+        assert_eq!(hit.outcome, Outcome::Reproduced);
+        assert_eq!(hit.device_ms, 600 + 3 * 250 + 300 + 2000);
+        assert_eq!(oracle.replay(&[2, 3]).device_ms, 600 + 2 * 250 + 300);
+    }
+
+    #[test]
+    fn flaky_crashes_show_about_as_often_as_configured_and_repeat_per_seed() {
+        let s = scenario(ScenarioKind::Flaky, 70, 0);
+        let verdicts = |s: &Scenario| -> Vec<bool> {
+            let mut oracle = SimOracle::new(s, Timing::default());
+            (0..400)
+                .map(|_| oracle.replay(&[2, 3, 5]).outcome == Outcome::Reproduced)
+                .collect()
+        };
+        let first = verdicts(&s);
+        assert_eq!(first, verdicts(&s));
+        let hits = first.iter().filter(|&&hit| hit).count();
+        assert!((240..=320).contains(&hits), "{hits} of 400");
+    }
+}

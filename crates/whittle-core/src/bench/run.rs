@@ -1,0 +1,90 @@
+//! Drives one strategy through one scenario against the in-process oracle.
+
+use serde::{Deserialize, Serialize};
+
+use super::oracle::{SimOracle, Timing};
+use super::scenario::Scenario;
+use crate::engine::{EngineError, Phase, Request, SearchResult};
+use crate::strategy::Strategy;
+
+/// One replay the engine asked for, as the device model needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayRecord {
+    pub phase: Phase,
+    pub candidate: Vec<u32>,
+    pub device_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub result: SearchResult,
+    pub replays: Vec<ReplayRecord>,
+    /// Simulated device time of every replay, one device.
+    pub device_ms: u64,
+}
+
+pub fn simulate(
+    scenario: &Scenario,
+    strategy: Strategy,
+    max_replays: u32,
+    timing: Timing,
+) -> Result<Run, EngineError> {
+    let mut engine = strategy.reducer((1..=scenario.steps).collect(), max_replays)?;
+    let mut oracle = SimOracle::new(scenario, timing);
+    let mut replays = Vec::new();
+    loop {
+        match engine.next_request() {
+            Request::Replay(request) => {
+                let replay = oracle.replay(&request.candidate);
+                replays.push(ReplayRecord {
+                    phase: request.phase,
+                    candidate: request.candidate,
+                    device_ms: replay.device_ms,
+                });
+                engine.record(replay.outcome);
+            }
+            Request::Done(result) => {
+                let device_ms = replays.iter().map(|r| r.device_ms).sum();
+                return Ok(Run {
+                    result,
+                    replays,
+                    device_ms,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::suite;
+
+    #[test]
+    fn every_replay_is_counted_and_timed() {
+        for scenario in suite(true) {
+            for strategy in Strategy::ALL {
+                let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
+                assert_eq!(run.replays.len() as u32, run.result.attempts);
+                assert_eq!(
+                    run.device_ms,
+                    run.replays.iter().map(|r| r.device_ms).sum::<u64>()
+                );
+                // Every replay costs at least the launch and the settle.
+                assert!(run.device_ms >= u64::from(run.result.attempts) * 900);
+            }
+        }
+    }
+
+    #[test]
+    fn deterministic_scenarios_end_at_the_minimal_path_with_high_confidence() {
+        for scenario in suite(true).iter().filter(|s| s.reproduce_percent == 100) {
+            for strategy in Strategy::ALL {
+                let run = simulate(scenario, strategy, 2000, Timing::default()).unwrap();
+                assert_eq!(run.result.current, scenario.minimal(), "{}", scenario.name);
+                assert!(run.result.fixed_point_reached && run.result.final_confirmed);
+                assert!(!run.result.flaky_observed);
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! Search strategies behind one driver interface. `seed` is the seed's Phase 3 engine
+//! (the default, unchanged); `binary` is an opt-in strategy that needs fewer replays for
+//! the same proof (see [`binary`]). Both ask for replays and take outcomes the same way
+//! and end with the same [`SearchResult`], so a driver never needs to know which runs.
+
+mod binary;
+mod choice;
+
+pub use binary::BinaryEngine;
+pub use choice::{Strategy, UnknownStrategy};
+
+use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request};
+
+/// The state-machine interface of a reduction engine (see [`Engine`]).
+pub trait Reducer {
+    /// The replay to run next, or the finished result; repeats until answered.
+    fn next_request(&mut self) -> Request;
+    /// Answers the pending replay; ignored once the search is done.
+    fn record(&mut self, outcome: Outcome);
+    /// The state as the UI shows it while a run is live.
+    fn snapshot(&self) -> EngineSnapshot;
+}
+
+impl Reducer for Engine {
+    fn next_request(&mut self) -> Request {
+        Engine::next_request(self)
+    }
+    fn record(&mut self, outcome: Outcome) {
+        Engine::record(self, outcome);
+    }
+    fn snapshot(&self) -> EngineSnapshot {
+        Engine::snapshot(self)
+    }
+}
+
+impl Reducer for BinaryEngine {
+    fn next_request(&mut self) -> Request {
+        BinaryEngine::next_request(self)
+    }
+    fn record(&mut self, outcome: Outcome) {
+        BinaryEngine::record(self, outcome);
+    }
+    fn snapshot(&self) -> EngineSnapshot {
+        BinaryEngine::snapshot(self)
+    }
+}
+
+impl Strategy {
+    /// A fresh engine of this strategy; the same input checks as [`Engine::new`].
+    pub fn reducer(
+        self,
+        replayable: Vec<u32>,
+        max_replays: u32,
+    ) -> Result<Box<dyn Reducer + Send>, EngineError> {
+        Ok(match self {
+            Strategy::Seed => Box::new(Engine::new(replayable, max_replays)?),
+            Strategy::Binary => Box::new(BinaryEngine::new(replayable, max_replays)?),
+        })
+    }
+}
