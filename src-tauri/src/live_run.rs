@@ -34,6 +34,8 @@ impl RunRequest {
             max_replays: i64::from(self.max_replays),
             device: self.device.clone().filter(|d| !d.is_empty()),
             package: None,
+            // The app runs the seed's search; `whittle minimize --strategy` opts in.
+            strategy: Default::default(),
         }
     }
 }

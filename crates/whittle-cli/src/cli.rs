@@ -72,6 +72,10 @@ pub struct MinimizeArgs {
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
+    /// Search strategy: `seed` (the default) or `binary` (fewer replays, the same proof;
+    /// see the README's Performance section).
+    #[arg(long, default_value_t = whittle_core::strategy::Strategy::Seed)]
+    pub strategy: whittle_core::strategy::Strategy,
     /// Print one JSON object instead of the report.
     #[arg(long)]
     pub json: bool,

@@ -472,3 +472,51 @@ fn prompt_injection_in_notes_changes_nothing() {
         .join("crashes.minimized.json")
         .exists());
 }
+
+/// `--strategy binary` reaches the same proven minimal path with the same proof
+/// obligations. (It is not always cheaper: on this short, dense path — 4 of 9 steps
+/// matter — it takes a few more replays than the seed; the bench has the wider picture.)
+#[test]
+fn the_binary_strategy_proves_the_same_minimal_path_live() {
+    let run = |strategy: &str| {
+        let env = Env::fast(&[]);
+        checkout_session(&env);
+        let out = env.whittle(&[
+            "minimize",
+            "2026-05-14_160354_checkout-npe",
+            "--max-replays",
+            "120",
+            "--strategy",
+            strategy,
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{strategy}: {}", stderr(&out));
+        json_out(&out)
+    };
+    let seed = run("seed");
+    let binary = run("binary");
+    assert_eq!(binary["status"], "minimized");
+    assert_eq!(binary["minimal_path"], seed["minimal_path"]);
+    for proof in [
+        "confidence",
+        "complete",
+        "fixed_point_reached",
+        "final_confirmed",
+    ] {
+        assert_eq!(binary[proof], seed[proof], "{proof}");
+    }
+    assert!(binary["attempts"].as_u64().unwrap() <= 120, "the budget holds");
+
+    let env = Env::fast(&[]);
+    let out = env.whittle(&["minimize", "x", "--strategy", "ddmin"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown strategy is a usage error"
+    );
+    assert!(
+        stderr(&out).contains("expected one of: seed, binary"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -16,6 +16,7 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
         max_replays: args.max_replays,
         device: args.device.clone(),
         package: args.package.clone(),
+        strategy: args.strategy,
     };
     if let Err(e) = opts.budget() {
         return refuse(&e, args.json);

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
-use whittle_core::engine::{Engine, SearchResult};
+use whittle_core::engine::SearchResult;
 use whittle_core::model::SessionStatus;
 use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
 
@@ -26,7 +26,9 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     on_event: &E,
     cancel: &CancellationToken,
 ) -> Result<RunOutcome, RunError> {
-    let mut engine = Engine::new(run.plan.candidate_ids(), run.max_replays)
+    let mut engine = run
+        .strategy
+        .reducer(run.plan.candidate_ids(), run.max_replays)
         .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);
@@ -71,7 +73,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         on_event,
         cancel,
     };
-    let result = search.run(&mut engine, start_failure).await;
+    let result = search.run(engine.as_mut(), start_failure).await;
     Ok(finish(hub, run, &evidence, result, cancel, on_event).await)
 }
 

@@ -1,3 +1,5 @@
+use whittle_core::strategy::Strategy;
+
 use super::RunError;
 
 /// Default `--max-replays` (seed Phase 0 step 2).
@@ -13,6 +15,8 @@ pub struct MinimizeOptions {
     pub max_replays: i64,
     pub device: Option<String>,
     pub package: Option<String>,
+    /// The search strategy; the seed's unless the user opts in to another.
+    pub strategy: Strategy,
 }
 
 impl MinimizeOptions {
@@ -23,6 +27,7 @@ impl MinimizeOptions {
             max_replays: DEFAULT_MAX_REPLAYS,
             device: None,
             package: None,
+            strategy: Strategy::Seed,
         }
     }
 

@@ -8,6 +8,7 @@ use whittle_core::contract::mobile::Device;
 use whittle_core::model::Crash;
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
+use whittle_core::strategy::Strategy;
 
 use super::{MinimizeOptions, RunError};
 use crate::client::Hub;
@@ -26,6 +27,7 @@ pub struct LiveRun {
     pub target_label: String,
     pub app_version: Option<String>,
     pub max_replays: u32,
+    pub strategy: Strategy,
 }
 
 /// A run that may not replay live: the analyzer's static guess, and why.
@@ -150,6 +152,7 @@ pub async fn prepare(
         target_label,
         app_version,
         max_replays,
+        strategy: opts.strategy,
     })))
 }
 

@@ -7,8 +7,9 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use whittle_core::contract::report::RecordStepArgs;
-use whittle_core::engine::{Engine, Outcome, ReplayRequest, Request, SearchResult};
+use whittle_core::engine::{Outcome, ReplayRequest, Request, SearchResult};
 use whittle_core::plan::ReplayStep;
+use whittle_core::strategy::Reducer;
 
 use super::evidence_session::{capture_problem, EvidenceSession};
 use super::{LiveRun, RunEvent};
@@ -33,7 +34,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     /// without counting an attempt.
     pub async fn run(
         &self,
-        engine: &mut Engine,
+        engine: &mut (dyn Reducer + Send),
         mut capture_start_failure: Option<String>,
     ) -> SearchResult {
         loop {
