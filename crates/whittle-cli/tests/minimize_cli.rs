@@ -505,7 +505,10 @@ fn the_binary_strategy_proves_the_same_minimal_path_live() {
     ] {
         assert_eq!(binary[proof], seed[proof], "{proof}");
     }
-    assert!(binary["attempts"].as_u64().unwrap() <= 120, "the budget holds");
+    assert!(
+        binary["attempts"].as_u64().unwrap() <= 120,
+        "the budget holds"
+    );
 
     let env = Env::fast(&[]);
     let out = env.whittle(&["minimize", "x", "--strategy", "ddmin"]);
