@@ -15,13 +15,18 @@ pub const SECRET_PASSWORD: &str = "S3cr3t-Pa55word!";
 /// An e-mail typed into the e-mail field (a sensitive step, skipped).
 pub const SECRET_EMAIL: &str = "qa.tester@example.com";
 
-/// `whittle-servers`, built once next to `whittle` if it is not there yet.
+/// `whittle-servers` next to `whittle`, built once if it is missing or older than its
+/// sources. (`cargo test --workspace` has built it already, with the workspace's feature
+/// set; building it again alone would resolve other features and recompile it.)
 pub fn servers_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
         let whittle = PathBuf::from(env!("CARGO_BIN_EXE_whittle"));
         let dir = whittle.parent().expect("bin dir").to_path_buf();
         let bin = dir.join("whittle-servers");
+        if is_fresh(&bin) {
+            return bin;
+        }
         let target = dir.parent().expect("target dir").to_path_buf();
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["build", "-p", "whittle-servers", "--bin", "whittle-servers"])
@@ -34,6 +39,37 @@ pub fn servers_binary() -> PathBuf {
         bin
     })
     .clone()
+}
+
+/// The binary exists and no source of the servers or the crates they use is newer.
+fn is_fresh(bin: &Path) -> bool {
+    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
+        return false;
+    };
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+    let mut stack: Vec<PathBuf> = ["whittle-servers", "whittle-core"]
+        .iter()
+        .flat_map(|c| {
+            [
+                crates.join(c).join("src"),
+                crates.join(c).join("Cargo.toml"),
+            ]
+        })
+        .collect();
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if let Ok(entries) = std::fs::read_dir(&path) {
+                stack.extend(entries.flatten().map(|e| e.path()));
+            }
+        } else if let Ok(modified) = meta.modified() {
+            newest = newest.max(modified);
+        }
+    }
+    newest <= built
 }
 
 fn el(id: &str, text: &str, y: i32, tap: Value) -> Value {
