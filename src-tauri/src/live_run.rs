@@ -62,8 +62,8 @@ pub async fn run_minimize(
     cancel: CancellationToken,
     send: &(dyn Fn(RunUpdate) + Send + Sync),
 ) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
+    // The budget was checked by `run_control::start`, and `minimize` checks it again.
     let opts = request.options();
-    opts.budget().map_err(refused)?;
     let hub = connect(config).await?;
     let outcome = minimize(
         &hub,
