@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
+use whittle_core::strategy::Strategy;
 use whittle_mcp::client::Hub;
 use whittle_mcp::config::Config;
 use whittle_mcp::run::{minimize, sidecar_entry, MinimizeOptions, RunError, RunOutcome};
@@ -24,6 +25,10 @@ pub struct RunRequest {
     pub max_replays: i32,
     /// `None` lets Phase 0 pick the only (or first) device.
     pub device: Option<String>,
+    /// The search strategy; the seed's unless the user opts in to `binary`.
+    pub strategy: Strategy,
+    /// How many devices replay at once (>= 1, checked by the run like the budget).
+    pub devices: i32,
 }
 
 impl RunRequest {
@@ -34,8 +39,8 @@ impl RunRequest {
             max_replays: i64::from(self.max_replays),
             device: self.device.clone().filter(|d| !d.is_empty()),
             package: None,
-            // The app runs the seed's search; `whittle minimize --strategy` opts in.
-            strategy: Default::default(),
+            strategy: self.strategy,
+            devices: u32::try_from(self.devices).unwrap_or(0),
         }
     }
 }

@@ -103,6 +103,8 @@ impl Setup {
             crash_id: "c1".into(),
             max_replays,
             device: None,
+            strategy: Default::default(),
+            devices: 1,
         }
     }
 

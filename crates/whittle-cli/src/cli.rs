@@ -69,6 +69,10 @@ pub struct MinimizeArgs {
     pub max_replays: i64,
     #[arg(long)]
     pub device: Option<String>,
+    /// Replay on up to N devices at once: the chosen device plus other online Android
+    /// devices with the app installed. The search's decisions stay the strategy's.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub devices: i64,
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
@@ -89,7 +93,8 @@ pub struct BenchArgs {
     /// Only this strategy (seed or binary); default: every strategy.
     #[arg(long)]
     pub strategy: Option<whittle_core::strategy::Strategy>,
-    /// Devices for the modelled wall-clock (audit and confirmation samples in parallel).
+    /// Devices of the simulated pool: the parallel scheduler runs independent replays on
+    /// them at once (wall-clock is reported against the seed on one device).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub devices: u32,
     /// Large replay budget (the seed's default 30 is always reported too).

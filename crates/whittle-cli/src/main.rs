@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod config_path;
 mod exit;
+mod locale;
 mod progress;
 
 use std::process::ExitCode;
@@ -49,10 +50,8 @@ async fn run(cli: Cli) -> Exit {
     // Arguments are refused before the config is even read (no side effect at all).
     if let Command::Minimize(args) = &cli.command {
         if args.max_replays < 1 {
-            eprintln!(
-                "error: --max-replays must be an integer >= 1 (got {})",
-                args.max_replays
-            );
+            let words = locale::words();
+            eprintln!("{}{}", words.error, (words.bad_budget)(args.max_replays));
             return Exit::Usage;
         }
     }

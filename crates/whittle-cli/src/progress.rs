@@ -2,6 +2,8 @@ use std::io::{IsTerminal, Write};
 
 use whittle_mcp::run::RunEvent;
 
+use crate::locale;
+
 /// The one-line progress bar on stderr ("attempt 7/30 · audit · [2,7]"), redrawn with
 /// `\r`; silent when stderr is not a terminal or JSON output was asked for.
 pub struct Progress {
@@ -23,6 +25,7 @@ impl Progress {
         if !self.enabled {
             return;
         }
+        let words = locale::words();
         let mut err = std::io::stderr().lock();
         match event {
             RunEvent::AttemptStarted {
@@ -34,19 +37,21 @@ impl Progress {
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default();
-                let _ = write!(
-                    err,
-                    "\r\x1b[2Kattempt {attempt}/{} · {phase} · [{}]",
+                let candidate = candidate
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let line = (words.attempt)(
+                    *attempt,
                     max_replays.load(Ordering::Relaxed),
-                    candidate
-                        .iter()
-                        .map(u32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
+                    &(words.phase)(&phase),
+                    &candidate,
                 );
+                let _ = write!(err, "\r\x1b[2K{line}");
             }
             RunEvent::Warning { message } => {
-                let _ = writeln!(err, "\r\x1b[2Kwarning: {message}");
+                let _ = writeln!(err, "\r\x1b[2K{}{message}", words.warning);
             }
             RunEvent::Finished(_) => {
                 let _ = write!(err, "\r\x1b[2K");

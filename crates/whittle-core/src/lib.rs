@@ -6,6 +6,7 @@ pub mod bench;
 pub mod contract;
 pub mod engine;
 pub mod model;
+pub mod parallel;
 pub mod plan;
 pub mod redact;
 pub mod report_text;

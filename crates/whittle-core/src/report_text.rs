@@ -1,12 +1,20 @@
-//! Seed Phase 5 step 5: the terminal/report wording, in English. "Minimal" and
-//! "converged" are said only when the fixed point was reached and the final path was
-//! confirmed; a ✅ only over a complete, high-confidence proof.
+//! Seed Phase 5 step 5: the terminal/report wording, in English or Simplified Chinese
+//! (the seed's own Chinese: 最小路径 / 已收敛, 当前已复现的最短候选 / 未完成最小性证明).
+//! "Minimal" and "converged" are said only when the fixed point was reached and the
+//! final path was confirmed; a ✅ only over a complete, high-confidence proof. Both
+//! languages state the same facts; only the words differ.
+
+mod locale;
+mod words;
 
 use std::fmt::Write as _;
 
+pub use locale::{Locale, LOCALE_VARS};
+
 use crate::assessment::{Assessment, Warning};
-use crate::engine::{SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
 use crate::model::Confidence;
+use words::{words, Words};
 
 /// Everything the report block shows. Paths are step indexes as in `repro_path`
 /// (launch setup included), never step contents, so no input value can leak.
@@ -26,9 +34,17 @@ pub struct ReportInput<'a> {
 
 /// Longest failure reason echoed; reasons come from MCP servers and may be verbose.
 const MAX_REASON_CHARS: usize = 200;
-const INDENT: &str = "            ";
+/// Terminal columns of a label ("Original:" and its padding), so values line up.
+const LABEL_COLUMNS: usize = 10;
 
+/// The report in English (the wording existing callers and report.md use).
 pub fn render_report(input: &ReportInput<'_>) -> String {
+    render_report_in(Locale::En, input)
+}
+
+/// The report in `locale`.
+pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
+    let w = words(locale);
     let result = input.result;
     let assessment = input.assessment;
     let mut out = String::new();
@@ -38,44 +54,39 @@ pub fn render_report(input: &ReportInput<'_>) -> String {
     if !result.baseline_reproduced {
         let infrastructure = result.capture_failure.is_some() || result.runtime_failure.is_some();
         let heading = if infrastructure {
-            "✗ Minimize run failed before the original path was verified"
+            w.failed_before_baseline
         } else {
-            "✗ Original path did not reproduce in this run"
+            w.baseline_not_reproduced
         };
         let _ = writeln!(out, "{heading} {title}");
         let _ = writeln!(
             out,
-            "  {:<10}{original}  ({})",
-            "Original:",
-            steps(input.original_path.len())
+            "  {}{original}  ({})",
+            label(w.original),
+            (w.steps)(input.original_path.len())
         );
         if !infrastructure {
             let _ = writeln!(
                 out,
-                "  Baseline: the full replayable path did not reproduce {}",
-                input.target
+                "  {}{}",
+                label(w.baseline),
+                (w.baseline_missed)(input.target)
             );
         }
-        write_reasons(&mut out, "Why:", &reasons(input));
-        let _ = writeln!(
-            out,
-            "  No minimal path was produced; nothing will be written back."
-        );
-        write_report_line(&mut out, input.evidence_report);
+        write_reasons(&mut out, w.why, &reasons(w, input));
+        let _ = writeln!(out, "  {}", w.nothing_produced);
+        write_report_line(&mut out, w, input.evidence_report);
         return out;
     }
 
     let high = assessment.confidence == Some(Confidence::High);
     let named_minimal = assessment.converged && !result.flaky_observed;
-    let (heading, label) = if high {
-        ("✅ Minimal path found", "Minimal:")
+    let (heading, kept) = if high {
+        (w.minimal_high, w.minimal)
     } else if named_minimal {
-        ("⚠ Minimal path found, medium confidence", "Minimal:")
+        (w.minimal_medium, w.minimal)
     } else {
-        (
-            "⚠ Shortest reproducing candidate so far — minimality not proven",
-            "Shortest:",
-        )
+        (w.shortest_unproven, w.shortest)
     };
     let minimal = format_path(input.minimal_path);
     let width = original.chars().count().max(minimal.chars().count());
@@ -83,78 +94,74 @@ pub fn render_report(input: &ReportInput<'_>) -> String {
     let _ = writeln!(out, "{heading} {title}");
     let _ = writeln!(
         out,
-        "  {:<10}{original:<width$}  ({})",
-        "Original:",
-        steps(input.original_path.len())
+        "  {}{original:<width$}  ({})",
+        label(w.original),
+        (w.steps)(input.original_path.len())
     );
     let _ = writeln!(
         out,
-        "  {label:<10}{minimal:<width$}  ({})",
-        steps(input.minimal_path.len())
+        "  {}{minimal:<width$}  ({})",
+        label(kept),
+        (w.steps)(input.minimal_path.len())
     );
     let _ = writeln!(
         out,
-        "  {:<10}{}, final path {hits}/{total}",
-        "Proof:",
-        proof_summary(result)
+        "  {}{}",
+        label(w.proof),
+        (w.proof_line)(&proof_summary(w, result), hits, total)
     );
-    let converged = if assessment.converged {
-        "; converged"
-    } else {
-        ""
-    };
-    let _ = writeln!(out, "{INDENT}reproduced {}{converged}", input.target);
+    let indent = " ".repeat(2 + LABEL_COLUMNS);
+    let _ = writeln!(
+        out,
+        "{indent}{}",
+        (w.reproduced_target)(input.target, assessment.converged)
+    );
 
     if !high {
         let title = if named_minimal {
-            "Why medium:"
+            w.why_medium
         } else {
-            "Why not proven:"
+            w.why_not_proven
         };
-        write_reasons(&mut out, title, &reasons(input));
+        write_reasons(&mut out, title, &reasons(w, input));
     }
     if !assessment.write_back_allowed {
-        let _ = writeln!(
-            out,
-            "  Not written back: the run hit an infrastructure failure, so no result may be saved."
-        );
+        let _ = writeln!(out, "  {}", w.not_written_back);
     }
-    let table = render_proof_table(result);
+    let table = render_proof_table_in(locale, result);
     if !table.is_empty() {
-        let _ = writeln!(out, "  Deletions:");
+        let _ = writeln!(out, "  {}", w.deletions);
         for line in table {
             let _ = writeln!(out, "    {line}");
         }
     }
-    write_report_line(&mut out, input.evidence_report);
+    write_report_line(&mut out, w, input.evidence_report);
     out
 }
 
-/// One line per kept step: "without step 7: 0/3 reproduced".
+/// One line per kept step, in English: "without step 7: 0/3 reproduced".
 pub fn render_proof_table(result: &SearchResult) -> Vec<String> {
+    render_proof_table_in(Locale::En, result)
+}
+
+/// One line per kept step, in `locale`.
+pub fn render_proof_table_in(locale: Locale, result: &SearchResult) -> Vec<String> {
+    let w = words(locale);
     result
         .proof
         .iter()
         .map(|row| {
             let (hits, total) = hits_of(&row.outcomes);
-            format!(
-                "without step {}: {hits}/{total} reproduced",
-                row.removed_step
-            )
+            (w.without_step)(row.removed_step, hits, total)
         })
         .collect()
 }
 
-fn proof_summary(result: &SearchResult) -> String {
-    let replays = if result.attempts == 1 {
-        "1 replay".to_owned()
-    } else {
-        format!("{} replays", result.attempts)
-    };
-    let budget = format!("{replays} of max {}", result.max_replays);
+fn proof_summary(w: &Words, result: &SearchResult) -> String {
+    let budget = (w.budget)(result.attempts, result.max_replays);
     if result.proof.is_empty() {
         return if result.fixed_point_reached {
-            format!("{budget}; no action left to delete (the crash needs only the launch)")
+            format!("{budget}{}", w.only_launch_left)
         } else {
             budget
         };
@@ -180,7 +187,7 @@ fn proof_summary(result: &SearchResult) -> String {
         } else {
             format!("0/{fewest}+")
         };
-        format!("{budget}; every single-deletion candidate {runs}")
+        format!("{budget}{}", (w.every_deletion)(&runs))
     } else {
         let proven = result
             .proof
@@ -189,14 +196,11 @@ fn proof_summary(result: &SearchResult) -> String {
                 row.outcomes.len() >= NEGATIVE_PROOF_RUNS && row.outcomes.iter().all(|&h| !h)
             })
             .count();
-        format!(
-            "{budget}; {proven} of {} single-deletion candidates disproved {NEGATIVE_PROOF_RUNS} times",
-            result.proof.len()
-        )
+        format!("{budget}{}", (w.some_deletions)(proven, result.proof.len()))
     }
 }
 
-fn reasons(input: &ReportInput<'_>) -> Vec<String> {
+fn reasons(w: &Words, input: &ReportInput<'_>) -> Vec<String> {
     let result = input.result;
     let mut reasons: Vec<String> = input
         .assessment
@@ -204,20 +208,15 @@ fn reasons(input: &ReportInput<'_>) -> Vec<String> {
         .iter()
         // The heading already says so.
         .filter(|warning| **warning != Warning::BaselineNotReproduced)
-        .map(|warning| one_line(&warning.to_string()))
+        .map(|warning| one_line(&(w.warning)(warning)))
         .collect();
     if result.baseline_reproduced {
         if !result.fixed_point_reached {
-            reasons.push(format!(
-                "fixed-point audit incomplete: not every single deletion has {NEGATIVE_PROOF_RUNS} \
-                 consistent non-reproducing replays"
-            ));
+            reasons.push((w.audit_incomplete)());
         }
         if !result.final_confirmed {
             let (hits, total) = hits_of(result.final_outcomes());
-            reasons.push(format!(
-                "final path reproduced {hits} of {total} replays ({HIGH_CONFIDENCE_RUNS}/{HIGH_CONFIDENCE_RUNS} needed)"
-            ));
+            reasons.push((w.final_short)(hits, total));
         }
     }
     reasons
@@ -233,22 +232,34 @@ fn write_reasons(out: &mut String, title: &str, reasons: &[String]) {
     }
 }
 
-fn write_report_line(out: &mut String, report: Option<&str>) {
+fn write_report_line(out: &mut String, w: &Words, report: Option<&str>) {
     if let Some(path) = report {
-        let _ = writeln!(out, "  {:<10}{}", "Report:", one_line(path));
+        let _ = writeln!(out, "  {}{}", label(w.report), one_line(path));
+    }
+}
+
+/// A label padded to `LABEL_COLUMNS` terminal columns; a CJK character takes two.
+fn label(text: &str) -> String {
+    let columns: usize = text.chars().map(columns_of).sum();
+    format!(
+        "{text}{}",
+        " ".repeat(LABEL_COLUMNS.saturating_sub(columns).max(1))
+    )
+}
+
+/// East Asian wide and fullwidth characters take two columns (the ranges the labels use).
+fn columns_of(c: char) -> usize {
+    match c as u32 {
+        0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F => {
+            2
+        }
+        0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 => 2,
+        _ => 1,
     }
 }
 
 fn hits_of(outcomes: &[bool]) -> (usize, usize) {
     (outcomes.iter().filter(|&&hit| hit).count(), outcomes.len())
-}
-
-fn steps(count: usize) -> String {
-    if count == 1 {
-        "1 step".to_owned()
-    } else {
-        format!("{count} steps")
-    }
 }
 
 /// `[1,3,7,12]`, the way `repro_path` is written.
@@ -270,3 +281,6 @@ fn one_line(text: &str) -> String {
         flat
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -94,7 +94,9 @@ describe("RunPanel", () => {
     await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
     await fireEvent.click(screen.getByTestId("start-run"));
     const alert = await screen.findByRole("alert");
-    expect(alert).toHaveTextContent("Not started. The device servers did not start: no adb");
+    // What went wrong in the window's words (by the code), then the backend's own message.
+    expect(alert).toHaveTextContent("Not started. The device servers did not start.");
+    expect(alert).toHaveTextContent("The device servers did not start: no adb");
     expect(alert).toHaveTextContent("whittle doctor");
     expect(screen.getByTestId("start-run")).toBeEnabled();
   });

@@ -13,11 +13,11 @@ describe("SessionList", () => {
       "checkout-npe",
     ]);
     const npe = options[2]!;
-    expect(npe).toHaveTextContent("2026-05-14 16:03");
+    expect(npe).toHaveTextContent("May 14, 2026, 16:03");
     expect(npe).toHaveTextContent("android");
     expect(npe).toHaveTextContent("12 steps");
     expect(npe).toHaveTextContent("1 crash group");
-    expect(within(npe).getByText("failed")).toBeInTheDocument();
+    expect(within(npe).getByText("Failed")).toBeInTheDocument();
   });
 
   it("flags a malformed session with a warning badge and its message, keeping the others", () => {

@@ -2,6 +2,7 @@
 // deal in values and one error shape.
 import { Channel } from "@tauri-apps/api/core";
 import { commands } from "../bindings";
+import { t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type {
   Approval,
@@ -50,7 +51,7 @@ function progressChannel(sink: RunSink | undefined): Channel<RunChannelMessage> 
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (typeof err === "string") return err;
-  return "Something went wrong talking to the Whittle backend.";
+  return t("error.noBackend");
 }
 
 /** The stable code of a failed command, when it has one. */

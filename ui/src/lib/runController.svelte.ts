@@ -22,7 +22,7 @@ export class RunController {
   /** Why a started run ended without a result. */
   endError = $state.raw<RunErrorPayload | null>(null);
   cancelRequested = $state(false);
-  cancelError = $state<string | null>(null);
+  cancelError = $state<ShownError | null>(null);
 
   #held: Incoming[] = [];
   #disposed = false;
@@ -71,7 +71,7 @@ export class RunController {
       await api.cancelRun(this.runId);
     } catch (err) {
       this.cancelRequested = false;
-      this.cancelError = describeError(err);
+      this.cancelError = { message: describeError(err), code: errorCode(err) };
     }
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { averageAttemptMs, elapsedMs, initialRunState, reduce, remainingUpToMs, screenshotsOf } from "./runState";
 import type { RunState } from "./runState";
 import { events, shot, summary } from "../test/runFixtures";
-import { budgetWarning, flakyWarning } from "./wording";
+import { budgetWarning, flakyWarning, warningText } from "./wording";
 
 function replay(count: number, t0 = 1_000): RunState {
   return events.slice(0, count).reduce((s, e, i) => reduce(s, e, t0 + i * 1000), initialRunState());
@@ -16,7 +16,7 @@ describe("run state reducer", () => {
     expect(s.maxReplays).toBe(30);
     expect(s.device).toBe("sim-1");
     expect(s.startedAt).toBe(2_000);
-    expect(s.warnings).toEqual(["Step 3 is skipped: its input was redacted."]);
+    expect(s.warnings.map(warningText)).toEqual(["Step 3 is skipped: its input was redacted."]);
   });
 
   it("adds a running row when an attempt starts and fills it when it finishes", () => {
@@ -67,10 +67,10 @@ describe("run state reducer", () => {
   it("warns in words once when flakiness or budget exhaustion first shows", () => {
     const s = replay(events.length);
     expect(s.flaky).toBe(true);
-    expect(s.warnings.filter((w) => w === flakyWarning)).toHaveLength(1);
+    expect(s.warnings.map(warningText).filter((w) => w === flakyWarning())).toHaveLength(1);
     const exhausted = reduce(s, { type: "snapshot", phase: "one_by_one", current: [2], candidate: null, attempts: 30, max_replays: 30, flaky_observed: false, budget_exhausted: true, outcome_history: [] }, 0);
     expect(exhausted.flaky).toBe(true); // latched, never unset by a later snapshot
-    expect(exhausted.warnings).toContain(budgetWarning(30));
+    expect(exhausted.warnings.map(warningText)).toContain(budgetWarning(30));
   });
 
   it("estimates the time left as the average attempt times the unused budget", () => {
@@ -83,7 +83,7 @@ describe("run state reducer", () => {
 
   it("does not repeat the same warning", () => {
     const once = reduce(initialRunState(), { type: "warning", message: "x" }, 0);
-    expect(reduce(once, { type: "warning", message: "x" }, 0).warnings).toEqual(["x"]);
+    expect(reduce(once, { type: "warning", message: "x" }, 0).warnings.map(warningText)).toEqual(["x"]);
   });
 
   it("keeps rows in attempt order even when a finish arrives without its start", () => {

@@ -1,7 +1,7 @@
 // The run screen's state as a pure fold over the run's events, so a test can replay a
 // whole run without a DOM or a backend. `now` is passed in for the same reason.
 import type { CandidateHistory, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
-import { budgetWarning, flakyWarning, verdictOf, type Verdict } from "./wording";
+import { verdictOf, type RunWarning, type Verdict } from "./wording";
 
 export type AttemptRow = {
   attempt: number;
@@ -32,7 +32,8 @@ export type RunState = {
   flaky: boolean;
   budgetExhausted: boolean;
   rows: AttemptRow[];
-  warnings: string[];
+  /** In order, each once; worded when shown (see `warningText`), so they follow the language. */
+  warnings: RunWarning[];
   outcomeHistory: CandidateHistory[];
   startedAt: number | null;
   endedAt: number | null;
@@ -65,8 +66,10 @@ export function initialRunState(): RunState {
   };
 }
 
-function addWarning(warnings: string[], message: string): string[] {
-  return warnings.includes(message) ? warnings : [...warnings, message];
+const sameWarning = (a: RunWarning, b: RunWarning) => JSON.stringify(a) === JSON.stringify(b);
+
+function addWarning(warnings: RunWarning[], warning: RunWarning): RunWarning[] {
+  return warnings.some((w) => sameWarning(w, warning)) ? warnings : [...warnings, warning];
 }
 
 /** Replaces the row of `attempt` (searching from the end: it is nearly always the last). */
@@ -84,8 +87,8 @@ function upsertRow(rows: AttemptRow[], row: AttemptRow): AttemptRow[] {
 
 function withFlags(state: RunState, flaky: boolean, budgetExhausted: boolean, maxReplays: number): RunState {
   let warnings = state.warnings;
-  if (flaky && !state.flaky) warnings = addWarning(warnings, flakyWarning);
-  if (budgetExhausted && !state.budgetExhausted) warnings = addWarning(warnings, budgetWarning(maxReplays));
+  if (flaky && !state.flaky) warnings = addWarning(warnings, { kind: "flaky" });
+  if (budgetExhausted && !state.budgetExhausted) warnings = addWarning(warnings, { kind: "budget", maxReplays });
   return {
     ...state,
     warnings,
@@ -156,7 +159,7 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
         outcomeHistory: event.outcome_history,
       };
     case "warning":
-      return { ...state, warnings: addWarning(state.warnings, event.message) };
+      return { ...state, warnings: addWarning(state.warnings, { kind: "text", text: event.message }) };
     case "finished": {
       const { type: _type, ...summary } = event;
       return {

@@ -1,31 +1,45 @@
 // Every word the run screens show for a machine value: phases, verdicts, reasons,
 // statuses, confidence and error codes. One place, so the UI never leaks a raw code.
+// The words come from the message catalogue (lib/i18n) in the window's language; the
+// records below are read through getters, so a template that reads one re-renders when
+// the language changes.
+import { t, tn, type MessageKey } from "./i18n/index.svelte";
 import type { Confidence, Phase, ProofRow, RunStatus, RunSummary } from "./runTypes";
+import type { ErrorCode } from "./types";
 
-export const phaseWords: Record<Phase, string> = {
-  baseline: "Checking that the recorded path still crashes",
-  bisect: "Removing blocks of steps",
-  one_by_one: "Removing one step at a time",
-  audit: "Proving every remaining step is needed",
-  confirm: "Confirming the final path (3 runs)",
-};
+/** A record whose values are looked up in the current language each time they are read. */
+function localized<K extends string>(keys: Record<K, MessageKey>): Readonly<Record<K, string>> {
+  const words = {} as Record<K, string>;
+  for (const name of Object.keys(keys) as K[]) {
+    Object.defineProperty(words, name, { enumerable: true, get: () => t(keys[name]) });
+  }
+  return words;
+}
 
-export const phaseShort: Record<Phase, string> = {
-  baseline: "Baseline",
-  bisect: "Bisect",
-  one_by_one: "One by one",
-  audit: "Audit",
-  confirm: "Confirm",
-};
+export const phaseWords = localized<Phase>({
+  baseline: "phase.baseline",
+  bisect: "phase.bisect",
+  one_by_one: "phase.one_by_one",
+  audit: "phase.audit",
+  confirm: "phase.confirm",
+});
+
+export const phaseShort = localized<Phase>({
+  baseline: "phaseShort.baseline",
+  bisect: "phaseShort.bisect",
+  one_by_one: "phaseShort.one_by_one",
+  audit: "phaseShort.audit",
+  confirm: "phaseShort.confirm",
+});
 
 export type Verdict = "reproduced" | "not_reproduced" | "error";
 
-export const verdictWords: Record<Verdict | "running", string> = {
-  reproduced: "Reproduced",
-  not_reproduced: "Not reproduced",
-  error: "Error",
-  running: "Running…",
-};
+export const verdictWords = localized<Verdict | "running">({
+  reproduced: "verdict.reproduced",
+  not_reproduced: "verdict.not_reproduced",
+  error: "verdict.error",
+  running: "verdict.running",
+});
 
 // The engine words a device/server failure as `runtime_error: …` (never a plain negative).
 const RUNTIME_ERROR = /^runtime_error\b:?\s*/;
@@ -35,11 +49,11 @@ export function verdictOf(reproduced: boolean, reason: string | null): Verdict {
   return reason !== null && RUNTIME_ERROR.test(reason) ? "error" : "not_reproduced";
 }
 
-const reasonText: Record<string, string> = {
-  no_crash: "No crash",
-  element_not_found: "A step's element was not on screen",
-  action_failed: "A step's action failed",
-  different_crash: "A different crash",
+const reasonKeys: Record<string, MessageKey> = {
+  no_crash: "reason.no_crash",
+  element_not_found: "reason.element_not_found",
+  action_failed: "reason.action_failed",
+  different_crash: "reason.different_crash",
 };
 
 /** A replay's reason in words; unknown reasons are shown as they came (they are text). */
@@ -47,16 +61,17 @@ export function reasonWords(reason: string | null): string {
   if (reason === null || reason === "") return "";
   if (RUNTIME_ERROR.test(reason)) {
     const detail = reason.replace(RUNTIME_ERROR, "");
-    return detail ? `Device or server error: ${detail}` : "Device or server error";
+    return detail ? t("reason.runtimeDetail", { detail }) : t("reason.runtime");
   }
-  return reasonText[reason] ?? reason.replaceAll("_", " ");
+  const key = Object.hasOwn(reasonKeys, reason) ? reasonKeys[reason] : undefined;
+  return key ? t(key) : reason.replaceAll("_", " ");
 }
 
-export const confidenceWords: Record<Confidence, string> = {
-  high: "High",
-  medium: "Medium",
-  low: "Low",
-};
+export const confidenceWords = localized<Confidence>({
+  high: "confidence.high",
+  medium: "confidence.medium",
+  low: "confidence.low",
+});
 
 /** The headline of a finished run; "minimal" only when the proof is complete (SPEC §3 Phase 5). */
 export function statusHeadline(summary: RunSummary): string {
@@ -65,33 +80,20 @@ export function statusHeadline(summary: RunSummary): string {
   switch (summary.status) {
     case "minimized":
       return summary.fixed_point_reached && summary.final_confirmed
-        ? `Minimal path found: ${from} → ${to} steps`
-        : `Shortest reproducing path so far: ${from} → ${to} steps (minimality not proven)`;
+        ? tn("status.minimal", to, { from })
+        : tn("status.shortest", to, { from });
     case "not_reproduced":
-      return "The recorded path did not crash the same way when replayed, so there is nothing to minimize.";
     case "static":
-      return "No live run was possible; this is a static suggestion only.";
     case "capture_failed":
-      return "The device log capture failed, so the run's verdicts cannot be trusted.";
     case "runtime_failed":
-      return "A device or server error stopped the run.";
     case "cancelled":
-      return "The run was cancelled.";
+      return t(`status.${summary.status}`);
   }
 }
 
-const noWriteBack: Record<RunStatus, string> = {
-  minimized: "the run did not meet the conditions for writing its result back",
-  not_reproduced: "the recorded path did not reproduce the crash live",
-  static: "only live results can be written back or exported, and this is a static suggestion",
-  capture_failed: "the log capture failed, so the result cannot be trusted",
-  runtime_failed: "a device or server error stopped the run",
-  cancelled: "the run was cancelled before it produced a result",
-};
-
 /** Why Approve or Export is unavailable: "Nothing to approve: the run was cancelled…". */
 export function noResultReason(status: RunStatus, action: "approve" | "export" = "approve"): string {
-  return `Nothing to ${action}: ${noWriteBack[status]}.`;
+  return t(`noResult.${action}`, { why: t(`noWriteBack.${status}`) });
 }
 
 export type Reason = { ok: boolean; text: string };
@@ -104,55 +106,72 @@ export function confidenceReasons(s: {
   budget_exhausted: boolean;
   complete: boolean;
 }): Reason[] {
+  const reason = (ok: boolean, key: MessageKey): Reason => ({ ok, text: t(key) });
   return [
-    s.fixed_point_reached
-      ? { ok: true, text: "Fixed point reached: removing any single step no longer crashes" }
-      : { ok: false, text: "Fixed point not reached: a shorter path may exist" },
-    s.final_confirmed
-      ? { ok: true, text: "Final confirmation: 3/3 reproduced" }
-      : { ok: false, text: "Final confirmation did not pass 3/3" },
-    s.flaky_observed
-      ? { ok: false, text: "Flaky: the same candidate both crashed and did not" }
-      : { ok: true, text: "No flakiness observed" },
-    s.budget_exhausted
-      ? { ok: false, text: "Replay budget exhausted before the search ended" }
-      : { ok: true, text: "Finished within the replay budget" },
-    s.complete
-      ? { ok: true, text: "Search complete" }
-      : { ok: false, text: "Search incomplete" },
+    s.fixed_point_reached ? reason(true, "why.fixedPoint") : reason(false, "why.noFixedPoint"),
+    s.final_confirmed ? reason(true, "why.confirmed") : reason(false, "why.notConfirmed"),
+    s.flaky_observed ? reason(false, "why.flaky") : reason(true, "why.notFlaky"),
+    s.budget_exhausted ? reason(false, "why.budgetExhausted") : reason(true, "why.withinBudget"),
+    s.complete ? reason(true, "why.complete") : reason(false, "why.incomplete"),
   ];
 }
 
 /** "Without step 7: 0/3 reproduced". */
 export function proofLine(row: ProofRow): string {
-  const reproduced = row.outcomes.filter(Boolean).length;
-  return `Without step ${row.removed_step}: ${reproduced}/${row.outcomes.length} reproduced`;
+  const hits = row.outcomes.filter(Boolean).length;
+  return t("proof.line", { step: row.removed_step, hits, total: row.outcomes.length });
 }
 
-export const flakyWarning =
-  "Flaky: one candidate both crashed and did not. The search goes on, but confidence cannot be high.";
+/**
+ * A warning the run screen raised itself (the backend's own warnings arrive as text).
+ * Kept as data so the sentence follows the language, even after the event.
+ */
+export type RunWarning = { kind: "flaky" } | { kind: "budget"; maxReplays: number } | { kind: "text"; text: string };
+
+export function warningText(warning: RunWarning): string {
+  switch (warning.kind) {
+    case "flaky":
+      return t("warning.flaky");
+    case "budget":
+      return t("warning.budget", { max: warning.maxReplays });
+    case "text":
+      return warning.text;
+  }
+}
+
+export function flakyWarning(): string {
+  return t("warning.flaky");
+}
 
 export function budgetWarning(maxReplays: number): string {
-  return `All ${maxReplays} replays are used up. The result is the shortest path found so far; minimality is not proven.`;
+  return t("warning.budget", { max: maxReplays });
 }
 
-const nextSteps: Record<string, string> = {
-  run_in_progress: "Wait for the other run to end or cancel it, then start again.",
-  config_unavailable: "Fix Whittle's configuration (whittle.json), then start again.",
-  servers_unavailable: "Run “whittle doctor” in a terminal to see which server failed and how to fix it.",
-  run_refused: "Check the device and the session's app, or pick another device, then start again.",
-  plan_unavailable: "This crash's steps cannot be replayed; pick another crash.",
-  invalid_session_id: "Pick the session again from the list.",
-  session_unreadable: "Check the session folder's files, then reload the workspace.",
-  workspace_unreadable: "Choose the workspace folder again.",
-  no_result: "Run the minimization again; results are kept only while this window is open.",
-  approve_failed: "Check that the session folder is writable, then approve again.",
-  export_failed: "Pick a folder you can write to, or one without a bundle of that name, then export again.",
-  screenshot_unavailable: "Close the viewer and open the screenshot again.",
-  reveal_failed: "Open the folder in your file manager yourself; the path is shown above.",
+// Every code the backend can send (tsc refuses a new one without words here).
+const KNOWN_CODES: Record<ErrorCode, true> = {
+  workspace_unreadable: true,
+  invalid_session_id: true,
+  session_unreadable: true,
+  plan_unavailable: true,
+  config_unavailable: true,
+  servers_unavailable: true,
+  run_in_progress: true,
+  run_refused: true,
+  no_result: true,
+  approve_failed: true,
+  export_failed: true,
+  screenshot_unavailable: true,
+  reveal_failed: true,
 };
+
+const isKnown = (code: string | null): code is ErrorCode => code !== null && Object.hasOwn(KNOWN_CODES, code);
+
+/** What went wrong, by a failed command's stable code, in the window's language. */
+export function errorSentence(code: string | null): string {
+  return isKnown(code) ? t(`error.${code}`) : t("error.unknown");
+}
 
 /** What a tester can do next about a failed command (by its stable code). */
 export function nextStepFor(code: string | null): string {
-  return (code !== null && nextSteps[code]) || "Check the message, then try again.";
+  return isKnown(code) ? t(`next.${code}`) : t("next.unknown");
 }

@@ -3,6 +3,7 @@ import { cleanup } from "@testing-library/svelte";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import { webcrypto } from "node:crypto";
 import { afterEach } from "vitest";
+import { setLocale } from "../lib/i18n/index.svelte";
 
 // @tauri-apps/api's mocks draw callback ids from crypto.getRandomValues.
 if (!window.crypto?.getRandomValues) {
@@ -25,8 +26,12 @@ if (typeof window.PointerEvent === "undefined") {
   Object.defineProperty(window, "PointerEvent", { value: PointerEventShim, configurable: true });
 }
 
+// Tests read English unless they switch; a switch never leaks into the next test.
+setLocale("en", false);
+
 afterEach(() => {
   cleanup();
+  setLocale("en", false);
   clearMocks();
   localStorage.clear();
 });

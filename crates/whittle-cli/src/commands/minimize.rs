@@ -1,3 +1,6 @@
+mod pool;
+mod text;
+
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
 
@@ -7,9 +10,13 @@ use whittle_mcp::run::{approve, minimize, MinimizeOptions, RunError, RunOutcome}
 
 use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
+use crate::locale;
 use crate::progress::Progress;
 
 pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
+    // Refused like a bad budget, before any side effect: negative or huge values map
+    // to 0, which `pool_size` refuses.
+    let devices = u32::try_from(args.devices).unwrap_or(0);
     let opts = MinimizeOptions {
         session: args.session.clone(),
         crash: args.crash.clone(),
@@ -17,8 +24,9 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
         device: args.device.clone(),
         package: args.package.clone(),
         strategy: args.strategy,
+        devices,
     };
-    if let Err(e) = opts.budget() {
+    if let Err(e) = opts.budget().and_then(|_| opts.pool_size()) {
         return refuse(&e, args.json);
     }
     let hub = match super::connect(config).await {
@@ -29,7 +37,7 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\ncancelling: finishing the current step, stopping the capture…");
+            eprintln!("\n{}", locale::words().cancelling);
             on_ctrl_c.cancel();
         }
     });
@@ -59,7 +67,8 @@ fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
             match approve(pending) {
                 Ok(path) => sidecar = Some(path),
                 Err(e) => {
-                    eprintln!("error: the minimized path was not written back: {e}");
+                    let words = locale::words();
+                    eprintln!("{}{}{e}", words.error, words.not_written_back);
                     print_outcome(outcome, args.json, None);
                     return Exit::Infrastructure;
                 }
@@ -78,12 +87,15 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 "sidecar".into(),
                 sidecar.map(|p| p.to_string_lossy().to_string()).into(),
             );
+            pool::add_json_fields(outcome, map);
         }
         println!("{value}");
     } else {
-        print!("{}", outcome.report);
+        // Human text follows LC_ALL / LC_MESSAGES / LANG; the JSON above never does.
+        print!("{}", text::report_text(outcome, locale::current()));
+        pool::print_line(outcome);
         if let Some(path) = sidecar {
-            println!("  Written:  {}", path.display());
+            println!("{}{}", locale::words().written, path.display());
         }
     }
 }
@@ -93,7 +105,7 @@ fn ask_to_write_back() -> bool {
     if !std::io::stdin().is_terminal() {
         return false;
     }
-    eprint!("Write the minimized path to crashes.minimized.json? [y/N] ");
+    eprint!("{}", locale::words().ask_write_back);
     let _ = std::io::stderr().flush();
     let mut line = String::new();
     if std::io::stdin().lock().read_line(&mut line).is_err() {
@@ -110,7 +122,7 @@ fn refuse(error: &RunError, json: bool) -> Exit {
             serde_json::json!({ "status": "refused", "error": error.to_string(), "exit": exit as u8 })
         );
     } else {
-        eprintln!("error: {error}");
+        eprintln!("{}{error}", locale::words().error);
     }
     exit
 }

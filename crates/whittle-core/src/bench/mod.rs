@@ -1,7 +1,7 @@
 //! The benchmark harness behind `whittle bench` (issue #7): generated scenarios, an
-//! in-process oracle that models the simulator's timing, the replay lower bound, the
-//! N-device wall-clock model and the report (table, JSON, SVG). Pure: no I/O and no
-//! clock; the command measures wall-clock and writes the files.
+//! in-process oracle that models the simulator's timing, the replay lower bound, N
+//! devices driven by the parallel scheduler, and the report (table, JSON, SVG). Pure:
+//! no I/O and no clock; the command measures wall-clock and writes the files.
 
 mod bound;
 mod devices;
@@ -14,7 +14,7 @@ mod svg;
 mod workload;
 
 pub use bound::{ceil_log2_binomial, lower_bound};
-pub use devices::devices_wall_ms;
+pub use devices::simulate_on;
 pub use oracle::{SimOracle, SimReplay, Timing};
 pub use report::{median, summarize, table, Row, Summary};
 pub use rng::SplitMix64;

@@ -6,7 +6,6 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::bound::lower_bound;
-use super::devices::devices_wall_ms;
 use super::run::Run;
 use super::scenario::{Scenario, ScenarioKind};
 use crate::assessment::{assess, IdentityQuality};
@@ -28,14 +27,22 @@ pub struct Row {
     pub k: u32,
     pub strategy: Strategy,
     pub max_replays: u32,
+    /// Every replay that ran, wasted speculative ones included (all count against the budget).
     pub replays: u32,
+    /// Speculative replays whose verdicts were not used.
+    pub wasted: u32,
     pub lower_bound: u32,
     pub ratio_to_bound: f64,
-    /// Simulated device time, one device.
+    /// Simulated device time summed over every replay (all devices).
     pub device_s: f64,
     pub devices: u32,
-    /// Modelled wall-clock with `devices` devices (see `devices_wall_ms`).
+    /// Simulated wall-clock on `devices` devices (each scheduler round takes as long
+    /// as its slowest replay).
     pub devices_wall_s: f64,
+    /// Wall-clock of the seed strategy on one device, same scenario and budget.
+    pub seed_1dev_wall_s: f64,
+    /// `devices_wall_s / seed_1dev_wall_s`.
+    pub wall_ratio_to_seed_1dev: f64,
     /// Wall-clock of the in-process run (engine + oracle), measured by the caller.
     pub in_process_us: u64,
     pub confidence: Option<Confidence>,
@@ -47,11 +54,13 @@ pub struct Row {
 }
 
 impl Row {
+    /// `run` on its `devices`; `seed_1dev_wall_ms` is the baseline the wall-clock is
+    /// compared with.
     pub fn new(
         scenario: &Scenario,
         strategy: Strategy,
         run: &Run,
-        devices: u32,
+        seed_1dev_wall_ms: u64,
         in_process_us: u64,
     ) -> Row {
         let k = scenario.k();
@@ -65,11 +74,14 @@ impl Row {
             strategy,
             max_replays: run.result.max_replays,
             replays: run.result.attempts,
+            wasted: run.wasted,
             lower_bound: bound,
             ratio_to_bound: f64::from(run.result.attempts) / f64::from(bound.max(1)),
             device_s: ms_to_s(run.device_ms),
-            devices,
-            devices_wall_s: ms_to_s(devices_wall_ms(&run.replays, devices)),
+            devices: run.devices,
+            devices_wall_s: ms_to_s(run.wall_ms),
+            seed_1dev_wall_s: ms_to_s(seed_1dev_wall_ms),
+            wall_ratio_to_seed_1dev: run.wall_ms as f64 / (seed_1dev_wall_ms.max(1)) as f64,
             in_process_us,
             confidence: assessment.confidence,
             converged: assessment.converged,
@@ -96,8 +108,11 @@ pub struct Summary {
     /// Median replays / lower bound over the converged runs.
     pub median_ratio_to_bound: f64,
     pub total_replays: u64,
+    pub wasted: u64,
     pub device_s: f64,
     pub devices_wall_s: f64,
+    /// Median of `wall_ratio_to_seed_1dev` over the runs that reached high confidence.
+    pub median_wall_ratio_high: f64,
 }
 
 /// One summary per (strategy, budget), in first-seen order.
@@ -120,6 +135,11 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 .filter(|r| r.converged)
                 .map(|r| r.ratio_to_bound)
                 .collect();
+            let mut wall_ratios: Vec<f64> = group
+                .iter()
+                .filter(|r| r.confidence == Some(Confidence::High))
+                .map(|r| r.wall_ratio_to_seed_1dev)
+                .collect();
             Summary {
                 strategy,
                 max_replays,
@@ -132,8 +152,10 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 found_minimal: group.iter().filter(|r| r.found_minimal).count(),
                 median_ratio_to_bound: median(&mut ratios),
                 total_replays: group.iter().map(|r| u64::from(r.replays)).sum(),
+                wasted: group.iter().map(|r| u64::from(r.wasted)).sum(),
                 device_s: group.iter().map(|r| r.device_s).sum(),
                 devices_wall_s: group.iter().map(|r| r.devices_wall_s).sum(),
+                median_wall_ratio_high: median(&mut wall_ratios),
             }
         })
         .collect()
@@ -162,23 +184,28 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| scenario | n | k | strategy | budget | replays | bound | ×bound | device s | model {devices}-dev s | in-process ms | confidence | minimal |"
+        "| scenario | n | k | strategy | budget | replays | wasted | bound | ×bound | device s | {devices}-dev wall s | × seed 1-dev wall | in-process ms | confidence | minimal |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(
+        out,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.1} | {:.1} | {:.2} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.1} | {:.1} | {:.2} | {:.2} | {} | {} |",
             r.scenario,
             r.steps,
             r.k,
             r.strategy,
             r.max_replays,
             r.replays,
+            r.wasted,
             r.lower_bound,
             r.ratio_to_bound,
             r.device_s,
             r.devices_wall_s,
+            r.wall_ratio_to_seed_1dev,
             r.in_process_us as f64 / 1000.0,
             confidence_text(r.confidence),
             if r.found_minimal { "yes" } else { "no" },
@@ -187,13 +214,13 @@ pub fn table(rows: &[Row]) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | device s | model {devices}-dev s |"
+        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | wasted | device s | {devices}-dev wall s | median {devices}-dev wall × seed 1-dev (high) |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for s in summarize(rows) {
         let _ = writeln!(
             out,
-            "| {} | {} | {}/{} | {}/{} | {}/{} | {:.2} | {} | {:.0} | {:.0} |",
+            "| {} | {} | {}/{} | {}/{} | {}/{} | {:.2} | {} | {} | {:.0} | {:.0} | {:.2} |",
             s.strategy,
             s.max_replays,
             s.converged,
@@ -204,8 +231,10 @@ pub fn table(rows: &[Row]) -> String {
             s.scenarios,
             s.median_ratio_to_bound,
             s.total_replays,
+            s.wasted,
             s.device_s,
             s.devices_wall_s,
+            s.median_wall_ratio_high,
         );
     }
     out
@@ -214,7 +243,7 @@ pub fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{simulate, suite, Timing};
+    use crate::bench::{simulate, simulate_on, suite, Timing};
 
     #[test]
     fn rows_and_summary_agree_with_the_runs() {
@@ -222,8 +251,9 @@ mod tests {
         let mut rows = Vec::new();
         for scenario in &scenarios {
             for (strategy, budget) in [(Strategy::Seed, 30), (Strategy::Binary, 2000)] {
-                let run = simulate(scenario, strategy, budget, Timing::default()).unwrap();
-                rows.push(Row::new(scenario, strategy, &run, 3, 5));
+                let seed = simulate(scenario, Strategy::Seed, budget, Timing::default()).unwrap();
+                let run = simulate_on(scenario, strategy, budget, Timing::default(), 3).unwrap();
+                rows.push(Row::new(scenario, strategy, &run, seed.wall_ms, 5));
             }
         }
         let summary = summarize(&rows);
@@ -242,6 +272,9 @@ mod tests {
         for row in &rows {
             assert!(row.replays <= row.max_replays);
             assert!(row.devices_wall_s <= row.device_s);
+            assert!(row.wasted <= row.replays);
+            let ratio = row.devices_wall_s / row.seed_1dev_wall_s;
+            assert!((row.wall_ratio_to_seed_1dev - ratio).abs() < 1e-9);
             assert!(!(row.converged && row.budget_exhausted));
         }
         let text = table(&rows);
@@ -249,7 +282,10 @@ mod tests {
             text.lines().filter(|l| l.starts_with("| plain-n8")).count(),
             2
         );
-        assert!(text.contains("model 3-dev s"), "{text}");
+        assert!(text.contains("3-dev wall s"), "{text}");
+        assert!(summary
+            .iter()
+            .all(|s| s.median_wall_ratio_high > 0.0 && s.median_wall_ratio_high < 1.0));
     }
 
     #[test]

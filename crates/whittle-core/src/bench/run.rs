@@ -1,4 +1,5 @@
-//! Drives one strategy through one scenario against the in-process oracle.
+//! Drives one strategy through one scenario against the in-process oracle, on one
+//! device (the sequential reference; `devices::simulate_on` runs N).
 
 use serde::{Deserialize, Serialize};
 
@@ -13,14 +14,26 @@ pub struct ReplayRecord {
     pub phase: Phase,
     pub candidate: Vec<u32>,
     pub device_ms: u64,
+    /// Which device ran it (1-based; always 1 on one device).
+    pub device: u32,
+    /// The scheduler round it ran in (0-based).
+    pub round: u32,
+    /// `false` for a wasted speculative replay (charged, verdict unused).
+    pub consumed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
     pub result: SearchResult,
     pub replays: Vec<ReplayRecord>,
-    /// Simulated device time of every replay, one device.
+    /// Simulated device time of every replay, wasted ones included.
     pub device_ms: u64,
+    pub devices: u32,
+    /// Replays that ran speculatively and were not used (counted in `result.attempts`).
+    pub wasted: u32,
+    pub rounds: u32,
+    /// Wall-clock: each round takes as long as its slowest replay.
+    pub wall_ms: u64,
 }
 
 pub fn simulate(
@@ -40,15 +53,23 @@ pub fn simulate(
                     phase: request.phase,
                     candidate: request.candidate,
                     device_ms: replay.device_ms,
+                    device: 1,
+                    round: u32::try_from(replays.len()).unwrap_or(u32::MAX),
+                    consumed: true,
                 });
                 engine.record(replay.outcome);
             }
             Request::Done(result) => {
                 let device_ms = replays.iter().map(|r| r.device_ms).sum();
+                let rounds = u32::try_from(replays.len()).unwrap_or(u32::MAX);
                 return Ok(Run {
                     result,
                     replays,
                     device_ms,
+                    devices: 1,
+                    wasted: 0,
+                    rounds,
+                    wall_ms: device_ms,
                 });
             }
         }

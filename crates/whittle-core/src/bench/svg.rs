@@ -190,7 +190,7 @@ mod tests {
         for scenario in suite(true) {
             for strategy in Strategy::ALL {
                 let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
-                rows.push(Row::new(&scenario, strategy, &run, 1, 0));
+                rows.push(Row::new(&scenario, strategy, &run, run.wall_ms, 0));
             }
         }
         let svg = plot(&rows);

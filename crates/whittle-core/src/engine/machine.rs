@@ -123,6 +123,31 @@ impl Engine {
         self.resume(verdict);
     }
 
+    /// Charges `n` replays that ran but whose outcomes were never recorded (speculative
+    /// replays of a parallel run whose prediction turned out wrong). They ran on a
+    /// device, so they count against the budget exactly like recorded ones: the
+    /// budget check stays `attempts >= max_replays`, and attempt numbers stay unique
+    /// and increasing because the next request is numbered after them. A pending
+    /// request was numbered (and budget-checked) before the charge, so it is dropped
+    /// and re-issued from the same point of the search; no decision changes.
+    pub fn charge_unconsumed(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        self.attempts = self.attempts.saturating_add(n);
+        self.pending = None;
+    }
+
+    /// The shortest candidate that reproduced so far (the full path before the baseline).
+    pub fn current(&self) -> &[u32] {
+        &self.current
+    }
+
+    /// Replays the budget still allows.
+    pub fn budget_left(&self) -> u32 {
+        self.max_replays.saturating_sub(self.attempts)
+    }
+
     pub fn snapshot(&self) -> EngineSnapshot {
         EngineSnapshot {
             phase: self.phase,

@@ -19,6 +19,16 @@ pub trait Reducer {
     fn record(&mut self, outcome: Outcome);
     /// The state as the UI shows it while a run is live.
     fn snapshot(&self) -> EngineSnapshot;
+    /// An independent copy: the parallel scheduler runs it ahead on predicted outcomes
+    /// to find the replays worth starting speculatively (see [`crate::parallel`]).
+    fn boxed_clone(&self) -> Box<dyn Reducer + Send>;
+    /// Charges `n` replays that ran but were never recorded (wasted speculation): they
+    /// count against the budget; the pending request is re-issued after them.
+    fn charge_unconsumed(&mut self, n: u32);
+    /// The shortest candidate that reproduced so far.
+    fn current(&self) -> &[u32];
+    /// Replays the budget still allows.
+    fn budget_left(&self) -> u32;
 }
 
 impl Reducer for Engine {
@@ -31,6 +41,18 @@ impl Reducer for Engine {
     fn snapshot(&self) -> EngineSnapshot {
         Engine::snapshot(self)
     }
+    fn boxed_clone(&self) -> Box<dyn Reducer + Send> {
+        Box::new(self.clone())
+    }
+    fn charge_unconsumed(&mut self, n: u32) {
+        Engine::charge_unconsumed(self, n);
+    }
+    fn current(&self) -> &[u32] {
+        Engine::current(self)
+    }
+    fn budget_left(&self) -> u32 {
+        Engine::budget_left(self)
+    }
 }
 
 impl Reducer for BinaryEngine {
@@ -42,6 +64,18 @@ impl Reducer for BinaryEngine {
     }
     fn snapshot(&self) -> EngineSnapshot {
         BinaryEngine::snapshot(self)
+    }
+    fn boxed_clone(&self) -> Box<dyn Reducer + Send> {
+        Box::new(self.clone())
+    }
+    fn charge_unconsumed(&mut self, n: u32) {
+        BinaryEngine::charge_unconsumed(self, n);
+    }
+    fn current(&self) -> &[u32] {
+        BinaryEngine::current(self)
+    }
+    fn budget_left(&self) -> u32 {
+        BinaryEngine::budget_left(self)
     }
 }
 

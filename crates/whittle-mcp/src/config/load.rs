@@ -5,7 +5,8 @@ use serde::Deserialize;
 use whittle_core::contract::Role;
 
 use super::server::resolve_command;
-use super::{Config, ConfigError, MaskingConfig, ServerSpec, Timing, DEFAULT_CALL_TIMEOUT_MS};
+use super::timing_file::RawTiming;
+use super::{Config, ConfigError, MaskingConfig, ServerSpec, DEFAULT_CALL_TIMEOUT_MS};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,7 +17,7 @@ struct RawConfig {
     #[serde(default)]
     roles: BTreeMap<Role, String>,
     #[serde(default)]
-    timing: Timing,
+    timing: RawTiming,
     #[serde(default = "default_call_timeout")]
     call_timeout_ms: u32,
     #[serde(default)]
@@ -70,6 +71,10 @@ impl Config {
         if raw.call_timeout_ms == 0 {
             return Err(field("call_timeout_ms".into(), "must be at least 1"));
         }
+        let timing = raw
+            .timing
+            .resolve()
+            .map_err(|(at, message)| field(at, message))?;
         for (i, pattern) in raw.masking.id_patterns.iter().enumerate() {
             if let Err(e) = regex::Regex::new(pattern) {
                 return Err(field(
@@ -115,7 +120,8 @@ impl Config {
             workspace: base.join(&raw.workspace),
             servers,
             roles: raw.roles,
-            timing: raw.timing,
+            timing: timing.base,
+            device_timing: timing.devices,
             call_timeout_ms: raw.call_timeout_ms,
             masking: raw.masking,
         })

@@ -7,6 +7,7 @@ mod load;
 mod masking;
 mod server;
 mod timing;
+mod timing_file;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ pub use error::ConfigError;
 pub use masking::MaskingConfig;
 pub(crate) use server::program_for;
 pub use server::{resolve_bundled_command, ServerSpec, BUNDLED_SERVERS};
-pub use timing::Timing;
+pub use timing::{Timing, TimingOverride, WaitMode, DEFAULT_POLL_MS};
 
 /// Per-call timeout when the config does not set `call_timeout_ms`.
 pub const DEFAULT_CALL_TIMEOUT_MS: u32 = 30_000;
@@ -30,7 +31,10 @@ pub struct Config {
     pub workspace: PathBuf,
     pub servers: BTreeMap<String, ServerSpec>,
     pub roles: BTreeMap<Role, String>,
+    /// The pacing of every device without its own entry.
     pub timing: Timing,
+    /// `timing.devices`: each listed device's complete pacing (its overrides applied).
+    pub device_timing: BTreeMap<String, Timing>,
     pub call_timeout_ms: u32,
     pub masking: MaskingConfig,
 }
@@ -43,5 +47,14 @@ impl Config {
             .parent()
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// The pacing for replays on `device`: its own entry under `timing.devices`, else
+    /// the top-level `timing`.
+    pub fn timing_for(&self, device: &str) -> Timing {
+        self.device_timing
+            .get(device)
+            .copied()
+            .unwrap_or(self.timing)
     }
 }

@@ -11,7 +11,7 @@ mod screenshot;
 mod style;
 
 pub use auto::auto_masks;
-pub use burn::burn_in;
+pub use burn::{burn_in, ScreenPixel};
 pub use error::MaskError;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;

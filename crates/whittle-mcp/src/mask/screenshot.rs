@@ -1,8 +1,9 @@
 use std::path::{Path, PathBuf};
 
+use image::{DynamicImage, ImageBuffer, PixelWithColorType};
 use whittle_core::contract::ui::Hierarchy;
 
-use super::{auto_masks, burn_in, MaskError, MaskRect, RawScreenshot};
+use super::{auto_masks, burn_in, MaskError, MaskRect, RawScreenshot, ScreenPixel};
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
 
@@ -34,11 +35,11 @@ pub fn mask_screenshot(
     let Some(hierarchy) = hierarchy else {
         return Ok(omitted("no UI hierarchy to locate private data"));
     };
-    let mut img = match image::open(raw.path()) {
-        Ok(img) => img.to_rgba8(),
+    let decoded = match image::open(raw.path()) {
+        Ok(img) => img,
         Err(e) => return Ok(omitted(&format!("screenshot could not be decoded: {e}"))),
     };
-    let (width, height) = img.dimensions();
+    let (width, height) = (decoded.width(), decoded.height());
     let (need_w, need_h) = hierarchy_extent(hierarchy);
     if need_w > width || need_h > height {
         return Ok(omitted(&format!(
@@ -48,12 +49,28 @@ pub fn mask_screenshot(
 
     let mut masks = auto_masks(hierarchy, &patterns);
     masks.extend(extra.iter().cloned());
-    burn_in(&mut img, &masks, cfg.style);
-    write_png_atomically(&img, out)?;
+    // Masks are burned in the format the device sent when it is 8-bit RGB or RGBA
+    // (screencap's formats); converting a full screenshot first costs more than the rest
+    // of the masking together. Anything else is converted to RGBA as before.
+    match decoded {
+        DynamicImage::ImageRgb8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
+        DynamicImage::ImageRgba8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
+        other => burn_and_write(&mut other.to_rgba8(), &masks, cfg, out)?,
+    }
     Ok(MaskOutcome::Archived {
         path: out.to_path_buf(),
         masks,
     })
+}
+
+fn burn_and_write<P: ScreenPixel + PixelWithColorType>(
+    img: &mut ImageBuffer<P, Vec<u8>>,
+    masks: &[MaskRect],
+    cfg: &MaskingConfig,
+    out: &Path,
+) -> Result<(), MaskError> {
+    burn_in(img, masks, cfg.style);
+    write_png_atomically(img, out)
 }
 
 fn omitted(reason: &str) -> MaskOutcome {
@@ -75,7 +92,10 @@ fn hierarchy_extent(h: &Hierarchy) -> (u32, u32) {
         })
 }
 
-pub(crate) fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result<(), MaskError> {
+pub(crate) fn write_png_atomically<P: ScreenPixel + PixelWithColorType>(
+    img: &ImageBuffer<P, Vec<u8>>,
+    out: &Path,
+) -> Result<(), MaskError> {
     let mut bytes = Vec::new();
     img.write_to(
         &mut std::io::Cursor::new(&mut bytes),
@@ -89,4 +109,47 @@ pub(crate) fn write_png_atomically(img: &image::RgbaImage, out: &Path) -> Result
         path: out.to_path_buf(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use image::{Rgb, RgbImage};
+    use whittle_core::contract::ui::UiElement;
+
+    use super::*;
+
+    /// An RGB screenshot (the simulator's and many devices' format) is masked and
+    /// archived without a detour through RGBA, and the mask is really in the pixels.
+    #[test]
+    fn an_rgb_screenshot_is_masked_in_its_own_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = RawScreenshot::new_in(dir.path()).unwrap();
+        let white = Rgb([250, 250, 250]);
+        RgbImage::from_pixel(120, 200, white)
+            .save_with_format(raw.path(), image::ImageFormat::Png)
+            .unwrap();
+        let hierarchy = Hierarchy {
+            elements: vec![UiElement {
+                resource_id: "app:id/pw".into(),
+                text: String::new(),
+                content_desc: String::new(),
+                class: "android.widget.EditText".into(),
+                bounds: [10, 20, 110, 60],
+                password: true,
+                focused: false,
+                visible: true,
+            }],
+        };
+        let out = dir.path().join("masked.png");
+        let outcome =
+            mask_screenshot(&raw, Some(&hierarchy), &[], &MaskingConfig::default(), &out).unwrap();
+        assert!(matches!(outcome, MaskOutcome::Archived { ref masks, .. } if masks.len() == 1));
+        let archived = image::open(&out).unwrap();
+        assert!(matches!(archived, DynamicImage::ImageRgb8(_)), "kept RGB");
+        let archived = archived.to_rgb8();
+        assert_eq!(*archived.get_pixel(10, 20), Rgb([0, 0, 0]));
+        assert_eq!(*archived.get_pixel(109, 59), Rgb([0, 0, 0]));
+        assert_eq!(*archived.get_pixel(110, 60), white);
+        assert_eq!(*archived.get_pixel(5, 5), white);
+    }
 }

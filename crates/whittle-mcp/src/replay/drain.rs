@@ -2,6 +2,10 @@
 //! verdict, not leak into the next candidate or vanish. Records are accumulated and
 //! deduplicated by `record_id` (stable across queries); "quiet" means a round that
 //! brought no NEW record, not an empty answer. The log is never cleared mid-drain.
+//!
+//! Unlike the settle, this wait stays on the clock in every wait mode: a crash that lands
+//! late gives no evidence before it lands, so only `interval` of quiet rules it out
+//! (docs/performance.md).
 
 use std::collections::HashSet;
 use std::future::Future;

@@ -10,6 +10,7 @@ mod error;
 mod run;
 mod target;
 mod verdict;
+mod wait;
 
 pub use context::ReplayContext;
 pub use drain::{drain_crashes, DrainError, DrainLimits, MAX_SCAN_ROUNDS, QUIET_ROUNDS};
@@ -17,3 +18,4 @@ pub use error::ReplayError;
 pub use run::{replay, LAUNCH_ANCHOR_TIMEOUT_MS};
 pub use target::{DegradedIdentity, TargetIdentity};
 pub use verdict::{ObservedCrash, ReplayVerdict};
+pub use wait::{settle, wait_stable, Settled};

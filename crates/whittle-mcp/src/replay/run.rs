@@ -3,6 +3,7 @@ use std::time::Duration;
 use whittle_core::plan::{ReplayAction, ReplayStep};
 
 use super::verdict::{ACTION_FAILED, DIFFERENT_CRASH, ELEMENT_NOT_FOUND, NO_CRASH};
+use super::wait::settle;
 use super::{drain_crashes, DrainLimits, ObservedCrash, ReplayContext, ReplayError, ReplayVerdict};
 use crate::client::{Hub, McpError, McpErrorKind};
 
@@ -52,8 +53,10 @@ pub async fn replay(
     let failure = run_actions(hub, ctx, steps).await?;
 
     // Actions that succeeded before a failure may still trigger a delayed crash, so the
-    // drain always runs.
-    sleep_ms(ctx.timing.settle_ms).await;
+    // drain always runs. The settle may end early on a stable screen: a crash that lands
+    // later is still in the drain's window (its first round now, the second at least
+    // one drain interval later), which is what catches delayed crashes in both modes.
+    pace(hub, ctx, ctx.timing.settle_ms).await;
     let log = hub.log();
     let crashes = drain_crashes(
         || log.get_recent_crashes(device, Some(package)),
@@ -106,7 +109,7 @@ async fn run_actions(
     let device = ctx.device.as_str();
     for (i, step) in steps.iter().enumerate() {
         if i > 0 {
-            sleep_ms(ctx.timing.action_pause_ms).await;
+            pace(hub, ctx, ctx.timing.action_pause_ms).await;
         }
         let at = Some(step.index);
         let ok = match &step.action {
@@ -117,7 +120,11 @@ async fn run_actions(
             ReplayAction::Tap { strategy } => {
                 let tapped = hub
                     .ui()
-                    .tap_element(device, std::slice::from_ref(strategy), ctx.timing.settle_ms)
+                    .tap_element(
+                        device,
+                        std::slice::from_ref(strategy),
+                        ctx.timing.tap_settle_ms(),
+                    )
                     .await
                     .map_err(ReplayError::mcp(at))?;
                 if !tapped.tapped {
@@ -170,8 +177,21 @@ fn negative(reason: &str, step: Option<u32>, observed: Vec<ObservedCrash>) -> Re
     }
 }
 
-async fn sleep_ms(ms: u32) {
-    if ms > 0 {
-        tokio::time::sleep(Duration::from_millis(u64::from(ms))).await;
-    }
+/// Waits up to `bound_ms` as `ctx.timing.wait` says (evidence or the seed's sleep).
+async fn pace(hub: &Hub, ctx: &ReplayContext, bound_ms: u32) {
+    let ms = |v: u32| Duration::from_millis(u64::from(v));
+    let started = std::time::Instant::now();
+    let settled = settle(
+        ctx.timing.wait,
+        ms(bound_ms),
+        ms(ctx.timing.poll_ms),
+        || hub.ui().get_hierarchy(&ctx.device),
+    )
+    .await;
+    tracing::debug!(
+        ?settled,
+        bound_ms,
+        took_ms = started.elapsed().as_millis() as u64,
+        "settled"
+    );
 }

@@ -13,6 +13,54 @@ pub struct EvidenceSession {
     pub dir: std::path::PathBuf,
 }
 
+/// One pool device's log capture: the primary keeps the evidence session's id and
+/// folder; every other device gets `<evidence_id>@<device>` and
+/// `<evidence_dir>/devices/<safe device id>/`, so captures never share a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceCapture {
+    pub device: String,
+    pub capture_id: String,
+    pub dir: std::path::PathBuf,
+}
+
+impl EvidenceSession {
+    pub fn capture_for(&self, device: &str, primary: bool) -> DeviceCapture {
+        if primary {
+            return DeviceCapture {
+                device: device.to_string(),
+                capture_id: self.id.clone(),
+                dir: self.dir.clone(),
+            };
+        }
+        DeviceCapture {
+            device: device.to_string(),
+            capture_id: format!("{}@{device}", self.id),
+            dir: self.dir.join("devices").join(safe_device_id(device)),
+        }
+    }
+}
+
+/// A device id as one folder name: only `[A-Za-z0-9._-]` (anything else becomes `_`),
+/// never empty, `.` or `..` (device ids come from the device list, which is untrusted).
+pub fn safe_device_id(device: &str) -> String {
+    let safe: String = device
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.chars().all(|c| c == '.') {
+        // Covers "", "." and ".." (and longer runs of dots, harmless but odd).
+        "_".repeat(safe.len().max(1))
+    } else {
+        safe
+    }
+}
+
 /// `minimize-<short>`: the original id without its `YYYY-MM-DD_HHMMSS_` prefix.
 pub fn evidence_name(original: &str) -> String {
     let bytes = original.as_bytes();
@@ -40,6 +88,7 @@ pub fn evidence_extra(run: &LiveRun) -> Map<String, Value> {
         "device_id": run.ctx.device,
         "platform": "android",
         "max_replays": run.max_replays,
+        "devices": run.pool,
         "crash_id": run.crash.crash_id,
     });
     match extra {
@@ -87,7 +136,34 @@ pub async fn stop_problem(hub: &Hub, session_id: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::evidence_name;
+    use super::{evidence_name, safe_device_id, EvidenceSession};
+
+    #[test]
+    fn extra_devices_get_their_own_capture_id_and_folder() {
+        let evidence = EvidenceSession {
+            id: "2026-01-01_000000_minimize-x".into(),
+            dir: "/w/sessions/2026-01-01_000000_minimize-x".into(),
+        };
+        let primary = evidence.capture_for("sim-1", true);
+        assert_eq!(primary.capture_id, evidence.id);
+        assert_eq!(primary.dir, evidence.dir);
+        let extra = evidence.capture_for("192.168.1.5:5555", false);
+        assert_eq!(
+            extra.capture_id,
+            "2026-01-01_000000_minimize-x@192.168.1.5:5555"
+        );
+        assert_eq!(extra.dir, evidence.dir.join("devices/192.168.1.5_5555"));
+    }
+
+    #[test]
+    fn device_folders_never_escape() {
+        assert_eq!(safe_device_id("emulator-5554"), "emulator-5554");
+        assert_eq!(safe_device_id("../../etc"), ".._.._etc");
+        assert_eq!(safe_device_id(".."), "__");
+        assert_eq!(safe_device_id("."), "_");
+        assert_eq!(safe_device_id(""), "_");
+        assert_eq!(safe_device_id("a/b\\c d"), "a_b_c_d");
+    }
 
     #[test]
     fn name_drops_the_timestamp_prefix() {

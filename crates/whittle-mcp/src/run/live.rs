@@ -4,14 +4,18 @@
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::SearchResult;
 use whittle_core::model::SessionStatus;
+use whittle_core::parallel::Scheduler;
 use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
 
-use super::evidence_session::{evidence_extra, evidence_name, stop_problem, EvidenceSession};
-use super::search::{Search, CANCELLED};
+use super::evidence_session::{
+    evidence_extra, evidence_name, stop_problem, DeviceCapture, EvidenceSession,
+};
+use super::search::{PoolReplay, Search, CANCELLED};
 use super::{
     LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunOutcome, RunStatus, RunSummary,
 };
@@ -26,10 +30,11 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     on_event: &E,
     cancel: &CancellationToken,
 ) -> Result<RunOutcome, RunError> {
-    let mut engine = run
+    let engine = run
         .strategy
         .reducer(run.plan.candidate_ids(), run.max_replays)
         .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
+    let mut scheduler = Scheduler::new(engine);
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);
     }
@@ -53,7 +58,11 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         Ok(_) => None,
         Err(e) => Some(format!("log capture did not start: {e}")),
     };
-    for warning in &run.plan.warnings {
+    let mut captures = vec![evidence.capture_for(&run.ctx.device, true)];
+    if start_failure.is_none() {
+        captures.extend(start_pool_captures(hub, run, &evidence, on_event).await);
+    }
+    for warning in run.plan.warnings.iter().chain(&run.pool_warnings) {
         on_event(RunEvent::Warning {
             message: warning.clone(),
         });
@@ -70,11 +79,90 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         config,
         run,
         evidence: &evidence,
+        captures: &captures,
         on_event,
         cancel,
     };
-    let result = search.run(engine.as_mut(), start_failure).await;
+    let mut log = Vec::new();
+    let mut result = search.run(&mut scheduler, start_failure, &mut log).await;
+    // The finally of every extra device's capture; the primary's is in `finish`.
+    for capture in &captures[1..] {
+        if let Some(problem) = stop_problem(hub, &capture.capture_id).await {
+            result
+                .capture_failure
+                .get_or_insert(format!("{problem} (device {})", capture.device));
+        }
+    }
+    if captures.len() > 1 {
+        let record = PoolRecord {
+            devices: captures.iter().map(|c| c.device.clone()).collect(),
+            wasted: scheduler.wasted(),
+            replays: log,
+        };
+        if let Err(e) = write_pool_record(&evidence.dir, &record) {
+            on_event(RunEvent::Warning {
+                message: format!("{POOL_FILE} not written: {e}"),
+            });
+        }
+    }
     Ok(finish(hub, run, &evidence, result, cancel, on_event).await)
+}
+
+/// The evidence of a run on several devices: which device ran which attempt.
+pub const POOL_FILE: &str = "pool.json";
+
+/// `pool.json`: the pool, and every replay with its device (wasted ones included).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolRecord {
+    pub devices: Vec<String>,
+    /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
+    pub wasted: u32,
+    pub replays: Vec<PoolReplay>,
+}
+
+fn write_pool_record(dir: &Path, record: &PoolRecord) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(record).map_err(std::io::Error::other)?;
+    std::fs::write(dir.join(POOL_FILE), text)
+}
+
+/// The pool record of a finished run on several devices, if it has one.
+pub fn read_pool_record(evidence_dir: &Path) -> Option<PoolRecord> {
+    let text = std::fs::read_to_string(evidence_dir.join(POOL_FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Starts a capture on every extra pool device. A device whose capture does not start
+/// leaves the pool with a warning (the pool is an optimisation; the primary's capture
+/// is what the seed requires).
+async fn start_pool_captures<E: Fn(RunEvent) + Send + Sync>(
+    hub: &Hub,
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    on_event: &E,
+) -> Vec<DeviceCapture> {
+    let mut started = Vec::new();
+    for device in run.pool.iter().filter(|d| **d != run.ctx.device) {
+        let capture = evidence.capture_for(device, false);
+        let made = std::fs::create_dir_all(&capture.dir);
+        let outcome = match made {
+            Err(e) => Err(format!("cannot create {}: {e}", capture.dir.display())),
+            Ok(()) => hub
+                .log()
+                .start_capture(&capture.capture_id, &capture.dir.to_string_lossy(), device)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        };
+        match outcome {
+            Ok(()) => started.push(capture),
+            Err(e) => on_event(RunEvent::Warning {
+                message: format!(
+                    "device {device} left out of the pool: log capture did not start: {e}"
+                ),
+            }),
+        }
+    }
+    started
 }
 
 /// Phase 5: stop the capture, assess, write result.json, finalize, append the story.
@@ -177,6 +265,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .plan
             .warnings
             .iter()
+            .chain(&run.pool_warnings)
             .cloned()
             .chain(assessment.warnings.iter().map(|w| w.to_string()))
             .collect(),

@@ -16,13 +16,15 @@ mod verify;
 
 pub use error::RunError;
 pub use event::RunEvent;
-pub use evidence_session::evidence_name;
+pub use evidence_session::{evidence_name, safe_device_id};
+pub use live::{read_pool_record, PoolRecord, POOL_FILE};
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::{RunOutcome, RunStatus, RunSummary};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
+pub use search::PoolReplay;
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 
 use tokio_util::sync::CancellationToken;
@@ -41,6 +43,7 @@ pub async fn minimize(
     cancel: CancellationToken,
 ) -> Result<RunOutcome, RunError> {
     opts.budget()?;
+    opts.pool_size()?;
     let prepared = tokio::select! {
         biased;
         _ = cancel.cancelled() => return Err(RunError::Cancelled),

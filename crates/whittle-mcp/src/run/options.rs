@@ -17,6 +17,9 @@ pub struct MinimizeOptions {
     pub package: Option<String>,
     /// The search strategy; the seed's unless the user opts in to another.
     pub strategy: Strategy,
+    /// Size of the device pool replays run on at once (>= 1; 1 = one replay at a time).
+    /// Fewer devices available is not an error: the run uses what there is.
+    pub devices: u32,
 }
 
 impl MinimizeOptions {
@@ -28,7 +31,19 @@ impl MinimizeOptions {
             device: None,
             package: None,
             strategy: Strategy::Seed,
+            devices: 1,
         }
+    }
+
+    /// The pool size, or a refusal (checked with the budget, before any side effect).
+    pub fn pool_size(&self) -> Result<usize, RunError> {
+        if self.devices < 1 {
+            return Err(RunError::InvalidArgument(format!(
+                "devices must be an integer >= 1 (got {})",
+                self.devices
+            )));
+        }
+        Ok(usize::try_from(self.devices).unwrap_or(usize::MAX))
     }
 
     /// The budget as the engine takes it, or a refusal naming the bad value.
@@ -62,5 +77,17 @@ mod tests {
         }
         o.max_replays = 1;
         assert_eq!(o.budget().unwrap(), 1);
+    }
+
+    #[test]
+    fn devices_must_be_at_least_one() {
+        let mut o = MinimizeOptions::new("s");
+        assert_eq!(o.pool_size().unwrap(), 1);
+        o.devices = 0;
+        assert!(
+            matches!(o.pool_size(), Err(RunError::InvalidArgument(m)) if m.contains("devices"))
+        );
+        o.devices = 4;
+        assert_eq!(o.pool_size().unwrap(), 4);
     }
 }

@@ -28,6 +28,11 @@ pub struct LiveRun {
     pub app_version: Option<String>,
     pub max_replays: u32,
     pub strategy: Strategy,
+    /// The devices replays run on at once: `ctx.device` first, then extra online
+    /// Android devices with the app installed (only `ctx.device` when `--devices 1`).
+    pub pool: Vec<String>,
+    /// Why the pool is smaller than asked, if it is.
+    pub pool_warnings: Vec<String>,
 }
 
 /// A run that may not replay live: the analyzer's static guess, and why.
@@ -51,6 +56,7 @@ pub async fn prepare(
     opts: &MinimizeOptions,
 ) -> Result<Prepared, RunError> {
     let max_replays = opts.budget()?;
+    let pool_size = opts.pool_size()?;
     let dir = resolve_session_dir(&config.workspace, &opts.session)?;
     let session = load_session(&dir)?;
     let session_id = dir
@@ -131,16 +137,17 @@ pub async fn prepare(
     .await?;
     let (package, app_version) =
         confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
+    let (pool, pool_warnings) = choose_pool(hub, &device, &package, pool_size).await?;
     let identity = IdentityQuality {
         fingerprint_reliable: target.is_reliable(),
         signature_degraded: !target.is_reliable(),
     };
     let ctx = ReplayContext {
+        timing: config.timing_for(&device),
         device,
         package,
         launch_anchor: plan.launch_anchor.clone(),
         target,
-        timing: config.timing,
     };
     Ok(Prepared::Live(Box::new(LiveRun {
         session,
@@ -153,7 +160,53 @@ pub async fn prepare(
         app_version,
         max_replays,
         strategy: opts.strategy,
+        pool,
+        pool_warnings,
     })))
+}
+
+/// The primary device plus up to `size - 1` other online Android devices on which
+/// `package` is installed as a user app, in the order the mobile role lists them.
+/// Fewer than asked is a warning, not a refusal: one device is a valid pool.
+async fn choose_pool(
+    hub: &Hub,
+    primary: &str,
+    package: &str,
+    size: usize,
+) -> Result<(Vec<String>, Vec<String>), RunError> {
+    let mut pool = vec![primary.to_string()];
+    if size <= 1 {
+        return Ok((pool, Vec::new()));
+    }
+    let devices = hub.mobile().list_devices().await?.devices;
+    for device in devices.iter().filter(|d| is_online_android(d)) {
+        if pool.len() >= size {
+            break;
+        }
+        if pool.contains(&device.id) {
+            continue;
+        }
+        // A device that cannot list its apps is left out, not fatal: the pool is optional.
+        let installed = match hub.mobile().list_apps(&device.id).await {
+            Ok(list) => list.apps.iter().any(|a| a.package == package && !a.system),
+            Err(e) => {
+                tracing::warn!(device = %device.id, error = %e, "device left out of the pool");
+                false
+            }
+        };
+        if installed {
+            pool.push(device.id.clone());
+        }
+    }
+    let mut warnings = Vec::new();
+    if pool.len() < size {
+        warnings.push(format!(
+            "{size} devices asked for, {} available with {package} installed; replaying on {}",
+            pool.len(),
+            pool.join(", ")
+        ));
+    }
+    Ok((pool, warnings))
 }
 
 fn choose_group<'a>(

@@ -1,17 +1,24 @@
-//! Seed Phase 3 driven live: the engine decides, this loop replays, archives the
-//! evidence of every attempt and answers. Every replay is preceded by the capture check.
+//! Seed Phase 3 driven live on a device pool: the parallel scheduler decides which
+//! replays run (the reducer's request, plus speculative ones on the other devices),
+//! this loop runs each round's replays concurrently, archives the evidence of every
+//! attempt in attempt order and answers. The capture of every pool device is checked
+//! before each round. With one device this is the sequential seed loop.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use whittle_core::contract::report::RecordStepArgs;
-use whittle_core::engine::{Outcome, ReplayRequest, Request, SearchResult};
+use whittle_core::engine::{Outcome, Phase, SearchResult};
+use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::plan::ReplayStep;
-use whittle_core::strategy::Reducer;
 
-use super::evidence_session::{capture_problem, EvidenceSession};
+use super::evidence_session::{capture_problem, DeviceCapture, EvidenceSession};
 use super::{LiveRun, RunEvent};
 use crate::client::Hub;
 use crate::config::Config;
@@ -25,54 +32,126 @@ pub(crate) struct Search<'a, E> {
     pub config: &'a Config,
     pub run: &'a LiveRun,
     pub evidence: &'a EvidenceSession,
+    /// The pool: one running capture per device, the primary first.
+    pub captures: &'a [DeviceCapture],
     pub on_event: &'a E,
     pub cancel: &'a CancellationToken,
 }
 
+/// Which device ran which attempt, and whether its verdict was used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolReplay {
+    pub attempt: u32,
+    pub phase: Phase,
+    pub device: String,
+    pub speculative: bool,
+    /// `false`: a speculative replay whose verdict the search did not need (wasted;
+    /// it still counts against the budget).
+    pub consumed: bool,
+}
+
+/// One replay's raw result, before its evidence step is recorded.
+struct Ran {
+    replayed: Result<ReplayVerdict, String>,
+    shot: ArchivedShot,
+    duration_ms: u32,
+}
+
 impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
-    /// Runs the engine to its end. `capture_start_failure` ends it before the baseline
-    /// without counting an attempt.
+    /// Runs the scheduler to its end. `capture_start_failure` ends it before the
+    /// baseline without counting an attempt.
     pub async fn run(
         &self,
-        engine: &mut (dyn Reducer + Send),
+        scheduler: &mut Scheduler,
         mut capture_start_failure: Option<String>,
+        log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
         loop {
-            let request = match engine.next_request() {
-                Request::Done(result) => return result,
-                Request::Replay(request) => request,
-            };
-            (self.on_event)(RunEvent::Snapshot(engine.snapshot()));
+            if let Some(result) = scheduler.is_done() {
+                return result;
+            }
+            let jobs = scheduler.dispatch(self.captures.len().max(1));
+            (self.on_event)(RunEvent::Snapshot(scheduler.snapshot()));
             let problem = match capture_start_failure.take() {
                 Some(reason) => Some(reason),
-                None => capture_problem(self.hub, &self.evidence.id).await,
+                None => self.pool_capture_problem().await,
             };
             if let Some(reason) = problem {
-                engine.record(Outcome::CaptureMissing { reason });
+                // Nothing ran: the round's first job latches the failure, none is charged.
+                for job in &jobs {
+                    scheduler.complete(
+                        job.attempt,
+                        Outcome::CaptureMissing {
+                            reason: reason.clone(),
+                        },
+                    );
+                }
                 continue;
             }
-            let outcome = self.attempt(&request).await;
-            engine.record(outcome);
+            let rounds = jobs
+                .iter()
+                .zip(self.captures)
+                .map(|(job, capture)| {
+                    Box::pin(self.replay_job(job, &capture.device))
+                        as Pin<Box<dyn Future<Output = Ran> + Send + '_>>
+                })
+                .collect();
+            let results = join_all(rounds).await;
+            // Evidence steps in attempt order, so the report lists them in that order.
+            for ((job, capture), ran) in jobs.iter().zip(self.captures).zip(results) {
+                let outcome = self.record(job, &capture.device, ran).await;
+                scheduler.complete(job.attempt, outcome);
+            }
+            for settled in scheduler.settled() {
+                let device = jobs
+                    .iter()
+                    .position(|j| j.attempt == settled.job.attempt)
+                    .and_then(|at| self.captures.get(at))
+                    .map_or_else(String::new, |c| c.device.clone());
+                log.push(PoolReplay {
+                    attempt: settled.job.attempt,
+                    phase: settled.job.phase,
+                    device,
+                    speculative: settled.job.speculative,
+                    consumed: settled.consumed,
+                });
+            }
         }
     }
 
-    async fn attempt(&self, request: &ReplayRequest) -> Outcome {
-        let ReplayRequest {
+    /// The first pool device whose capture is not running, and why.
+    async fn pool_capture_problem(&self) -> Option<String> {
+        for (at, capture) in self.captures.iter().enumerate() {
+            if let Some(problem) = capture_problem(self.hub, &capture.capture_id).await {
+                return Some(if at == 0 {
+                    problem
+                } else {
+                    format!("{} (device {})", problem, capture.device)
+                });
+            }
+        }
+        None
+    }
+
+    /// Replays one job on `device` and takes its screenshot there.
+    async fn replay_job(&self, job: &Job, device: &str) -> Ran {
+        let Job {
             attempt,
             phase,
-            candidate,
-        } = request.clone();
+            ref candidate,
+            speculative,
+        } = *job;
         (self.on_event)(RunEvent::AttemptStarted {
             attempt,
             phase,
             candidate: candidate.clone(),
         });
         let started = Instant::now();
-        let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate);
+        let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
         let replayed = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => Err(CANCELLED.to_string()),
-            r = self.replay(&candidate).instrument(span) => r.map_err(|e| e.to_string()),
+            r = self.replay(candidate, device).instrument(span) => r.map_err(|e| e.to_string()),
         };
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let shot = if self.cancel.is_cancelled() {
@@ -82,22 +161,40 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 omitted_because: Some(CANCELLED.into()),
             }
         } else {
-            let ctx = &self.run.ctx;
             archive_screenshot(
                 self.hub,
-                &ctx.device,
+                device,
                 &self.evidence.dir,
                 attempt,
                 &self.config.masking,
             )
             .await
         };
+        Ran {
+            replayed,
+            shot,
+            duration_ms,
+        }
+    }
+
+    /// Archives one replay as an evidence step and turns it into the engine's outcome.
+    async fn record(&self, job: &Job, device: &str, ran: Ran) -> Outcome {
+        let Job {
+            attempt,
+            phase,
+            ref candidate,
+            speculative,
+        } = *job;
+        let Ran {
+            replayed,
+            shot,
+            duration_ms,
+        } = ran;
         if let Some(why) = &shot.omitted_because {
             (self.on_event)(RunEvent::Warning {
                 message: format!("attempt {attempt}: screenshot omitted ({why})"),
             });
         }
-
         let result_json = match &replayed {
             Ok(v) => serde_json::to_value(v).unwrap_or_default(),
             Err(error) => json!({ "reproduced": false, "reason": "runtime_error", "error": error }),
@@ -111,7 +208,10 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        let notes = json!({ "attempt": attempt, "phase": phase, "candidate": candidate, "result": result_json });
+        let notes = json!({
+            "attempt": attempt, "phase": phase, "candidate": candidate, "result": result_json,
+            "device": device, "speculative": speculative,
+        });
         let recorded = self
             .hub
             .report()
@@ -140,7 +240,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             duration_ms,
             screenshot: shot.src.clone(),
             screenshot_redacted: shot.redacted,
-            device: self.run.ctx.device.clone(),
+            device: device.to_string(),
         });
         match (replayed, recorded) {
             (Err(error), _) => Outcome::RuntimeError { error },
@@ -159,12 +259,45 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         }
     }
 
-    async fn replay(&self, candidate: &[u32]) -> Result<ReplayVerdict, ReplayError> {
+    async fn replay(&self, candidate: &[u32], device: &str) -> Result<ReplayVerdict, ReplayError> {
         let plan = &self.run.plan;
         let steps: Vec<&ReplayStep> = candidate
             .iter()
             .map(|&i| plan.step(i).ok_or(ReplayError::UnknownStep { step: i }))
             .collect::<Result<_, _>>()?;
-        replay(self.hub, &self.run.ctx, &steps).await
+        if device == self.run.ctx.device {
+            return replay(self.hub, &self.run.ctx, &steps).await;
+        }
+        // A pool device: the same run, another device (its own timing is the replay
+        // module's business).
+        let mut ctx = self.run.ctx.clone();
+        ctx.device = device.to_string();
+        ctx.timing = self.config.timing_for(device);
+        replay(self.hub, &ctx, &steps).await
     }
+}
+
+/// Polls every future of a round until all are done; results in input order. (A
+/// round is at most one future per device, so polling them all on each wake is cheap.)
+async fn join_all<'a, T>(mut futures: Vec<Pin<Box<dyn Future<Output = T> + Send + 'a>>>) -> Vec<T> {
+    let mut results: Vec<Option<T>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, slot) in futures.iter_mut().zip(results.iter_mut()) {
+            if slot.is_some() {
+                continue;
+            }
+            match future.as_mut().poll(cx) {
+                Poll::Ready(value) => *slot = Some(value),
+                Poll::Pending => pending = true,
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    results.into_iter().flatten().collect()
 }

@@ -111,7 +111,7 @@ pub async fn verify_bundle(
         target: TargetIdentity::Fingerprint {
             fingerprint: fingerprint.clone(),
         },
-        timing: config.timing,
+        timing: config.timing_for(&device),
     };
     let refs: Vec<&ReplayStep> = steps.iter().collect();
     let mut verdicts = Vec::new();

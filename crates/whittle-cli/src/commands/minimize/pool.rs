@@ -1,0 +1,50 @@
+//! What `whittle minimize --devices N` adds to its output: the pool and where each
+//! replay ran (from the evidence's `pool.json`; absent for a one-device run, whose
+//! output stays exactly as before).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use whittle_mcp::run::{read_pool_record, PoolRecord, RunOutcome};
+
+fn pool(outcome: &RunOutcome) -> Option<PoolRecord> {
+    outcome.evidence_dir.as_deref().and_then(read_pool_record)
+}
+
+/// Replays per device (wasted speculative ones included).
+fn replays_on_devices(pool: &PoolRecord) -> BTreeMap<String, u32> {
+    let mut counts: BTreeMap<String, u32> = pool.devices.iter().map(|d| (d.clone(), 0)).collect();
+    for replay in &pool.replays {
+        *counts.entry(replay.device.clone()).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Adds `devices`, `wasted_replays` and `replays_on_devices` (fields added only).
+pub fn add_json_fields(outcome: &RunOutcome, map: &mut Map<String, Value>) {
+    let Some(pool) = pool(outcome) else {
+        return;
+    };
+    map.insert("devices".into(), pool.devices.clone().into());
+    map.insert("wasted_replays".into(), pool.wasted.into());
+    map.insert(
+        "replays_on_devices".into(),
+        serde_json::to_value(replays_on_devices(&pool)).unwrap_or_default(),
+    );
+}
+
+/// One line under the report: replays per device and the wasted ones.
+pub fn print_line(outcome: &RunOutcome) {
+    let Some(pool) = pool(outcome) else {
+        return;
+    };
+    let per_device: Vec<String> = replays_on_devices(&pool)
+        .iter()
+        .map(|(device, n)| format!("{device} {n}"))
+        .collect();
+    println!(
+        "  Devices:  {} ({} speculative replays not needed, counted in the attempts)",
+        per_device.join(", "),
+        pool.wasted
+    );
+}
