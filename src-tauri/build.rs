@@ -1,5 +1,4 @@
 fn main() {
-    // tauri.conf.json lives at the repository root so the UI, icons and app crate share it.
     // The app manifest makes every command opt-in: the window may call only what
     // capabilities/default.json grants.
     let manifest = tauri_build::AppManifest::new().commands(&[
@@ -17,11 +16,11 @@ fn main() {
         "step_thumbnail",
         "apply_masks",
         "omit_screenshot",
+        "app_setup",
+        "reveal_logs",
+        "check_real_device",
+        "use_real_device",
     ]);
-    tauri_build::try_build(
-        tauri_build::Attributes::new()
-            .config_path("../tauri.conf.json")
-            .app_manifest(manifest),
-    )
-    .expect("tauri build script failed");
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
+        .expect("tauri build script failed");
 }

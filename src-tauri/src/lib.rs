@@ -2,17 +2,22 @@
 //! library code; the UI talks to them through the generated `ui/src/bindings.ts`.
 
 pub mod app_config;
+pub mod app_paths;
 pub mod bindings;
 pub mod commands;
+pub mod device_setup;
 pub mod devices;
 pub mod error;
+pub mod first_run;
 pub mod live_run;
+pub mod logging;
 pub mod result_actions;
 pub mod reveal;
 pub mod run_control;
 pub mod run_update;
 pub mod runs;
 pub mod screenshots;
+pub mod setup_view;
 pub mod state;
 pub mod view;
 
@@ -37,6 +42,10 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::step_thumbnail,
         commands::apply_masks,
         commands::omit_screenshot,
+        commands::app_setup,
+        commands::reveal_logs,
+        commands::check_real_device,
+        commands::use_real_device,
     ])
 }
 
@@ -49,16 +58,12 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
 }
 
 pub fn run() {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .try_init();
-    let app = configure(tauri::Builder::default(), AppState::from_env())
+    let (log_dir, _log_guard) = logging::init(app_paths::log_dir().as_deref());
+    let mut state = AppState::from_env();
+    state.log_dir = log_dir;
+    let app = configure(tauri::Builder::default(), state)
         .plugin(tauri_plugin_window_state::Builder::default().build())
-        .build(tauri::generate_context!("../tauri.conf.json"));
+        .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(finish_run_before_exit),
         Err(e) => {

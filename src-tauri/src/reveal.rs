@@ -23,6 +23,11 @@ pub fn reveal(runs: &Runs, path: &str) -> Result<(), AppError> {
     } else {
         target.parent().unwrap_or(target)
     };
+    open_folder(folder).map_err(failed)
+}
+
+/// Opens `folder` in the OS file manager.
+pub fn open_folder(folder: &Path) -> Result<(), String> {
     let mut command = if cfg!(target_os = "macos") {
         Command::new("open")
     } else if cfg!(windows) {
@@ -34,5 +39,5 @@ pub fn reveal(runs: &Runs, path: &str) -> Result<(), AppError> {
         .arg(folder)
         .spawn()
         .map(drop)
-        .map_err(|e| failed(format!("the file manager could not be opened: {e}")))
+        .map_err(|e| format!("the file manager could not be opened: {e}"))
 }

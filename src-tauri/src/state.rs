@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::app_config::find_config;
+use crate::app_config::{configured_workspace, find_config, ConfigChoice};
 use crate::runs::Runs;
 
 /// Overrides the workspace the app opens on (the e2e test and `scripts/run-demo` use it).
@@ -14,31 +14,42 @@ pub struct AppState {
     pub default_workspace: PathBuf,
     /// The `whittle.json` runs use; `None` leaves the app a browser until one exists.
     pub config_path: Option<PathBuf>,
+    /// How the config was found or made at start (the first screen reports a first run).
+    pub setup: ConfigChoice,
+    /// Where the rolling log files go; `None` when the OS has no such folder.
+    pub log_dir: Option<PathBuf>,
     pub runs: Arc<Runs>,
 }
 
 impl AppState {
     pub fn new(default_workspace: PathBuf) -> Self {
+        Self::with_setup(default_workspace, find_config())
+    }
+
+    pub fn with_setup(default_workspace: PathBuf, setup: ConfigChoice) -> Self {
         AppState {
             default_workspace,
-            config_path: find_config(),
+            config_path: setup.path.clone(),
+            setup,
+            log_dir: None,
             runs: Arc::default(),
         }
     }
 
-    /// `$WHITTLE_WORKSPACE` when set and non-empty, else the repository's demo workspace.
+    /// `$WHITTLE_WORKSPACE` when set and non-empty, else the config's workspace, else
+    /// the source tree's demo workspace.
     pub fn from_env() -> Self {
-        let from_env = std::env::var_os(WORKSPACE_ENV).filter(|v| !v.is_empty());
-        Self::new(
-            from_env
-                .map(PathBuf::from)
-                .unwrap_or_else(bundled_demo_workspace),
-        )
+        let setup = find_config();
+        let workspace = std::env::var_os(WORKSPACE_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| setup.path.as_deref().and_then(configured_workspace))
+            .unwrap_or_else(bundled_demo_workspace);
+        Self::with_setup(workspace, setup)
     }
 }
 
-/// The demo workspace next to the app crate. A packaged app will read this from
-/// `whittle.json` instead; until then the source tree is the only place it exists.
+/// The demo workspace of the source tree (a development build with no config).
 pub fn bundled_demo_workspace() -> PathBuf {
     let raw = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../demo/workspace"));
     // Canonical when it exists so the header shows `/repo/demo/workspace`, not `src-tauri/..`.

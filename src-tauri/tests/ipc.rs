@@ -87,7 +87,7 @@ fn window(default_workspace: &Path) -> (App<MockRuntime>, WebviewWindow<MockRunt
         mock_builder(),
         AppState::new(default_workspace.to_path_buf()),
     )
-    .build(tauri::generate_context!("../tauri.conf.json", test = true))
+    .build(tauri::generate_context!("tauri.conf.json", test = true))
     .unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()

@@ -68,7 +68,7 @@ fn no_shell_or_file_system_plugin_is_linked() {
 
 #[test]
 fn the_csp_allows_no_remote_origin_and_no_inline_script() {
-    let conf: Value = serde_json::from_str(&read("../tauri.conf.json")).unwrap();
+    let conf: Value = serde_json::from_str(&read("tauri.conf.json")).unwrap();
     let csp = conf["app"]["security"]["csp"]
         .as_str()
         .expect("a CSP is set");

@@ -35,6 +35,14 @@ export const commands = {
 	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload>(__TAURI_INVOKE("apply_masks", { request })),
 	/**  Deletes a screenshot from the evidence (and so from any export). */
 	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
+	/**  Where the config is, whether this start created it, where the logs go. */
+	appSetup: () => __TAURI_INVOKE<SetupView_Serialize>("app_setup"),
+	/**  Opens the log folder in the file manager. */
+	revealLogs: () => typedError<null, ErrorPayload>(__TAURI_INVOKE("reveal_logs")),
+	/**  The doctor's checks for a phone on adb, each with its fix. */
+	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, ErrorPayload>(__TAURI_INVOKE("check_real_device", { workspace })),
+	/**  Points the config's device roles at the adb backend (`real`) or the simulator. */
+	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("use_real_device", { real })),
 };
 
 /* Types */
@@ -64,6 +72,8 @@ export type CandidateHistory = {
 	candidate: number[],
 	outcomes: boolean[],
 };
+
+export type CheckName = "adb" | "role" | "devices";
 
 /**  The seed's Phase 5 confidence: `low` only for a static suggestion (no live replay). */
 export type Confidence = "low" | "medium" | "high";
@@ -111,6 +121,24 @@ export type DegradedIdentity = {
 	process: string,
 	label: string,
 	top_frames: string[],
+};
+
+export type DeviceSetupReport = DeviceSetupReport_Serialize | DeviceSetupReport_Deserialize;
+
+export type DeviceSetupReport_Deserialize = {
+	checks: SetupCheck_Deserialize[],
+	/**  Every check passed and at least one Android device is ready. */
+	ready: boolean,
+	/**  The config's device roles already use a real backend. */
+	in_use: boolean,
+};
+
+export type DeviceSetupReport_Serialize = {
+	checks: SetupCheck_Serialize[],
+	/**  Every check passed and at least one Android device is ready. */
+	ready: boolean,
+	/**  The config's device roles already use a real backend. */
+	in_use: boolean,
 };
 
 export type DeviceView = {
@@ -587,6 +615,55 @@ export type SessionSummary_Serialize = {
 	crash_groups: number,
 	/**  Why the session cannot be used, if it cannot. */
 	problem: string | null,
+};
+
+/**  One line of the checklist: what was checked, what was found, and the fix. */
+export type SetupCheck = SetupCheck_Serialize | SetupCheck_Deserialize;
+
+/**  One line of the checklist: what was checked, what was found, and the fix. */
+export type SetupCheck_Deserialize = {
+	name: CheckName,
+	/**  The role or device the line is about, when there is one. */
+	subject?: string | null,
+	ok: boolean,
+	detail: string,
+	fix?: string | null,
+};
+
+/**  One line of the checklist: what was checked, what was found, and the fix. */
+export type SetupCheck_Serialize = {
+	name: CheckName,
+	/**  The role or device the line is about, when there is one. */
+	subject: string | null,
+	ok: boolean,
+	detail: string,
+	fix: string | null,
+};
+
+export type SetupView = SetupView_Serialize | SetupView_Deserialize;
+
+export type SetupView_Deserialize = {
+	/**  The `whittle.json` runs use; `None` when there is none (runs are refused). */
+	config_path?: string | null,
+	/**  Set on an installed app's first run: where the demo workspace was copied. */
+	first_run_demo?: string | null,
+	/**  Why the first-run setup failed, when it did. */
+	problem?: string | null,
+	log_dir?: string | null,
+	/**  The config's device roles use the bundled simulator. */
+	simulator: boolean,
+};
+
+export type SetupView_Serialize = {
+	/**  The `whittle.json` runs use; `None` when there is none (runs are refused). */
+	config_path: string | null,
+	/**  Set on an installed app's first run: where the demo workspace was copied. */
+	first_run_demo: string | null,
+	/**  Why the first-run setup failed, when it did. */
+	problem: string | null,
+	log_dir: string | null,
+	/**  The config's device roles use the bundled simulator. */
+	simulator: boolean,
 };
 
 /**  Why a step of the path cannot be replayed live. */

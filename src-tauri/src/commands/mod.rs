@@ -4,7 +4,9 @@
 mod evidence;
 mod run;
 mod sessions;
+mod setup;
 
 pub use evidence::*;
 pub use run::*;
 pub use sessions::*;
+pub use setup::*;

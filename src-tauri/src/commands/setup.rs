@@ -1,0 +1,63 @@
+//! The first screen's setup commands: what was set up, logs, a real device.
+
+use std::path::Path;
+
+use tauri::State;
+
+use crate::device_setup::{self, DeviceSetupReport};
+use crate::error::AppError;
+use crate::reveal::open_folder;
+use crate::setup_view::{self, SetupView};
+use crate::state::AppState;
+
+/// Where the config is, whether this start created it, where the logs go.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state))]
+pub fn app_setup(state: State<'_, AppState>) -> SetupView {
+    setup_view::view(&state)
+}
+
+/// Opens the log folder in the file manager.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn reveal_logs(state: State<'_, AppState>) -> Result<(), AppError> {
+    let dir = state
+        .log_dir
+        .as_deref()
+        .ok_or_else(|| AppError::RevealFailed {
+            path: "logs".into(),
+            reason: "this system has no log folder for Whittle".into(),
+        })?;
+    open_folder(dir).map_err(|reason| AppError::RevealFailed {
+        path: dir.display().to_string(),
+        reason,
+    })
+}
+
+/// The doctor's checks for a phone on adb, each with its fix.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub async fn check_real_device(
+    state: State<'_, AppState>,
+    workspace: String,
+) -> Result<DeviceSetupReport, AppError> {
+    device_setup::check(state.config_path.as_deref(), Path::new(&workspace)).await
+}
+
+/// Points the config's device roles at the adb backend (`real`) or the simulator.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn use_real_device(state: State<'_, AppState>, real: bool) -> Result<SetupView, AppError> {
+    let path = state
+        .config_path
+        .as_deref()
+        .ok_or_else(|| AppError::ConfigUnavailable {
+            reason: "there is no whittle.json to change".into(),
+        })?;
+    device_setup::use_backend(path, real)?;
+    Ok(setup_view::view(&state))
+}
