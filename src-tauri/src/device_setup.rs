@@ -226,6 +226,10 @@ pub fn use_backend(config_path: &Path, real: bool) -> Result<(), AppError> {
     for role in DEVICE_ROLES {
         value["roles"][role.as_str()] = serde_json::Value::String(target.clone());
     }
+    // On adb a hierarchy dump takes seconds, so waiting for a stable screen would cost
+    // more than the seed's fixed pauses; the simulator answers at once.
+    value["timing"]["wait"] =
+        serde_json::Value::String(if real { "fixed" } else { "evidence" }.into());
     let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
     // Check before writing: a file Whittle could no longer load must never replace a good one.
     Config::parse(&text, config_path).map_err(|e| failed(e.to_string()))?;
@@ -269,6 +273,7 @@ mod tests {
         assert!(!uses_simulator(&config));
         assert_eq!(config.roles[&Role::Log], ADB_SERVER);
         assert_eq!(config.timing.settle_ms, 300);
+        assert_eq!(config.timing.wait, whittle_mcp::config::WaitMode::Fixed);
         use_backend(&file, false).unwrap();
         assert!(uses_simulator(&Config::load(&file).unwrap()));
     }

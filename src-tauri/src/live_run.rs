@@ -6,10 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
+use whittle_core::report_text::Locale;
 use whittle_core::strategy::Strategy;
 use whittle_mcp::client::Hub;
 use whittle_mcp::config::Config;
-use whittle_mcp::run::{minimize, sidecar_entry, MinimizeOptions, RunError, RunOutcome};
+use whittle_mcp::run::{
+    localized_report, minimize, sidecar_entry, MinimizeOptions, RunError, RunOutcome,
+};
 
 use crate::error::AppError;
 use crate::run_update::{RunResultView, RunUpdate};
@@ -29,6 +32,8 @@ pub struct RunRequest {
     pub strategy: Strategy,
     /// How many devices replay at once (>= 1, checked by the run like the budget).
     pub devices: i32,
+    /// The window's language (`en`, `zh-CN`): the result's report text is worded in it.
+    pub locale: String,
 }
 
 impl RunRequest {
@@ -94,7 +99,8 @@ pub async fn run_minimize(
                     pending: outcome.pending.clone(),
                 }),
         );
-    Ok((view(&outcome, &config.workspace), finished))
+    let locale = Locale::from_env_value(&request.locale);
+    Ok((view(&outcome, &config.workspace, locale), finished))
 }
 
 fn refused(e: RunError) -> AppError {
@@ -103,7 +109,7 @@ fn refused(e: RunError) -> AppError {
     }
 }
 
-fn view(outcome: &RunOutcome, workspace: &Path) -> RunResultView {
+fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView {
     let sidecar_preview = outcome.pending.as_ref().and_then(|pending| {
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let entry = sidecar_entry(pending, now).ok()?;
@@ -112,7 +118,7 @@ fn view(outcome: &RunOutcome, workspace: &Path) -> RunResultView {
     });
     RunResultView {
         summary: outcome.summary.clone(),
-        report: outcome.report.clone(),
+        report: localized_report(outcome, locale),
         pending: outcome.pending.clone(),
         sidecar_preview,
         evidence_dir: outcome

@@ -105,6 +105,7 @@ impl Setup {
             device: None,
             strategy: Default::default(),
             devices: 1,
+            locale: "en".into(),
         }
     }
 

@@ -6,11 +6,11 @@
 // (run under `xvfb-run -a`). `scripts/e2e` does all of that.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { byTestId, openWindow } from "./webdriver.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = resolve(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "debug/whittle-app");
@@ -28,109 +28,25 @@ const showcaseId = process.env.E2E_SHOWCASE_SESSION ?? "2026-05-14_160354_checko
 const artifacts = join(repo, "tests/e2e/artifacts");
 // Off the default 4444/4445 so a developer's own driver does not collide with the test.
 const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
-const nativePort = port + 1;
-const base = `http://127.0.0.1:${port}`;
 
-let driver;
-let driverLog = "";
-let sessionId;
-
-function tauriDriverPath() {
-  const inCargo = join(homedir(), ".cargo/bin/tauri-driver");
-  return existsSync(inCargo) ? inCargo : "tauri-driver";
-}
-
-async function wd(method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    throw new Error(`WebDriver ${method} ${path} → ${res.status}: ${JSON.stringify(json.value ?? json)}`);
-  }
-  return json.value;
-}
-
-// The W3C web element identifier key.
-const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
-const byTestId = (id) => `[data-testid="${id}"]`;
-const find = (css) => wd("POST", `/session/${sessionId}/elements`, { using: "css selector", value: css });
-const elementId = (el) => el[ELEMENT];
-const textOf = (el) => wd("GET", `/session/${sessionId}/element/${elementId(el)}/text`);
-
-const click = (el) => wd("POST", `/session/${sessionId}/element/${elementId(el)}/click`, {});
-const one = (css, what = css, timeoutMs) =>
-  waitFor(what, async () => (await find(css))[0], timeoutMs);
-
-async function saveScreenshot(name) {
-  const png = await wd("GET", `/session/${sessionId}/screenshot`);
-  mkdirSync(artifacts, { recursive: true });
-  writeFileSync(join(artifacts, name), Buffer.from(png, "base64"));
-}
-
-async function typeInto(el, text) {
-  await wd("POST", `/session/${sessionId}/element/${elementId(el)}/clear`, {});
-  await wd("POST", `/session/${sessionId}/element/${elementId(el)}/value`, { text });
-}
-
-async function waitFor(what, check, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ""}\ntauri-driver log:\n${driverLog}`);
-}
+let w;
+// Bound once the window is open (see before()).
+let find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec;
 
 before(async () => {
   assert.ok(existsSync(app), `build the app first (scripts/e2e): ${app} is missing`);
   assert.ok(existsSync(join(workspace, "sessions")), `no sessions folder in ${workspace}`);
-  driver = spawn(tauriDriverPath(), ["--port", String(port), "--native-port", String(nativePort)], {
+  w = await openWindow({
+    app,
+    port,
+    artifacts,
     env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  driver.stdout.on("data", (d) => (driverLog += d));
-  driver.stderr.on("data", (d) => (driverLog += d));
-  driver.on("error", (err) => (driverLog += `spawn failed: ${err.message}\n`));
-  await waitFor("tauri-driver to listen", () => wd("GET", "/status").then(() => true), 20_000);
-  const created = await wd("POST", "/session", {
-    capabilities: { alwaysMatch: { "tauri:options": { application: app } } },
-  });
-  sessionId = created.sessionId;
+  ({ find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec } = w);
 });
 
-after(async () => {
-  // The window as the test left it (also on failure), then always end window and driver.
-  if (sessionId) {
-    try {
-      await saveScreenshot("window.png");
-    } catch (err) {
-      console.error(`no screenshot: ${err.message}`);
-    }
-    await wd("DELETE", `/session/${sessionId}`).catch(() => {});
-  }
-  if (driver && driver.exitCode === null) {
-    driver.kill("SIGTERM");
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        driver.kill("SIGKILL");
-        r();
-      }, 3000);
-      driver.on("exit", () => {
-        clearTimeout(t);
-        r();
-      });
-    });
-  }
-});
+// The window as the test left it (also on failure), then always end window and driver.
+after(() => w?.close("window.png"));
 
 test("the window lists the workspace's sessions and flags the malformed one", async () => {
   const expectedIds = readdirSync(join(workspace, "sessions"), { withFileTypes: true })
@@ -146,13 +62,13 @@ test("the window lists the workspace's sessions and flags the malformed one", as
   const texts = await Promise.all(options.map(textOf));
   const byId = {};
   for (const [i, el] of options.entries()) {
-    const idAttr = await wd("GET", `/session/${sessionId}/element/${elementId(el)}/attribute/data-session-id`);
+    const idAttr = await w.attribute(el, "data-session-id");
     byId[idAttr] = texts[i];
   }
   assert.deepEqual(Object.keys(byId).sort(), expectedIds);
 
   const [path] = await find("header .path");
-  assert.equal(await wd("GET", `/session/${sessionId}/element/${elementId(path)}/attribute/title`), workspace);
+  assert.equal(await w.attribute(path, "title"), workspace);
 
   const malformed = byId[malformedId];
   assert.match(malformed, /Malformed/, "the malformed session carries a warning badge");
@@ -163,7 +79,7 @@ test("the window lists the workspace's sessions and flags the malformed one", as
   // Open the main demo session so the screenshot (README) shows a step path.
   const [showcase] = await find(`[role="option"][data-session-id="${showcaseId}"]`);
   if (showcase) {
-    await wd("POST", `/session/${sessionId}/element/${elementId(showcase)}/click`, {});
+    await click(showcase);
     const cards = await waitFor("the step path", async () => {
       const found = await find('[aria-label="Step path"] li');
       return found.length > 0 ? found : null;
@@ -201,10 +117,9 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.ok((await find(byTestId("history-row"))).length > 0, "the history shows attempts");
   const proof = await find(byTestId("proof-row"));
   assert.equal(proof.length, 3, "one proof row per kept non-launch step (10, 11, 12)");
-  await wd("POST", `/session/${sessionId}/execute/sync`, {
-    script: `document.querySelector('[data-testid="result-confidence"]').scrollIntoView({ block: "start" });`,
-    args: [],
-  });
+  await exec(
+    `document.querySelector('[data-testid="result-confidence"]').scrollIntoView({ block: "start" });`,
+  );
   await new Promise((r) => setTimeout(r, 500)); // let WebKit paint the scrolled page
   await saveScreenshot("3-result.png");
 
@@ -212,27 +127,24 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   await click(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
   await waitFor("the image to be decoded", () =>
-    wd("POST", `/session/${sessionId}/execute/sync`, {
-      script: `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+    exec(
+      `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
                return !!img && img.complete && img.naturalWidth > 0 && img.src.startsWith("data:image/png");`,
-      args: [],
-    }),
+    ),
   );
-  const shown = await wd("POST", `/session/${sessionId}/execute/sync`, {
-    script: `const r = document.querySelector('[data-testid="screenshot-viewer"] img').getBoundingClientRect();
+  const shown = await exec(
+    `const r = document.querySelector('[data-testid="screenshot-viewer"] img').getBoundingClientRect();
              return [r.width, r.height];`,
-    args: [],
-  });
+  );
   assert.ok(shown[0] > 100 && shown[1] > 200, `the screenshot is shown at a readable size (${shown})`);
   // Its pixels are the archived screenshot's (not a blank placeholder): sample the middle.
-  const pixel = await wd("POST", `/session/${sessionId}/execute/sync`, {
-    script: `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+  const pixel = await exec(
+    `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
              const c = document.createElement("canvas");
              c.width = img.naturalWidth; c.height = img.naturalHeight;
              const g = c.getContext("2d"); g.drawImage(img, 0, 0);
              return Array.from(g.getImageData(img.naturalWidth >> 1, img.naturalHeight >> 1, 1, 1).data);`,
-    args: [],
-  });
+  );
   assert.notDeepEqual(pixel.slice(0, 3), [255, 255, 255], `the middle pixel is the screen's, not blank (${pixel})`);
   await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
   await saveScreenshot("4-screenshot.png");

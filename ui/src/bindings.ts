@@ -429,6 +429,12 @@ export type RunRequest_Deserialize = {
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device?: string | null,
+	/**  The search strategy; the seed's unless the user opts in to `binary`. */
+	strategy: SearchStrategy,
+	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
+	devices: number,
+	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
+	locale: string,
 };
 
 /**  What the run panel asks for. */
@@ -440,6 +446,12 @@ export type RunRequest_Serialize = {
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device: string | null,
+	/**  The search strategy; the seed's unless the user opts in to `binary`. */
+	strategy: SearchStrategy,
+	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
+	devices: number,
+	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
+	locale: string,
 };
 
 /**  A finished run as the result screen shows it. */
@@ -552,6 +564,12 @@ export type ScreenshotView = {
 	masks: MaskRect[],
 	style: MaskStyle,
 };
+
+export type SearchStrategy = 
+/**  The seed's bisect + one-by-one search (the default). */
+"seed" | 
+/**  One binary search per essential step over the order-preserving remainder. */
+"binary";
 
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 

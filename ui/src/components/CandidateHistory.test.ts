@@ -19,6 +19,7 @@ function rowsOf(n: number): AttemptRow[] {
       durationMs: 1500,
       screenshot: shot(attempt),
       screenshotRedacted: false,
+      device: attempt % 2 === 0 ? "sim-2" : "sim-1",
     } satisfies AttemptRow;
   });
 }
@@ -42,6 +43,15 @@ describe("CandidateHistory", () => {
     expect(first).toHaveTextContent("1.5 s");
     expect(first!.querySelectorAll(".chip")).toHaveLength(8);
     expect(first).toHaveTextContent("+4");
+    // Replays on two devices: each row names its own.
+    expect(first).toHaveTextContent("sim-1");
+    expect(screen.getAllByTestId("history-row")[1]).toHaveTextContent("sim-2");
+  });
+
+  it("names no device when the whole run used one", () => {
+    const rows = rowsOf(3).map((r) => ({ ...r, device: "sim-1" }));
+    render(CandidateHistory, { rows, onopen: () => {} });
+    expect(screen.getAllByTestId("history-row")[0]).not.toHaveTextContent("sim-1");
   });
 
   it("filters by verdict", async () => {

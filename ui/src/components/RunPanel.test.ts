@@ -59,7 +59,23 @@ describe("RunPanel", () => {
       crash_id: "c1",
       max_replays: 12,
       device: "sim-1",
+      strategy: "seed",
+      devices: 1,
+      locale: "en",
     });
+  });
+
+  it("offers one pool size per online Android device and the opt-in strategy", async () => {
+    const { calls } = setup();
+    await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
+    const pool = screen.getByTestId("pool-size");
+    expect([...pool.querySelectorAll("option")].map((o) => o.value)).toEqual(["1", "2"]);
+    await fireEvent.change(pool, { target: { value: "2" } });
+    await fireEvent.change(screen.getByTestId("strategy"), { target: { value: "binary" } });
+    expect(screen.getByText(/binary search/)).toBeInTheDocument();
+    await fireEvent.click(screen.getByTestId("start-run"));
+    await waitFor(() => expect(commandCalls(calls, "start_run")).toHaveLength(1));
+    expect(commandCalls(calls, "start_run")[0]!.request).toMatchObject({ strategy: "binary", devices: 2 });
   });
 
   it("shows live progress from the run's events and cancels it", async () => {

@@ -16,7 +16,7 @@ describe("api (run commands)", () => {
       apply_masks: () => 2,
       omit_screenshot: () => null,
     });
-    const request = { workspace: "/ws", session_id: "s", crash_id: "c1", max_replays: 30, device: null };
+    const request = { workspace: "/ws", session_id: "s", crash_id: "c1", max_replays: 30, device: null, strategy: "seed" as const, devices: 1, locale: "en" };
     await api.listDevices("/ws");
     expect(await api.startRun(request)).toBe(7);
     await api.cancelRun(7);
@@ -44,7 +44,7 @@ describe("api (run commands)", () => {
   it("turns a rejected ErrorPayload into a CommandError with its code", async () => {
     fakeBackend({ start_run: () => fail("run_in_progress", "a minimize run is already in progress") });
     const err = await api
-      .startRun({ workspace: "/ws", session_id: "s", crash_id: "c1", max_replays: 1, device: null })
+      .startRun({ workspace: "/ws", session_id: "s", crash_id: "c1", max_replays: 1, device: null, strategy: "seed" as const, devices: 1, locale: "en" })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CommandError);
     expect(errorCode(err)).toBe("run_in_progress");

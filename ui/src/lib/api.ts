@@ -1,7 +1,7 @@
 // The UI's single door to the Rust side: unwraps tauri-specta's Result objects so views
 // deal in values and one error shape.
 import { Channel } from "@tauri-apps/api/core";
-import { commands } from "../bindings";
+import { commands, type DeviceSetupReport_Serialize, type SetupView_Serialize } from "../bindings";
 import { t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type {
@@ -15,6 +15,9 @@ import type {
   ScreenshotView,
   StartRunRequest,
 } from "./runTypes";
+
+export type SetupView = SetupView_Serialize;
+export type DeviceSetupReport = DeviceSetupReport_Serialize;
 
 export class CommandError extends Error {
   /** A stable machine code (see src-tauri's ErrorCode); run commands add codes of their own. */
@@ -76,6 +79,13 @@ export const api = {
   approveRun: async (evidenceSession: string): Promise<Approval> => unwrap(await commands.approveRun(evidenceSession)),
   exportRun: async (evidenceSession: string, folder: string): Promise<string> =>
     unwrap(await commands.exportRun(evidenceSession, folder)),
+  appSetup: (): Promise<SetupView> => commands.appSetup(),
+  revealLogs: async (): Promise<void> => {
+    unwrap(await commands.revealLogs());
+  },
+  checkRealDevice: async (workspace: string): Promise<DeviceSetupReport> =>
+    unwrap(await commands.checkRealDevice(workspace)),
+  useRealDevice: async (real: boolean): Promise<SetupView> => unwrap(await commands.useRealDevice(real)),
   revealPath: async (path: string): Promise<void> => {
     unwrap(await commands.revealPath(path));
   },

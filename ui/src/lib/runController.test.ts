@@ -4,7 +4,7 @@ import { RunController } from "./runController.svelte";
 import { channelSender, commandCalls, emitEnded, emitEvents, fail, fakeBackend } from "../test/ipc";
 import { events, result, summary } from "../test/runFixtures";
 
-const request = { workspace: "/ws", session_id: summary.session, crash_id: "c1", max_replays: 30, device: "sim-1" };
+const request = { workspace: "/ws", session_id: summary.session, crash_id: "c1", max_replays: 30, device: "sim-1", strategy: "seed" as const, devices: 1, locale: "en" };
 
 describe("RunController", () => {
   it("starts, folds its own run's events, ignores other runs, and ends with the result", async () => {

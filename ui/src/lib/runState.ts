@@ -14,6 +14,8 @@ export type AttemptRow = {
   durationMs: number | null;
   screenshot: string | null;
   screenshotRedacted: boolean;
+  /** The device that replayed it (known once it finished). */
+  device: string | null;
 };
 
 export type RunState = {
@@ -126,6 +128,7 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
           durationMs: null,
           screenshot: null,
           screenshotRedacted: false,
+          device: null,
         }),
       };
     case "attempt_finished":
@@ -146,6 +149,7 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
           durationMs: event.duration_ms,
           screenshot: event.screenshot,
           screenshotRedacted: event.screenshot_redacted,
+          device: event.device,
         }),
       };
     case "snapshot":

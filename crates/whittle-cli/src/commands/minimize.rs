@@ -1,5 +1,4 @@
 mod pool;
-mod text;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
@@ -92,7 +91,10 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         println!("{value}");
     } else {
         // Human text follows LC_ALL / LC_MESSAGES / LANG; the JSON above never does.
-        print!("{}", text::report_text(outcome, locale::current()));
+        print!(
+            "{}",
+            whittle_mcp::run::localized_report(outcome, locale::current())
+        );
         pool::print_line(outcome);
         if let Some(path) = sidecar {
             println!("{}{}", locale::words().written, path.display());

@@ -8,6 +8,8 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+// `Strategy` is taken in the bindings by the UI contract's locator strategy.
+#[cfg_attr(feature = "specta", serde(rename = "SearchStrategy"))]
 #[serde(rename_all = "snake_case")]
 pub enum Strategy {
     /// The seed's bisect + one-by-one search (the default).

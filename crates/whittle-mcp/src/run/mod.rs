@@ -6,6 +6,7 @@ mod error;
 mod event;
 mod evidence_session;
 mod live;
+mod localized_report;
 mod options;
 mod outcome;
 mod pending;
@@ -18,6 +19,7 @@ pub use error::RunError;
 pub use event::RunEvent;
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use live::{read_pool_record, PoolRecord, POOL_FILE};
+pub use localized_report::localized_report;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::{RunOutcome, RunStatus, RunSummary};
 pub use pending::{

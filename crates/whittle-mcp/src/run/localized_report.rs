@@ -1,17 +1,18 @@
-//! The human report of `whittle minimize` in the CLI's language. The run renders its
-//! report in English (that text also goes into the evidence report.md); for another
-//! language the same facts are rendered again here from the outcome, so the run itself
-//! needs no locale. Anything that cannot be rebuilt falls back to the run's own text.
+//! A run's human report in the reader's language (the CLI's `LANG`, the app's UI
+//! language). The run renders its report in English (that text also goes into the
+//! evidence report.md, which is shared); for another language the same facts are
+//! rendered again from the outcome, so the run itself needs no locale. Anything that
+//! cannot be rebuilt falls back to the run's own text.
 
 use std::fmt::Write as _;
 
+use super::RunOutcome;
 use whittle_core::report_text::{format_path, render_report_in, Locale, ReportInput};
-use whittle_mcp::run::RunOutcome;
 
 /// What the evidence session's report is called (the report server writes it).
 const REPORT_FILE: &str = "report.md";
 
-pub(super) fn report_text(outcome: &RunOutcome, locale: Locale) -> String {
+pub fn localized_report(outcome: &RunOutcome, locale: Locale) -> String {
     match locale {
         Locale::En => outcome.report.clone(),
         Locale::ZhCn => live_zh(outcome)
