@@ -25,10 +25,13 @@ pub fn start(
         })?;
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
+    tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
     let slot = Arc::clone(runs);
     let task = tauri::async_runtime::spawn(async move {
         let ended = match run_minimize(&config, &request, run_id, cancel, &send).await {
             Ok((view, finished)) => {
+                let summary = &view.summary;
+                tracing::info!(run_id, status = ?summary.status, attempts = summary.attempts, confidence = ?summary.confidence, evidence = ?summary.evidence_session, "minimize run ended");
                 slot.end(run_id, finished);
                 RunUpdate::Ended {
                     run_id,
@@ -37,6 +40,7 @@ pub fn start(
                 }
             }
             Err(e) => {
+                tracing::warn!(run_id, error = %e, "minimize run refused");
                 slot.end(run_id, None);
                 RunUpdate::Ended {
                     run_id,

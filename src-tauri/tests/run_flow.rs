@@ -2,146 +2,21 @@
 //! (simulated device, zero timing) behind the config, the demo's checkout session, and
 //! the app's own start / cancel / approve / export / screenshot code.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::mpsc::{channel, Receiver};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
+
+use common::*;
 
 use serde_json::{json, Value};
 use whittle_app::error::AppError;
-use whittle_app::live_run::RunRequest;
-use whittle_app::run_update::{RunResultView, RunUpdate};
+use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
 use whittle_mcp::mask::{MaskRect, MaskStyle};
 use whittle_mcp::run::{RunEvent, RunStatus};
-
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// `whittle-servers` in this target folder, built once if a partial build lacks it.
-fn servers_binary() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let debug = exe.parent().unwrap().parent().unwrap().to_path_buf();
-        let bin = debug.join("whittle-servers");
-        if !bin.is_file() {
-            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["build", "-p", "whittle-servers", "--bin", "whittle-servers"])
-                .env("CARGO_TARGET_DIR", debug.parent().unwrap())
-                .current_dir(repo())
-                .status()
-                .unwrap();
-            assert!(status.success(), "building whittle-servers failed");
-        }
-        bin
-    })
-    .clone()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-/// The demo's checkout session and shop model, with every wait set to zero.
-struct Setup {
-    root: tempfile::TempDir,
-}
-
-impl Setup {
-    fn new() -> Setup {
-        let root = tempfile::tempdir().unwrap();
-        let ws = root.path().join("workspace");
-        copy_dir(
-            &repo().join("demo/workspace/sessions").join(SESSION),
-            &ws.join("sessions").join(SESSION),
-        );
-        let mut model: Value =
-            serde_json::from_slice(&std::fs::read(repo().join("demo/shop.json")).unwrap()).unwrap();
-        model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
-        std::fs::write(root.path().join("shop.json"), model.to_string()).unwrap();
-        let servers = servers_binary().display().to_string();
-        let config = json!({
-            "workspace": "elsewhere",
-            "mcpServers": {
-                "whittle": {"command": servers, "args": ["all", "--workspace", "elsewhere"]},
-                "sim": {"command": servers, "args": ["sim", "--model", "shop.json", "--devices", "2"]}
-            },
-            "roles": {"report": "whittle", "analyzer": "whittle", "mobile": "sim", "ui": "sim", "log": "sim"},
-            "timing": {"settle_ms": 0, "drain_interval_ms": 20, "action_pause_ms": 0}
-        });
-        std::fs::write(root.path().join("whittle.json"), config.to_string()).unwrap();
-        Setup { root }
-    }
-
-    fn config(&self) -> PathBuf {
-        self.root.path().join("whittle.json")
-    }
-
-    fn workspace(&self) -> PathBuf {
-        self.root.path().join("workspace")
-    }
-
-    fn request(&self, max_replays: i32) -> RunRequest {
-        RunRequest {
-            workspace: self.workspace().display().to_string(),
-            session_id: SESSION.into(),
-            crash_id: "c1".into(),
-            max_replays,
-            device: None,
-            strategy: Default::default(),
-            devices: 1,
-            locale: "en".into(),
-        }
-    }
-
-    fn start(&self, runs: &Arc<Runs>, max_replays: i32) -> (u32, Receiver<RunUpdate>) {
-        let (tx, rx) = channel();
-        let id = run_control::start(
-            Some(&self.config()),
-            runs,
-            self.request(max_replays),
-            move |u| {
-                let _ = tx.send(u);
-            },
-        )
-        .unwrap();
-        (id, rx)
-    }
-}
-
-/// Every event up to `Ended`, and the run's result.
-fn drain(rx: &Receiver<RunUpdate>) -> (Vec<RunEvent>, RunResultView) {
-    let mut events = Vec::new();
-    loop {
-        match rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("run ended in time")
-        {
-            RunUpdate::Event { event, .. } => events.push(event),
-            RunUpdate::Ended { result, error, .. } => {
-                return (
-                    events,
-                    *result.unwrap_or_else(|| panic!("no result: {error:?}")),
-                )
-            }
-        }
-    }
-}
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
