@@ -6,7 +6,7 @@ use whittle_core::contract::Role;
 
 use super::server::resolve_command;
 use super::timing_file::RawTiming;
-use super::{Config, ConfigError, MaskingConfig, ServerSpec, DEFAULT_CALL_TIMEOUT_MS};
+use super::{Config, ConfigError, MaskingConfig, ServerSpec, WaitMode, DEFAULT_CALL_TIMEOUT_MS};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,6 +34,28 @@ struct RawServer {
     #[serde(default)]
     env: BTreeMap<String, String>,
     url: Option<String>,
+}
+
+/// `fixed` when the ui role is Whittle's adb backend and the file does not say: there
+/// every `get_hierarchy` is a `uiautomator dump` of 1–3 s, longer than the pauses a
+/// stable-screen wait could save. Every other ui server answers fast enough to wait on.
+fn default_wait(roles: &BTreeMap<Role, String>, servers: &BTreeMap<String, RawServer>) -> WaitMode {
+    let adb = roles
+        .get(&Role::Ui)
+        .and_then(|name| servers.get(name))
+        .is_some_and(|s| {
+            let bundled = s.command.as_deref().is_some_and(|c| {
+                Path::new(c)
+                    .file_stem()
+                    .is_some_and(|stem| stem == super::BUNDLED_SERVERS)
+            });
+            bundled && s.args.first().is_some_and(|a| a == "adb")
+        });
+    if adb {
+        WaitMode::Fixed
+    } else {
+        WaitMode::Evidence
+    }
 }
 
 fn default_call_timeout() -> u32 {
@@ -71,9 +93,10 @@ impl Config {
         if raw.call_timeout_ms == 0 {
             return Err(field("call_timeout_ms".into(), "must be at least 1"));
         }
+        let default_wait = default_wait(&raw.roles, &raw.mcp_servers);
         let timing = raw
             .timing
-            .resolve()
+            .resolve(default_wait)
             .map_err(|(at, message)| field(at, message))?;
         for (i, pattern) in raw.masking.id_patterns.iter().enumerate() {
             if let Err(e) = regex::Regex::new(pattern) {

@@ -31,7 +31,8 @@ pub(super) struct ResolvedTiming {
 pub(super) type TimingProblem = (String, &'static str);
 
 impl RawTiming {
-    pub(super) fn resolve(self) -> Result<ResolvedTiming, TimingProblem> {
+    /// `default_wait` is the mode when the file names none (see `load::default_wait`).
+    pub(super) fn resolve(self, default_wait: WaitMode) -> Result<ResolvedTiming, TimingProblem> {
         let top = TimingOverride {
             settle_ms: self.settle_ms,
             drain_interval_ms: self.drain_interval_ms,
@@ -39,7 +40,10 @@ impl RawTiming {
             wait: self.wait,
             poll_ms: self.poll_ms,
         };
-        let base = top.apply(Timing::default());
+        let base = top.apply(Timing {
+            wait: default_wait,
+            ..Timing::default()
+        });
         check(&base, "timing")?;
         let mut devices = BTreeMap::new();
         for (id, over) in self.devices {
@@ -88,6 +92,23 @@ mod tests {
             Err(ConfigError::Field { field, message, .. }) => (field, message),
             other => panic!("expected a field error for {timing}, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_adb_backend_defaults_to_fixed_waits_unless_the_file_says() {
+        let config = |timing: &str| {
+            let text = format!(
+                r#"{{"workspace": "w", "roles": {{"ui": "phone"}}, "timing": {timing},
+                    "mcpServers": {{"phone": {{"command": "whittle-servers", "args": ["adb"]}}}}}}"#
+            );
+            Config::parse(&text, Path::new("/cfg/whittle.json")).unwrap()
+        };
+        assert_eq!(config("{}").timing.wait, WaitMode::Fixed);
+        assert_eq!(
+            config(r#"{"wait": "evidence"}"#).timing.wait,
+            WaitMode::Evidence
+        );
+        assert_eq!(parse("{}").unwrap().timing.wait, WaitMode::Evidence);
     }
 
     #[test]
