@@ -25,6 +25,8 @@ export async function openWindow({ app, env, port, artifacts }) {
   const driver = spawn(tauriDriverPath(), ["--port", String(port), "--native-port", String(port + 1)], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so closing ends WebKitWebDriver and the app with it.
+    detached: true,
   });
   driver.stdout.on("data", (d) => (log += d));
   driver.stderr.on("data", (d) => (log += d));
@@ -86,18 +88,28 @@ export async function openWindow({ app, env, port, artifacts }) {
         if (finalScreenshot) await w.saveScreenshot(finalScreenshot).catch((e) => console.error(`no screenshot: ${e.message}`));
         await wd("DELETE", s("")).catch(() => {});
       }
-      if (driver.exitCode !== null) return;
-      driver.kill("SIGTERM");
-      await new Promise((r) => {
-        const t = setTimeout(() => {
-          driver.kill("SIGKILL");
-          r();
-        }, 3000);
-        driver.on("exit", () => {
-          clearTimeout(t);
-          r();
+      const group = (signal) => {
+        try {
+          process.kill(-driver.pid, signal);
+        } catch {
+          // The group is already gone.
+        }
+      };
+      if (driver.exitCode === null && driver.signalCode === null) {
+        group("SIGTERM");
+        await new Promise((r) => {
+          const t = setTimeout(r, 3000);
+          driver.on("exit", () => {
+            clearTimeout(t);
+            r();
+          });
         });
-      });
+      }
+      // A window that did not quit with its session (it inherited the driver's pipes)
+      // must not outlive the test, nor keep this process waiting on those pipes.
+      group("SIGKILL");
+      driver.stdout.destroy();
+      driver.stderr.destroy();
     },
   };
   await waitFor("tauri-driver to listen", () => wd("GET", "/status").then(() => true), 20_000);
