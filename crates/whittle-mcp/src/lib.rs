@@ -8,4 +8,5 @@ pub mod export;
 pub mod mask;
 pub mod replay;
 pub mod run;
+mod safe_chars;
 pub mod sidecar;

@@ -126,19 +126,11 @@ fn write_manifest_last(dir: &Path, bytes: &[u8]) -> Result<(), ExportError> {
 
 /// The screenshot's own file name restricted to safe characters.
 fn safe_file_name(src: &Path) -> String {
-    let name: String = src
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let name = crate::safe_chars::to_safe_chars(
+        &src.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    );
     if name.is_empty() || name.starts_with('.') {
         format!("screenshot{name}.png")
     } else {

@@ -43,16 +43,7 @@ impl EvidenceSession {
 /// A device id as one folder name: only `[A-Za-z0-9._-]` (anything else becomes `_`),
 /// never empty, `.` or `..` (device ids come from the device list, which is untrusted).
 pub fn safe_device_id(device: &str) -> String {
-    let safe: String = device
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let safe = crate::safe_chars::to_safe_chars(device);
     if safe.chars().all(|c| c == '.') {
         // Covers "", "." and ".." (and longer runs of dots, harmless but odd).
         "_".repeat(safe.len().max(1))
