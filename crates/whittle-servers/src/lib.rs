@@ -9,5 +9,6 @@ pub(crate) mod tool_result;
 pub mod analyzer;
 pub mod atomic;
 pub mod capture_log;
+pub mod element_match;
 pub mod report;
 pub mod report_analyzer;

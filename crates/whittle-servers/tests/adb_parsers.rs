@@ -1,12 +1,11 @@
-//! The adb backend's parsers on real Android output (/work/shared/fixtures): uiautomator
-//! dumps and threadtime crash logs. Skips, with a message, when the fixtures are absent.
+//! The adb backend's crash-log parsers on real Android output (/work/shared/fixtures):
+//! threadtime crash logs. Skips, with a message, when the fixtures are absent. The
+//! uiautomator dumps are tested in `adb_real_dumps.rs`, from `tests/fixtures`.
 use std::path::PathBuf;
 
-use whittle_core::contract::ui::{By, Strategy};
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
 use whittle_servers::adb::crash_log::crash_records;
-use whittle_servers::adb::hierarchy::{find, parse_dump};
 
 fn fixture(rel: &str) -> Option<String> {
     let dir = PathBuf::from(concat!(
@@ -18,74 +17,6 @@ fn fixture(rel: &str) -> Option<String> {
         return None;
     }
     Some(std::fs::read_to_string(dir.join(rel)).unwrap())
-}
-
-#[test]
-fn launcher_dump_counts_bounds_and_labels() {
-    let Some(xml) = fixture("uiautomator/window_dump_02_pixel_launcher_home_screen.xml") else {
-        return;
-    };
-    let els = parse_dump(&xml).unwrap();
-    assert_eq!(els.len(), 25);
-    assert_eq!(els[0].bounds, [0, 0, 1080, 1794]);
-    assert_eq!(els[0].class, "android.widget.FrameLayout");
-    assert!(els.iter().all(|e| !e.password && e.visible));
-    let chrome = find(
-        &els,
-        &[Strategy {
-            by: By::Label,
-            value: "Chrome".into(),
-        }],
-    )
-    .expect("Chrome icon by label");
-    assert!(chrome.text.is_empty() || chrome.text == "Chrome");
-}
-
-#[test]
-fn lockscreen_dump_keeps_non_ascii_text_and_hides_zero_size_nodes() {
-    let Some(xml) = fixture("uiautomator/window_dump_03_systemui_lockscreen_keyguard_ptBR.xml")
-    else {
-        return;
-    };
-    let els = parse_dump(&xml).unwrap();
-    assert_eq!(els.len(), 34);
-    let hidden: Vec<_> = els.iter().filter(|e| !e.visible).collect();
-    assert_eq!(hidden.len(), 3);
-    assert!(hidden.iter().all(|e| e.bounds == [0, 0, 0, 0]));
-    assert!(hidden.iter().any(|e| e.resource_id
-        == "com.android.systemui:id/keyguard_indication_text"
-        && e.text == "65% • Carga lenta • Conclusão em 3 h"));
-    assert!(els
-        .iter()
-        .any(|e| e.content_desc == "Notificação do YouTube: Rocketseat" && e.visible));
-    // A zero-size element is never a tap target, even when its text matches.
-    let by_text = Strategy {
-        by: By::Text,
-        value: "65% • Carga lenta • Conclusão em 3 h".into(),
-    };
-    assert!(find(&els, &[by_text]).is_none());
-}
-
-#[test]
-fn react_native_dump_with_extra_attributes() {
-    let Some(xml) =
-        fixture("uiautomator/window_dump_04_react_native_weather_drawing_order_hint_attrs.xml")
-    else {
-        return;
-    };
-    let els = parse_dump(&xml).unwrap();
-    assert_eq!(els.len(), 110);
-    assert_eq!(els[0].bounds, [0, 0, 1080, 2424]);
-    let summary = find(
-        &els,
-        &[Strategy {
-            by: By::Identifier,
-            value: "precipitation-summary".into(),
-        }],
-    )
-    .expect("testID-style resource id");
-    assert!(summary.bounds[2] > summary.bounds[0]);
-    assert!(els.iter().any(|e| e.text == "Feels like 43°F"));
 }
 
 /// One crash block of a fixture, with what the analyzer makes of its stack.

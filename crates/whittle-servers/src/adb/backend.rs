@@ -13,11 +13,12 @@ use super::buttons::key_code;
 use super::crash_log::{belongs_to, crash_records};
 use super::devices::parse_devices;
 use super::error::AdbError;
-use super::hierarchy::{centre, find, parse_dump};
+use super::hierarchy::{parse_dump_tree, DumpNode};
 use super::input_escape::{input_text_words, Untypeable};
 use super::packages::{parse_package_list, parse_version};
 use super::png::png_size;
 use super::runner::Adb;
+use super::tap_target::find_tap_point;
 use super::validate;
 
 /// Where `uiautomator dump` writes; read back with `exec-out cat`.
@@ -184,6 +185,16 @@ impl Backend {
 
     /// The current screen's elements; retried while uiautomator cannot get an idle screen.
     pub async fn hierarchy(&self, dev: &str) -> Result<Vec<UiElement>, AdbError> {
+        Ok(self
+            .dump(dev)
+            .await?
+            .into_iter()
+            .map(|n| n.element)
+            .collect())
+    }
+
+    /// As [`Backend::hierarchy`], with the view tree a tap needs.
+    async fn dump(&self, dev: &str) -> Result<Vec<DumpNode>, AdbError> {
         let s = Some(self.device(dev)?);
         let mut last = String::new();
         for attempt in 1..=DUMP_ATTEMPTS {
@@ -204,7 +215,7 @@ impl Backend {
         })
     }
 
-    async fn dump_once(&self, s: Option<&str>) -> Result<Vec<UiElement>, String> {
+    async fn dump_once(&self, s: Option<&str>) -> Result<Vec<DumpNode>, String> {
         let said = self
             .adb
             .text(
@@ -228,7 +239,7 @@ impl Backend {
             )
             .await
             .map_err(|e| e.to_string())?;
-        parse_dump(&xml).map_err(|e| e.to_string())
+        parse_dump_tree(&xml).map_err(|e| e.to_string())
     }
 
     pub async fn tap_at(&self, s: &str, (x, y): (i32, i32)) -> Result<(), AdbError> {
@@ -241,11 +252,11 @@ impl Backend {
 
     pub async fn tap(&self, dev: &str, strategies: &[Strategy]) -> Result<ActionOutcome, AdbError> {
         let s = self.device(dev)?;
-        let elements = self.hierarchy(s).await?;
-        let Some(el) = find(&elements, strategies) else {
+        let nodes = self.dump(s).await?;
+        let Some(point) = find_tap_point(&nodes, strategies) else {
             return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
         };
-        self.tap_at(s, centre(el)).await?;
+        self.tap_at(s, point).await?;
         Ok(ActionOutcome::Done)
     }
 
@@ -275,11 +286,11 @@ impl Backend {
                 return Ok(ActionOutcome::Refused(format!("text_not_typeable: {e}")))
             }
         };
-        let elements = self.hierarchy(s).await?;
-        let Some(el) = find(&elements, strategies) else {
+        let nodes = self.dump(s).await?;
+        let Some(point) = find_tap_point(&nodes, strategies) else {
             return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
         };
-        self.tap_at(s, centre(el)).await?;
+        self.tap_at(s, point).await?;
         match typing {
             Typing::Keys(words) => {
                 for word in &words {

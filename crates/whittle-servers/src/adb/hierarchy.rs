@@ -1,6 +1,12 @@
-//! `uiautomator dump` XML → the ui role's elements (SPEC §2), and finding an element by
-//! the strategies of a tap or an input.
-use whittle_core::contract::ui::{By, Strategy, UiElement};
+//! `uiautomator dump` XML → the ui role's elements (SPEC §2), plus what a tap needs of
+//! the view tree: which nodes handle a tap themselves, and each node's parent. How a
+//! strategy finds an element is `crate::element_match`, shared with the simulator.
+use std::collections::HashMap;
+
+use whittle_core::contract::ui::UiElement;
+
+pub use crate::element_match::find;
+use crate::element_match::Target;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DumpParseError {
@@ -10,9 +16,47 @@ pub enum DumpParseError {
     NoHierarchy(String),
 }
 
+/// One `<node>` of a dump with its place in the tree. The tree stays inside this server:
+/// the ui role's answer is the flat element list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DumpNode {
+    pub element: UiElement,
+    /// `clickable="true"`: the view handles a tap itself rather than passing it up.
+    pub clickable: bool,
+    /// Index of the enclosing `<node>` in the same list; `None` at the top.
+    pub parent: Option<usize>,
+}
+
+impl Target for DumpNode {
+    fn resource_id(&self) -> &str {
+        &self.element.resource_id
+    }
+    fn text(&self) -> &str {
+        &self.element.text
+    }
+    fn label(&self) -> &str {
+        &self.element.content_desc
+    }
+    fn bounds(&self) -> [i32; 4] {
+        self.element.bounds
+    }
+    fn visible(&self) -> bool {
+        self.element.visible
+    }
+}
+
 /// Every `<node>` in document order. A node whose bounds cannot be read gets zero bounds
 /// and is therefore invisible, rather than failing the whole screen.
 pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
+    Ok(parse_dump_tree(xml)?
+        .into_iter()
+        .map(|n| n.element)
+        .collect())
+}
+
+/// As [`parse_dump`], keeping each node's `clickable` flag and parent. Parents come
+/// before their children (document order), so a parent index is always smaller.
+pub fn parse_dump_tree(xml: &str) -> Result<Vec<DumpNode>, DumpParseError> {
     let doc = roxmltree::Document::parse(xml)?;
     let root = doc.root_element();
     if root.tag_name().name() != "hierarchy" {
@@ -20,32 +64,46 @@ pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
             root.tag_name().name().to_string(),
         ));
     }
-    Ok(root
-        .descendants()
-        .filter(|n| n.is_element() && n.tag_name().name() == "node")
-        .map(|n| {
-            let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
-            let flag = |name: &str| n.attribute(name) == Some("true");
-            let bounds = n
-                .attribute("bounds")
-                .and_then(parse_bounds)
-                .unwrap_or([0; 4]);
-            // Older dumps list only what is shown; newer ones (and Appium's) may say so
-            // explicitly with `displayed` / `visible-to-user`.
-            let displayed = n.attribute("displayed") != Some("false")
-                && n.attribute("visible-to-user") != Some("false");
-            UiElement {
-                resource_id: attr("resource-id"),
-                text: attr("text"),
-                content_desc: attr("content-desc"),
-                class: attr("class"),
-                bounds,
-                password: flag("password"),
-                focused: flag("focused"),
-                visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
-            }
-        })
-        .collect())
+    let is_node = |n: &roxmltree::Node| n.is_element() && n.tag_name().name() == "node";
+    let mut index_of = HashMap::new();
+    let mut nodes = Vec::new();
+    for n in root.descendants().filter(is_node) {
+        let parent = n
+            .ancestors()
+            .skip(1)
+            .find(is_node)
+            .and_then(|p| index_of.get(&p.id()).copied());
+        index_of.insert(n.id(), nodes.len());
+        nodes.push(DumpNode {
+            element: element(&n),
+            clickable: n.attribute("clickable") == Some("true"),
+            parent,
+        });
+    }
+    Ok(nodes)
+}
+
+fn element(n: &roxmltree::Node) -> UiElement {
+    let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
+    let flag = |name: &str| n.attribute(name) == Some("true");
+    let bounds = n
+        .attribute("bounds")
+        .and_then(parse_bounds)
+        .unwrap_or([0; 4]);
+    // Older dumps list only what is shown; newer ones (and Appium's) may say so
+    // explicitly with `displayed` / `visible-to-user`.
+    let displayed = n.attribute("displayed") != Some("false")
+        && n.attribute("visible-to-user") != Some("false");
+    UiElement {
+        resource_id: attr("resource-id"),
+        text: attr("text"),
+        content_desc: attr("content-desc"),
+        class: attr("class"),
+        bounds,
+        password: flag("password"),
+        focused: flag("focused"),
+        visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
+    }
 }
 
 /// `"[l,t][r,b]"` → `[l, t, r, b]`.
@@ -61,28 +119,14 @@ pub fn parse_bounds(s: &str) -> Option<[i32; 4]> {
     Some([l, t, r, bt])
 }
 
-/// The first visible element a strategy finds, trying strategies in order (as the
-/// simulator does, so a plan behaves the same on both).
-pub fn find<'a>(elements: &'a [UiElement], strategies: &[Strategy]) -> Option<&'a UiElement> {
-    strategies.iter().find_map(|s| {
-        elements
-            .iter()
-            .find(|e| e.visible && !s.value.is_empty() && matches(e, s))
-    })
-}
-
-fn matches(e: &UiElement, s: &Strategy) -> bool {
-    match s.by {
-        By::Identifier => e.resource_id == s.value,
-        By::Text => e.text == s.value,
-        By::Label => e.content_desc == s.value,
-    }
-}
-
 /// Where a tap lands: the centre of the bounds. Computed in i64: bounds come from the
 /// device, and `[-2000000000,0][2000000000,10]` would overflow `r - l` in i32.
 pub fn centre(e: &UiElement) -> (i32, i32) {
-    let [l, t, r, b] = e.bounds;
+    bounds_centre(e.bounds)
+}
+
+/// The centre of `[l, t, r, b]`, as [`centre`].
+pub fn bounds_centre([l, t, r, b]: [i32; 4]) -> (i32, i32) {
     // The midpoint of two i32 values is itself within i32, so the cast cannot truncate.
     let mid = |a: i32, b: i32| ((i64::from(a) + i64::from(b)) / 2) as i32;
     (mid(l, r), mid(t, b))
@@ -91,6 +135,7 @@ pub fn centre(e: &UiElement) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use whittle_core::contract::ui::{By, Strategy};
 
     const SMALL: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" content-desc="" focused="false" password="false" bounds="[0,0][1080,1920]"><node index="0" text="Sign in" resource-id="com.x:id/title" class="android.widget.TextView" content-desc="" password="false" focused="false" bounds="[40,100][1040,200]"/><node index="1" text="••••" resource-id="com.x:id/pin" class="android.widget.EditText" content-desc="PIN" password="true" focused="true" bounds="[40,300][1040,420]"/><node index="2" text="Sign in" resource-id="com.x:id/go" class="android.widget.Button" content-desc="" password="false" focused="false" bounds="[40,500][1040,620]" displayed="false"/><node index="3" text="Go" resource-id="com.x:id/go2" class="android.widget.Button" content-desc="go" bounds="[41,700][1040,821]"/><node index="4" text="bad" bounds="[1,2]"/></node></hierarchy>"#;
 
@@ -127,6 +172,30 @@ mod tests {
         let hit = find(&els, &[by(By::Identifier, "nope"), by(By::Label, "go")]).unwrap();
         assert_eq!(centre(hit), (540, 760));
         assert!(find(&els, &[by(By::Text, "")]).is_none());
+    }
+
+    #[test]
+    fn the_tree_keeps_parents_and_clickable_flags() {
+        let xml = r#"<hierarchy rotation="0"><node text="" clickable="true" bounds="[0,0][100,100]"><node text="A" bounds="[0,0][50,50]"><node text="B" clickable="false" bounds="[0,0][10,10]"/></node><node text="C" clickable="true" bounds="[50,50][100,100]"/></node><node text="D" bounds="[0,100][100,200]"/></hierarchy>"#;
+        let nodes = parse_dump_tree(xml).unwrap();
+        let shape: Vec<_> = nodes
+            .iter()
+            .map(|n| (n.element.text.as_str(), n.clickable, n.parent))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("", true, None),
+                ("A", false, Some(0)),
+                ("B", false, Some(1)),
+                ("C", true, Some(0)),
+                ("D", false, None),
+            ]
+        );
+        assert_eq!(
+            parse_dump(xml).unwrap(),
+            nodes.into_iter().map(|n| n.element).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod packages;
 mod png;
 mod runner;
 mod server;
+pub mod tap_target;
 mod threadtime;
 mod validate;
 

@@ -172,7 +172,7 @@ impl AdbServer {
 
     #[tool(
         name = "tap_element",
-        description = "Tap the centre of the first visible element a strategy finds."
+        description = "Tap the visible element a strategy finds (text compared with whitespace collapsed, ids with or without the package), through its nearest clickable ancestor."
     )]
     async fn tap_element(&self, Parameters(a): Parameters<TapElementArgs>) -> ToolResult {
         let outcome = {

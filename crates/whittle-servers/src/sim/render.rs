@@ -93,8 +93,10 @@ fn fill(img: &mut RgbImage, b: [i32; 4], color: Rgb<u8>) {
 }
 
 /// Draws text from (x, y), clipped to `clip` and the image; unknown glyphs show as '?'.
+/// Every kind of space (no-break, figure, narrow…) draws as a space, as on a phone.
 fn text(img: &mut RgbImage, x: i32, y: i32, s: &str, clip: [i32; 4], color: Rgb<u8>) {
     for (i, ch) in s.chars().enumerate() {
+        let ch = if ch.is_whitespace() { ' ' } else { ch };
         let glyph = BASIC_FONTS
             .get(ch)
             .or_else(|| BASIC_FONTS.get('?'))

@@ -5,10 +5,11 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 use serde_json::Value;
-use whittle_core::contract::ui::{By, Strategy, UiElement};
+use whittle_core::contract::ui::{Strategy, UiElement};
 
 use super::device::AppProcess;
 use super::model::{AppModel, Element};
+use crate::element_match::{self, Target};
 
 static STATE_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex"));
@@ -34,15 +35,24 @@ impl ElementView<'_> {
             visible: self.model.visible,
         }
     }
+}
 
-    pub fn matches(&self, strategy: &Strategy) -> bool {
-        let value = strategy.value.as_str();
-        !value.is_empty()
-            && match strategy.by {
-                By::Identifier => self.model.id == value,
-                By::Text => self.text == value,
-                By::Label => self.model.desc == value,
-            }
+/// The simulator matches its elements exactly as the adb server matches a real dump.
+impl Target for ElementView<'_> {
+    fn resource_id(&self) -> &str {
+        &self.model.id
+    }
+    fn text(&self) -> &str {
+        &self.text
+    }
+    fn label(&self) -> &str {
+        &self.model.desc
+    }
+    fn bounds(&self) -> [i32; 4] {
+        self.model.bounds
+    }
+    fn visible(&self) -> bool {
+        self.model.visible
     }
 }
 
@@ -71,14 +81,14 @@ pub fn current_elements<'m>(model: &'m AppModel, app: &AppProcess) -> Vec<Elemen
         .collect()
 }
 
-/// The first visible element any strategy finds, trying strategies in order.
+/// The element the strategies find, by the rules shared with the adb server
+/// (`crate::element_match`): whitespace-normalized text, ids with or without the
+/// package, visible targets only, exact before normalized, then model order.
 pub fn find<'a, 'm>(
     elements: &'a [ElementView<'m>],
     strategies: &[Strategy],
 ) -> Option<&'a ElementView<'m>> {
-    strategies
-        .iter()
-        .find_map(|s| elements.iter().find(|e| e.model.visible && e.matches(s)))
+    element_match::find(elements, strategies)
 }
 
 fn substitute(text: &str, state: &BTreeMap<String, Value>) -> String {
