@@ -39,11 +39,14 @@ impl Captures {
         }
     }
 
+    /// Starts capturing `device` into `<session_dir>/logcat.txt`, which begins with
+    /// `header` (lines already in logcat form).
     pub fn start(
         &mut self,
         session_id: &str,
         session_dir: &str,
         device: &str,
+        header: &[String],
     ) -> Result<CaptureState, CaptureError> {
         let dir = check_request(session_id, session_dir)?;
         if self
@@ -53,7 +56,13 @@ impl Captures {
         {
             return Err(CaptureError::AlreadyRunning(session_id.to_string()));
         }
-        let (log_path, _) = open_log(dir)?;
+        let (log_path, mut file) = open_log(dir)?;
+        for line in header {
+            writeln!(file, "{line}").map_err(|source| CaptureError::Open {
+                path: log_path.clone(),
+                source,
+            })?;
+        }
         self.entries.insert(
             session_id.to_string(),
             Entry {

@@ -1,8 +1,14 @@
 //! The draw that decides whether a flaky crash rule fires. Seeded from (seed, device,
 //! launch counter of that device, rule index) so a run with the same seed sees the same
 //! sequence of outcomes, and devices do not disturb each other's sequences.
-use rand::{Rng, SeedableRng};
+use rand::rngs::OsRng;
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// A seed nobody chose: the operating system's entropy, as a fresh device run would be.
+pub fn entropy_seed() -> u64 {
+    OsRng.next_u64()
+}
 
 pub fn fires(seed: u64, device: u32, launch: u64, rule: usize, probability: f64) -> bool {
     if probability >= 1.0 {

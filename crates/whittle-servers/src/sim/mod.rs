@@ -3,6 +3,12 @@
 //! [--devices N] [--seed S] [--fault KIND]...`. Devices `sim-1`..`sim-N` each run their
 //! own instance of the app.
 //!
+//! Flaky crash rules (`probability` < 1) draw from a seed. Without `--seed` it comes from
+//! the operating system's entropy, so every fresh simulator is a fresh run of a flaky
+//! app, as a real device is; a fixed seed would replay the same outcomes in every run and
+//! a baseline could miss a 60 % crash every time. The seed in use is logged at start and
+//! written at the top of every log capture, so `--seed` can repeat a run's draws.
+//!
 //! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable):
 //! - `capture-dies-after=N`: a capture turns `failed` with reason "logcat process
 //!   exited" once its device has seen N launches since the capture started.
@@ -18,6 +24,8 @@ mod condition;
 mod device;
 mod error;
 mod fault;
+#[cfg(test)]
+mod first_replay_rate;
 mod flaky;
 mod model;
 mod render;
@@ -47,9 +55,10 @@ pub struct SimArgs {
     /// How many devices (sim-1..sim-N).
     #[arg(long, default_value_t = 1)]
     pub devices: u32,
-    /// Seed of the flaky-crash draws; the same seed gives the same sequence.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the flaky-crash draws; the same seed gives the same sequence. Default: a
+    /// fresh seed from the operating system's entropy.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Inject a fault (see the module docs); repeatable.
     #[arg(long = "fault", value_name = "KIND")]
     pub faults: Vec<Fault>,
@@ -65,14 +74,22 @@ pub fn build(args: &SimArgs) -> Result<SimServer, SimError> {
     }
     let model = Arc::new(AppModel::load(&args.model)?);
     let faults = fault::Faults::new(args.faults.clone());
-    let world = world::World::new(model, args.devices, args.seed, faults.clone());
+    let seed = args.seed.unwrap_or_else(flaky::entropy_seed);
+    let world = world::World::new(model, args.devices, seed, faults.clone());
     Ok(SimServer::new(world, faults))
 }
 
 /// Serves the simulator on stdin/stdout until the client goes away.
 pub async fn serve_stdio(args: SimArgs) -> Result<(), SimError> {
     let server = build(&args)?;
-    tracing::info!(model = %args.model.display(), devices = args.devices, "simulator ready");
+    let seed = server.seed();
+    tracing::info!(
+        model = %args.model.display(),
+        devices = args.devices,
+        seed,
+        from = if args.seed.is_some() { "--seed" } else { "entropy" },
+        "simulator ready; `--seed {seed}` repeats its flaky-crash draws"
+    );
     let running = server
         .serve(rmcp::transport::stdio())
         .await

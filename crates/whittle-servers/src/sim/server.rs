@@ -19,6 +19,7 @@ use whittle_core::contract::mobile::{
 use whittle_core::contract::ui::{InputTextArgs, TapElementArgs, WaitForElementArgs};
 use whittle_core::contract::DeviceArgs;
 
+use super::capture::logcat_line;
 use super::fault::Faults;
 use super::model::Timing;
 use super::render;
@@ -31,6 +32,9 @@ use crate::tool_result::{fail, ok};
 const WAIT_POLL: Duration = Duration::from_millis(25);
 
 type ToolResult = Result<CallToolResult, ErrorData>;
+
+/// The log tag of the simulator's own lines in a capture.
+pub const SEED_TAG: &str = "WhittleSim";
 
 #[derive(Clone)]
 pub struct SimServer {
@@ -47,6 +51,11 @@ impl SimServer {
             faults: Arc::new(faults),
             timing,
         }
+    }
+
+    /// The seed of the flaky-crash draws.
+    pub fn seed(&self) -> u64 {
+        self.world().seed()
     }
 
     /// A panicking holder cannot leave the world half-updated in a way that matters
@@ -387,10 +396,22 @@ impl SimServer {
         if let Err(r) = self.device(&a.device) {
             return Ok(r);
         }
-        let started = self
-            .world()
+        let mut world = self.world();
+        // The seed goes into the evidence, so whoever reads a run's log can repeat its
+        // flaky-crash draws.
+        let header = [logcat_line(
+            &chrono::Utc::now(),
+            0,
+            'I',
+            SEED_TAG,
+            &format!(
+                "flaky-crash seed {seed}; `whittle-servers sim --seed {seed}` repeats this run's draws",
+                seed = world.seed()
+            ),
+        )];
+        let started = world
             .captures
-            .start(&a.session_id, &a.session_dir, &a.device);
+            .start(&a.session_id, &a.session_dir, &a.device, &header);
         Ok(match started {
             Ok(status) => ok(&StartCaptureResult { status }),
             Err(e) => fail(e.to_string()),
