@@ -63,7 +63,7 @@ async fn texts(sim: &Sim) -> Vec<String> {
 
 #[tokio::test]
 async fn a_trailing_space_is_found_and_the_visible_element_is_the_one_tapped() {
-    let sim = Sim::start(&model(), &["--seed", "1"]).await;
+    let sim = Sim::start(&model(), &[]).await;
     sim.launch("sim-1").await;
     // The hierarchy reports text as the app set it; only matching normalizes.
     assert!(texts(&sim).await.contains(&"SIGN UP ".to_string()));
@@ -85,7 +85,7 @@ async fn a_trailing_space_is_found_and_the_visible_element_is_the_one_tapped() {
 
 #[tokio::test]
 async fn no_break_spaces_and_ids_across_package_prefixes() {
-    let sim = Sim::start(&model(), &["--seed", "1"]).await;
+    let sim = Sim::start(&model(), &[]).await;
     sim.launch("sim-1").await;
     assert_eq!(
         tap(&sim, "label", " Pay now ").await,
