@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use whittle_core::contract::ui::{By, Strategy};
-use whittle_servers::adb::hierarchy::{centre, find, parse_bounds, parse_dump};
+use whittle_servers::adb::hierarchy::{centre, find, parse_bounds, parse_dump, parse_dump_tree};
+use whittle_servers::adb::tap_target::find_tap_point;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(xml) = std::str::from_utf8(data) else {
@@ -14,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(elements) = parse_dump(xml) else {
         return;
     };
+    let nodes = parse_dump_tree(xml).expect("parses as parse_dump did");
     for element in &elements {
         if element.visible {
             let (x, y) = centre(element);
@@ -36,6 +38,13 @@ fuzz_target!(|data: &[u8]| {
         ];
         if let Some(found) = find(&elements, &strategies) {
             let _ = centre(found);
+        }
+        // A tap lands inside some element the dump names (the one found or an ancestor).
+        if let Some((x, y)) = find_tap_point(&nodes, &strategies) {
+            assert!(elements.iter().any(|e| {
+                let [l, t, r, b] = e.bounds;
+                (l..=r).contains(&x) && (t..=b).contains(&y)
+            }));
         }
     }
 });
