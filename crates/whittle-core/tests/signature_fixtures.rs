@@ -1,21 +1,15 @@
-//! Signatures of the real Android samples in /work/shared/fixtures: every sample gets a
+//! Signatures of the real Android samples in tests/fixtures/stacks: every sample gets a
 //! fingerprint, noise does not change it, different crashes do not share it.
 use std::path::{Path, PathBuf};
 
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
 
-fn fixtures_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipping: fixtures folder {} is absent", dir.display());
-        None
-    }
+        "/../../tests/fixtures/stacks"
+    ))
 }
 
 fn fixture(dir: &Path, rel: &str) -> String {
@@ -24,27 +18,27 @@ fn fixture(dir: &Path, rel: &str) -> String {
 
 const JAVA: &[(&str, &str, &str)] = &[
     (
-        "logcat_java/java_crash_01_threadtime_oom_pthread_create.txt",
+        "java/java_crash_01_threadtime_oom_pthread_create.txt",
         "OutOfMemoryError @ Thread.nativeCreate",
         "java.lang.Thread.nativeCreate",
     ),
     (
-        "logcat_java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
+        "java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
         "MissingResourceException @ DefaultAndroidResourceReader.throwMissingResourceException",
         "org.jetbrains.compose.resources.DefaultAndroidResourceReader.throwMissingResourceException",
     ),
     (
-        "logcat_java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
+        "java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
         "IndexOutOfBoundsException @ SessionViewModel.consumeSelfPlayLatch",
         "com.jointheparty.app.ui.session.SessionViewModel.consumeSelfPlayLatch",
     ),
     (
-        "logcat_java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
+        "java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
         "ForegroundServiceDidNotStartInTimeException @ FlutterBackgroundServicePlugin.start",
         "id.flutter.flutter_background_service.FlutterBackgroundServicePlugin.start",
     ),
     (
-        "logcat_java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
+        "java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
         "NoSuchMethodError @ ViewTest.disposable",
         "com.github.hanlyjiang.lib_mod.ViewTest.disposable",
     ),
@@ -106,7 +100,7 @@ fn is_fingerprint(fp: &Option<String>) -> bool {
 
 #[test]
 fn java_fixtures_get_a_stable_fingerprint_and_label() {
-    let Some(dir) = fixtures_dir() else { return };
+    let dir = fixtures_dir();
     for (file, label, top) in JAVA {
         let text = fixture(&dir, file);
         for hint in [None, Some(CrashKind::Java)] {
@@ -127,7 +121,7 @@ fn java_fixtures_get_a_stable_fingerprint_and_label() {
 
 #[test]
 fn anr_fixtures_get_a_fingerprint_and_label() {
-    let Some(dir) = fixtures_dir() else { return };
+    let dir = fixtures_dir();
     for (file, label, stable) in ANR {
         let text = fixture(&dir, file);
         for hint in [None, Some(CrashKind::Anr)] {
@@ -142,7 +136,7 @@ fn anr_fixtures_get_a_fingerprint_and_label() {
 
 #[test]
 fn native_fixtures_get_a_fingerprint_and_label() {
-    let Some(dir) = fixtures_dir() else { return };
+    let dir = fixtures_dir();
     for (file, label, stable) in NATIVE {
         let text = fixture(&dir, file);
         for hint in [None, Some(CrashKind::Native)] {
@@ -162,7 +156,7 @@ fn native_fixtures_get_a_fingerprint_and_label() {
 
 #[test]
 fn every_fixture_has_its_own_fingerprint() {
-    let Some(dir) = fixtures_dir() else { return };
+    let dir = fixtures_dir();
     let files = JAVA
         .iter()
         .map(|j| j.0)
@@ -179,7 +173,7 @@ fn every_fixture_has_its_own_fingerprint() {
 
 #[test]
 fn native_frames_drop_offsets_buildids_and_install_paths() {
-    let Some(dir) = fixtures_dir() else { return };
+    let dir = fixtures_dir();
     let sig = compute_signature(
         &fixture(
             &dir,

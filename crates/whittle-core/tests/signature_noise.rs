@@ -8,19 +8,13 @@ use regex::Regex;
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
 
-fn fixture(rel: &str) -> Option<String> {
+fn fixture(rel: &str) -> String {
     let path = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures"
+        "/../../tests/fixtures/stacks"
     ))
     .join(rel);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(_) => {
-            println!("skipping: fixture {} is absent", path.display());
-            None
-        }
-    }
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn fp(text: &str) -> Option<String> {
@@ -50,11 +44,11 @@ fn readdress(text: &str) -> String {
 }
 
 const ALL: &[&str] = &[
-    "logcat_java/java_crash_01_threadtime_oom_pthread_create.txt",
-    "logcat_java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
-    "logcat_java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
-    "logcat_java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
-    "logcat_java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
+    "java/java_crash_01_threadtime_oom_pthread_create.txt",
+    "java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
+    "java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
+    "java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
+    "java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
     "anr/anr_01_aosp_bugreport_logcat_anr_in_plus_vm_traces.txt",
     "anr/anr_02_aosp_system_server_deadlock_blocked_threads.txt",
     "anr/anr_03_aosp_logcat_anr_broadcast_reason.txt",
@@ -68,7 +62,7 @@ const ALL: &[&str] = &[
 #[test]
 fn renumbered_and_readdressed_fixtures_keep_their_fingerprint() {
     for file in ALL {
-        let Some(text) = fixture(file) else { return };
+        let text = fixture(file);
         let original = fp(&text);
         assert!(original.is_some(), "{file}");
         let renumbered = renumber(&text);
@@ -83,11 +77,8 @@ fn renumbered_and_readdressed_fixtures_keep_their_fingerprint() {
 
 #[test]
 fn lambda_indices_and_message_numbers_are_ignored() {
-    let Some(text) = fixture(
-        "logcat_java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
-    ) else {
-        return;
-    };
+    let text =
+        fixture("java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt");
     let mutated = text
         .replace("lambda$onCreate$0", "lambda$onCreate$3")
         .replace("$$ExternalSyntheticLambda0", "$$ExternalSyntheticLambda7")
@@ -133,14 +124,14 @@ fn reformat(threadtime: &str) -> Vec<(&'static str, String)> {
 #[test]
 fn every_logcat_format_gives_the_same_fingerprint() {
     for file in [
-        "logcat_java/java_crash_01_threadtime_oom_pthread_create.txt",
-        "logcat_java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
-        "logcat_java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
+        "java/java_crash_01_threadtime_oom_pthread_create.txt",
+        "java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
+        "java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
         "native/native_01_logcat_F_DEBUG_arm64_sigabrt_jni_abort_message.txt",
         "native/native_03_logcat_F_DEBUG_x86_sigsegv_strcpy_null.txt",
         "anr/anr_01_aosp_bugreport_logcat_anr_in_plus_vm_traces.txt",
     ] {
-        let Some(text) = fixture(file) else { return };
+        let text = fixture(file);
         let original = compute_signature(&text, None);
         for (format, other) in reformat(&text) {
             let sig = compute_signature(&other, Some(original.kind));
@@ -163,11 +154,7 @@ fn every_logcat_format_gives_the_same_fingerprint() {
 
 #[test]
 fn different_crashes_do_not_match() {
-    let Some(text) =
-        fixture("logcat_java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt")
-    else {
-        return;
-    };
+    let text = fixture("java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt");
     let base = fp(&text);
     let other_class = text.replace(
         "java.lang.IndexOutOfBoundsException",
@@ -185,18 +172,11 @@ fn different_crashes_do_not_match() {
         fp(&cause("java.lang.NullPointerException"))
     );
 
-    let Some(native) = fixture("native/native_03_logcat_F_DEBUG_x86_sigsegv_strcpy_null.txt")
-    else {
-        return;
-    };
+    let native = fixture("native/native_03_logcat_F_DEBUG_x86_sigsegv_strcpy_null.txt");
     assert_ne!(fp(&native.replace("(SIGSEGV)", "(SIGBUS)")), fp(&native));
     assert_ne!(fp(&native.replace("testLeak", "testOther")), fp(&native));
 
-    let Some(anr) =
-        fixture("anr/anr_04_embrace_android12_input_dispatch_trace_WHITESPACE_COLLAPSED.txt")
-    else {
-        return;
-    };
+    let anr = fixture("anr/anr_04_embrace_android12_input_dispatch_trace_WHITESPACE_COLLAPSED.txt");
     assert_ne!(
         fp(&anr.replace(
             "Subject: Input dispatching timed out",

@@ -1,10 +1,11 @@
-//! Writes one approved result into `crashes.minimized.json` (SPEC §1) without ever
-//! touching `crashes.jsonl` and without losing another writer's entry.
+//! Writes one approved result into `crashes.minimized.json` without ever touching
+//! `crashes.jsonl` and without losing another writer's entry; reads it back with a note
+//! for every entry whose fingerprint an older (or newer) analyzer computed.
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 use crate::atomic::{write_atomic, FileMode};
-use whittle_core::model::{MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
+use whittle_core::model::{FingerprintAge, MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
 
 /// Held (exclusively) for the whole read-modify-write. Never deleted: removing a lock
 /// file while another process waits on it would let two writers in at once.
@@ -73,11 +74,75 @@ pub fn write_sidecar_entry(
     fs4::FileExt::lock(&lock).map_err(lock_err)?;
 
     let mut sidecar = read_existing(&path)?;
+    if let Some(note) = sidecar
+        .crashes
+        .get(crash_id)
+        .and_then(|old| FingerprintNote::of(crash_id, old))
+    {
+        tracing::info!(%note, "replacing a sidecar entry");
+    }
     sidecar.crashes.insert(crash_id.to_string(), entry);
     let written = write_atomically(&path, &sidecar);
     // Unlocking also happens when `lock` is dropped; doing it explicitly documents the span.
     let _ = fs4::FileExt::unlock(&lock);
     written.map(|()| path)
+}
+
+/// A sidecar entry whose fingerprint is not comparable with the ones computed now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FingerprintNote {
+    pub crash_id: String,
+    pub age: FingerprintAge,
+}
+
+impl FingerprintNote {
+    /// `None` when the entry's fingerprint compares with today's (or it has none).
+    pub fn of(crash_id: &str, entry: &MinimizedEntry) -> Option<FingerprintNote> {
+        match entry.fingerprint_age() {
+            FingerprintAge::Current | FingerprintAge::NoFingerprint => None,
+            age => Some(FingerprintNote {
+                crash_id: crash_id.to_string(),
+                age,
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for FingerprintNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "crash {}: {}", self.crash_id, self.age)
+    }
+}
+
+/// A session's sidecar as read, with one note per entry from another analyzer version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadSidecar {
+    pub path: PathBuf,
+    pub sidecar: Sidecar,
+    pub notes: Vec<FingerprintNote>,
+}
+
+/// Reads the sidecar of `session_dir`; `Ok(None)` when there is none yet. Old entries load
+/// (a missing `fingerprint_version` means version 1) and are named in `notes`.
+pub fn read_sidecar(session_dir: &Path) -> Result<Option<ReadSidecar>, SidecarError> {
+    let path = session_dir.join(SIDECAR_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let sidecar = read_existing(&path)?;
+    let notes: Vec<FingerprintNote> = sidecar
+        .crashes
+        .iter()
+        .filter_map(|(id, entry)| FingerprintNote::of(id, entry))
+        .collect();
+    for note in &notes {
+        tracing::info!(%note, "sidecar entry from another analyzer version");
+    }
+    Ok(Some(ReadSidecar {
+        path,
+        sidecar,
+        notes,
+    }))
 }
 
 fn read_existing(path: &Path) -> Result<Sidecar, SidecarError> {
@@ -115,4 +180,77 @@ fn write_atomically(path: &Path, sidecar: &Sidecar) -> Result<(), SidecarError> 
     json.push(b'\n');
     // Session files are ordinary user files (0644), readable like the session's own.
     write_atomic(path, &json, FileMode::Shared).map_err(write_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use whittle_core::model::{Confidence, LEGACY_FINGERPRINT_VERSION};
+    use whittle_core::signature::FINGERPRINT_VERSION;
+
+    /// What Whittle wrote before fingerprint versions were recorded.
+    const OLD_SIDECAR: &str = r#"{"schema":1,"crashes":{"c1":{"minimized_repro_path":[1,10,12],"minimized_attempts":9,"minimized_confidence":"high","minimized_complete":true,"target_fingerprint":"a3f2b89c1d0e","evidence_session":"2026-05-14_170000_minimize-checkout-npe","approved_at":"2026-05-14T17:05:00Z","engine_version":"0.1.0"}}}"#;
+
+    fn new_entry() -> MinimizedEntry {
+        MinimizedEntry {
+            minimized_repro_path: vec![2, 5],
+            minimized_attempts: 4,
+            minimized_confidence: Confidence::Medium,
+            minimized_complete: true,
+            target_fingerprint: Some("0123456789ab".into()),
+            evidence_session: "2026-06-01_090000_minimize-c2".into(),
+            approved_at: "2026-06-01T09:10:00Z".into(),
+            engine_version: "0.2.0".into(),
+            fingerprint_version: FINGERPRINT_VERSION,
+        }
+    }
+
+    #[test]
+    fn no_sidecar_reads_as_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_sidecar(dir.path()).unwrap(), None);
+    }
+
+    #[test]
+    fn an_old_sidecar_loads_and_names_its_old_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(SIDECAR_FILE), OLD_SIDECAR).unwrap();
+        let read = read_sidecar(dir.path()).unwrap().unwrap();
+        assert_eq!(read.path, dir.path().join(SIDECAR_FILE));
+        let entry = &read.sidecar.crashes["c1"];
+        assert_eq!(entry.fingerprint_version, LEGACY_FINGERPRINT_VERSION);
+        assert_eq!(entry.minimized_repro_path, vec![1, 10, 12]);
+        assert_eq!(read.notes.len(), 1);
+        assert_eq!(read.notes[0].crash_id, "c1");
+        let text = read.notes[0].to_string();
+        assert!(text.starts_with("crash c1: "), "{text}");
+        assert!(text.contains("older analyzer"), "{text}");
+        assert!(
+            text.contains(&format!("version {FINGERPRINT_VERSION}")),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn writing_next_to_an_old_entry_keeps_its_version_and_records_the_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(SIDECAR_FILE), OLD_SIDECAR).unwrap();
+        write_sidecar_entry(dir.path(), "c2", new_entry()).unwrap();
+        let raw: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(SIDECAR_FILE)).unwrap())
+                .unwrap();
+        assert_eq!(raw["schema"], 1);
+        assert_eq!(raw["crashes"]["c1"]["fingerprint_version"], 1);
+        assert_eq!(
+            raw["crashes"]["c2"]["fingerprint_version"],
+            FINGERPRINT_VERSION
+        );
+        let read = read_sidecar(dir.path()).unwrap().unwrap();
+        let noted: Vec<&str> = read.notes.iter().map(|n| n.crash_id.as_str()).collect();
+        assert_eq!(noted, vec!["c1"]);
+
+        // Re-minimizing c1 with this Whittle replaces the old entry: no note is left.
+        write_sidecar_entry(dir.path(), "c1", new_entry()).unwrap();
+        assert!(read_sidecar(dir.path()).unwrap().unwrap().notes.is_empty());
+    }
 }

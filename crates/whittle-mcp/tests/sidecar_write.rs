@@ -14,6 +14,7 @@ fn entry(path: &[u32]) -> MinimizedEntry {
         evidence_session: "2025-01-01_120000_minimize-c1".into(),
         approved_at: "2025-01-01T12:00:00Z".into(),
         engine_version: "0.1.0".into(),
+        fingerprint_version: whittle_core::signature::FINGERPRINT_VERSION,
     }
 }
 

@@ -2,6 +2,7 @@ use whittle_core::report_text::format_path;
 use whittle_core::session::{load_session, resolve_session_dir};
 use whittle_core::signature::group_crashes;
 use whittle_mcp::config::Config;
+use whittle_mcp::sidecar::{read_sidecar, FingerprintNote};
 
 use crate::exit::Exit;
 
@@ -36,5 +37,43 @@ pub fn run(config: &Config, session: &str) -> Exit {
             format_path(&g.repro_path)
         );
     }
+    print_minimized(&session.dir);
     Exit::Live
+}
+
+/// The approved results already written next to the session, each with a note when its
+/// fingerprint came from another analyzer version (a new run may not compare equal).
+fn print_minimized(dir: &std::path::Path) {
+    let read = match read_sidecar(dir) {
+        Ok(Some(read)) => read,
+        Ok(None) => return,
+        Err(e) => {
+            eprintln!("warning: {e}");
+            return;
+        }
+    };
+    if read.sidecar.crashes.is_empty() {
+        return;
+    }
+    println!("minimized ({})", read.path.display());
+    for (crash_id, entry) in &read.sidecar.crashes {
+        println!(
+            "  {}  path {}  {}  approved {}",
+            one_line(crash_id),
+            format_path(&entry.minimized_repro_path),
+            entry.minimized_confidence.as_str(),
+            one_line(&entry.approved_at)
+        );
+        if let Some(note) = FingerprintNote::of(crash_id, entry) {
+            println!("    note: {}", one_line(&note.to_string()));
+        }
+    }
+}
+
+/// The sidecar is a file on disk like any session file: its text reaches the terminal
+/// without control characters.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }

@@ -8,5 +8,8 @@ mod step;
 
 pub use crash::{Crash, CrashKind};
 pub use meta::{AppVersion, SessionMeta, SessionStatus};
-pub use sidecar::{Confidence, MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
+pub use sidecar::{
+    Confidence, FingerprintAge, MinimizedEntry, Sidecar, LEGACY_FINGERPRINT_VERSION, SIDECAR_FILE,
+    SIDECAR_SCHEMA,
+};
 pub use step::{Step, StepResult};

@@ -4,6 +4,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::synthetic::{
+    is_artificial_class, is_forwarding_stub, normalize_class, normalize_method,
+};
+
 /// How many frames a signature keeps.
 pub const MAX_FRAMES: usize = 5;
 
@@ -23,21 +27,20 @@ const FRAMEWORK_PREFIXES: &[&str] = &[
     "com.google.android.",
 ];
 
+/// `at pkg.Class.method(File.java:12)`; Play Console and Crashlytics print a space before
+/// the parenthesis, and some consoles drop the parenthesized part altogether
+/// (`at java.lang.reflect.Method.invoke`).
 static FRAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*at\s+([^\s(]+)\s*\(").expect("frame regex"));
-/// `$$Lambda$Foo$abc123`, `$$ExternalSyntheticLambda0`, `$$ExternalSyntheticOutline3`...
-static SYNTHETIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\$Lambda(?:\$[\w]*)*|\$\$(ExternalSynthetic[A-Za-z]*?)\d+").expect("synthetic")
-});
-/// `$1`, `lambda$onCreate$0`, `access$3700`, Kotlin's `lambda-0`.
-static INDEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\$\d+|(lambda)-\d+").expect("index regex"));
+    LazyLock::new(|| Regex::new(r"^\s*at\s+([^\s(]+)\s*(?:\(|$)").expect("frame regex"));
 
 /// A frame of a Java stack trace, already normalized (`pkg.Class.method`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     pub class: String,
     pub method: String,
+    /// A forwarding stub or a debug-only artificial frame: it names no code of its own
+    /// and is not in every build, so no signature keys on it.
+    pub noise: bool,
 }
 
 impl Frame {
@@ -56,38 +59,24 @@ impl Frame {
     }
 
     pub fn is_app(&self) -> bool {
-        !FRAMEWORK_PREFIXES.iter().any(|p| self.class.starts_with(p))
+        !self.noise && !FRAMEWORK_PREFIXES.iter().any(|p| self.class.starts_with(p))
     }
 }
 
-/// Parses one `at ...(...)` line (prefix already stripped); `None` for any other line.
+/// Parses one `at ...` line (logcat prefix already stripped); `None` for any other line.
+/// Stub frames are returned too (marked `noise`): they still mark where a stack starts.
 pub fn parse_frame(line: &str) -> Option<Frame> {
     let caps = FRAME.captures(line)?;
-    let full = normalize_symbol(caps.get(1)?.as_str());
-    let (class, method) = full.rsplit_once('.')?;
+    let raw = caps.get(1)?.as_str().trim_end_matches('!');
+    let (class, method) = raw.rsplit_once('.')?;
     if class.is_empty() || method.is_empty() {
         return None;
     }
     Some(Frame {
-        class: class.to_string(),
-        method: method.to_string(),
+        noise: is_forwarding_stub(method) || is_artificial_class(class),
+        class: normalize_class(class),
+        method: normalize_method(method),
     })
-}
-
-/// Removes compiler-chosen indices and synthetic-class suffixes from a class or method
-/// name; ART's `!` marker on native/intrinsic methods is dropped too.
-pub fn normalize_symbol(symbol: &str) -> String {
-    let s = symbol.trim_end_matches('!');
-    let s = SYNTHETIC.replace_all(s, |c: &regex::Captures<'_>| match c.get(1) {
-        Some(kind) => format!("$${}", kind.as_str()),
-        None => "$$Lambda".to_string(),
-    });
-    INDEX
-        .replace_all(&s, |c: &regex::Captures<'_>| match c.get(1) {
-            Some(word) => format!("{}-", word.as_str()),
-            None => "$".to_string(),
-        })
-        .into_owned()
 }
 
 /// The frames a signature keys on: the first app frames, or the top frames when the whole
@@ -100,7 +89,12 @@ pub fn key_frames(frames: &[Frame]) -> Vec<Frame> {
         .cloned()
         .collect();
     if app.is_empty() {
-        frames.iter().take(MAX_FRAMES).cloned().collect()
+        frames
+            .iter()
+            .filter(|f| !f.noise)
+            .take(MAX_FRAMES)
+            .cloned()
+            .collect()
     } else {
         app
     }
@@ -122,25 +116,58 @@ mod tests {
         );
         assert_eq!(
             q("at com.a.MainActivity$$ExternalSyntheticLambda0.onClick(Unknown Source:0)"),
-            "com.a.MainActivity$$ExternalSyntheticLambda.onClick"
+            "com.a.MainActivity$$Lambda.onClick"
         );
         assert_eq!(
             q("at com.a.B$$Lambda$B$xYz12.run(Unknown Source:2)"),
             "com.a.B$$Lambda.run"
         );
-        assert_eq!(
-            q("at android.view.View.access$3700(View.java:836)"),
-            "android.view.View.access$"
-        );
+        let accessor = parse_frame("at android.view.View.access$3700(View.java:836)");
+        assert!(accessor.is_some_and(|f| f.noise && !f.is_app()));
+        assert_eq!(q("at a.B.onCreate$lambda-0(B.kt:3)"), "a.B.onCreate$lambda");
         assert_eq!(
             q("at a.B.onCreate$lambda-0(B.kt:3)"),
-            "a.B.onCreate$lambda-"
+            q("at a.B.onCreate$lambda$4(B.kt:9)")
         );
         assert_eq!(
             q("at java.lang.VMClassLoader.findLoadedClass!(Native method)"),
             "java.lang.VMClassLoader.findLoadedClass"
         );
         assert_eq!(q("at a.B$1.run(B.java:3)"), "a.B$.run");
+    }
+
+    #[test]
+    fn frames_without_a_source_part_still_parse() {
+        assert_eq!(
+            q("  at java.lang.reflect.Method.invoke"),
+            "java.lang.reflect.Method.invoke"
+        );
+        assert_eq!(
+            q("    at org.mozilla.geckoview.-$$Lambda$GeckoResult$jOTMkpkhFSpBCw69vbWxDq7m7Tw.onValue"),
+            "org.mozilla.geckoview.GeckoResult$$Lambda.onValue"
+        );
+        assert_eq!(
+            q("  at a.B.c (B.java:2216)"),
+            q("\tat a.B.c(Unknown Source)")
+        );
+        assert_eq!(q("at the moment"), "");
+        assert_eq!(q("at (B.java:1)"), "");
+    }
+
+    #[test]
+    fn stubs_and_debug_frames_are_never_key_frames() {
+        let frames: Vec<Frame> = [
+            "at _COROUTINE._BOUNDARY._(CoroutineDebugging.kt:46)",
+            "at android.app.ActivityThread.-$$Nest$mthrowRemoteServiceException(Unknown Source:0)",
+            "at com.x.A.$r8$lambda$im9-z3xxgDDV52szIGJhZ5tniMs(Unknown Source:0)",
+            "at android.os.Handler.dispatchMessage(Handler.java:106)",
+        ]
+        .iter()
+        .filter_map(|l| parse_frame(l))
+        .collect();
+        assert_eq!(frames.len(), 4);
+        let key: Vec<String> = key_frames(&frames).iter().map(Frame::qualified).collect();
+        assert_eq!(key, vec!["android.os.Handler.dispatchMessage"]);
     }
 
     #[test]

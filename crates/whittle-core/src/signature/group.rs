@@ -1,4 +1,4 @@
-//! Groups a session's crashes by signature (SPEC §2 `analyze_session`).
+//! Groups a session's crashes by signature (the analyzer role's `analyze_session`).
 use crate::contract::analyzer::CrashGroup;
 use crate::model::{Crash, CrashKind};
 

@@ -4,17 +4,23 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::frames::{key_frames, normalize_symbol, parse_frame, Frame};
+use super::frames::{key_frames, parse_frame, Frame};
+use super::synthetic::normalize_class;
 use super::Extracted;
 use crate::model::CrashKind;
 
 /// `[Exception in thread "x" ]pkg.Class[: message]`; a header needs a qualified name.
+/// Crash consoles prefix it: Crashlytics with `Fatal Exception: ` / `Non-fatal Exception: `,
+/// Play Console with a bare `Exception `.
 static EXCEPTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:Exception in thread "[^"]*"\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*(?::|$)"#)
-        .expect("exception regex")
+    Regex::new(
+        r#"^\s*(?:Exception in thread "[^"]*"\s+|(?:Fatal|Non-fatal) Exception:\s*|Exception\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*(?::|$)"#,
+    )
+    .expect("exception regex")
 });
+/// `Caused by: pkg.Class`; Play Console and Crashlytics omit the colon.
 static CAUSED_BY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*Caused by:\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")
+    Regex::new(r"^\s*Caused by:?\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")
         .expect("caused-by regex")
 });
 static SUPPRESSED: LazyLock<Regex> =
@@ -86,7 +92,7 @@ fn exception_blocks(lines: &[&str]) -> Option<Vec<Block>> {
     };
     let header = EXCEPTION.captures(lines[header_at])?;
     let mut blocks = vec![Block {
-        class: normalize_symbol(&header[1]),
+        class: normalize_class(&header[1]),
         frames: Vec::new(),
     }];
     let mut suppressed_indent: Option<usize> = None;
@@ -101,13 +107,19 @@ fn exception_blocks(lines: &[&str]) -> Option<Vec<Block>> {
                 _ => suppressed_indent = None,
             }
             blocks.push(Block {
-                class: normalize_symbol(&c[1]),
+                class: normalize_class(&c[1]),
                 frames: Vec::new(),
             });
             continue;
         }
         if suppressed_indent.is_some() {
             continue;
+        }
+        // A report that holds the crash twice (pasted logs, a restart loop) starts over with
+        // a new header: the first stack ends there.
+        let has_frames = blocks.iter().any(|b| !b.frames.is_empty());
+        if has_frames && (line.contains("FATAL EXCEPTION") || is_header_line(line)) {
+            break;
         }
         if let Some(frame) = parse_frame(line) {
             if let Some(block) = blocks.last_mut() {

@@ -11,8 +11,9 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
     let date_time = r"(?:\d{4}-)?\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+";
     let level = r"[VDIWEFA]";
     let patterns = [
-        // threadtime: `05-20 17:16:54.259 27435 27435 E AndroidRuntime: msg`
-        format!(r"{date_time}\d+\s+\d+\s+{level}\s+[^:\n]*?\s*: ?"),
+        // threadtime: `05-20 17:16:54.259 27435 27435 E AndroidRuntime: msg`, and with
+        // `-v uid` a uid column first: `08-23 22:54:56.031 10580 11231 11231 F DEBUG : msg`
+        format!(r"{date_time}(?:\w+\s+)?\d+\s+\d+\s+{level}\s+[^:\n]*?\s*: ?"),
         // Studio (old): `2020-06-07 17:05:25.230 12340-12340/com.pkg A/DEBUG: msg`
         format!(r"{date_time}\d+-\d+/\S*\s+{level}/[^:\n]*: ?"),
         // Studio (new): `2023-01-01 12:00:00.000  1234-1234  Tag  com.pkg  E  msg`
@@ -21,6 +22,8 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"{date_time}{level}/[^(\n]*\(\s*\d+\): ?"),
         // brief: `E/AndroidRuntime(10841): msg`
         format!(r"{level}/[^(:\n]*\(\s*\d+\): ?"),
+        // On-device log viewers: `06:44:36E/AndroidRuntime msg`
+        format!(r"\d{{2}}:\d{{2}}:\d{{2}}(?:\.\d+)?{level}/[^\s:]+:? ?"),
         // Studio copy with tag only: `E/AndroidRuntime: msg`
         format!(r"{level}/[A-Za-z0-9_.\- ]+: ?"),
     ];
@@ -60,6 +63,8 @@ mod tests {
             "2020-06-07 17:05:25.230 12340-12340/com.x E/AndroidRuntime: \tat a.B.c(B.java:1)",
             "2023-01-01 12:00:00.000  1234-1234  AndroidRuntime  com.x  E  \tat a.B.c(B.java:1)",
             "E/AndroidRuntime: \tat a.B.c(B.java:1)",
+            "08-23 22:54:56.031 10580 11231 11231 E AndroidRuntime: \tat a.B.c(B.java:1)",
+            "06:44:36E/AndroidRuntime \tat a.B.c(B.java:1)",
         ];
         for c in cases {
             assert_eq!(strip_prefix(c), "\tat a.B.c(B.java:1)", "{c}");

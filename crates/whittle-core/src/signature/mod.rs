@@ -1,6 +1,7 @@
-//! Crash signatures (SPEC §2 analyzer): a fingerprint of a crash that survives what changes
-//! between two runs of the same bug — line numbers, lambda/synthetic indices, addresses,
-//! pids/tids, timestamps, messages — so a replay can tell "the same crash" from another.
+//! Crash signatures (the analyzer role's `compute_signature`): a fingerprint of a crash
+//! that survives what changes between two runs or two builds of the same bug — line
+//! numbers, compiler-made lambda/accessor/synthetic names, addresses, pids/tids,
+//! timestamps, messages — so a replay can tell "the same crash" from another.
 //! Pure: no I/O.
 mod anr;
 mod frames;
@@ -8,6 +9,7 @@ mod group;
 mod java;
 mod logcat;
 mod native;
+mod synthetic;
 
 use sha2::{Digest, Sha256};
 
@@ -31,9 +33,15 @@ struct Extracted {
     stable: bool,
 }
 
-/// Versions the canonical key so a future change of normalization cannot silently match
-/// fingerprints computed by an older analyzer.
-const KEY_VERSION: &str = "v1";
+/// Versions the canonical key so a change of normalization cannot silently match (or
+/// silently miss) fingerprints computed by an older analyzer. Recorded with every approved
+/// result (`MinimizedEntry::fingerprint_version`).
+/// - 1: line numbers, counters, addresses and messages ignored.
+/// - 2: also R8/D8/kotlinc synthetic names (`$r8$lambda$<hash>`, `-$$Lambda$X$<hash>`,
+///   `$$ExternalSyntheticLambda<n>`, `lambda$m$<n>[$Class]`, `m$lambda$<n>` / `-<n>`,
+///   Kotlin module suffixes), forwarding stubs (`access$…`, `-$$Nest$…`) left out,
+///   console header shapes (`Fatal Exception:`, `Exception X:`, `Caused by X`) read.
+pub const FINGERPRINT_VERSION: u32 = 2;
 
 /// Computes the signature of a crash report. `kind_hint` (from the log record) decides the
 /// parser; without it the kind is detected from the text. Never fails: an unusable stack
@@ -48,7 +56,7 @@ pub fn compute_signature(stack: &str, kind_hint: Option<CrashKind>) -> Signature
     };
     match extracted {
         Some(e) => {
-            let key = format!("{KEY_VERSION}|{}", e.key_body);
+            let key = format!("v{FINGERPRINT_VERSION}|{}", e.key_body);
             Signature {
                 fingerprint: Some(fingerprint_of(&key)),
                 label: e.label,

@@ -143,6 +143,7 @@ pub fn sidecar_entry(
         evidence_session: pending.evidence_session.clone(),
         approved_at,
         engine_version: env!("CARGO_PKG_VERSION").to_string(),
+        fingerprint_version: whittle_core::signature::FINGERPRINT_VERSION,
     })
 }
 

@@ -1,4 +1,4 @@
-//! The `analyzer` role (SPEC §2): crash signatures, grouping a session's crashes, and a
+//! The `analyzer` role: crash signatures, grouping a session's crashes, and a
 //! static minimal-path guess. Signatures themselves live in `whittle_core::signature`.
 mod error;
 mod session_dir;

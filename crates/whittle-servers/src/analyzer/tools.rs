@@ -13,7 +13,7 @@ use crate::report_analyzer::ReportAnalyzerServer;
 #[tool_router(router = analyzer_router, vis = "pub(crate)")]
 impl ReportAnalyzerServer {
     #[tool(
-        description = "Fingerprint of a Java/Kotlin, ANR or native crash stack (null when the stack is unusable)."
+        description = "Fingerprint of a Java/Kotlin, ANR or native crash stack (null when the stack is unusable). It ignores line numbers, addresses, ids, messages and compiler-made names (R8/D8/Kotlin lambdas, accessors), so one crash keeps one fingerprint across builds; canonical_key starts with the normalization version (vN|)."
     )]
     async fn compute_signature(
         &self,
