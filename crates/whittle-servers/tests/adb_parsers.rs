@@ -1,22 +1,21 @@
-//! The adb backend's crash-log parsers on real Android output (/work/shared/fixtures):
-//! threadtime crash logs. Skips, with a message, when the fixtures are absent. The
-//! uiautomator dumps are tested in `adb_real_dumps.rs`, from `tests/fixtures`.
+//! The adb backend's crash-log parsers on real Android output (threadtime crash logs from
+//! `tests/fixtures/stacks`). The uiautomator dumps are tested in `adb_real_dumps.rs`.
 use std::path::PathBuf;
 
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
 use whittle_servers::adb::crash_log::crash_records;
 
+/// A stack from the repository's real-world corpus (`tests/fixtures/stacks`, sources in
+/// `tests/fixtures/SOURCES.md`). The files ship with the repository, so a missing one
+/// is a failure, not a skip; `Option` keeps the call sites' early returns.
 fn fixture(rel: &str) -> Option<String> {
-    let dir = PathBuf::from(concat!(
+    let path = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures"
-    ));
-    if !dir.is_dir() {
-        println!("skipping: fixtures folder {} is absent", dir.display());
-        return None;
-    }
-    Some(std::fs::read_to_string(dir.join(rel)).unwrap())
+        "/../../tests/fixtures/stacks"
+    ))
+    .join(rel);
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 /// One crash block of a fixture, with what the analyzer makes of its stack.
@@ -38,7 +37,7 @@ fn single_block(rel: &str, kind: CrashKind, process: &str) -> Option<String> {
 #[test]
 fn java_blocks_from_threadtime_logs() {
     if let Some(stack) = single_block(
-        "logcat_java/java_crash_01_threadtime_oom_pthread_create.txt",
+        "java/java_crash_01_threadtime_oom_pthread_create.txt",
         CrashKind::Java,
         "com.baiiu.nativeleak",
     ) {
@@ -47,7 +46,7 @@ fn java_blocks_from_threadtime_logs() {
         assert!(stack.contains("\tat java.lang.Thread.nativeCreate(Native Method)"));
     }
     if let Some(stack) = single_block(
-        "logcat_java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
+        "java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
         CrashKind::Java,
         "com.example.walletwise",
     ) {
@@ -58,7 +57,7 @@ fn java_blocks_from_threadtime_logs() {
         assert!(stack.ends_with("AndroidUiDispatcher@4f29801]"));
     }
     single_block(
-        "logcat_java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
+        "java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
         CrashKind::Java,
         "com.jointheparty.app",
     );
@@ -118,8 +117,8 @@ fn anr_blocks_from_activity_manager_lines() {
 fn other_log_formats_are_not_read() {
     // The server always asks logcat for threadtime; brief/Studio/raw text is not its input.
     for rel in [
-        "logcat_java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
-        "logcat_java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
+        "java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
+        "java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
         "native/native_02_studio_logcat_A_DEBUG_arm64_sigsegv_null_deref_buildid.txt",
         "native/native_04_raw_tombstone_header_android10_null_deref_TRUNCATED.txt",
     ] {

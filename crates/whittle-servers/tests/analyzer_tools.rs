@@ -7,19 +7,16 @@ use std::path::{Path, PathBuf};
 use report_support::Server;
 use serde_json::{json, Value};
 
+/// A stack from the repository's real-world corpus (`tests/fixtures/stacks`, sources in
+/// `tests/fixtures/SOURCES.md`). The files ship with the repository, so a missing one
+/// is a failure, not a skip; `Option` keeps the call sites' early returns.
 fn fixture(rel: &str) -> Option<String> {
     let path = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures"
+        "/../../tests/fixtures/stacks"
     ))
     .join(rel);
-    match std::fs::read_to_string(&path) {
-        Ok(t) => Some(t),
-        Err(_) => {
-            println!("skipping: fixture {} is absent", path.display());
-            None
-        }
-    }
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 const NPE_1: &str = "FATAL EXCEPTION: main\nProcess: com.shop, PID: 4242\n\
@@ -146,9 +143,9 @@ async fn suggest_minimal_path_is_a_low_confidence_static_guess() {
 
 #[tokio::test]
 async fn compute_signature_over_mcp_matches_the_fixtures() {
-    let Some(java) = fixture(
-        "logcat_java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
-    ) else {
+    let Some(java) =
+        fixture("java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt")
+    else {
         return;
     };
     let Some(native) = fixture("native/native_03_logcat_F_DEBUG_x86_sigsegv_strcpy_null.txt")
