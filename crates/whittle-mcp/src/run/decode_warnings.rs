@@ -81,7 +81,10 @@ mod tests {
             more: 0,
         };
         write_decode_warnings(dir.path(), std::slice::from_ref(&warning)).unwrap();
-        assert_eq!(read_decode_warnings(dir.path()), std::slice::from_ref(&warning));
+        assert_eq!(
+            read_decode_warnings(dir.path()),
+            std::slice::from_ref(&warning)
+        );
         let raw: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.path().join(DECODE_WARNINGS_FILE)).unwrap())
                 .unwrap();
