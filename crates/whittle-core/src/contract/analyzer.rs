@@ -1,5 +1,5 @@
 //! `analyzer` role: crash signatures and grouping.
-use super::contract_type;
+use super::{contract_type, lenient};
 use crate::model::{Confidence, CrashKind};
 
 pub const COMPUTE_SIGNATURE: &str = "compute_signature";
@@ -17,17 +17,23 @@ contract_type! {
 
 contract_type! {
     pub struct Signature {
-        /// 12 lowercase hex digits, or null when no fingerprint could be built.
+        /// 12 lowercase hex digits, or null when no fingerprint could be built (strict:
+        /// present, and of that format).
+        #[serde(deserialize_with = "lenient::fingerprint")]
         pub fingerprint: Option<String>,
         pub label: String,
         pub kind: CrashKind,
-        #[serde(default)]
+        /// Part of the exact identity when the fingerprint is degraded (strict).
         pub top_frames: Vec<String>,
         /// True only when this analyzer normalizes this kind reliably; missing means false.
         #[serde(default)]
         pub stable: bool,
         /// The normalized text the fingerprint hashes; lets a reader see why two crashes match.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub canonical_key: Option<String>,
     }
 }
@@ -40,11 +46,14 @@ contract_type! {
 
 contract_type! {
     pub struct CrashGroup {
+        #[serde(deserialize_with = "lenient::fingerprint")]
         pub fingerprint: Option<String>,
         pub label: String,
         pub kind: CrashKind,
         pub process: String,
         pub crash_ids: Vec<String>,
+        /// Shown to the user only; the run uses the session's own crash record.
+        #[serde(default, deserialize_with = "lenient::count")]
         pub step_index: u32,
         pub repro_path: Vec<u32>,
     }
@@ -52,6 +61,8 @@ contract_type! {
 
 contract_type! {
     pub struct SessionAnalysis {
+        /// Decides nothing: the client counts `groups` itself.
+        #[serde(default, deserialize_with = "lenient::count")]
         pub unique: u32,
         pub groups: Vec<CrashGroup>,
     }
@@ -68,6 +79,7 @@ contract_type! {
     pub struct StaticSuggestion {
         pub path: Vec<u32>,
         pub confidence: Confidence,
+        #[serde(default, deserialize_with = "lenient::text")]
         pub rationale: String,
     }
 }

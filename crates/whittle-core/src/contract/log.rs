@@ -1,7 +1,7 @@
 //! `log` role: crash records and the evidence capture.
 use serde::{Deserialize, Serialize};
 
-use super::contract_type;
+use super::{contract_type, lenient};
 use crate::model::CrashKind;
 
 pub const CLEAR_LOGS: &str = "clear_logs";
@@ -27,20 +27,25 @@ contract_type! {
 
 contract_type! {
     pub struct LogCrash {
-        /// The log record's identity, stable across queries.
+        /// The log record's identity, stable across queries (strict; an integer is
+        /// read as its decimal text).
+        #[serde(deserialize_with = "lenient::identity")]
         pub record_id: String,
-        #[serde(default)]
+        /// When the crash was logged; decides nothing (string, number or absent).
+        #[serde(default, deserialize_with = "lenient::text")]
         pub ts: String,
         pub kind: CrashKind,
-        #[serde(default)]
+        /// The crashing process; compared with the target's (strict).
         pub process: String,
-        #[serde(default)]
+        /// What the fingerprint is computed from (strict).
         pub stack: String,
     }
 }
 
 contract_type! {
     pub struct RecentCrashes {
+        /// Decides nothing: the client counts `crashes` itself.
+        #[serde(default, deserialize_with = "lenient::count")]
         pub count: u32,
         pub crashes: Vec<LogCrash>,
     }
@@ -73,7 +78,11 @@ contract_type! {
     pub struct Capture {
         pub session_id: String,
         pub status: CaptureState,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub reason: Option<String>,
     }
 }
@@ -94,11 +103,40 @@ contract_type! {
     pub struct StopCaptureResult {
         pub stopped: bool,
         pub status: CaptureState,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub reason: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub error: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub log_path: Option<String>,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Issue 15, failure #1: a log server that sends `ts` as epoch seconds ended every run.
+    #[test]
+    fn a_crash_record_with_a_numeric_ts_decodes() {
+        let answer = json!({"count": 1, "crashes": [{"record_id": "r1", "ts": 1715766000,
+            "kind": "java", "process": "com.x", "stack": "java.lang.IllegalStateException"}]});
+        let crashes: RecentCrashes = serde_json::from_value(answer).unwrap();
+        assert_eq!(crashes.crashes[0].ts, "1715766000");
+        assert_eq!(crashes.crashes[0].stack, "java.lang.IllegalStateException");
     }
 }

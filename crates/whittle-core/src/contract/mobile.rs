@@ -1,5 +1,5 @@
 //! `mobile` role: names and arguments as in the public mobile-mcp server.
-use super::contract_type;
+use super::{contract_type, lenient};
 
 pub const LIST_DEVICES: &str = "mobile_list_available_devices";
 pub const LIST_APPS: &str = "mobile_list_apps";
@@ -18,14 +18,17 @@ pub const TOOLS: &[&str] = &[
 
 contract_type! {
     pub struct Device {
+        /// Names the device in every later call (strict).
         pub id: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "lenient::text")]
         pub name: String,
-        #[serde(default)]
+        /// Only `android` devices are offered; missing reads as "" (not Android).
+        #[serde(default, deserialize_with = "lenient::text")]
         pub platform: String,
-        #[serde(rename = "type", default)]
+        #[serde(rename = "type", default, deserialize_with = "lenient::text")]
         pub device_type: String,
-        #[serde(default)]
+        /// Missing reads as "" (online).
+        #[serde(default, deserialize_with = "lenient::text")]
         pub state: String,
     }
 }
@@ -38,12 +41,22 @@ contract_type! {
 
 contract_type! {
     pub struct App {
+        /// Decides whether the crashing package is installed (strict).
         pub package: String,
+        /// Missing reads as false (a user app); the client warns that it assumed so.
         #[serde(default)]
         pub system: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub version_name: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_count"
+        )]
         pub version_code: Option<u32>,
     }
 }

@@ -1,5 +1,5 @@
 //! `report` role: the session store.
-use super::contract_type;
+use super::{contract_type, lenient};
 use crate::model::SessionStatus;
 
 pub const LIST_SESSIONS: &str = "list_sessions";
@@ -18,7 +18,9 @@ pub const TOOLS: &[&str] = &[
 contract_type! {
     pub struct SessionListing {
         pub session_id: String,
+        #[serde(default, deserialize_with = "lenient::text")]
         pub name: String,
+        #[serde(default, deserialize_with = "lenient::text")]
         pub created_at: String,
         pub status: SessionStatus,
         pub session_dir: String,
@@ -70,6 +72,8 @@ contract_type! {
 
 contract_type! {
     pub struct RecordStepResult {
+        /// Decides nothing: the evidence step's number is not used by the run.
+        #[serde(default, deserialize_with = "lenient::count")]
         pub index: u32,
     }
 }

@@ -1,7 +1,7 @@
 //! `ui` role: hierarchy queries and element actions.
 use serde::{Deserialize, Serialize};
 
-use super::contract_type;
+use super::{contract_type, lenient};
 
 pub const GET_HIERARCHY: &str = "get_hierarchy";
 pub const WAIT_FOR_ELEMENT: &str = "wait_for_element";
@@ -30,13 +30,13 @@ pub struct Strategy {
 
 contract_type! {
     pub struct UiElement {
-        #[serde(default)]
+        #[serde(default, deserialize_with = "lenient::text")]
         pub resource_id: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "lenient::text")]
         pub text: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "lenient::text")]
         pub content_desc: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "lenient::text")]
         pub class: String,
         /// [left, top, right, bottom] in screen pixels.
         pub bounds: [i32; 4],
@@ -85,7 +85,11 @@ contract_type! {
 contract_type! {
     pub struct TapElementResult {
         pub tapped: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub reason: Option<String>,
     }
 }
@@ -101,7 +105,11 @@ contract_type! {
 contract_type! {
     pub struct InputTextResult {
         pub ok: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
         pub reason: Option<String>,
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use whittle_core::contract::Role;
 
 use super::redact::redact_args;
-use super::{McpError, McpErrorKind};
+use super::{BadAnswer, McpError, McpErrorKind};
 
 /// One running MCP server, shared by every role it serves.
 pub(crate) struct Connection {
@@ -55,9 +55,9 @@ impl Connection {
         };
         match response {
             Ok(ServerResult::CallToolResult(result)) => Ok(result),
-            Ok(_) => Err(fail(McpErrorKind::BadResult(
-                "the server answered tools/call with another kind of result".into(),
-            ))),
+            Ok(_) => Err(fail(McpErrorKind::BadResult(BadAnswer::whole(
+                "the server answered tools/call with another kind of result",
+            )))),
             Err(e) => Err(fail(map_service_error(e, timeout))),
         }
     }
@@ -73,7 +73,7 @@ fn map_service_error(e: ServiceError, timeout: Duration) -> McpErrorKind {
         | ServiceError::TransportSend(_)
         | ServiceError::Cancelled { .. } => McpErrorKind::ServerGone,
         ServiceError::UnexpectedResponse => {
-            McpErrorKind::BadResult("unexpected response type".into())
+            McpErrorKind::BadResult(BadAnswer::whole("unexpected response type"))
         }
         other => McpErrorKind::Transport(other.to_string()),
     }

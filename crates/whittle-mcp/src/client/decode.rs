@@ -1,26 +1,49 @@
-//! Turns a `tools/call` result into a contract type: `structuredContent` first, else
-//! the first text block parsed as JSON; errors name the field at fault.
+//! Turns a `tools/call` result into a contract type: `structuredContent` first, else the
+//! text block that holds a JSON object. The contract types decide what is lenient and
+//! what is strict (`docs/tool-contract.md`); a strict failure names the field, and what
+//! a lenient read tolerated comes back with the value so the hub can warn about it.
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
-use super::McpErrorKind;
+use super::deviation::deviations;
+use super::tolerance::{Leniency, Tolerated};
+use super::{BadAnswer, McpErrorKind};
 
 /// Longest tool error text kept in an error message.
 const MAX_ERROR_TEXT: usize = 500;
 
-/// `Some(message)` when the tool reported `isError: true`.
+/// How the public mobile-mcp server ends an error it does not flag `isError` (its
+/// "actionable" errors: device not found, tooling missing). Taken for an error: a launch
+/// or a button press that answered this did not happen, and a verdict must not assume it did.
+const MOBILE_MCP_ACTIONABLE: &str = "Please fix the issue and try again.";
+
+/// A decoded answer and what was tolerated to read it.
+#[derive(Debug)]
+pub(crate) struct Decoded<T> {
+    pub(crate) value: T,
+    pub(crate) tolerated: Vec<Tolerated>,
+}
+
+/// `Some(message)` when the tool reported an error: `isError: true`, or a prose answer in
+/// mobile-mcp's unflagged error form.
 pub(crate) fn tool_error(result: &CallToolResult) -> Option<McpErrorKind> {
-    if result.is_error != Some(true) {
+    let texts = || {
+        result
+            .content
+            .iter()
+            .filter_map(ContentBlock::as_text)
+            .map(|t| t.text.as_str())
+    };
+    let flagged = result.is_error == Some(true);
+    let unflagged = !flagged
+        && has_no_structured(result)
+        && texts().any(|t| t.trim_end().ends_with(MOBILE_MCP_ACTIONABLE));
+    if !flagged && !unflagged {
         return None;
     }
-    let mut text: String = result
-        .content
-        .iter()
-        .filter_map(ContentBlock::as_text)
-        .map(|t| t.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let mut text = texts().collect::<Vec<_>>().join(" ");
     if text.is_empty() {
         text = "no message".into();
     }
@@ -35,69 +58,91 @@ pub(crate) fn tool_error(result: &CallToolResult) -> Option<McpErrorKind> {
     Some(McpErrorKind::ToolError(text))
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(result: &CallToolResult) -> Result<T, McpErrorKind> {
+pub(crate) fn decode<T: DeserializeOwned + Serialize>(
+    result: &CallToolResult,
+) -> Result<Decoded<T>, McpErrorKind> {
     if let Some(e) = tool_error(result) {
         return Err(e);
     }
-    let value = payload(result)?;
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." {
-            McpErrorKind::BadResult(inner.to_string())
-        } else {
-            McpErrorKind::BadResult(format!("field `{path}`: {inner}"))
-        }
-    })
+    let (answer, tolerated) = payload(result)?;
+    decode_value(&answer, tolerated)
 }
 
-fn payload(result: &CallToolResult) -> Result<Value, McpErrorKind> {
-    if let Some(v) = result.structured_content.as_ref().filter(|v| !v.is_null()) {
-        return Ok(v.clone());
+/// Decodes `answer` as `T`; `tolerated` is what was already tolerated to find it.
+pub(crate) fn decode_value<T: DeserializeOwned + Serialize>(
+    answer: &Value,
+    mut tolerated: Vec<Tolerated>,
+) -> Result<Decoded<T>, McpErrorKind> {
+    let value: T = serde_path_to_error::deserialize(answer).map_err(|e| {
+        let path = e.path().to_string();
+        McpErrorKind::BadResult(bad_field(&path, e.into_inner().to_string()))
+    })?;
+    // Written back, the value is what our own servers would have sent; the difference
+    // is what this answer needed tolerated. (A value that cannot be written back is
+    // not a reason to refuse an answer that decoded.)
+    if let Ok(written) = serde_json::to_value(&value) {
+        tolerated.extend(deviations(answer, &written));
     }
-    let text = result
+    Ok(Decoded { value, tolerated })
+}
+
+/// The field a serde error is about. serde reports a missing field at its parent with
+/// "missing field `x`"; the field itself is the useful name.
+fn bad_field(path: &str, problem: String) -> BadAnswer {
+    let parent = if path == "." { "" } else { path };
+    let missing = problem
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+        .map(str::to_string);
+    let field = match missing {
+        Some(name) if parent.is_empty() => Some(name),
+        Some(name) => Some(format!("{parent}.{name}")),
+        None if parent.is_empty() => None,
+        None => Some(parent.to_string()),
+    };
+    BadAnswer { field, problem }
+}
+
+fn has_no_structured(result: &CallToolResult) -> bool {
+    result
+        .structured_content
+        .as_ref()
+        .is_none_or(serde_json::Value::is_null)
+}
+
+/// The answer's JSON object: `structuredContent` when it is one, else the first text block
+/// that parses as one (surrounding whitespace allowed). Finding it among other blocks is
+/// tolerated (and said so); finding none is an error.
+fn payload(result: &CallToolResult) -> Result<(Value, Vec<Tolerated>), McpErrorKind> {
+    if let Some(v) = result.structured_content.as_ref().filter(|v| v.is_object()) {
+        return Ok((v.clone(), Vec::new()));
+    }
+    let found = result
         .content
         .iter()
-        .find_map(ContentBlock::as_text)
-        .ok_or_else(|| McpErrorKind::BadResult("no structuredContent and no text block".into()))?;
-    serde_json::from_str(&text.text).map_err(|e| {
-        McpErrorKind::BadResult(format!(
-            "no structuredContent and the first text block is not JSON ({e})"
-        ))
-    })
+        .filter_map(ContentBlock::as_text)
+        .find_map(|t| match serde_json::from_str::<Value>(t.text.trim()) {
+            Ok(v @ Value::Object(_)) => Some(v),
+            _ => None,
+        });
+    let Some(value) = found else {
+        let has_text = result.content.iter().any(|c| c.as_text().is_some());
+        return Err(McpErrorKind::BadResult(BadAnswer::whole(if has_text {
+            "no structuredContent, and no text block holds a JSON object"
+        } else {
+            "no structuredContent and no text block"
+        })));
+    };
+    let blocks = result.content.len();
+    let tolerated = if blocks > 1 {
+        vec![Tolerated::answer(Leniency::ExtraContent {
+            blocks: u32::try_from(blocks).unwrap_or(u32::MAX),
+        })]
+    } else {
+        Vec::new()
+    };
+    Ok((value, tolerated))
 }
 
 #[cfg(test)]
-mod tests {
-    use rmcp::model::{CallToolResult, ContentBlock};
-    use serde_json::json;
-    use whittle_core::contract::ui::Hierarchy;
-
-    use super::*;
-
-    #[test]
-    fn reads_structured_content_then_text() {
-        let structured = CallToolResult::structured(json!({"elements": []}));
-        assert_eq!(decode::<Hierarchy>(&structured).unwrap().elements.len(), 0);
-        let text = CallToolResult::success(vec![ContentBlock::text(r#"{"elements":[]}"#)]);
-        assert!(decode::<Hierarchy>(&text).is_ok());
-    }
-
-    #[test]
-    fn names_the_bad_field() {
-        let r = CallToolResult::structured(json!({"elements": [{"bounds": "wide"}]}));
-        match decode::<Hierarchy>(&r) {
-            Err(McpErrorKind::BadResult(m)) => assert!(m.contains("elements[0].bounds"), "{m}"),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn surfaces_is_error() {
-        let r = CallToolResult::error(vec![ContentBlock::text("no such device")]);
-        assert_eq!(
-            decode::<Hierarchy>(&r),
-            Err(McpErrorKind::ToolError("no such device".into()))
-        );
-    }
-}
+mod tests;

@@ -24,7 +24,7 @@ pub enum McpErrorKind {
     /// The server process exited or closed the connection.
     ServerGone,
     /// The result is not of the contract's shape; names the field at fault.
-    BadResult(String),
+    BadResult(BadAnswer),
     Transport(String),
 }
 
@@ -37,8 +37,39 @@ impl fmt::Display for McpErrorKind {
             }
             McpErrorKind::Timeout { after_ms } => write!(f, "timed out after {after_ms} ms"),
             McpErrorKind::ServerGone => f.write_str("the server exited or closed the connection"),
-            McpErrorKind::BadResult(m) => write!(f, "unexpected result: {m}"),
+            McpErrorKind::BadResult(bad) => bad.fmt(f),
             McpErrorKind::Transport(m) => write!(f, "transport error: {m}"),
+        }
+    }
+}
+
+/// What is wrong with an answer the client cannot use: the field (a path such as
+/// `crashes[0].record_id`; `None` for the answer as a whole) and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadAnswer {
+    pub field: Option<String>,
+    pub problem: String,
+}
+
+impl BadAnswer {
+    /// A problem with the answer as a whole (no JSON, wrong kind of result).
+    pub fn whole(problem: impl Into<String>) -> BadAnswer {
+        BadAnswer {
+            field: None,
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for BadAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(
+                f,
+                "the answer breaks the tool contract at field `{field}`: {}",
+                self.problem
+            ),
+            None => write!(f, "unexpected result: {}", self.problem),
         }
     }
 }

@@ -1,16 +1,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use rmcp::model::CallToolResult;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use whittle_core::contract::Role;
 
 use super::connection::Connection;
-use super::decode::{decode, tool_error};
+use super::decode::{decode, tool_error, Decoded};
 use super::start::start_server;
+use super::tolerance::DecodeWarnings;
 use super::{
-    Analyzer, HubError, Log, McpError, McpErrorKind, Mobile, Report, RoleProblem, RoleProblemKind,
-    Ui,
+    Analyzer, DecodeWarning, HubError, Log, McpError, McpErrorKind, Mobile, Report, RoleProblem,
+    RoleProblemKind, Ui,
 };
 use crate::config::Config;
 
@@ -22,6 +24,8 @@ pub struct Hub {
     connections: BTreeMap<String, Connection>,
     roles: BTreeMap<Role, String>,
     call_timeout: Duration,
+    /// What answers needed tolerated, one warning per (server, tool).
+    decode_warnings: DecodeWarnings,
 }
 
 /// What `connect_roles` found: the servers that started, and every role problem.
@@ -135,6 +139,7 @@ impl Hub {
             connections,
             roles: config.roles.clone(),
             call_timeout: Duration::from_millis(u64::from(config.call_timeout_ms)),
+            decode_warnings: DecodeWarnings::default(),
         })
     }
 
@@ -165,6 +170,12 @@ impl Hub {
     /// The configured server name serving `role`.
     pub fn server_for(&self, role: Role) -> Option<&str> {
         self.roles.get(&role).map(String::as_str)
+    }
+
+    /// Every answer so far that was read leniently: one warning per (server, tool),
+    /// listing what was tolerated. Verdict fields are never among them.
+    pub fn decode_warnings(&self) -> Vec<DecodeWarning> {
+        self.decode_warnings.all()
     }
 
     /// Closes every server's stdin, waits briefly, then kills what is left.
@@ -204,24 +215,46 @@ impl Hub {
 
     /// Calls a tool whose result must be of the contract type `T`. `extra_ms` extends the
     /// timeout for tools that wait on the device themselves (timeout_ms, settle_ms).
-    pub(crate) async fn call_typed<T: DeserializeOwned>(
+    pub(crate) async fn call_typed<T: DeserializeOwned + Serialize>(
         &self,
         role: Role,
         tool: &str,
         args: &impl Serialize,
         extra_ms: u32,
     ) -> Result<T, McpError> {
+        self.call_read(role, tool, args, extra_ms, decode).await
+    }
+
+    /// Calls a tool and turns its result into `T` with `read` (which sees the raw result,
+    /// for tools whose public servers answer in prose). What `read` tolerated becomes
+    /// this (server, tool)'s decode warning; its error names server, tool and field.
+    pub(crate) async fn call_read<T>(
+        &self,
+        role: Role,
+        tool: &str,
+        args: &impl Serialize,
+        extra_ms: u32,
+        read: impl FnOnce(&CallToolResult) -> Result<Decoded<T>, McpErrorKind>,
+    ) -> Result<T, McpError> {
         let (result, conn) = self.raw_call(role, tool, args, extra_ms).await?;
-        decode(&result).map_err(|kind| McpError {
-            role,
-            server: conn.server.clone(),
-            tool: tool.to_string(),
-            kind,
-        })
+        match read(&result) {
+            Ok(Decoded { value, tolerated }) => {
+                self.decode_warnings
+                    .note(role, &conn.server, tool, tolerated);
+                Ok(value)
+            }
+            Err(kind) => Err(McpError {
+                role,
+                server: conn.server.clone(),
+                tool: tool.to_string(),
+                kind,
+            }),
+        }
     }
 
     /// Calls a tool whose result we do not need; any content is accepted (mobile-mcp
-    /// answers in plain text) but `isError` still fails the call.
+    /// answers in plain text) but `isError`, or mobile-mcp's unflagged error prose, still
+    /// fails the call.
     pub(crate) async fn call_unit(
         &self,
         role: Role,
@@ -238,26 +271,5 @@ impl Hub {
             }),
             None => Ok(()),
         }
-    }
-
-    /// Like `call_typed`, but hands back the raw result when it is not of shape `T`
-    /// (still failing on `isError`), for tools whose public servers answer in text.
-    pub(crate) async fn call_lenient<T: DeserializeOwned>(
-        &self,
-        role: Role,
-        tool: &str,
-        args: &impl Serialize,
-    ) -> Result<Result<T, McpError>, McpError> {
-        let (result, conn) = self.raw_call(role, tool, args, 0).await?;
-        let err = |kind| McpError {
-            role,
-            server: conn.server.clone(),
-            tool: tool.to_string(),
-            kind,
-        };
-        if let Some(kind) = tool_error(&result) {
-            return Err(err(kind));
-        }
-        Ok(decode(&result).map_err(err))
     }
 }

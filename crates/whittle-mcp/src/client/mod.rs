@@ -3,14 +3,20 @@
 
 mod connection;
 mod decode;
+mod deviation;
 mod doctor;
 mod error;
 mod facade;
 mod hub;
+mod prose;
+#[cfg(test)]
+mod recorded_mobile_mcp_tests;
 mod redact;
 mod start;
+mod tolerance;
 
 pub use doctor::{check_roles, RoleCheck, RoleStatus};
-pub use error::{HubError, McpError, McpErrorKind, RoleProblem, RoleProblemKind};
+pub use error::{BadAnswer, HubError, McpError, McpErrorKind, RoleProblem, RoleProblemKind};
 pub use facade::{Analyzer, Log, Mobile, Report, Ui};
 pub use hub::Hub;
+pub use tolerance::{DecodeWarning, JsonType, Leniency, Tolerated};

@@ -12,12 +12,14 @@ use whittle_core::model::SessionStatus;
 use whittle_core::parallel::Scheduler;
 use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
 
+use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{
     evidence_extra, evidence_name, stop_problem, DeviceCapture, EvidenceSession,
 };
 use super::search::{PoolReplay, Search, CANCELLED};
 use super::{
     LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunOutcome, RunStatus, RunSummary,
+    DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::config::Config;
@@ -184,6 +186,13 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .get_or_insert(format!("result not saved: {e}"));
         pending = pending_result(run, evidence, &result);
     }
+    // Every answer of the run has been read by now except finalize's own.
+    let decode_warnings = hub.decode_warnings();
+    if let Err(e) = write_decode_warnings(&evidence.dir, &decode_warnings) {
+        on_event(RunEvent::Warning {
+            message: format!("{DECODE_WARNINGS_FILE} not written: {e}"),
+        });
+    }
     let assessment = assess(&result, run.identity);
     let minimal = pending.minimal_path.clone();
     let target = run
@@ -212,7 +221,8 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
     let summary = render(None, &result, &assessment);
     let (report, assessment) = match hub.report().finalize(&evidence.id, status, &summary).await {
         Ok(done) => {
-            let text = render(Some(&done.report_path), &result, &assessment);
+            let text = render(Some(&done.report_path), &result, &assessment)
+                + &report_block(&decode_warnings);
             if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
                 on_event(RunEvent::Warning {
                     message: format!("report section not appended: {e}"),
@@ -227,7 +237,8 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             pending = pending_result(run, evidence, &result);
             let _ = write_result(&evidence.dir, &pending);
             let assessment = assess(&result, run.identity);
-            (render(None, &result, &assessment), assessment)
+            let text = render(None, &result, &assessment) + &report_block(&decode_warnings);
+            (text, assessment)
         }
     };
 
@@ -268,6 +279,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .chain(&run.pool_warnings)
             .cloned()
             .chain(assessment.warnings.iter().map(|w| w.to_string()))
+            .chain(decode_warnings.iter().map(ToString::to_string))
             .collect(),
     };
     on_event(RunEvent::Finished(summary.clone()));

@@ -2,6 +2,7 @@
 //! the original session: a live result is returned as a [`PendingResult`] that only
 //! [`approve`] writes back, on the user's say-so.
 
+mod decode_warnings;
 mod error;
 mod event;
 mod evidence_session;
@@ -15,6 +16,7 @@ mod search;
 mod static_result;
 mod verify;
 
+pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
 pub use event::RunEvent;
 pub use evidence_session::{evidence_name, safe_device_id};
@@ -53,7 +55,12 @@ pub async fn minimize(
     };
     match prepared {
         Prepared::Static(run) => {
-            let outcome = static_result::outcome(&run);
+            let mut outcome = static_result::outcome(&run);
+            let decode_warnings = hub.decode_warnings();
+            outcome
+                .summary
+                .warnings
+                .extend(decode_warnings.iter().map(ToString::to_string));
             on_event(RunEvent::Finished(outcome.summary.clone()));
             Ok(outcome)
         }

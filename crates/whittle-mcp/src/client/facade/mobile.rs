@@ -4,6 +4,7 @@ use whittle_core::contract::mobile::{
 };
 use whittle_core::contract::{DeviceArgs, NoArgs, Role};
 
+use crate::client::prose::{read_apps, read_screenshot};
 use crate::client::{Hub, McpError};
 
 /// The `mobile` role: devices, apps, screenshots, buttons (mobile-mcp's names).
@@ -23,11 +24,15 @@ impl<'a> Mobile<'a> {
             .await
     }
 
+    /// The installed apps. The public mobile-mcp answers in prose; that is read in its
+    /// format (every app then counts as a user app) and warned about.
     pub async fn list_apps(self, device: &str) -> Result<AppList, McpError> {
         let args = DeviceArgs {
             device: device.to_string(),
         };
-        self.hub.call_typed(Role::Mobile, LIST_APPS, &args, 0).await
+        self.hub
+            .call_read(Role::Mobile, LIST_APPS, &args, 0, read_apps)
+            .await
     }
 
     pub async fn launch_app(self, device: &str, package: &str) -> Result<(), McpError> {
@@ -42,8 +47,9 @@ impl<'a> Mobile<'a> {
             .await
     }
 
-    /// Saves a screenshot to `save_to`. A server that answers in plain text (the public
-    /// mobile-mcp does) is accepted when the file it wrote is a readable image.
+    /// Saves a screenshot to `save_to`. A server that answers in prose (the public
+    /// mobile-mcp does) is accepted when the file it wrote is a readable image; its size
+    /// is then read from the file, and the prose answer warned about.
     pub async fn save_screenshot(
         self,
         device: &str,
@@ -53,21 +59,11 @@ impl<'a> Mobile<'a> {
             device: device.to_string(),
             save_to: save_to.to_string(),
         };
-        match self
-            .hub
-            .call_lenient::<SavedScreenshot>(Role::Mobile, SAVE_SCREENSHOT, &args)
-            .await?
-        {
-            Ok(saved) => Ok(saved),
-            Err(bad) => match image::image_dimensions(save_to) {
-                Ok((width, height)) => Ok(SavedScreenshot {
-                    path: save_to.to_string(),
-                    width,
-                    height,
-                }),
-                Err(_) => Err(bad),
-            },
-        }
+        self.hub
+            .call_read(Role::Mobile, SAVE_SCREENSHOT, &args, 0, |r| {
+                read_screenshot(r, save_to)
+            })
+            .await
     }
 
     pub async fn press_button(self, device: &str, button: &str) -> Result<(), McpError> {
