@@ -10,8 +10,10 @@ pub enum DumpParseError {
     NoHierarchy(String),
 }
 
-/// Every `<node>` in document order. A node whose bounds cannot be read gets zero bounds
-/// and is therefore invisible, rather than failing the whole screen.
+/// Every `<node>` in document order, with its `package` and its depth in the tree
+/// (masking needs both: whose screen it is, and which views have no children). A node
+/// whose bounds cannot be read gets zero bounds and is therefore invisible, rather than
+/// failing the whole screen.
 pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
     let doc = roxmltree::Document::parse(xml)?;
     let root = doc.root_element();
@@ -20,10 +22,23 @@ pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
             root.tag_name().name().to_string(),
         ));
     }
+    let is_node = |n: &roxmltree::Node| n.is_element() && n.tag_name().name() == "node";
+    // Depths in one pass: document order visits a parent before its children, so each
+    // node's depth is its parent's plus one (a lookup by node id, not a walk up the tree,
+    // which would be quadratic on a deeply nested dump).
+    let mut depths = vec![0u32; doc.descendants().count()];
     Ok(root
         .descendants()
-        .filter(|n| n.is_element() && n.tag_name().name() == "node")
+        .filter(is_node)
         .map(|n| {
+            let depth = n
+                .parent()
+                .filter(is_node)
+                .and_then(|p| depths.get(p.id().get_usize()).copied())
+                .map_or(0, |d| d.saturating_add(1));
+            if let Some(slot) = depths.get_mut(n.id().get_usize()) {
+                *slot = depth;
+            }
             let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
             let flag = |name: &str| n.attribute(name) == Some("true");
             let bounds = n
@@ -43,6 +58,11 @@ pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
                 password: flag("password"),
                 focused: flag("focused"),
                 visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
+                package: n
+                    .attribute("package")
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string),
+                depth: Some(depth),
             }
         })
         .collect())
@@ -116,6 +136,71 @@ mod tests {
             !els[5].visible && els[5].bounds == [0; 4],
             "unreadable bounds"
         );
+    }
+
+    #[test]
+    fn package_and_depth_follow_the_xml_tree() {
+        let els = parse_dump(SMALL).unwrap();
+        let depths: Vec<_> = els.iter().map(|e| e.depth).collect();
+        assert_eq!(depths, [0, 1, 1, 1, 1, 1].map(Some));
+        assert!(
+            els.iter().all(|e| e.package.is_none()),
+            "SMALL has no package"
+        );
+        let nested = r#"<hierarchy><node package="a" bounds="[0,0][9,9]"><node package="a" bounds="[0,0][5,5]"><node package="" bounds="[1,1][2,2]"/></node><node package="b" bounds="[5,5][9,9]"/></node><node package="c" bounds="[0,0][1,1]"/></hierarchy>"#;
+        let els = parse_dump(nested).unwrap();
+        let got: Vec<_> = els
+            .iter()
+            .map(|e| (e.depth, e.package.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(0), Some("a")),
+                (Some(1), Some("a")),
+                (Some(2), None),
+                (Some(1), Some("b")),
+                (Some(0), Some("c")),
+            ]
+        );
+    }
+
+    /// Real dumps (tests/fixtures/SOURCES.md): every node names its app, and depths
+    /// match the XML nesting (a React Native screen 20 levels deep).
+    #[test]
+    fn real_dumps_name_the_app_of_every_node() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/uiautomator/"
+        );
+        for (file, package, nodes, deepest) in [
+            (
+                "window_dump_04_react_native_weather_drawing_order_hint_attrs.xml",
+                "uk.co.openweather",
+                110,
+                20,
+            ),
+            (
+                "window_dump_02_pixel_launcher_home_screen.xml",
+                "com.google.android.apps.nexuslauncher",
+                25,
+                13,
+            ),
+        ] {
+            let xml = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+            let els = parse_dump(&xml).unwrap();
+            assert_eq!(els.len(), nodes, "{file}");
+            assert!(
+                els.iter().all(|e| e.package.as_deref() == Some(package)),
+                "{file}"
+            );
+            assert_eq!(
+                els.iter().filter_map(|e| e.depth).max(),
+                Some(deepest),
+                "{file}"
+            );
+            assert_eq!(els[0].depth, Some(0));
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::fault::Faults;
 use super::flaky;
 use super::model::{AppModel, Trigger, EXIT};
 use super::stack;
-use super::view::{current_elements, find};
+use super::view::{app_hierarchy, current_elements, find};
 
 pub const APP_NOT_RUNNING: &str = "app_not_running";
 pub const ELEMENT_NOT_FOUND: &str = "element_not_found";
@@ -353,10 +353,7 @@ impl World {
 
     pub fn hierarchy(&self, dev: usize) -> Hierarchy {
         let elements = match &self.devices[dev].app {
-            Some(app) => current_elements(&self.model, app)
-                .iter()
-                .map(|e| e.to_ui())
-                .collect(),
+            Some(app) => app_hierarchy(&self.model, app),
             None => Vec::new(),
         };
         Hierarchy { elements }
