@@ -12,7 +12,10 @@ pub enum OmitReason {
          screenshot differs from the one read after it)"
     )]
     ScreenChanged,
-    #[error("the UI hierarchy is empty but the screenshot is not blank")]
+    #[error(
+        "the UI hierarchy is empty (as when the app has just crashed) but the screenshot \
+         is not blank"
+    )]
     EmptyHierarchy,
     #[error(
         "the UI hierarchy names no node's package, so it cannot tell whether the screen \
