@@ -126,8 +126,10 @@ async fn archived_screenshots_differ_from_raw_exactly_inside_the_masks() {
         let masking = MaskingConfig {
             id_patterns: Vec::new(),
             style,
+            ..MaskingConfig::default()
         };
-        let shot = archive_screenshot(&hub, DEVICE, &evidence, attempt as u32 + 1, &masking).await;
+        let shot =
+            archive_screenshot(&hub, DEVICE, PKG, &evidence, attempt as u32 + 1, &masking).await;
         assert!(!shot.redacted, "{style:?}: {shot:?}");
         let src = shot.src.expect("archived");
         assert_eq!(src, format!("screenshots/attempt-{:03}.png", attempt + 1));

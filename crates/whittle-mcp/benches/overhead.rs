@@ -23,7 +23,7 @@ use whittle_core::plan::ReplayStep;
 use whittle_mcp::client::Hub;
 use whittle_mcp::config::{Config, Timing, WaitMode};
 use whittle_mcp::evidence::archive_screenshot;
-use whittle_mcp::mask::{auto_masks, burn_in, mask_screenshot, RawScreenshot};
+use whittle_mcp::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
 use whittle_mcp::replay::replay;
 use whittle_mcp::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunStatus};
 
@@ -202,6 +202,7 @@ async fn per_replay(rig: &Rig, reps: usize) -> BenchResult<()> {
         let shot = archive_screenshot(
             &rig.hub,
             &ctx.device,
+            &ctx.package,
             evidence.path(),
             attempt as u32,
             &rig.config.masking,
@@ -306,7 +307,8 @@ async fn masking(rig: &Rig, reps: usize) -> BenchResult<()> {
         parts[5].push(lap.next());
 
         let t = Instant::now();
-        mask_screenshot(&raw, Some(&hierarchy), &[], &rig.config.masking, &out)?;
+        let capture = Capture::still(Some(&hierarchy), &ctx.package);
+        mask_screenshot(&raw, &capture, &[], &rig.config.masking, &out)?;
         whole.push(ms(t.elapsed()));
     }
     let [read, decode, convert, burn, encode, write] = parts.map(median);

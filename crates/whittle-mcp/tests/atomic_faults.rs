@@ -123,6 +123,7 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
         }],
         proof_lines: vec!["baseline reproduced 3/3".into()],
         screenshots: shots,
+        masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
     }
 }
 

@@ -36,6 +36,7 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
             "every single deletion: 3 negatives".into(),
         ],
         screenshots: shots,
+        masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
     }
 }
 
@@ -90,6 +91,16 @@ fn writes_a_complete_bundle_that_verifies() {
     assert_eq!(bundle.manifest.package, "com.example.shop");
     assert_eq!(bundle.manifest.attempts, 11);
     assert_eq!(bundle.manifest.confidence, Confidence::High);
+    assert_eq!(
+        bundle.manifest.masking_level,
+        Some(whittle_mcp::config::PrivacyLevel::Strict),
+        "the manifest records the level the screenshots were masked at"
+    );
+    let raw_manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(
+        raw_manifest.contains("\"masking_level\": \"strict\""),
+        "{raw_manifest}"
+    );
     let mut listed: Vec<_> = bundle
         .manifest
         .files

@@ -5,7 +5,7 @@
 use image::{Rgba, RgbaImage};
 use whittle_core::contract::ui::{Hierarchy, UiElement};
 use whittle_mcp::config::MaskingConfig;
-use whittle_mcp::mask::{mask_screenshot, MaskOutcome, RawScreenshot};
+use whittle_mcp::mask::{mask_screenshot, Capture, MaskOutcome, RawScreenshot};
 
 fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = 0xFFFF_FFFFu32;
@@ -64,6 +64,8 @@ fn screen() -> Hierarchy {
             password: false,
             focused: false,
             visible: true,
+            package: None,
+            depth: None,
         }],
     }
 }
@@ -83,13 +85,17 @@ fn a_png_claiming_10_gb_is_omitted_without_allocating_it() {
     let raw = RawScreenshot::new_in(dir.path()).unwrap();
     std::fs::write(raw.path(), png_claiming(50_000, 50_000)).unwrap();
     let before = peak_rss();
-    let outcome = mask_screenshot(&raw, Some(&screen()), &[], &MaskingConfig::default(), &out)
+    let screen = screen();
+    let capture = Capture::still(Some(&screen), "app");
+    let outcome = mask_screenshot(&raw, &capture, &[], &MaskingConfig::default(), &out)
         .expect("omitted, not an error");
     let after = peak_rss();
     match outcome {
         MaskOutcome::Omitted { reason } => {
             assert!(
-                reason.starts_with("screenshot could not be decoded"),
+                reason
+                    .to_string()
+                    .starts_with("screenshot could not be decoded"),
                 "{reason}"
             )
         }

@@ -16,6 +16,8 @@ fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
         password: false,
         focused: false,
         visible: true,
+        package: None,
+        depth: None,
     }
 }
 

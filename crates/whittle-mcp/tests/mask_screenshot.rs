@@ -4,8 +4,11 @@ use image::{Rgba, RgbaImage};
 use whittle_core::contract::ui::{Hierarchy, UiElement};
 use whittle_mcp::config::MaskingConfig;
 use whittle_mcp::mask::{
-    auto_masks, mask_screenshot, MaskOutcome, MaskRect, MaskStyle, RawScreenshot,
+    auto_masks, mask_screenshot, Capture, MaskOutcome, MaskRect, MaskStyle, RawScreenshot,
 };
+
+/// The app under test; every node of `screen()` is its.
+const APP: &str = "app";
 
 fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
     UiElement {
@@ -17,6 +20,8 @@ fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
         password: false,
         focused: false,
         visible: true,
+        package: Some(APP.into()),
+        depth: None,
     }
 }
 
@@ -77,6 +82,7 @@ fn cfg(style: MaskStyle) -> MaskingConfig {
     MaskingConfig {
         id_patterns: vec!["account_".into()],
         style,
+        ..MaskingConfig::default()
     }
 }
 
@@ -123,8 +129,15 @@ fn archives_masked_png_with_auto_and_extra_masks() {
         h: 20,
         reason: "user".into(),
     }];
-    let outcome =
-        mask_screenshot(&raw, Some(&screen()), &extra, &cfg(MaskStyle::Solid), &out).unwrap();
+    let screen = screen();
+    let outcome = mask_screenshot(
+        &raw,
+        &Capture::still(Some(&screen), APP),
+        &extra,
+        &cfg(MaskStyle::Solid),
+        &out,
+    )
+    .unwrap();
     let MaskOutcome::Archived { path, masks } = outcome else {
         panic!("{outcome:?}")
     };
@@ -160,21 +173,27 @@ fn omits_without_hierarchy_on_size_mismatch_and_on_garbage() {
     let out = dir.path().join("shot.png");
     let raw = write_raw(dir.path(), &gradient(200, 300));
     let c = cfg(MaskStyle::Pixelate);
+    let screen = screen();
+    let still = Capture::still(Some(&screen), APP);
     assert!(matches!(
-        mask_screenshot(&raw, None, &[], &c, &out).unwrap(),
+        mask_screenshot(&raw, &Capture::still(None, APP), &[], &c, &out).unwrap(),
         MaskOutcome::Omitted { .. }
     ));
 
-    let small = write_raw(dir.path(), &gradient(100, 150));
-    match mask_screenshot(&small, Some(&screen()), &[], &c, &out).unwrap() {
-        MaskOutcome::Omitted { reason } => assert!(reason.contains("100x150"), "{reason}"),
+    // 100x150 would be a uniform half-size downscale of the 200x300 hierarchy (its masks
+    // are scaled); 100x200 is no uniform scale of it.
+    let small = write_raw(dir.path(), &gradient(100, 200));
+    match mask_screenshot(&small, &still, &[], &c, &out).unwrap() {
+        MaskOutcome::Omitted { reason } => {
+            assert!(reason.to_string().contains("100x200"), "{reason}")
+        }
         other => panic!("{other:?}"),
     }
 
     let garbage = RawScreenshot::new_in(dir.path()).unwrap();
     std::fs::write(garbage.path(), b"not a png").unwrap();
     assert!(matches!(
-        mask_screenshot(&garbage, Some(&screen()), &[], &c, &out).unwrap(),
+        mask_screenshot(&garbage, &still, &[], &c, &out).unwrap(),
         MaskOutcome::Omitted { .. }
     ));
     assert!(!out.exists(), "nothing may be archived when omitted");

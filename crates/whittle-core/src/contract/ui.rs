@@ -46,11 +46,38 @@ contract_type! {
         pub focused: bool,
         #[serde(default = "default_true")]
         pub visible: bool,
+        /// The app the node belongs to (uiautomator's `package` attribute); `None` when
+        /// the server does not say. Masking checks that the screen is the app's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub package: Option<String>,
+        /// Nesting depth in the window's view tree (0 = the root), with elements listed
+        /// in document order, so a node's descendants are the run of deeper nodes right
+        /// after it. `None` when the server does not say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub depth: Option<u32>,
     }
 }
 
 fn default_true() -> bool {
     true
+}
+
+/// An empty, visible element: a base for `UiElement { bounds, ..Default::default() }`.
+impl Default for UiElement {
+    fn default() -> Self {
+        UiElement {
+            resource_id: String::new(),
+            text: String::new(),
+            content_desc: String::new(),
+            class: String::new(),
+            bounds: [0; 4],
+            password: false,
+            focused: false,
+            visible: true,
+            package: None,
+            depth: None,
+        }
+    }
 }
 
 contract_type! {

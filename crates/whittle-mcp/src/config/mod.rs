@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use whittle_core::contract::Role;
 
 pub use error::ConfigError;
-pub use masking::MaskingConfig;
+pub use masking::{MaskingConfig, PrivacyLevel};
 pub(crate) use server::program_for;
 pub use server::{resolve_bundled_command, ServerSpec, BUNDLED_SERVERS};
 pub use timing::{Timing, TimingOverride, WaitMode, DEFAULT_POLL_MS};

@@ -1,8 +1,9 @@
 use std::path::{Path, PathBuf};
 
-use whittle_core::session::{resolve_session_dir, ResolveError};
+use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 
 use super::{read_result, ResultFileError};
+use crate::config::PrivacyLevel;
 use crate::export::{export_bundle, ExportError, ExportInput, ExportStep};
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +61,15 @@ pub fn export_evidence(
         steps,
         proof_lines: result.proof_lines.clone(),
         screenshots,
+        masking_level: masking_level(&dir),
     };
     Ok(export_bundle(&input, out_dir, name)?)
+}
+
+/// The privacy level the run recorded in the evidence session's `meta.json` (`extra`),
+/// or `None` when it did not (an evidence session from before levels existed).
+fn masking_level(evidence_dir: &Path) -> Option<PrivacyLevel> {
+    let file = std::fs::File::open(evidence_dir.join(META_FILE)).ok()?;
+    let meta = parse_meta(file).ok()?;
+    serde_json::from_value(meta.extra.get("masking_level")?.clone()).ok()
 }

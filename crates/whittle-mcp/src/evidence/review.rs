@@ -8,16 +8,20 @@ use serde::{Deserialize, Serialize};
 
 use super::SCREENSHOTS_DIR;
 use crate::atomic::{write_atomic, FileMode};
+use crate::config::PrivacyLevel;
 use crate::mask::{burn_in, write_png_atomically, MaskError, MaskRect, MaskStyle};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Next to each archived `attempt-NNN.png`: which masks are burned into it.
+/// Next to each archived `attempt-NNN.png`: which masks are burned into it, and at which
+/// privacy level it was archived (`None` in records written before levels existed).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MaskRecord {
     pub style: MaskStyle,
     pub masks: Vec<MaskRect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<PrivacyLevel>,
 }
 
 /// One archived screenshot as a reviewer sees it.
@@ -264,6 +268,7 @@ mod tests {
         let record = MaskRecord {
             style: MaskStyle::Pixelate,
             masks: vec![rect(1, 2, 3, 4)],
+            level: Some(PrivacyLevel::Strict),
         };
         write_record(&png, &record).unwrap();
         let shot = review_shot(dir.path(), "screenshots/attempt-001.png").unwrap();

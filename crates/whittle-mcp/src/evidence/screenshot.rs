@@ -1,11 +1,18 @@
 use std::path::Path;
 
+use tracing::Instrument;
+use whittle_core::contract::ui::Hierarchy;
+
 use super::review::{write_record, MaskRecord};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
-use crate::mask::{mask_screenshot, MaskOutcome, RawScreenshot};
+use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};
 
 pub const SCREENSHOTS_DIR: &str = "screenshots";
+
+/// How many times a screenshot is taken when the screen changes while it is captured:
+/// once, then one retake; a screen still moving after that is omitted.
+const TAKES: u32 = 2;
 
 /// What was archived for one attempt. An unmaskable or failed screenshot is omitted,
 /// never archived raw.
@@ -18,11 +25,64 @@ pub struct ArchivedShot {
     pub omitted_because: Option<String>,
 }
 
-/// Takes a screenshot into a private temp file, masks it with the current hierarchy
-/// and archives it as `screenshots/attempt-NNN.png`. The raw file is deleted on return.
+/// Takes a screenshot of `package`'s screen on `device` into a private temp file between
+/// two reads of the UI hierarchy, masks it (retaking it once if the two reads differ)
+/// and archives it as `screenshots/attempt-NNN.png` with its `.masks.json` record. The
+/// raw file is deleted on return.
 pub async fn archive_screenshot(
     hub: &Hub,
     device: &str,
+    package: &str,
+    evidence_dir: &Path,
+    attempt: u32,
+    masking: &MaskingConfig,
+) -> ArchivedShot {
+    let span = tracing::info_span!("archive_screenshot", attempt, device, level = %masking.level);
+    let screen = HubScreen { hub, device };
+    archive(&screen, package, evidence_dir, attempt, masking)
+        .instrument(span)
+        .await
+}
+
+/// The two things archiving needs from a device; the hub in production, a scripted
+/// screen in tests (where the screen has to change at an exact moment).
+pub(crate) trait Screen {
+    /// The current UI hierarchy; `None` when it cannot be read.
+    async fn hierarchy(&self) -> Option<Hierarchy>;
+    /// Saves a PNG screenshot to `save_to`.
+    async fn screenshot(&self, save_to: &str) -> Result<(), String>;
+}
+
+struct HubScreen<'a> {
+    hub: &'a Hub,
+    device: &'a str,
+}
+
+impl Screen for HubScreen<'_> {
+    async fn hierarchy(&self) -> Option<Hierarchy> {
+        match self.hub.ui().get_hierarchy(self.device).await {
+            Ok(h) => Some(h),
+            Err(e) => {
+                // The masker then omits the screenshot (unless it is blank).
+                tracing::debug!(error = %e, "hierarchy unavailable around a screenshot");
+                None
+            }
+        }
+    }
+
+    async fn screenshot(&self, save_to: &str) -> Result<(), String> {
+        self.hub
+            .mobile()
+            .save_screenshot(self.device, save_to)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+pub(crate) async fn archive(
+    screen: &impl Screen,
+    package: &str,
     evidence_dir: &Path,
     attempt: u32,
     masking: &MaskingConfig,
@@ -37,20 +97,40 @@ pub async fn archive_screenshot(
         Err(e) => return omitted(format!("no temp file for the screenshot: {e}")),
     };
     let raw_path = raw.path().to_string_lossy().to_string();
-    if let Err(e) = hub.mobile().save_screenshot(device, &raw_path).await {
-        return omitted(format!("screenshot failed: {e}"));
-    }
-    let hierarchy = hub.ui().get_hierarchy(device).await.ok();
     let folder = evidence_dir.join(SCREENSHOTS_DIR);
     if let Err(e) = std::fs::create_dir_all(&folder) {
         return omitted(format!("cannot create {}: {e}", folder.display()));
     }
     let name = format!("attempt-{attempt:03}.png");
-    match mask_screenshot(&raw, hierarchy.as_ref(), &[], masking, &folder.join(&name)) {
+    let out = folder.join(&name);
+    let mut take = 1;
+    let outcome = loop {
+        let before = screen.hierarchy().await;
+        if let Err(e) = screen.screenshot(&raw_path).await {
+            return omitted(format!("screenshot failed: {e}"));
+        }
+        let after = screen.hierarchy().await;
+        let capture = Capture {
+            before: before.as_ref(),
+            after: after.as_ref(),
+            package,
+        };
+        match mask_screenshot(&raw, &capture, &[], masking, &out) {
+            Ok(MaskOutcome::Omitted {
+                reason: OmitReason::ScreenChanged,
+            }) if take < TAKES => {
+                tracing::debug!(take, "screen changed during the screenshot; retaking");
+                take += 1;
+            }
+            other => break other,
+        }
+    };
+    match outcome {
         Ok(MaskOutcome::Archived { path, masks }) => {
             let record = MaskRecord {
                 style: masking.style,
                 masks,
+                level: Some(masking.level),
             };
             if let Err(e) = write_record(&path, &record) {
                 // Only the viewer's overlays are lost: the masks are in the pixels.
@@ -62,7 +142,14 @@ pub async fn archive_screenshot(
                 omitted_because: None,
             }
         }
-        Ok(MaskOutcome::Omitted { reason }) => omitted(reason),
+        Ok(MaskOutcome::Omitted { reason }) => omitted(match reason {
+            OmitReason::ScreenChanged => format!("{reason}, also on the retake"),
+            _ => reason.to_string(),
+        }),
         Err(e) => omitted(format!("masking failed: {e}")),
     }
 }
+
+#[cfg(test)]
+#[path = "screenshot_tests.rs"]
+mod tests;

@@ -3,6 +3,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use whittle_core::model::Confidence;
 
+use crate::config::PrivacyLevel;
+
 /// Everything a bundle is made of; the caller has already masked the screenshots.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportInput {
@@ -21,6 +23,8 @@ pub struct ExportInput {
     pub proof_lines: Vec<String>,
     /// Already-masked PNGs; copied into `screenshots/`.
     pub screenshots: Vec<PathBuf>,
+    /// The privacy level they were masked at, for the manifest.
+    pub masking_level: Option<PrivacyLevel>,
 }
 
 /// One step of the minimal path.

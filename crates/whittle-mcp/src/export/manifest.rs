@@ -2,6 +2,7 @@ use serde::{Deserialize, Serialize};
 use whittle_core::model::Confidence;
 
 use super::ExportStep;
+use crate::config::PrivacyLevel;
 
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const REPLAY_FILE: &str = "replay.json";
@@ -22,6 +23,10 @@ pub struct Manifest {
     pub attempts: u32,
     pub confidence: Confidence,
     pub complete: bool,
+    /// The privacy level the screenshots were masked at; `None` when the evidence
+    /// predates levels (and in bundles written before this field existed).
+    #[serde(default)]
+    pub masking_level: Option<PrivacyLevel>,
     pub files: Vec<ManifestFile>,
 }
 

@@ -102,6 +102,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         attempts: input.attempts,
         confidence: input.confidence,
         complete: input.complete,
+        masking_level: input.masking_level,
         files,
     };
     write_manifest_last(dir, &to_json(&manifest, dir)?)

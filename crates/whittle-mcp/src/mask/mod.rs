@@ -1,18 +1,30 @@
-//! Local masking of replay screenshots before they are archived (SPEC §5): masks come
-//! from the UI hierarchy (password fields, sensitive-looking text, configured ids,
-//! focused inputs) plus the user's own rectangles, and are burned into the pixels.
+//! Local masking of replay screenshots before they are archived, failing closed
+//! (`docs/SECURITY.md` §4): a screenshot is archived only when the UI hierarchy read
+//! before and after it accounts for what it shows; then masks from the hierarchy
+//! (password fields, private-looking text, configured ids, focused inputs, views it
+//! cannot see into, and at the strict level all text and images) plus the user's own
+//! rectangles are burned into the pixels. Otherwise it is omitted, with the reason.
 
 mod auto;
 mod burn;
+mod capture;
 mod error;
+mod frame;
+mod omit;
+mod opaque;
+mod policy;
 mod raw;
 mod rect;
 mod screenshot;
+mod strict;
 mod style;
+mod uniform;
 
 pub use auto::auto_masks;
 pub use burn::{burn_in, ScreenPixel};
+pub use capture::Capture;
 pub use error::MaskError;
+pub use omit::OmitReason;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;

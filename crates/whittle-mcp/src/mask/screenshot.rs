@@ -1,95 +1,103 @@
 use std::path::{Path, PathBuf};
 
 use image::{DynamicImage, ImageBuffer, PixelWithColorType};
-use whittle_core::contract::ui::Hierarchy;
+use regex::Regex;
 
-use super::{auto_masks, burn_in, MaskError, MaskRect, RawScreenshot, ScreenPixel};
+use super::policy::plan_masks;
+use super::uniform::is_uniform;
+use super::{burn_in, Capture, MaskError, MaskRect, OmitReason, RawScreenshot, ScreenPixel};
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
 
 /// What happened to one screenshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MaskOutcome {
-    /// The masked PNG was written to `path` with these masks burned in.
+    /// The masked PNG was written to `path` with these masks (image pixels) burned in.
     Archived { path: PathBuf, masks: Vec<MaskRect> },
     /// It could not be masked reliably, so nothing was archived; record
-    /// `screenshot_redacted: true` and no `screenshot_src`.
-    Omitted { reason: String },
+    /// `screenshot_redacted: true`, no `screenshot_src`, and the reason.
+    Omitted { reason: OmitReason },
 }
 
-/// Masks `raw` with the hierarchy's auto masks plus `extra`, and writes the result to
-/// `out` atomically. It is omitted instead when there is no hierarchy (nothing tells us
-/// where private data is), when the image does not cover the hierarchy's bounds (the
-/// masks would land in the wrong place), or when it cannot be decoded.
+/// Masks `raw` and writes the result to `out` atomically, or omits it, failing closed:
+/// the screenshot is archived only when the hierarchy accounts for what it shows (the
+/// rules are in `policy.rs` and `docs/SECURITY.md` §4). A blank image is archived as it
+/// is; `extra` masks (a reviewer's, in image pixels) are burned in either way.
 ///
 /// `raw` is only read: the caller drops it right after (which deletes the unmasked
 /// file) in every case; it is borrowed so a viewer can re-mask with edited rectangles.
 pub fn mask_screenshot(
     raw: &RawScreenshot,
-    hierarchy: Option<&Hierarchy>,
+    capture: &Capture<'_>,
     extra: &[MaskRect],
     cfg: &MaskingConfig,
     out: &Path,
 ) -> Result<MaskOutcome, MaskError> {
     let patterns = cfg.compile_id_patterns()?;
-    let Some(hierarchy) = hierarchy else {
-        return Ok(omitted("no UI hierarchy to locate private data"));
-    };
     let decoded = match image::open(raw.path()) {
         Ok(img) => img,
-        Err(e) => return Ok(omitted(&format!("screenshot could not be decoded: {e}"))),
+        Err(e) => return Ok(omitted(OmitReason::Undecodable(e.to_string()))),
     };
-    let (width, height) = (decoded.width(), decoded.height());
-    let (need_w, need_h) = hierarchy_extent(hierarchy);
-    if need_w > width || need_h > height {
-        return Ok(omitted(&format!(
-            "screenshot is {width}x{height} but the UI extends to {need_w}x{need_h}"
-        )));
-    }
-
-    let mut masks = auto_masks(hierarchy, &patterns);
-    masks.extend(extra.iter().cloned());
+    let job = Job {
+        capture,
+        extra,
+        cfg,
+        patterns: &patterns,
+        out,
+    };
     // Masks are burned in the format the device sent when it is 8-bit RGB or RGBA
     // (screencap's formats); converting a full screenshot first costs more than the rest
     // of the masking together. Anything else is converted to RGBA as before.
     match decoded {
-        DynamicImage::ImageRgb8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
-        DynamicImage::ImageRgba8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
-        other => burn_and_write(&mut other.to_rgba8(), &masks, cfg, out)?,
-    }
-    Ok(MaskOutcome::Archived {
-        path: out.to_path_buf(),
-        masks,
-    })
-}
-
-fn burn_and_write<P: ScreenPixel + PixelWithColorType>(
-    img: &mut ImageBuffer<P, Vec<u8>>,
-    masks: &[MaskRect],
-    cfg: &MaskingConfig,
-    out: &Path,
-) -> Result<(), MaskError> {
-    burn_in(img, masks, cfg.style);
-    write_png_atomically(img, out)
-}
-
-fn omitted(reason: &str) -> MaskOutcome {
-    MaskOutcome::Omitted {
-        reason: reason.to_string(),
+        DynamicImage::ImageRgb8(mut img) => job.run(&mut img),
+        DynamicImage::ImageRgba8(mut img) => job.run(&mut img),
+        other => job.run(&mut other.to_rgba8()),
     }
 }
 
-/// The right and bottom edges the visible hierarchy reaches.
-fn hierarchy_extent(h: &Hierarchy) -> (u32, u32) {
-    h.elements
-        .iter()
-        .filter(|e| e.visible)
-        .fold((0, 0), |(w, hh), e| {
-            (
-                w.max(e.bounds[2].max(0) as u32),
-                hh.max(e.bounds[3].max(0) as u32),
-            )
+struct Job<'a> {
+    capture: &'a Capture<'a>,
+    extra: &'a [MaskRect],
+    cfg: &'a MaskingConfig,
+    patterns: &'a [Regex],
+    out: &'a Path,
+}
+
+impl Job<'_> {
+    fn run<P: ScreenPixel + PixelWithColorType + PartialEq>(
+        &self,
+        img: &mut ImageBuffer<P, Vec<u8>>,
+    ) -> Result<MaskOutcome, MaskError> {
+        let (width, height) = img.dimensions();
+        let mut masks = if is_uniform(img, (0, 0, width, height)) {
+            // A blank frame (black while an app starts, a splash colour) shows nothing.
+            Vec::new()
+        } else {
+            match plan_masks(self.capture, width, height, self.cfg.level, self.patterns) {
+                Ok(plan) => {
+                    let mut masks = plan.masks;
+                    masks.extend(plan.outside.into_iter().filter(|strip| {
+                        strip
+                            .clip(width, height)
+                            .is_some_and(|region| !is_uniform(img, region))
+                    }));
+                    masks
+                }
+                Err(reason) => return Ok(omitted(reason)),
+            }
+        };
+        masks.extend(self.extra.iter().cloned());
+        burn_in(img, &masks, self.cfg.style);
+        write_png_atomically(img, self.out)?;
+        Ok(MaskOutcome::Archived {
+            path: self.out.to_path_buf(),
+            masks,
         })
+    }
+}
+
+fn omitted(reason: OmitReason) -> MaskOutcome {
+    MaskOutcome::Omitted { reason }
 }
 
 pub(crate) fn write_png_atomically<P: ScreenPixel + PixelWithColorType>(
@@ -114,7 +122,7 @@ pub(crate) fn write_png_atomically<P: ScreenPixel + PixelWithColorType>(
 #[cfg(test)]
 mod tests {
     use image::{Rgb, RgbImage};
-    use whittle_core::contract::ui::UiElement;
+    use whittle_core::contract::ui::{Hierarchy, UiElement};
 
     use super::*;
 
@@ -125,24 +133,34 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let raw = RawScreenshot::new_in(dir.path()).unwrap();
         let white = Rgb([250, 250, 250]);
-        RgbImage::from_pixel(120, 200, white)
-            .save_with_format(raw.path(), image::ImageFormat::Png)
+        // Not blank (a blank frame is archived without masks): one dark corner pixel.
+        let mut img = RgbImage::from_pixel(120, 200, white);
+        img.put_pixel(119, 199, Rgb([1, 2, 3]));
+        img.save_with_format(raw.path(), image::ImageFormat::Png)
             .unwrap();
+        let element = |class: &str, bounds: [i32; 4]| UiElement {
+            class: class.into(),
+            bounds,
+            package: Some("app".into()),
+            ..UiElement::default()
+        };
+        let mut password = element("android.widget.EditText", [10, 20, 110, 60]);
+        password.password = true;
         let hierarchy = Hierarchy {
-            elements: vec![UiElement {
-                resource_id: "app:id/pw".into(),
-                text: String::new(),
-                content_desc: String::new(),
-                class: "android.widget.EditText".into(),
-                bounds: [10, 20, 110, 60],
-                password: true,
-                focused: false,
-                visible: true,
-            }],
+            elements: vec![
+                element("android.widget.FrameLayout", [0, 0, 120, 200]),
+                password,
+            ],
         };
         let out = dir.path().join("masked.png");
-        let outcome =
-            mask_screenshot(&raw, Some(&hierarchy), &[], &MaskingConfig::default(), &out).unwrap();
+        let outcome = mask_screenshot(
+            &raw,
+            &Capture::still(Some(&hierarchy), "app"),
+            &[],
+            &MaskingConfig::default(),
+            &out,
+        )
+        .unwrap();
         assert!(matches!(outcome, MaskOutcome::Archived { ref masks, .. } if masks.len() == 1));
         let archived = image::open(&out).unwrap();
         assert!(matches!(archived, DynamicImage::ImageRgb8(_)), "kept RGB");

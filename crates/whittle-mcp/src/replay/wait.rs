@@ -134,6 +134,8 @@ mod tests {
                 password: false,
                 focused: false,
                 visible: true,
+                package: None,
+                depth: None,
             }],
         }
     }

@@ -5,6 +5,7 @@ use whittle_core::contract::log::CaptureState;
 
 use super::LiveRun;
 use crate::client::Hub;
+use crate::config::PrivacyLevel;
 
 /// The evidence session as the report server created it.
 #[derive(Debug, Clone)]
@@ -68,7 +69,9 @@ pub fn evidence_name(original: &str) -> String {
     format!("minimize-{short}")
 }
 
-pub fn evidence_extra(run: &LiveRun) -> Map<String, Value> {
+/// The evidence session's `extra` in `meta.json`: what the run is about, and the
+/// privacy level its screenshots are masked at (an export's manifest repeats it).
+pub fn evidence_extra(run: &LiveRun, masking_level: PrivacyLevel) -> Map<String, Value> {
     let extra = json!({
         "original_session": run.session_id,
         "target_fingerprint": run.ctx.target.fingerprint(),
@@ -81,6 +84,7 @@ pub fn evidence_extra(run: &LiveRun) -> Map<String, Value> {
         "max_replays": run.max_replays,
         "devices": run.pool,
         "crash_id": run.crash.crash_id,
+        "masking_level": masking_level,
     });
     match extra {
         Value::Object(map) => map,

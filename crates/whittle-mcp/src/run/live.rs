@@ -42,7 +42,10 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     }
     let started = hub
         .report()
-        .start_session(&evidence_name(&run.session_id), evidence_extra(run))
+        .start_session(
+            &evidence_name(&run.session_id),
+            evidence_extra(run, config.masking.level),
+        )
         .await?;
     let evidence = EvidenceSession {
         id: started.session_id,

@@ -164,6 +164,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             archive_screenshot(
                 self.hub,
                 device,
+                &self.run.ctx.package,
                 &self.evidence.dir,
                 attempt,
                 &self.config.masking,
@@ -208,10 +209,14 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        let notes = json!({
+        let mut notes = json!({
             "attempt": attempt, "phase": phase, "candidate": candidate, "result": result_json,
             "device": device, "speculative": speculative,
         });
+        // An omitted screenshot says why, next to `screenshot_redacted: true`.
+        if let Some(why) = &shot.omitted_because {
+            notes["screenshot_omitted"] = json!(why);
+        }
         let recorded = self
             .hub
             .report()

@@ -45,8 +45,10 @@ impl Target for DumpNode {
     }
 }
 
-/// Every `<node>` in document order. A node whose bounds cannot be read gets zero bounds
-/// and is therefore invisible, rather than failing the whole screen.
+/// Every `<node>` in document order, with its `package` and its depth in the tree
+/// (masking needs both: whose screen it is, and which views have no children). A node
+/// whose bounds cannot be read gets zero bounds and is therefore invisible, rather than
+/// failing the whole screen.
 pub fn parse_dump(xml: &str) -> Result<Vec<UiElement>, DumpParseError> {
     Ok(parse_dump_tree(xml)?
         .into_iter()
@@ -68,14 +70,20 @@ pub fn parse_dump_tree(xml: &str) -> Result<Vec<DumpNode>, DumpParseError> {
     let mut index_of = HashMap::new();
     let mut nodes = Vec::new();
     for n in root.descendants().filter(is_node) {
+        // Document order visits a parent before its children, so the parent's index (and
+        // depth) is already known: a lookup, not a walk up the tree, which would be
+        // quadratic on a deeply nested dump.
         let parent = n
-            .ancestors()
-            .skip(1)
-            .find(is_node)
+            .parent()
+            .filter(is_node)
             .and_then(|p| index_of.get(&p.id()).copied());
+        let depth = parent
+            .and_then(|p: usize| nodes.get(p))
+            .and_then(|p: &DumpNode| p.element.depth)
+            .map_or(0, |d: u32| d.saturating_add(1));
         index_of.insert(n.id(), nodes.len());
         nodes.push(DumpNode {
-            element: element(&n),
+            element: element(&n, depth),
             clickable: n.attribute("clickable") == Some("true"),
             parent,
         });
@@ -83,7 +91,7 @@ pub fn parse_dump_tree(xml: &str) -> Result<Vec<DumpNode>, DumpParseError> {
     Ok(nodes)
 }
 
-fn element(n: &roxmltree::Node) -> UiElement {
+fn element(n: &roxmltree::Node, depth: u32) -> UiElement {
     let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
     let flag = |name: &str| n.attribute(name) == Some("true");
     let bounds = n
@@ -103,6 +111,11 @@ fn element(n: &roxmltree::Node) -> UiElement {
         password: flag("password"),
         focused: flag("focused"),
         visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
+        package: n
+            .attribute("package")
+            .filter(|p| !p.is_empty())
+            .map(str::to_string),
+        depth: Some(depth),
     }
 }
 
@@ -161,6 +174,71 @@ mod tests {
             !els[5].visible && els[5].bounds == [0; 4],
             "unreadable bounds"
         );
+    }
+
+    #[test]
+    fn package_and_depth_follow_the_xml_tree() {
+        let els = parse_dump(SMALL).unwrap();
+        let depths: Vec<_> = els.iter().map(|e| e.depth).collect();
+        assert_eq!(depths, [0, 1, 1, 1, 1, 1].map(Some));
+        assert!(
+            els.iter().all(|e| e.package.is_none()),
+            "SMALL has no package"
+        );
+        let nested = r#"<hierarchy><node package="a" bounds="[0,0][9,9]"><node package="a" bounds="[0,0][5,5]"><node package="" bounds="[1,1][2,2]"/></node><node package="b" bounds="[5,5][9,9]"/></node><node package="c" bounds="[0,0][1,1]"/></hierarchy>"#;
+        let els = parse_dump(nested).unwrap();
+        let got: Vec<_> = els
+            .iter()
+            .map(|e| (e.depth, e.package.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(0), Some("a")),
+                (Some(1), Some("a")),
+                (Some(2), None),
+                (Some(1), Some("b")),
+                (Some(0), Some("c")),
+            ]
+        );
+    }
+
+    /// Real dumps (tests/fixtures/SOURCES.md): every node names its app, and depths
+    /// match the XML nesting (a React Native screen 20 levels deep).
+    #[test]
+    fn real_dumps_name_the_app_of_every_node() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/uiautomator/"
+        );
+        for (file, package, nodes, deepest) in [
+            (
+                "window_dump_04_react_native_weather_drawing_order_hint_attrs.xml",
+                "uk.co.openweather",
+                110,
+                20,
+            ),
+            (
+                "window_dump_02_pixel_launcher_home_screen.xml",
+                "com.google.android.apps.nexuslauncher",
+                25,
+                13,
+            ),
+        ] {
+            let xml = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+            let els = parse_dump(&xml).unwrap();
+            assert_eq!(els.len(), nodes, "{file}");
+            assert!(
+                els.iter().all(|e| e.package.as_deref() == Some(package)),
+                "{file}"
+            );
+            assert_eq!(
+                els.iter().filter_map(|e| e.depth).max(),
+                Some(deepest),
+                "{file}"
+            );
+            assert_eq!(els[0].depth, Some(0));
+        }
     }
 
     #[test]

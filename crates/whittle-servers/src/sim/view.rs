@@ -23,7 +23,8 @@ pub struct ElementView<'m> {
 }
 
 impl ElementView<'_> {
-    pub fn to_ui(&self) -> UiElement {
+    /// This element as the ui role reports it: a child (depth 1) of the app's window.
+    pub fn to_ui(&self, package: &str) -> UiElement {
         UiElement {
             resource_id: self.model.id.clone(),
             text: self.text.clone(),
@@ -33,6 +34,8 @@ impl ElementView<'_> {
             password: self.model.password,
             focused: self.focused,
             visible: self.model.visible,
+            package: Some(package.to_string()),
+            depth: Some(1),
         }
     }
 }
@@ -54,6 +57,30 @@ impl Target for ElementView<'_> {
     fn visible(&self) -> bool {
         self.model.visible
     }
+}
+
+/// The app's screen as `uiautomator dump` would list it: the window's root view
+/// (covering the screen, as a real app window does) first, then each element as its
+/// child, all tagged with the app's package. Masking relies on both: the root tells it
+/// the hierarchy spans the whole screenshot, the package that the screen is the app's.
+pub fn app_hierarchy(model: &AppModel, app: &AppProcess) -> Vec<UiElement> {
+    let [w, h] = model
+        .screen_size
+        .map(|v| i32::try_from(v).unwrap_or(i32::MAX));
+    let root = UiElement {
+        class: "android.widget.FrameLayout".into(),
+        bounds: [0, 0, w, h],
+        package: Some(model.package.clone()),
+        depth: Some(0),
+        ..UiElement::default()
+    };
+    std::iter::once(root)
+        .chain(
+            current_elements(model, app)
+                .iter()
+                .map(|e| e.to_ui(&model.package)),
+        )
+        .collect()
 }
 
 /// Every element of the app's current screen, hidden ones included (flagged).

@@ -10,7 +10,7 @@ use super::capture::{logcat_line, Captures};
 use super::device::{AppProcess, Device};
 use super::fault::Faults;
 use super::model::{AppModel, Trigger, EXIT};
-use super::view::{current_elements, find};
+use super::view::{app_hierarchy, current_elements, find};
 
 mod crash_rules;
 
@@ -358,10 +358,7 @@ impl World {
 
     pub fn hierarchy(&self, dev: usize) -> Hierarchy {
         let elements = match &self.devices[dev].app {
-            Some(app) => current_elements(&self.model, app)
-                .iter()
-                .map(|e| e.to_ui())
-                .collect(),
+            Some(app) => app_hierarchy(&self.model, app),
             None => Vec::new(),
         };
         Hierarchy { elements }

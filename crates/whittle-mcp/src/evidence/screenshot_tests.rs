@@ -1,0 +1,179 @@
+//! The capture protocol of `archive`: hierarchy, screenshot, hierarchy; a retake when
+//! the two reads differ; the level in the record. Driven by a scripted screen so the
+//! screen changes exactly between two reads.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use image::{Rgb, RgbImage};
+use whittle_core::contract::ui::{Hierarchy, UiElement};
+
+use super::*;
+use crate::config::PrivacyLevel;
+
+const APP: &str = "com.example.shop";
+
+struct Scripted {
+    /// What each successive hierarchy read returns.
+    readings: Mutex<VecDeque<Option<Hierarchy>>>,
+    image: RgbImage,
+    shots: Mutex<u32>,
+}
+
+impl Scripted {
+    fn new(readings: Vec<Option<Hierarchy>>) -> Scripted {
+        Scripted {
+            readings: Mutex::new(readings.into()),
+            image: RgbImage::from_fn(100, 200, |x, y| Rgb([x as u8, y as u8, 99])),
+            shots: Mutex::new(0),
+        }
+    }
+
+    fn shots(&self) -> u32 {
+        *self.shots.lock().unwrap()
+    }
+}
+
+impl Screen for Scripted {
+    async fn hierarchy(&self) -> Option<Hierarchy> {
+        self.readings.lock().unwrap().pop_front().flatten()
+    }
+
+    async fn screenshot(&self, save_to: &str) -> Result<(), String> {
+        *self.shots.lock().unwrap() += 1;
+        self.image
+            .save_with_format(save_to, image::ImageFormat::Png)
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn profile(email: &str) -> Hierarchy {
+    let node = |class: &str, text: &str, bounds: [i32; 4], depth: u32| UiElement {
+        class: class.into(),
+        text: text.into(),
+        bounds,
+        package: Some(APP.into()),
+        depth: Some(depth),
+        ..UiElement::default()
+    };
+    Hierarchy {
+        elements: vec![
+            node("android.widget.FrameLayout", "", [0, 0, 100, 200], 0),
+            node("android.widget.TextView", email, [10, 10, 90, 40], 1),
+        ],
+    }
+}
+
+fn masking(level: PrivacyLevel) -> MaskingConfig {
+    MaskingConfig {
+        level,
+        ..MaskingConfig::default()
+    }
+}
+
+#[tokio::test]
+async fn a_still_screen_is_archived_once_with_its_level_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = profile("jane.doe@example.com");
+    let screen = Scripted::new(vec![Some(h.clone()), Some(h)]);
+    let shot = archive(&screen, APP, dir.path(), 7, &masking(PrivacyLevel::Strict)).await;
+    assert_eq!(shot.src.as_deref(), Some("screenshots/attempt-007.png"));
+    assert_eq!(screen.shots(), 1);
+    let record: MaskRecord = serde_json::from_slice(
+        &std::fs::read(dir.path().join("screenshots/attempt-007.masks.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record.level, Some(PrivacyLevel::Strict));
+    assert_eq!(record.masks.len(), 1, "{record:?}");
+    let archived = image::open(dir.path().join("screenshots/attempt-007.png"))
+        .unwrap()
+        .to_rgb8();
+    assert_eq!(
+        *archived.get_pixel(50, 25),
+        Rgb([0, 0, 0]),
+        "the e-mail is masked"
+    );
+}
+
+#[tokio::test]
+async fn a_screen_that_changed_during_the_shot_is_retaken_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (profile("Loading"), profile("jane.doe@example.com"));
+    let screen = Scripted::new(vec![Some(a), Some(b.clone()), Some(b.clone()), Some(b)]);
+    let shot = archive(
+        &screen,
+        APP,
+        dir.path(),
+        1,
+        &masking(PrivacyLevel::Standard),
+    )
+    .await;
+    assert!(shot.src.is_some(), "{shot:?}");
+    assert_eq!(screen.shots(), 2);
+}
+
+#[tokio::test]
+async fn a_screen_still_changing_on_the_retake_is_omitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let readings = ["a", "b", "c", "d"].map(|t| Some(profile(t))).to_vec();
+    let screen = Scripted::new(readings);
+    let shot = archive(
+        &screen,
+        APP,
+        dir.path(),
+        1,
+        &masking(PrivacyLevel::Standard),
+    )
+    .await;
+    assert_eq!(screen.shots(), 2, "one retake, no more");
+    assert!(shot.redacted && shot.src.is_none());
+    let why = shot.omitted_because.unwrap();
+    assert!(why.contains("changed") && why.contains("retake"), "{why}");
+    assert!(!dir.path().join("screenshots/attempt-001.png").exists());
+}
+
+/// Issue 15, failure #2: the app crashes between the screenshot and the dump. The
+/// screenshot still shows its last frame (the e-mail), the hierarchy read after it is
+/// empty. Archiving it unmasked was the bug; it must be omitted.
+#[tokio::test]
+async fn a_crash_between_the_shot_and_the_dump_omits_the_shot() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = Hierarchy { elements: vec![] };
+    let screen = Scripted::new(vec![
+        Some(profile("jane.doe@example.com")),
+        Some(empty.clone()),
+        Some(empty.clone()),
+        Some(empty),
+    ]);
+    let shot = archive(
+        &screen,
+        APP,
+        dir.path(),
+        3,
+        &masking(PrivacyLevel::Standard),
+    )
+    .await;
+    assert!(shot.redacted && shot.src.is_none(), "{shot:?}");
+    assert!(!dir.path().join("screenshots/attempt-003.png").exists());
+    // The retake sees the empty hierarchy on both sides: omitted for that reason.
+    let why = shot.omitted_because.unwrap();
+    assert!(why.contains("empty"), "{why}");
+}
+
+#[tokio::test]
+async fn an_unreadable_hierarchy_omits_the_shot() {
+    let dir = tempfile::tempdir().unwrap();
+    let screen = Scripted::new(vec![None, None]);
+    let shot = archive(
+        &screen,
+        APP,
+        dir.path(),
+        1,
+        &masking(PrivacyLevel::Standard),
+    )
+    .await;
+    assert_eq!(
+        shot.omitted_because.as_deref(),
+        Some("no UI hierarchy to locate private data")
+    );
+}
