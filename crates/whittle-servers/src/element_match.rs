@@ -182,6 +182,7 @@ mod tests {
             password: false,
             focused: false,
             visible: true,
+            ..UiElement::default()
         }
     }
 
