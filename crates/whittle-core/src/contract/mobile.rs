@@ -27,6 +27,9 @@ contract_type! {
         pub device_type: String,
         #[serde(default)]
         pub state: String,
+        /// The OS version, e.g. "14" (mobile-mcp's `version`); optional in this contract.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub version: Option<String>,
     }
 }
 

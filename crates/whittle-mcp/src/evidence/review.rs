@@ -8,16 +8,21 @@ use serde::{Deserialize, Serialize};
 
 use super::SCREENSHOTS_DIR;
 use crate::atomic::{write_atomic, FileMode};
-use crate::mask::{burn_in, write_png_atomically, MaskError, MaskRect, MaskStyle};
+use crate::mask::{
+    burn_in_over_text, write_png_atomically, MaskError, MaskRect, MaskStyle, TextLines,
+};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Next to each archived `attempt-NNN.png`: which masks are burned into it.
+/// Next to each archived `attempt-NNN.png`: which masks are burned into it, and where
+/// the hierarchy reported text (so masks added later hide it as well as the first ones).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MaskRecord {
     pub style: MaskStyle,
     pub masks: Vec<MaskRect>,
+    #[serde(default)]
+    pub text_lines: TextLines,
 }
 
 /// One archived screenshot as a reviewer sees it.
@@ -58,6 +63,12 @@ pub enum ReviewError {
     },
     #[error("a mask must have a width and a height of at least 1 pixel")]
     EmptyMask,
+    #[error("cannot save {path}: {source}")]
+    Save {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Mask(#[from] MaskError),
 }
@@ -92,14 +103,14 @@ pub fn write_record(png: &Path, record: &MaskRecord) -> std::io::Result<()> {
     write_atomic(&record_path(png), &json, FileMode::Private)
 }
 
-fn read_record(png: &Path) -> MaskRecord {
+pub(crate) fn read_record(png: &Path) -> MaskRecord {
     std::fs::read(record_path(png))
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
 }
 
-fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
+pub(crate) fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
     let file = validate_shot_name(name)?;
     let path = evidence_dir.join(SCREENSHOTS_DIR).join(file);
     // A symlink could point the viewer (or a rewrite) outside the evidence session.
@@ -110,7 +121,7 @@ fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
     }
 }
 
-fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> {
+pub(crate) fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> {
     let read_err = |source| ReviewError::Read {
         path: path.to_path_buf(),
         source,
@@ -165,13 +176,7 @@ pub fn apply_masks(
         .collect::<Result<Vec<_>, _>>()?;
     let mut changed = 0;
     for (name, path) in paths {
-        let png = load_png(&path, name)?;
-        let mut img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
-            .map_err(|e| ReviewError::Decode {
-                name: name.clone(),
-                message: e.to_string(),
-            })?
-            .to_rgba8();
+        let mut img = decode(&load_png(&path, name)?, name)?;
         let (w, h) = img.dimensions();
         let inside: Vec<MaskRect> = rects
             .iter()
@@ -181,9 +186,9 @@ pub fn apply_masks(
         if inside.is_empty() {
             continue;
         }
-        burn_in(&mut img, &inside, style);
-        write_png_atomically(&img, &path)?;
         let mut record = read_record(&path);
+        burn_in_over_text(&mut img, &inside, style, &record.text_lines);
+        write_png_atomically(&img, &path)?;
         record.masks.extend(inside);
         record.style = style;
         if let Err(e) = write_record(&path, &record) {
@@ -194,8 +199,20 @@ pub fn apply_masks(
     Ok(changed)
 }
 
+/// An archived PNG as RGBA pixels, the format reviewer masks are burned in.
+pub(crate) fn decode(png: &[u8], name: &str) -> Result<image::RgbaImage, ReviewError> {
+    Ok(
+        image::load_from_memory_with_format(png, image::ImageFormat::Png)
+            .map_err(|e| ReviewError::Decode {
+                name: name.to_owned(),
+                message: e.to_string(),
+            })?
+            .to_rgba8(),
+    )
+}
+
 /// Deletes a screenshot (and its record) so that neither the evidence nor an export
-/// will carry it.
+/// will carry it, and notes the omission on the review checklist.
 pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
     let path = shot_path(evidence_dir, name)?;
     std::fs::remove_file(&path).map_err(|source| ReviewError::Remove {
@@ -203,6 +220,10 @@ pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
         source,
     })?;
     let _ = std::fs::remove_file(record_path(&path));
+    if let Err(e) = super::checklist::note_omitted(evidence_dir, name) {
+        // The image is gone either way; only the checklist's count is off.
+        tracing::warn!(error = %e, "omission not noted on the review checklist");
+    }
     Ok(())
 }
 
@@ -264,6 +285,7 @@ mod tests {
         let record = MaskRecord {
             style: MaskStyle::Pixelate,
             masks: vec![rect(1, 2, 3, 4)],
+            text_lines: TextLines::new(vec![[0, 0, 40, 12]]),
         };
         write_record(&png, &record).unwrap();
         let shot = review_shot(dir.path(), "screenshots/attempt-001.png").unwrap();

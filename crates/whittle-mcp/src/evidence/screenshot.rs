@@ -3,7 +3,7 @@ use std::path::Path;
 use super::review::{write_record, MaskRecord};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
-use crate::mask::{mask_screenshot, MaskOutcome, RawScreenshot};
+use crate::mask::{mask_screenshot, MaskOutcome, RawScreenshot, TextLines};
 
 pub const SCREENSHOTS_DIR: &str = "screenshots";
 
@@ -51,6 +51,10 @@ pub async fn archive_screenshot(
             let record = MaskRecord {
                 style: masking.style,
                 masks,
+                text_lines: hierarchy
+                    .as_ref()
+                    .map(TextLines::from_hierarchy)
+                    .unwrap_or_default(),
             };
             if let Err(e) = write_record(&path, &record) {
                 // Only the viewer's overlays are lost: the masks are in the pixels.

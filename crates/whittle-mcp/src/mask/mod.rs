@@ -9,13 +9,15 @@ mod raw;
 mod rect;
 mod screenshot;
 mod style;
+mod text_lines;
 
 pub use auto::auto_masks;
-pub use burn::{burn_in, ScreenPixel};
+pub use burn::{block_edge, burn_in, burn_in_over_text, ScreenPixel};
 pub use error::MaskError;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
 pub use style::MaskStyle;
+pub use text_lines::TextLines;
 pub use whittle_core::sensitive::looks_sensitive_text;

@@ -3,7 +3,9 @@ use std::path::{Path, PathBuf};
 use image::{DynamicImage, ImageBuffer, PixelWithColorType};
 use whittle_core::contract::ui::Hierarchy;
 
-use super::{auto_masks, burn_in, MaskError, MaskRect, RawScreenshot, ScreenPixel};
+use super::{
+    auto_masks, burn_in_over_text, MaskError, MaskRect, RawScreenshot, ScreenPixel, TextLines,
+};
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
 
@@ -49,13 +51,14 @@ pub fn mask_screenshot(
 
     let mut masks = auto_masks(hierarchy, &patterns);
     masks.extend(extra.iter().cloned());
+    let text = TextLines::from_hierarchy(hierarchy);
     // Masks are burned in the format the device sent when it is 8-bit RGB or RGBA
     // (screencap's formats); converting a full screenshot first costs more than the rest
     // of the masking together. Anything else is converted to RGBA as before.
     match decoded {
-        DynamicImage::ImageRgb8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
-        DynamicImage::ImageRgba8(mut img) => burn_and_write(&mut img, &masks, cfg, out)?,
-        other => burn_and_write(&mut other.to_rgba8(), &masks, cfg, out)?,
+        DynamicImage::ImageRgb8(mut img) => burn_and_write(&mut img, &masks, &text, cfg, out)?,
+        DynamicImage::ImageRgba8(mut img) => burn_and_write(&mut img, &masks, &text, cfg, out)?,
+        other => burn_and_write(&mut other.to_rgba8(), &masks, &text, cfg, out)?,
     }
     Ok(MaskOutcome::Archived {
         path: out.to_path_buf(),
@@ -66,10 +69,11 @@ pub fn mask_screenshot(
 fn burn_and_write<P: ScreenPixel + PixelWithColorType>(
     img: &mut ImageBuffer<P, Vec<u8>>,
     masks: &[MaskRect],
+    text: &TextLines,
     cfg: &MaskingConfig,
     out: &Path,
 ) -> Result<(), MaskError> {
-    burn_in(img, masks, cfg.style);
+    burn_in_over_text(img, masks, cfg.style, text);
     write_png_atomically(img, out)
 }
 
