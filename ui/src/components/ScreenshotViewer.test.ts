@@ -137,6 +137,7 @@ describe("ScreenshotViewer", () => {
       "Burn 1 mask (Solid) into all 4 screenshots of this run: attempts 1–4? What is under it is gone for good.",
     );
     expect(commandCalls(calls, "apply_masks")).toEqual([]);
+    expect(document.activeElement).toBe(within(ask).getByRole("button", { name: "Cancel" }));
     await fireEvent.click(within(ask).getByRole("button", { name: "Cancel" }));
     expect(commandCalls(calls, "apply_masks")).toEqual([]);
     expect(document.querySelectorAll("[data-rect-index]")).toHaveLength(1);
@@ -156,6 +157,8 @@ describe("ScreenshotViewer", () => {
     expect(onclose).not.toHaveBeenCalled();
     const guard = screen.getByTestId("unapplied-guard");
     expect(guard).toHaveTextContent("1 mask is not applied yet.");
+    // Focused (and so scrolled into view) on the harmless answer.
+    expect(document.activeElement).toBe(within(guard).getByRole("button", { name: "Keep editing" }));
     await fireEvent.click(within(guard).getByRole("button", { name: "Keep editing" }));
     expect(screen.queryByTestId("unapplied-guard")).toBeNull();
     expect(document.querySelectorAll("[data-rect-index]")).toHaveLength(1);
