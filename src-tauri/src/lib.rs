@@ -13,6 +13,7 @@ pub mod live_run;
 pub mod logging;
 pub mod result_actions;
 pub mod reveal;
+pub mod review;
 pub mod run_control;
 pub mod run_update;
 pub mod runs;
@@ -42,6 +43,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::step_thumbnail,
         commands::apply_masks,
         commands::omit_screenshot,
+        commands::preview_masks,
+        commands::review_checklist,
+        commands::mark_reviewed,
         commands::app_setup,
         commands::reveal_logs,
         commands::check_real_device,

@@ -7,7 +7,8 @@ use base64::Engine;
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
 use whittle_mcp::evidence::{
-    apply_masks, omit_shot, review_shot, session_step_png, thumbnail_png, THUMBNAIL_HEIGHT,
+    apply_masks, omit_shot, preview_masks, review_shot, session_step_png, thumbnail_png,
+    THUMBNAIL_HEIGHT,
 };
 use whittle_mcp::mask::{MaskRect, MaskStyle};
 
@@ -15,6 +16,8 @@ use crate::error::AppError;
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct ScreenshotView {
+    /// The evidence session the image belongs to: with `name`, its full identity.
+    pub evidence_session: String,
     pub name: String,
     pub data_url: String,
     pub width: u32,
@@ -33,14 +36,34 @@ pub struct MaskRequest {
     pub style: MaskStyle,
 }
 
-fn unavailable(reason: impl ToString) -> AppError {
+/// Masks the reviewer is still editing on one screenshot.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct MaskPreviewRequest {
+    pub workspace: String,
+    pub evidence_session: String,
+    pub screenshot: String,
+    pub rects: Vec<MaskRect>,
+    pub style: MaskStyle,
+}
+
+/// One masked region exactly as Apply will burn it, to lay over the image.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct MaskPatchView {
+    pub x: u32,
+    pub y: u32,
+    pub w: u32,
+    pub h: u32,
+    pub data_url: String,
+}
+
+pub(crate) fn unavailable(reason: impl ToString) -> AppError {
     AppError::ScreenshotUnavailable {
         reason: reason.to_string(),
     }
 }
 
 /// A session folder of the workspace, by id (evidence sessions are sessions too).
-fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, AppError> {
+pub(crate) fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, AppError> {
     validate_session_id(evidence_session).map_err(|reason| AppError::InvalidSessionId {
         id: evidence_session.to_owned(),
         reason: reason.to_string(),
@@ -79,6 +102,7 @@ pub fn view(
     let shot =
         review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
     Ok(ScreenshotView {
+        evidence_session: evidence_session.to_owned(),
         name: shot.name,
         data_url: png_data_url(&shot.png),
         width: shot.width,
@@ -91,6 +115,24 @@ pub fn view(
 pub fn apply(request: &MaskRequest) -> Result<u32, AppError> {
     let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
     apply_masks(&dir, &request.screenshots, &request.rects, request.style).map_err(unavailable)
+}
+
+/// The reviewer's unapplied masks rendered by the burning code itself, region by region
+/// (only masked pixels of an already-masked image cross to the window).
+pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppError> {
+    let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
+    let patches = preview_masks(&dir, &request.screenshot, &request.rects, request.style)
+        .map_err(unavailable)?;
+    Ok(patches
+        .into_iter()
+        .map(|p| MaskPatchView {
+            x: p.x,
+            y: p.y,
+            w: p.w,
+            h: p.h,
+            data_url: png_data_url(&p.png),
+        })
+        .collect())
 }
 
 pub fn omit(workspace: &str, evidence_session: &str, name: &str) -> Result<(), AppError> {

@@ -35,6 +35,15 @@ export const commands = {
 	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload>(__TAURI_INVOKE("apply_masks", { request })),
 	/**  Deletes a screenshot from the evidence (and so from any export). */
 	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
+	/**
+	 *  The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
+	 *  them (nothing is written).
+	 */
+	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], ErrorPayload>(__TAURI_INVOKE("preview_masks", { request })),
+	/**  Which screenshots of an evidence session a person has checked, and which were omitted. */
+	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist, ErrorPayload>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
+	/**  Marks one screenshot as checked (or not) on the review checklist. */
+	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist, ErrorPayload>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
 	/**  Where the config is, whether this start created it, where the logs go. */
 	appSetup: () => __TAURI_INVOKE<SetupView_Serialize>("app_setup"),
 	/**  Opens the log folder in the file manager. */
@@ -192,6 +201,24 @@ export type ErrorPayload = {
 	message: string,
 };
 
+/**  One masked region exactly as Apply will burn it, to lay over the image. */
+export type MaskPatchView = {
+	x: number,
+	y: number,
+	w: number,
+	h: number,
+	data_url: string,
+};
+
+/**  Masks the reviewer is still editing on one screenshot. */
+export type MaskPreviewRequest = {
+	workspace: string,
+	evidence_session: string,
+	screenshot: string,
+	rects: MaskRect[],
+	style: MaskStyle,
+};
+
 /**  A region of a screenshot to obscure, in image pixels, with why it is masked. */
 export type MaskRect = {
 	x: number,
@@ -254,6 +281,15 @@ export type PendingResult_Deserialize = {
 	package: string,
 	app_version?: string | null,
 	device: string,
+	/**  The device's model as the mobile role names it, when known. */
+	device_name?: string | null,
+	/**  The device's Android version, when the mobile role reports it. */
+	os_version?: string | null,
+	/**
+	 *  The target crash's stack trace, each line that looks private replaced by
+	 *  `[redacted]` (it is shown in the window and exported).
+	 */
+	target_stack?: string | null,
 	minimal_plan: PlanEntry_Deserialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],
@@ -292,6 +328,15 @@ export type PendingResult_Serialize = {
 	package: string,
 	app_version: string | null,
 	device: string,
+	/**  The device's model as the mobile role names it, when known. */
+	device_name?: string,
+	/**  The device's Android version, when the mobile role reports it. */
+	os_version?: string,
+	/**
+	 *  The target crash's stack trace, each line that looks private replaced by
+	 *  `[redacted]` (it is shown in the window and exported).
+	 */
+	target_stack?: string,
 	minimal_plan: PlanEntry_Serialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],
@@ -379,6 +424,25 @@ export type ProofRow = {
 	removed_step: number,
 	candidate: number[],
 	outcomes: boolean[],
+};
+
+export type ReviewChecklist = {
+	/**  In attempt order. */
+	shots: ShotReview[],
+	summary: ReviewSummary,
+};
+
+/**
+ *  The counts the window and an export show. Omitting a screenshot is a review
+ *  decision, so omitted screenshots count as reviewed.
+ */
+export type ReviewSummary = {
+	/**  Screenshots archived by the run, omitted ones included. */
+	total: number,
+	reviewed: number,
+	omitted: number,
+	/**  Attempts whose screenshot nobody has checked yet. */
+	not_reviewed: number[],
 };
 
 /**
@@ -556,6 +620,8 @@ export type RunUpdate_Serialize =
 { kind: "ended"; run_id: number; result: RunResultView_Serialize | null; error: ErrorPayload | null };
 
 export type ScreenshotView = {
+	/**  The evidence session the image belongs to: with `name`, its full identity. */
+	evidence_session: string,
 	name: string,
 	data_url: string,
 	width: number,
@@ -682,6 +748,15 @@ export type SetupView_Serialize = {
 	log_dir: string | null,
 	/**  The config's device roles use the bundled simulator. */
 	simulator: boolean,
+};
+
+/**  One screenshot on the checklist. */
+export type ShotReview = {
+	name: string,
+	attempt: number,
+	reviewed: boolean,
+	/**  Deleted from the evidence by the reviewer (so also reviewed). */
+	omitted: boolean,
 };
 
 /**  Why a step of the path cannot be replayed live. */

@@ -205,7 +205,12 @@ fn a_foreign_python_server_in_the_device_roles_minimizes_and_says_what_it_tolera
     );
     assert!(warning_of(&all, "mobile_list_apps").contains("prose instead of JSON"));
     assert!(warning_of(&all, "mobile_save_screenshot").contains("read from the saved image"));
-    assert!(warning_of(&all, "mobile_list_available_devices").contains("devices[].version"));
+    // mobile-mcp's device list (with its `version`) is inside the contract: nothing to say.
+    assert!(
+        !all.iter()
+            .any(|w| w.contains(" tool mobile_list_available_devices answered outside")),
+        "{all:#?}"
+    );
     assert!(warning_of(&all, "get_hierarchy").contains("found among 2 content blocks"));
     let decode_warnings: Vec<_> = all
         .iter()

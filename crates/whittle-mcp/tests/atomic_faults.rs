@@ -10,7 +10,9 @@ use serde_json::json;
 use whittle_core::model::{Confidence, MinimizedEntry, SIDECAR_FILE};
 use whittle_mcp::atomic::fault::{self, Stage};
 use whittle_mcp::atomic::{write_atomic, FileMode};
-use whittle_mcp::export::{export_bundle, read_bundle, ExportError, ExportInput, ExportStep};
+use whittle_mcp::export::{
+    export_bundle, read_bundle, ExportError, ExportInput, ExportShot, ExportStep,
+};
 use whittle_mcp::sidecar::{write_sidecar_entry, SidecarError};
 
 const STAGES: [(Stage, &str); 3] = [
@@ -109,8 +111,11 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
         package: "com.example.shop".into(),
         app_version: None,
         device: "sim-1".into(),
+        device_name: None,
+        os_version: None,
         target_fingerprint: Some("0123456789ab".into()),
         target_label: "NullPointerException at CheckoutActivity.onClick".into(),
+        target_stack: None,
         attempts: 5,
         confidence: Confidence::High,
         complete: true,
@@ -122,8 +127,15 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
             action: json!({"action_type": "tap"}),
         }],
         proof_lines: vec!["baseline reproduced 3/3".into()],
-        screenshots: shots,
+        screenshots: shots
+            .into_iter()
+            .map(|path| ExportShot {
+                path,
+                attempt: None,
+            })
+            .collect(),
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
+        review: None,
     }
 }
 

@@ -138,7 +138,7 @@ fn archives_masked_png_with_auto_and_extra_masks() {
         &out,
     )
     .unwrap();
-    let MaskOutcome::Archived { path, masks } = outcome else {
+    let MaskOutcome::Archived { path, masks, .. } = outcome else {
         panic!("{outcome:?}")
     };
     assert_eq!(path, out);

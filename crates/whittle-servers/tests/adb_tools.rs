@@ -38,12 +38,18 @@ async fn devices_come_from_adb_devices_and_serial_restricts_them() {
             emulator-5554 device product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 transport_id:1\n\
             R58M123ABC unauthorized usb:1-1 transport_id:2\n\n"})],
     );
+    fake.on_dev(
+        &["shell", "getprop", "ro.build.version.release"],
+        vec![json!({"stdout": "14\n"})],
+    );
     let client = fake.start(&[]).await;
     let v = ok(&call(&client, mobile::LIST_DEVICES, json!({})).await);
+    // The Android version is read from the online device only (an unauthorized one
+    // cannot answer).
     assert_eq!(
         v["devices"],
         json!([
-            {"id": DEV, "name": "sdk gphone64 x86 64", "platform": "android", "type": "emulator", "state": "online"},
+            {"id": DEV, "name": "sdk gphone64 x86 64", "platform": "android", "type": "emulator", "state": "online", "version": "14"},
             {"id": "R58M123ABC", "name": "R58M123ABC", "platform": "android", "type": "real", "state": "unauthorized"}
         ])
     );

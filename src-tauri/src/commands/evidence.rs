@@ -5,8 +5,10 @@ use tauri::State;
 use crate::error::AppError;
 use crate::result_actions::{self, Approval};
 use crate::reveal;
-use crate::screenshots::{self, MaskRequest, ScreenshotView};
+use crate::review;
+use crate::screenshots::{self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView};
 use crate::state::AppState;
+use whittle_mcp::evidence::ReviewChecklist;
 
 /// Writes the finished run's result into the original session's sidecar.
 #[tauri::command]
@@ -93,4 +95,37 @@ pub fn omit_screenshot(
     name: String,
 ) -> Result<(), AppError> {
     screenshots::omit(&workspace, &evidence_session, &name)
+}
+
+/// The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
+/// them (nothing is written).
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(request), fields(evidence_session = %request.evidence_session), err)]
+pub fn preview_masks(request: MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppError> {
+    screenshots::preview(&request)
+}
+
+/// Which screenshots of an evidence session a person has checked, and which were omitted.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn review_checklist(
+    workspace: String,
+    evidence_session: String,
+) -> Result<ReviewChecklist, AppError> {
+    review::checklist(&workspace, &evidence_session)
+}
+
+/// Marks one screenshot as checked (or not) on the review checklist.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn mark_reviewed(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+    reviewed: bool,
+) -> Result<ReviewChecklist, AppError> {
+    review::mark(&workspace, &evidence_session, &name, reviewed)
 }

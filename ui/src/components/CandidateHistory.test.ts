@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import CandidateHistory from "./CandidateHistory.svelte";
+import { evidenceScope } from "../lib/thumbnails";
 import type { AttemptRow } from "../lib/runState";
 import { shot } from "../test/runFixtures";
 
@@ -83,19 +84,53 @@ describe("CandidateHistory", () => {
 
   it("loads previews only for the rows in view, and again when the version changes", async () => {
     const loaded: string[] = [];
-    const thumbnail = async (name: string) => {
+    const load = async (name: string) => {
       loaded.push(name);
       return `data:image/png;base64,${btoa(name)}`;
     };
-    const { rerender } = render(CandidateHistory, { rows: rowsOf(300), onopen: () => {}, thumbnail });
+    const scope = evidenceScope("/ws", "2026-05-20_101500_minimize-checkout-npe");
+    const { rerender } = render(CandidateHistory, { rows: rowsOf(300), onopen: () => {}, thumbnails: { scope, load } });
     await vi.waitFor(() => expect(screen.getAllByTestId("thumbnail")[0]).toHaveAttribute("data-loaded", "true"));
     const shown = screen.getAllByTestId("history-row").length;
     // The list follows the newest attempt, so at most two windows were ever mounted.
     const first = loaded.length;
     expect(first).toBeLessThanOrEqual(2 * shown);
     expect(new Set(loaded).size).toBe(first);
-    await rerender({ rows: rowsOf(300), onopen: () => {}, thumbnail, thumbnailVersion: 1 });
+    await rerender({ rows: rowsOf(300), onopen: () => {}, thumbnails: { scope, load, version: 1 } });
     await vi.waitFor(() => expect(loaded.length).toBe(first + shown));
+  });
+
+  it("never shows another run's screenshot of the same attempt number", async () => {
+    // Two evidence sessions, both with screenshots/attempt-001.png … but different images.
+    const source = (session: string) => ({
+      scope: evidenceScope("/ws", session),
+      load: async (name: string) => `data:image/png;base64,${btoa(`${session}/${name}`)}`,
+    });
+    const rows = rowsOf(3);
+    const { rerender } = render(CandidateHistory, { rows, onopen: () => {}, thumbnails: source("run-a") });
+    const imageOf = async (attempt: string) => {
+      const row = screen.getAllByTestId("history-row").find((r) => r.dataset.attempt === attempt)!;
+      await vi.waitFor(() => expect(row.querySelector("img")).not.toBeNull());
+      return atob(row.querySelector("img")!.getAttribute("src")!.split(",")[1]!);
+    };
+    expect(await imageOf("1")).toBe(`run-a/${rows[0]!.screenshot}`);
+    await rerender({ rows, onopen: () => {}, thumbnails: source("run-b") });
+    await vi.waitFor(async () => expect(await imageOf("1")).toBe(`run-b/${rows[0]!.screenshot}`));
+    // And back: each session's preview is its own, cached under its own key.
+    await rerender({ rows, onopen: () => {}, thumbnails: source("run-a") });
+    await vi.waitFor(async () => expect(await imageOf("1")).toBe(`run-a/${rows[0]!.screenshot}`));
+  });
+
+  it("marks the previews of checked screenshots", async () => {
+    const rows = rowsOf(3);
+    render(CandidateHistory, {
+      rows,
+      onopen: () => {},
+      thumbnails: { scope: evidenceScope("/ws", "e"), load: async () => "data:image/png;base64,AA==" },
+      reviewed: new Set([rows[1]!.screenshot!]),
+    });
+    const marked = screen.getAllByTestId("history-row").map((r) => r.querySelector(".checked") !== null);
+    expect(marked).toEqual([false, true, false]);
   });
 });
 

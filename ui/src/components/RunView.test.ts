@@ -49,7 +49,7 @@ describe("RunView", () => {
     expect(onbusychange).toHaveBeenLastCalledWith(false);
   });
 
-  it("opens an attempt's screenshot, compares with the previous one, and forgets an omitted one", async () => {
+  it("opens an attempt's screenshot, compares it with a related attempt, walks on after omitting it", async () => {
     const { calls } = setup();
     await startAndRun(events.length);
     const buttons = screen.getAllByTestId("open-screenshot");
@@ -57,23 +57,47 @@ describe("RunView", () => {
     await fireEvent.click(buttons[2]!);
     const viewer = await screen.findByTestId("screenshot-viewer");
     expect(viewer).toHaveTextContent("Screenshot of attempt 3");
-    expect(await within(viewer).findByRole("button", { name: "Compare with attempt 2" })).toBeEnabled();
-    expect(within(viewer).getByTestId("mask-apply-all")).toHaveTextContent("(4)");
+    expect(await within(viewer).findByTestId("mask-apply-all")).toHaveTextContent("(4)");
+    // Attempt 3 replayed step 2; attempt 4 replayed 2 and 4 — the nearest "plus one step".
+    await fireEvent.click(await within(viewer).findByTestId("compare-toggle"));
+    expect(await within(viewer).findByTestId("compare-caption")).toHaveTextContent(
+      "Attempt 4: the same steps plus 1 step (4) · Reproduced",
+    );
 
     await fireEvent.click(within(viewer).getByTestId("omit-screenshot"));
     await fireEvent.click(within(viewer).getByTestId("omit-confirm"));
-    await waitFor(() => expect(screen.queryByTestId("screenshot-viewer")).toBeNull());
+    await waitFor(() => expect(viewer).toHaveTextContent("Screenshot of attempt 4"));
     expect(commandCalls(calls, "omit_screenshot")).toEqual([
       { workspace: "/ws", evidenceSession: result.summary.evidence_session, name: shot(3) },
     ]);
     expect(screen.getAllByTestId("open-screenshot")).toHaveLength(3);
-
-    await fireEvent.click(screen.getAllByTestId("open-screenshot")[2]!); // attempt 4
-    const next = await screen.findByTestId("screenshot-viewer");
-    // Attempt 3's screenshot is gone, so the comparison goes back to attempt 2.
-    expect(await within(next).findByRole("button", { name: "Compare with attempt 2" })).toBeInTheDocument();
-    await fireEvent.click(within(next).getByTestId("close-viewer"));
+    expect(await within(viewer).findByTestId("mask-apply-all")).toHaveTextContent("(3)");
+    await fireEvent.click(within(viewer).getByTestId("close-viewer"));
     expect(screen.queryByTestId("screenshot-viewer")).toBeNull();
+  });
+
+  it("shows the review checklist of the run and opens the next unchecked screenshot", async () => {
+    const evidence = result.summary.evidence_session!;
+    fakeBackend({
+      list_devices: () => [{ id: "sim-1", name: "Sim", platform: "android", type: "emulator", state: "online" }],
+      start_run: () => 3,
+      screenshot_image: (a) => screenshotView(a.name as string),
+      review_checklist: (a) => {
+        expect(a).toEqual({ workspace: "/ws", evidenceSession: evidence });
+        return {
+          shots: [1, 2, 3, 4].map((n) => ({ name: shot(n), attempt: n, reviewed: n === 1 || n === 3, omitted: n === 3 })),
+          summary: { total: 4, reviewed: 2, omitted: 1, not_reviewed: [2, 4] },
+        };
+      },
+    });
+    render(RunView, { workspace: "/ws", detail: checkoutDetail, crash, onback: () => {} });
+    await startAndRun(events.length);
+    const progress = await screen.findByTestId("review-progress");
+    expect(within(progress).getByTestId("review-counts")).toHaveTextContent("2 of 4 reviewed · 1 omitted");
+    const marked = screen.getAllByTestId("history-row").map((r) => r.querySelector(".checked") !== null);
+    expect(marked).toEqual([true, false, true, false]);
+    await fireEvent.click(within(progress).getByTestId("review-next"));
+    expect(await screen.findByTestId("screenshot-viewer")).toHaveTextContent("Screenshot of attempt 2");
   });
 
   it("goes back to the session", async () => {

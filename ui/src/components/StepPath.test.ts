@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import StepPath from "./StepPath.svelte";
 import { checkoutDetail } from "../test/fixtures";
 import type { PlanView } from "../lib/types";
+import { sessionScope } from "../lib/thumbnails";
 
 const plan = checkoutDetail.crashes[0]!.plan!;
 const marks = () =>
@@ -50,9 +51,12 @@ describe("StepPath", () => {
     const steps = plan.steps.map((st) => (st.index === 2 ? { ...st, screenshot: "shots/step-2.png" } : st));
     render(StepPath, {
       plan: { ...plan, steps },
-      thumbnail: async (src: string) => {
-        loads.push(src);
-        return "data:image/png;base64,iVBORw0KGgo=";
+      thumbnails: {
+        scope: sessionScope("/ws", "2026-05-14_160354_checkout-npe"),
+        load: async (src: string) => {
+          loads.push(src);
+          return "data:image/png;base64,iVBORw0KGgo=";
+        },
       },
     });
     const img = await screen.findByAltText("Recorded screen of step 2");

@@ -7,7 +7,10 @@ import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type {
   Approval,
   Device,
+  MaskPatchView,
+  MaskPreviewRequest,
   MaskRequest,
+  ReviewChecklist,
   RunChannelMessage,
   RunEnded,
   RunErrorPayload,
@@ -99,4 +102,14 @@ export const api = {
   omitScreenshot: async (workspace: string, evidenceSession: string, name: string): Promise<void> => {
     unwrap(await commands.omitScreenshot(workspace, evidenceSession, name));
   },
+  previewMasks: async (request: MaskPreviewRequest): Promise<MaskPatchView[]> =>
+    unwrap(await commands.previewMasks(request)),
+  reviewChecklist: async (workspace: string, evidenceSession: string): Promise<ReviewChecklist> =>
+    unwrap(await commands.reviewChecklist(workspace, evidenceSession)),
+  markReviewed: async (
+    workspace: string,
+    evidenceSession: string,
+    name: string,
+    reviewed: boolean,
+  ): Promise<ReviewChecklist> => unwrap(await commands.markReviewed(workspace, evidenceSession, name, reviewed)),
 };

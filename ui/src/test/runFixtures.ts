@@ -150,5 +150,13 @@ export const result: RunResultView = {
 export const autoMask: MaskRect = { x: 40, y: 400, w: 1000, h: 120, reason: "password field" };
 
 export function screenshotView(name: string, masks: MaskRect[] = [autoMask]): ScreenshotView {
-  return { name, data_url: "data:image/png;base64,iVBORw0KGgo=", width: 1080, height: 1920, masks, style: "solid" };
+  return {
+    evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+    name,
+    data_url: "data:image/png;base64,iVBORw0KGgo=",
+    width: 1080,
+    height: 1920,
+    masks,
+    style: "solid",
+  };
 }

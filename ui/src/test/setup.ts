@@ -4,6 +4,7 @@ import { clearMocks } from "@tauri-apps/api/mocks";
 import { webcrypto } from "node:crypto";
 import { afterEach } from "vitest";
 import { setLocale } from "../lib/i18n/index.svelte";
+import { clearThumbnails } from "../lib/thumbnails";
 
 // @tauri-apps/api's mocks draw callback ids from crypto.getRandomValues.
 if (!window.crypto?.getRandomValues) {
@@ -35,3 +36,6 @@ afterEach(() => {
   clearMocks();
   localStorage.clear();
 });
+
+// Previews are cached for the whole page; each test starts with none.
+afterEach(clearThumbnails);

@@ -30,6 +30,14 @@ contract_type! {
         /// Missing reads as "" (online).
         #[serde(default, deserialize_with = "lenient::text")]
         pub state: String,
+        /// The OS version, e.g. "14" (mobile-mcp's `version`); optional in this contract,
+        /// a number reads as its text (it only labels the export).
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient::opt_text"
+        )]
+        pub version: Option<String>,
     }
 }
 

@@ -2,9 +2,10 @@ use std::path::{Path, PathBuf};
 
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 
-use super::{read_result, ResultFileError};
+use super::attempts::recorded_attempts;
+use super::{read_result, review_checklist, ResultFileError};
 use crate::config::PrivacyLevel;
-use crate::export::{export_bundle, ExportError, ExportInput, ExportStep};
+use crate::export::{export_bundle, ExportError, ExportInput, ExportShot, ExportStep};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvidenceExportError {
@@ -18,8 +19,8 @@ pub enum EvidenceExportError {
     Export(#[from] ExportError),
 }
 
-/// Bundles an evidence session (its `result.json` and masked screenshots) for a bug
-/// ticket (SPEC §7).
+/// Bundles an evidence session (its `result.json`, masked screenshots labelled by
+/// attempt and verdict, and the reviewer's checklist) for a bug ticket.
 pub fn export_evidence(
     workspace: &Path,
     evidence_session: &str,
@@ -40,19 +41,33 @@ pub fn export_evidence(
             action: serde_json::to_value(entry).unwrap_or(serde_json::Value::Null),
         })
         .collect();
+    // Labels come from the evidence's own record of each replay: which steps it replayed
+    // and what it found.
+    let attempts = recorded_attempts(&dir);
     let screenshots = result
         .screenshots
         .iter()
-        .map(|rel| dir.join(rel))
-        .filter(|p| p.starts_with(&dir) && p.is_file())
+        .map(|rel| (rel, dir.join(rel)))
+        .filter(|(_, p)| p.starts_with(&dir) && p.is_file())
+        .map(|(rel, path)| ExportShot {
+            attempt: attempts
+                .iter()
+                .find(|a| a.screenshot.as_deref() == Some(rel.as_str()))
+                .map(|a| a.label.clone()),
+            path,
+        })
         .collect();
+    let review = Some(review_checklist(&dir).summary).filter(|r| r.total > 0);
     let input = ExportInput {
         engine_version: env!("CARGO_PKG_VERSION").to_string(),
         package: result.package.clone(),
         app_version: result.app_version.clone(),
         device: result.device.clone(),
+        device_name: result.device_name.clone(),
+        os_version: result.os_version.clone(),
         target_fingerprint: result.target_fingerprint.clone(),
         target_label: result.target_label.clone(),
+        target_stack: result.target_stack.clone(),
         attempts: result.attempts,
         confidence,
         complete: result.complete,
@@ -62,6 +77,7 @@ pub fn export_evidence(
         proof_lines: result.proof_lines.clone(),
         screenshots,
         masking_level: masking_level(&dir),
+        review,
     };
     Ok(export_bundle(&input, out_dir, name)?)
 }

@@ -2,14 +2,22 @@
 //! steps: masked screenshots, `result.json`, the Phase-5 section of `report.md`, and
 //! the export of all that into a bug-ticket bundle.
 
+mod attempts;
+mod checklist;
 mod export;
+mod preview;
 mod report_section;
 mod result_file;
 mod review;
 mod screenshot;
 mod thumbnail;
 
+pub use attempts::{recorded_attempts, RecordedAttempt};
+pub use checklist::{
+    mark_reviewed, review_checklist, ReviewChecklist, ReviewSummary, ShotReview, REVIEW_FILE,
+};
 pub use export::{export_evidence, EvidenceExportError};
+pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
 pub use result_file::{read_result, write_result, ResultFileError};
 pub use review::{

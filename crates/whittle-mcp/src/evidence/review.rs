@@ -9,19 +9,25 @@ use serde::{Deserialize, Serialize};
 use super::SCREENSHOTS_DIR;
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::PrivacyLevel;
-use crate::mask::{burn_in, write_png_atomically, MaskError, MaskRect, MaskStyle};
+use crate::mask::{
+    burn_in_over_text, write_png_atomically, MaskError, MaskRect, MaskStyle, TextLines,
+};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Next to each archived `attempt-NNN.png`: which masks are burned into it, and at which
-/// privacy level it was archived (`None` in records written before levels existed).
+/// Next to each archived `attempt-NNN.png`: which masks are burned into it, at which
+/// privacy level it was archived (`None` in records written before levels existed), and
+/// where the hierarchy reported text (so masks added later hide it as well as the first
+/// ones).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MaskRecord {
     pub style: MaskStyle,
     pub masks: Vec<MaskRect>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<PrivacyLevel>,
+    #[serde(default)]
+    pub text_lines: TextLines,
 }
 
 /// One archived screenshot as a reviewer sees it.
@@ -62,6 +68,12 @@ pub enum ReviewError {
     },
     #[error("a mask must have a width and a height of at least 1 pixel")]
     EmptyMask,
+    #[error("cannot save {path}: {source}")]
+    Save {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Mask(#[from] MaskError),
 }
@@ -96,14 +108,14 @@ pub fn write_record(png: &Path, record: &MaskRecord) -> std::io::Result<()> {
     write_atomic(&record_path(png), &json, FileMode::Private)
 }
 
-fn read_record(png: &Path) -> MaskRecord {
+pub(crate) fn read_record(png: &Path) -> MaskRecord {
     std::fs::read(record_path(png))
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
 }
 
-fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
+pub(crate) fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
     let file = validate_shot_name(name)?;
     let path = evidence_dir.join(SCREENSHOTS_DIR).join(file);
     // A symlink could point the viewer (or a rewrite) outside the evidence session.
@@ -114,7 +126,7 @@ fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
     }
 }
 
-fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> {
+pub(crate) fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> {
     let read_err = |source| ReviewError::Read {
         path: path.to_path_buf(),
         source,
@@ -169,13 +181,7 @@ pub fn apply_masks(
         .collect::<Result<Vec<_>, _>>()?;
     let mut changed = 0;
     for (name, path) in paths {
-        let png = load_png(&path, name)?;
-        let mut img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
-            .map_err(|e| ReviewError::Decode {
-                name: name.clone(),
-                message: e.to_string(),
-            })?
-            .to_rgba8();
+        let mut img = decode(&load_png(&path, name)?, name)?;
         let (w, h) = img.dimensions();
         let inside: Vec<MaskRect> = rects
             .iter()
@@ -185,9 +191,9 @@ pub fn apply_masks(
         if inside.is_empty() {
             continue;
         }
-        burn_in(&mut img, &inside, style);
-        write_png_atomically(&img, &path)?;
         let mut record = read_record(&path);
+        burn_in_over_text(&mut img, &inside, style, &record.text_lines);
+        write_png_atomically(&img, &path)?;
         record.masks.extend(inside);
         record.style = style;
         if let Err(e) = write_record(&path, &record) {
@@ -198,8 +204,20 @@ pub fn apply_masks(
     Ok(changed)
 }
 
+/// An archived PNG as RGBA pixels, the format reviewer masks are burned in.
+pub(crate) fn decode(png: &[u8], name: &str) -> Result<image::RgbaImage, ReviewError> {
+    Ok(
+        image::load_from_memory_with_format(png, image::ImageFormat::Png)
+            .map_err(|e| ReviewError::Decode {
+                name: name.to_owned(),
+                message: e.to_string(),
+            })?
+            .to_rgba8(),
+    )
+}
+
 /// Deletes a screenshot (and its record) so that neither the evidence nor an export
-/// will carry it.
+/// will carry it, and notes the omission on the review checklist.
 pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
     let path = shot_path(evidence_dir, name)?;
     std::fs::remove_file(&path).map_err(|source| ReviewError::Remove {
@@ -207,6 +225,10 @@ pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
         source,
     })?;
     let _ = std::fs::remove_file(record_path(&path));
+    if let Err(e) = super::checklist::note_omitted(evidence_dir, name) {
+        // The image is gone either way; only the checklist's count is off.
+        tracing::warn!(error = %e, "omission not noted on the review checklist");
+    }
     Ok(())
 }
 
@@ -269,6 +291,7 @@ mod tests {
             style: MaskStyle::Pixelate,
             masks: vec![rect(1, 2, 3, 4)],
             level: Some(PrivacyLevel::Strict),
+            text_lines: TextLines::new(vec![[0, 0, 40, 12]]),
         };
         write_record(&png, &record).unwrap();
         let shot = review_shot(dir.path(), "screenshots/attempt-001.png").unwrap();

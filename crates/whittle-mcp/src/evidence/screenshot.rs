@@ -126,11 +126,16 @@ pub(crate) async fn archive(
         }
     };
     match outcome {
-        Ok(MaskOutcome::Archived { path, masks }) => {
+        Ok(MaskOutcome::Archived {
+            path,
+            masks,
+            text_lines,
+        }) => {
             let record = MaskRecord {
                 style: masking.style,
                 masks,
                 level: Some(masking.level),
+                text_lines,
             };
             if let Err(e) = write_record(&path, &record) {
                 // Only the viewer's overlays are lost: the masks are in the pixels.

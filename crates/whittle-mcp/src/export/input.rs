@@ -1,9 +1,11 @@
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use whittle_core::engine::Phase;
 use whittle_core::model::Confidence;
 
 use crate::config::PrivacyLevel;
+use crate::evidence::ReviewSummary;
 
 /// Everything a bundle is made of; the caller has already masked the screenshots.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,9 +13,16 @@ pub struct ExportInput {
     pub engine_version: String,
     pub package: String,
     pub app_version: Option<String>,
+    /// The device id the run replayed on.
     pub device: String,
+    /// The device's model as the mobile role names it (e.g. "Pixel 7"), when known.
+    pub device_name: Option<String>,
+    /// Its Android version (e.g. "14"), when the mobile role reports it.
+    pub os_version: Option<String>,
     pub target_fingerprint: Option<String>,
     pub target_label: String,
+    /// The target crash's stack trace as recorded; sanitized line by line on the way out.
+    pub target_stack: Option<String>,
     pub attempts: u32,
     pub confidence: Confidence,
     pub complete: bool,
@@ -22,9 +31,11 @@ pub struct ExportInput {
     pub steps: Vec<ExportStep>,
     pub proof_lines: Vec<String>,
     /// Already-masked PNGs; copied into `screenshots/`.
-    pub screenshots: Vec<PathBuf>,
+    pub screenshots: Vec<ExportShot>,
     /// The privacy level they were masked at, for the manifest.
     pub masking_level: Option<PrivacyLevel>,
+    /// The reviewer's checklist over the screenshots, when the evidence has one.
+    pub review: Option<ReviewSummary>,
 }
 
 /// One step of the minimal path.
@@ -35,4 +46,58 @@ pub struct ExportStep {
     pub description: String,
     /// The replay plan entry; strings that look sensitive are replaced by `[redacted]`.
     pub action: serde_json::Value,
+}
+
+impl ExportStep {
+    /// The fixed launch setup every replay starts with (not an action of its own).
+    pub fn is_launch(&self) -> bool {
+        self.action.get("action_type").and_then(|v| v.as_str()) == Some("launch")
+    }
+}
+
+/// A masked screenshot and, when the evidence records it, the attempt it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportShot {
+    pub path: PathBuf,
+    pub attempt: Option<ShotLabel>,
+}
+
+/// What a screenshot is evidence of: which replay, of which steps, with what verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShotLabel {
+    pub attempt: u32,
+    pub phase: Option<Phase>,
+    /// The replayed steps after launch.
+    pub candidate: Vec<u32>,
+    pub verdict: ShotVerdict,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShotVerdict {
+    /// The target crash happened.
+    Reproduced,
+    NotReproduced,
+    /// The replay itself failed (device or server trouble), so it proves nothing.
+    Error,
+}
+
+impl ShotVerdict {
+    /// For file names: `attempt-007-reproduced.png`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ShotVerdict::Reproduced => "reproduced",
+            ShotVerdict::NotReproduced => "not-reproduced",
+            ShotVerdict::Error => "error",
+        }
+    }
+
+    /// For people reading repro.md.
+    pub fn words(self) -> &'static str {
+        match self {
+            ShotVerdict::Reproduced => "crashed (target crash reproduced)",
+            ShotVerdict::NotReproduced => "no target crash",
+            ShotVerdict::Error => "replay failed (proves nothing)",
+        }
+    }
 }

@@ -1,8 +1,9 @@
 use serde::{Deserialize, Serialize};
 use whittle_core::model::Confidence;
 
-use super::ExportStep;
+use super::{ExportStep, ShotLabel};
 use crate::config::PrivacyLevel;
+use crate::evidence::ReviewSummary;
 
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const REPLAY_FILE: &str = "replay.json";
@@ -18,6 +19,11 @@ pub struct Manifest {
     pub package: String,
     pub app_version: Option<String>,
     pub device: String,
+    /// The device's model and Android version, when the mobile role reported them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_version: Option<String>,
     pub target_fingerprint: Option<String>,
     pub target_label: String,
     pub attempts: u32,
@@ -27,7 +33,22 @@ pub struct Manifest {
     /// predates levels (and in bundles written before this field existed).
     #[serde(default)]
     pub masking_level: Option<PrivacyLevel>,
+    /// Each screenshot with the attempt and verdict it shows (also in its file name).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub screenshots: Vec<ManifestShot>,
+    /// How many screenshots a person checked before export, and which they did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewSummary>,
     pub files: Vec<ManifestFile>,
+}
+
+/// A screenshot of the bundle and what it is evidence of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestShot {
+    /// Relative to the bundle folder, as in `files`.
+    pub path: String,
+    #[serde(flatten)]
+    pub label: ShotLabel,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

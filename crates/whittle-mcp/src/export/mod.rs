@@ -13,10 +13,12 @@ mod repro_md;
 mod write;
 
 pub use error::ExportError;
-pub use input::{ExportInput, ExportStep};
+pub use input::{ExportInput, ExportShot, ExportStep, ShotLabel, ShotVerdict};
 pub use manifest::{
-    Manifest, ManifestFile, ReplayFile, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
+    Manifest, ManifestFile, ManifestShot, ReplayFile, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE,
+    SCREENSHOTS_DIR,
 };
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
+pub use redact::safe_block;
 pub use write::export_bundle;

@@ -32,3 +32,34 @@ pub(crate) fn plain_line(text: &str) -> String {
         .trim()
         .to_string()
 }
+
+/// Longest stack line kept; the rest of a longer line is cut.
+const MAX_STACK_LINE: usize = 300;
+
+/// Untrusted multi-line text (a crash's stack trace) for a ticket: every line that looks
+/// private becomes `[redacted]`, tabs become spaces (indentation is how a stack reads),
+/// other control characters are removed, and only the first `max_lines` lines are kept,
+/// followed by how many were left out.
+pub fn safe_block(text: &str, max_lines: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(max_lines)
+        .map(|line| {
+            if looks_sensitive_value(line) {
+                return REDACTED.to_string();
+            }
+            let clean: String = line
+                .replace('\t', "    ")
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_STACK_LINE)
+                .collect();
+            clean.trim_end().to_string()
+        })
+        .collect();
+    if lines.len() > max_lines {
+        out.push(format!("… {} more lines", lines.len() - max_lines));
+    }
+    out.join("\n")
+}

@@ -4,8 +4,8 @@ use super::files::write_file;
 use super::manifest::BUNDLE_SCHEMA;
 use super::redact::{redact_json, safe_line};
 use super::{
-    repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ReplayFile, MANIFEST_FILE,
-    REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
+    repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ManifestShot, ReplayFile,
+    ShotLabel, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
 };
 use crate::atomic::{write_atomic, FileMode};
 
@@ -32,8 +32,8 @@ pub fn export_bundle(
 ) -> Result<PathBuf, ExportError> {
     validate_bundle_name(name)?;
     for shot in &input.screenshots {
-        if !shot.is_file() {
-            return Err(ExportError::Screenshot(shot.clone()));
+        if !shot.path.is_file() {
+            return Err(ExportError::Screenshot(shot.path.clone()));
         }
     }
     std::fs::create_dir_all(out_dir).map_err(ExportError::io(out_dir))?;
@@ -58,17 +58,31 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
     let mut files = Vec::new();
 
     let shots_dir = dir.join(SCREENSHOTS_DIR);
-    let mut shot_names = Vec::new();
+    let mut shots = Vec::new();
     if !input.screenshots.is_empty() {
         std::fs::create_dir(&shots_dir).map_err(ExportError::io(&shots_dir))?;
     }
-    for (i, src) in input.screenshots.iter().enumerate() {
+    for (i, shot) in input.screenshots.iter().enumerate() {
+        let src = &shot.path;
         let bytes = std::fs::read(src).map_err(|_| ExportError::Screenshot(src.clone()))?;
-        let rel = format!("{SCREENSHOTS_DIR}/{:02}-{}", i + 1, safe_file_name(src));
+        let mut rel = match &shot.attempt {
+            Some(label) => format!(
+                "{SCREENSHOTS_DIR}/attempt-{:03}-{}.png",
+                label.attempt,
+                label.verdict.slug()
+            ),
+            None => format!("{SCREENSHOTS_DIR}/{:02}-{}", i + 1, safe_file_name(src)),
+        };
+        if shots.iter().any(|s: &ManifestShotDraft| s.path == rel) {
+            // Two screenshots claiming one attempt: keep both, told apart by position.
+            rel = format!("{SCREENSHOTS_DIR}/{:02}-{}", i + 1, safe_file_name(src));
+        }
         files.push(write_file(dir, &rel, &bytes)?);
-        shot_names.push(rel);
+        shots.push(ManifestShotDraft {
+            path: rel,
+            label: shot.attempt.clone(),
+        });
     }
-
     let mut steps = input.steps.clone();
     for step in &mut steps {
         step.description = safe_line(&step.description);
@@ -88,7 +102,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
     files.push(write_file(
         dir,
         REPRO_FILE,
-        repro_md::render(input, &shot_names).as_bytes(),
+        repro_md::render(input, name_of(dir), &shots).as_bytes(),
     )?);
 
     let manifest = Manifest {
@@ -97,15 +111,38 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         package: input.package.clone(),
         app_version: input.app_version.clone(),
         device: input.device.clone(),
+        device_name: input.device_name.clone(),
+        os_version: input.os_version.clone(),
         target_fingerprint: input.target_fingerprint.clone(),
         target_label: input.target_label.clone(),
         attempts: input.attempts,
         confidence: input.confidence,
         complete: input.complete,
         masking_level: input.masking_level,
+        screenshots: shots
+            .into_iter()
+            .filter_map(|s| {
+                Some(ManifestShot {
+                    path: s.path,
+                    label: s.label?,
+                })
+            })
+            .collect(),
+        review: input.review.clone(),
         files,
     };
     write_manifest_last(dir, &to_json(&manifest, dir)?)
+}
+
+/// A screenshot as written into the bundle, labelled when the evidence said what it shows.
+pub(crate) struct ManifestShotDraft {
+    pub path: String,
+    pub label: Option<ShotLabel>,
+}
+
+/// The bundle's folder name (already validated as one safe component).
+fn name_of(dir: &Path) -> &str {
+    dir.file_name().and_then(|n| n.to_str()).unwrap_or("bundle")
 }
 
 fn to_json<T: serde::Serialize>(value: &T, dir: &Path) -> Result<Vec<u8>, ExportError> {

@@ -18,10 +18,11 @@ mod rect;
 mod screenshot;
 mod strict;
 mod style;
+mod text_lines;
 mod uniform;
 
 pub use auto::auto_masks;
-pub use burn::{burn_in, ScreenPixel};
+pub use burn::{block_edge, burn_in, burn_in_over_text, ScreenPixel};
 pub use capture::Capture;
 pub use error::MaskError;
 pub use omit::OmitReason;
@@ -30,4 +31,5 @@ pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
 pub use style::MaskStyle;
+pub use text_lines::TextLines;
 pub use whittle_core::sensitive::looks_sensitive_text;

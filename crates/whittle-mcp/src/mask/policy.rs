@@ -10,7 +10,7 @@ use super::capture::same_screen;
 use super::frame::{fit, frame_of};
 use super::opaque::opaque_masks;
 use super::strict::strict_masks;
-use super::{auto_masks, Capture, MaskRect, OmitReason};
+use super::{auto_masks, Capture, MaskRect, OmitReason, TextLines};
 use crate::config::PrivacyLevel;
 
 /// What to burn into an image the hierarchy accounts for, in image pixels.
@@ -21,6 +21,8 @@ pub(crate) struct MaskPlan {
     /// Strips of the image the hierarchy does not reach; the caller masks the ones that
     /// show anything (a flat status bar has nothing to hide).
     pub outside: Vec<MaskRect>,
+    /// Where the hierarchy says text is drawn, in image pixels (sizes Pixelate and Blur).
+    pub text_lines: TextLines,
 }
 
 /// Decides how a `width` x `height` screenshot taken between `capture.before` and
@@ -63,9 +65,19 @@ pub(crate) fn plan_masks(
             }
         }
     }
+    let text_lines = TextLines::new(
+        TextLines::from_hierarchy(after)
+            .boxes()
+            .iter()
+            .filter_map(|b| MaskRect::from_bounds(b.map(|v| v.min(i32::MAX as u32) as i32), ""))
+            .map(|m| fit.on_image(&m))
+            .map(|m| [m.x, m.y, m.x.saturating_add(m.w), m.y.saturating_add(m.h)])
+            .collect(),
+    );
     Ok(MaskPlan {
         masks,
         outside: fit.outside(width, height),
+        text_lines,
     })
 }
 

@@ -5,15 +5,24 @@ use regex::Regex;
 
 use super::policy::plan_masks;
 use super::uniform::is_uniform;
-use super::{burn_in, Capture, MaskError, MaskRect, OmitReason, RawScreenshot, ScreenPixel};
+use super::{
+    burn_in_over_text, Capture, MaskError, MaskRect, OmitReason, RawScreenshot, ScreenPixel,
+    TextLines,
+};
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
 
 /// What happened to one screenshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MaskOutcome {
-    /// The masked PNG was written to `path` with these masks (image pixels) burned in.
-    Archived { path: PathBuf, masks: Vec<MaskRect> },
+    /// The masked PNG was written to `path` with these masks (image pixels) burned in;
+    /// `text_lines` is where the hierarchy says text is drawn, in image pixels (Pixelate
+    /// and Blur blocks are sized from it, now and when a reviewer adds masks later).
+    Archived {
+        path: PathBuf,
+        masks: Vec<MaskRect>,
+        text_lines: TextLines,
+    },
     /// It could not be masked reliably, so nothing was archived; record
     /// `screenshot_redacted: true`, no `screenshot_src`, and the reason.
     Omitted { reason: OmitReason },
@@ -69,9 +78,9 @@ impl Job<'_> {
         img: &mut ImageBuffer<P, Vec<u8>>,
     ) -> Result<MaskOutcome, MaskError> {
         let (width, height) = img.dimensions();
-        let mut masks = if is_uniform(img, (0, 0, width, height)) {
+        let (mut masks, text_lines) = if is_uniform(img, (0, 0, width, height)) {
             // A blank frame (black while an app starts, a splash colour) shows nothing.
-            Vec::new()
+            (Vec::new(), TextLines::default())
         } else {
             match plan_masks(self.capture, width, height, self.cfg.level, self.patterns) {
                 Ok(plan) => {
@@ -81,17 +90,18 @@ impl Job<'_> {
                             .clip(width, height)
                             .is_some_and(|region| !is_uniform(img, region))
                     }));
-                    masks
+                    (masks, plan.text_lines)
                 }
                 Err(reason) => return Ok(omitted(reason)),
             }
         };
         masks.extend(self.extra.iter().cloned());
-        burn_in(img, &masks, self.cfg.style);
+        burn_in_over_text(img, &masks, self.cfg.style, &text_lines);
         write_png_atomically(img, self.out)?;
         Ok(MaskOutcome::Archived {
             path: self.out.to_path_buf(),
             masks,
+            text_lines,
         })
     }
 }

@@ -24,6 +24,10 @@ use super::{
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{append_report_section, write_result};
+use crate::export::safe_block;
+
+/// How much of the target crash's stack a result keeps: the part a developer reads.
+const MAX_STACK_LINES: usize = 60;
 
 pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     hub: &Hub,
@@ -342,6 +346,10 @@ fn pending_result(
         package: run.ctx.package.clone(),
         app_version: run.app_version.clone(),
         device: run.ctx.device.clone(),
+        device_name: run.device_name.clone(),
+        os_version: run.os_version.clone(),
+        target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
+            .filter(|s| !s.trim().is_empty()),
         screenshots,
     }
 }

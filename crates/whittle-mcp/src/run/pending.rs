@@ -112,6 +112,19 @@ pub struct PendingResult {
     pub package: String,
     pub app_version: Option<String>,
     pub device: String,
+    /// The device's model as the mobile role names it, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub device_name: Option<String>,
+    /// The device's Android version, when the mobile role reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub os_version: Option<String>,
+    /// The target crash's stack trace, each line that looks private replaced by
+    /// `[redacted]` (it is shown in the window and exported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub target_stack: Option<String>,
     pub minimal_plan: Vec<PlanEntry>,
     /// Masked screenshots, relative to the evidence session folder.
     pub screenshots: Vec<String>,

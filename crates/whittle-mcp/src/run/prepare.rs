@@ -26,6 +26,9 @@ pub struct LiveRun {
     pub identity: IdentityQuality,
     pub target_label: String,
     pub app_version: Option<String>,
+    /// The device's model and Android version as the mobile role lists them.
+    pub device_name: Option<String>,
+    pub os_version: Option<String>,
     pub max_replays: u32,
     pub strategy: Strategy,
     /// The devices replays run on at once: `ctx.device` first, then extra online
@@ -129,12 +132,15 @@ pub async fn prepare(
         .await;
     }
 
-    let device = choose_device(
+    let chosen = choose_device_listed(
         hub,
         session.meta.device_id.as_deref(),
         opts.device.as_deref(),
     )
     .await?;
+    let device = chosen.id.clone();
+    let device_name = Some(chosen.name).filter(|n| !n.trim().is_empty() && *n != device);
+    let os_version = chosen.version.filter(|v| !v.trim().is_empty());
     let (package, app_version) =
         confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
     let (pool, pool_warnings) = choose_pool(hub, &device, &package, pool_size).await?;
@@ -158,6 +164,8 @@ pub async fn prepare(
         identity,
         target_label,
         app_version,
+        device_name,
+        os_version,
         max_replays,
         strategy: opts.strategy,
         pool,
@@ -249,6 +257,15 @@ pub(crate) async fn choose_device(
     meta_device: Option<&str>,
     chosen: Option<&str>,
 ) -> Result<String, RunError> {
+    Ok(choose_device_listed(hub, meta_device, chosen).await?.id)
+}
+
+/// [`choose_device`], with the device as the mobile role lists it (model, version).
+async fn choose_device_listed(
+    hub: &Hub,
+    meta_device: Option<&str>,
+    chosen: Option<&str>,
+) -> Result<Device, RunError> {
     let devices: Vec<Device> = hub
         .mobile()
         .list_devices()
@@ -257,23 +274,19 @@ pub(crate) async fn choose_device(
         .into_iter()
         .filter(is_online_android)
         .collect();
-    let present = |id: &str| devices.iter().any(|d| d.id == id);
+    let find = |id: &str| devices.iter().find(|d| d.id == id).cloned();
     if let Some(id) = chosen {
-        return if present(id) {
-            Ok(id.to_string())
-        } else {
-            Err(RunError::DeviceNotFound {
-                device: id.into(),
-                devices,
-            })
-        };
+        return find(id).ok_or_else(|| RunError::DeviceNotFound {
+            device: id.into(),
+            devices: devices.clone(),
+        });
     }
-    if let Some(id) = meta_device.filter(|id| present(id)) {
-        return Ok(id.to_string());
+    if let Some(device) = meta_device.and_then(find) {
+        return Ok(device);
     }
     match devices.as_slice() {
         [] => Err(RunError::NoDevice),
-        [only] => Ok(only.id.clone()),
+        [only] => Ok(only.clone()),
         _ => Err(RunError::NeedDeviceChoice { devices }),
     }
 }

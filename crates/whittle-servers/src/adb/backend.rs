@@ -68,7 +68,33 @@ impl Backend {
         if let Some(s) = &self.serial {
             devices.retain(|d| &d.id == s);
         }
+        for device in devices.iter_mut().filter(|d| d.state == "online") {
+            device.version = self.android_version(&device.id).await;
+        }
         Ok(devices)
+    }
+
+    /// `ro.build.version.release` ("14"), for bug tickets. Optional: a device that does
+    /// not answer is listed without it.
+    async fn android_version(&self, id: &str) -> Option<String> {
+        let serial = self.device(id).ok()?;
+        let out = self
+            .adb
+            .text(
+                Some(serial),
+                &["shell", "getprop", "ro.build.version.release"],
+                "reading the Android version",
+            )
+            .await
+            .ok()?;
+        let version = out.trim();
+        // A release is short and printable ("14", "8.1.0"); anything else is not one.
+        let plausible = !version.is_empty()
+            && version.len() <= 16
+            && version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.');
+        plausible.then(|| version.to_string())
     }
 
     /// Versions are read for non-system apps only: one `dumpsys` per app, and system apps

@@ -36,6 +36,8 @@ fn parse_line(line: &str) -> Option<Device> {
             "device" => "online".to_string(),
             other => other.to_string(),
         },
+        // Read per device with `getprop` (see `Backend::devices`).
+        version: None,
     })
 }
 

@@ -140,6 +140,8 @@ impl SimServer {
                 platform: "android".into(),
                 device_type: "emulator".into(),
                 state: "online".into(),
+                // A plausible release, so exports of simulated runs read like real ones.
+                version: Some("14".into()),
             })
             .collect();
         Ok(ok(&DeviceList { devices }))

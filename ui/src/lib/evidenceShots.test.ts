@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { comparePartner, extraSteps, neighbour, shotRows, type ShotRow } from "./evidenceShots";
+import type { AttemptRow } from "./runState";
+
+const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] = "not_reproduced"): ShotRow => ({
+  name: `screenshots/attempt-${String(attempt).padStart(3, "0")}.png`,
+  attempt,
+  candidate,
+  verdict,
+});
+
+// A real ddmin-shaped history: baseline, two halves, single deletions, confirmation.
+const shots: ShotRow[] = [
+  row(1, [2, 3, 4, 5, 6, 7], "reproduced"),
+  row(2, [2, 3, 4]),
+  row(3, [5, 6, 7], "reproduced"),
+  row(4, [6, 7]),
+  row(5, [5, 7], "reproduced"),
+  row(6, [5]),
+  row(7, [7]),
+  row(8, [5, 7], "reproduced"),
+];
+
+describe("comparePartner", () => {
+  it("prefers the same candidate with exactly one step more", () => {
+    expect(comparePartner(shots, shots[5]!)?.attempt).toBe(5); // [5] vs [5,7]: what 7 did
+    expect(comparePartner(shots, shots[3]!)?.attempt).toBe(3); // [6,7] vs [5,6,7]
+    expect(comparePartner(shots, shots[4]!)?.attempt).toBe(3); // [5,7] vs [5,6,7]
+  });
+
+  it("falls back to the closest superset, then the nearest attempt", () => {
+    expect(comparePartner(shots, shots[1]!)?.attempt).toBe(1); // [2,3,4] only in the baseline
+    // [7] has two one-step-more supersets (attempts 4, 5 and 8): the nearest wins.
+    expect(comparePartner(shots, shots[6]!)?.attempt).toBe(8);
+  });
+
+  it("never pairs unrelated attempts", () => {
+    expect(comparePartner(shots, shots[0]!)).toBeNull(); // nothing replayed more than the baseline
+    const unrelated = [row(1, [1, 2]), row(2, [3])];
+    expect(comparePartner(unrelated, unrelated[1]!)).toBeNull();
+  });
+
+  it("does not pick an identical candidate (a repeat proves nothing new)", () => {
+    expect(comparePartner(shots, shots[7]!)?.attempt).toBe(3); // [5,7] again: not attempt 5
+  });
+});
+
+describe("walking the screenshots", () => {
+  it("goes to the previous and next attempt that has a screenshot", () => {
+    expect(neighbour(shots, shots[0]!.name, -1)).toBeNull();
+    expect(neighbour(shots, shots[0]!.name, 1)?.attempt).toBe(2);
+    expect(neighbour(shots, shots[7]!.name, 1)).toBeNull();
+    expect(neighbour(shots, "screenshots/attempt-999.png", 1)).toBeNull();
+  });
+
+  it("lists only archived, kept screenshots in attempt order", () => {
+    const rows = [3, 1, 2, 4].map(
+      (attempt) =>
+        ({
+          attempt,
+          phase: "bisect",
+          candidate: [attempt],
+          verdict: "not_reproduced",
+          reason: null,
+          signature: null,
+          label: null,
+          durationMs: 1,
+          screenshot: attempt === 4 ? null : `screenshots/attempt-00${attempt}.png`,
+          screenshotRedacted: attempt === 4,
+          device: null,
+        }) satisfies AttemptRow,
+    );
+    const listed = shotRows(rows, new Set(["screenshots/attempt-002.png"]));
+    expect(listed.map((s) => s.attempt)).toEqual([1, 3]);
+  });
+
+  it("names the steps one candidate has over another", () => {
+    expect(extraSteps([5], [5, 7])).toEqual([7]);
+    expect(extraSteps([2, 3], [4, 2, 3, 1])).toEqual([1, 4]);
+  });
+});

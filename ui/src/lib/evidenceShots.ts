@@ -1,0 +1,62 @@
+// The screenshots of a run as the viewer walks them: attempts with a screenshot, in
+// attempt order, and which one to compare an attempt with. A comparison is meaningful
+// only between related candidates, so the default partner is "the same candidate with
+// one step more" — what removing that step changed — never just the previous attempt.
+import type { AttemptRow } from "./runState";
+import type { Verdict } from "./wording";
+
+export type ShotRow = {
+  name: string;
+  attempt: number;
+  candidate: number[];
+  verdict: Verdict | "running";
+};
+
+/** The attempts of `rows` whose screenshot is archived and not omitted, in attempt order. */
+export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<string>): ShotRow[] {
+  return rows
+    .filter((r) => r.screenshot !== null && !omitted.has(r.screenshot))
+    .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate, verdict: r.verdict }))
+    .sort((a, b) => a.attempt - b.attempt);
+}
+
+/** The shot `step` places away from `name` (-1 previous, +1 next), if there is one. */
+export function neighbour(shots: readonly ShotRow[], name: string, step: -1 | 1): ShotRow | null {
+  const at = shots.findIndex((s) => s.name === name);
+  if (at < 0) return null;
+  return shots[at + step] ?? null;
+}
+
+/** Steps in `b` that are not in `a`, ascending. */
+export function extraSteps(a: readonly number[], b: readonly number[]): number[] {
+  const have = new Set(a);
+  return [...new Set(b)].filter((s) => !have.has(s)).sort((x, y) => x - y);
+}
+
+function isSuperset(big: readonly number[], small: readonly number[]): boolean {
+  const have = new Set(big);
+  return small.every((s) => have.has(s));
+}
+
+/**
+ * The default partner of `shot` for Compare: an attempt whose candidate is this one plus
+ * exactly one step; else the closest superset (fewest extra steps). Ties go to the
+ * attempt nearest in number (the earlier one on an exact tie). Null when no attempt with
+ * a screenshot replayed a superset: then nothing is related enough to be a default.
+ */
+export function comparePartner(shots: readonly ShotRow[], shot: ShotRow): ShotRow | null {
+  let best: { row: ShotRow; extra: number; distance: number } | null = null;
+  for (const row of shots) {
+    if (row.name === shot.name) continue;
+    const extra = extraSteps(shot.candidate, row.candidate).length;
+    if (extra === 0 || !isSuperset(row.candidate, shot.candidate)) continue;
+    const distance = Math.abs(row.attempt - shot.attempt);
+    const better =
+      !best ||
+      extra < best.extra ||
+      (extra === best.extra && distance < best.distance) ||
+      (extra === best.extra && distance === best.distance && row.attempt < best.row.attempt);
+    if (better) best = { row, extra, distance };
+  }
+  return best?.row ?? null;
+}
