@@ -16,7 +16,9 @@ describe("run state reducer", () => {
     expect(s.maxReplays).toBe(30);
     expect(s.device).toBe("sim-1");
     expect(s.startedAt).toBe(2_000);
-    expect(s.warnings.map(warningText)).toEqual(["Step 3 is skipped: its input was redacted."]);
+    expect(s.warnings.map(warningText)).toEqual([
+      "Step 3 is skipped. Its input was redacted when it was recorded; Whittle never replays or guesses it.",
+    ]);
   });
 
   it("adds a running row when an attempt starts and fills it when it finishes", () => {
