@@ -16,9 +16,10 @@
 //!   budget not exhausted);
 //! - `steps.jsonl` holds every attempt counted, starting with a reproducing baseline, and
 //!   a final confirmation claim by 3 reproducing replays of the minimal path.
+//!
 //! Whoever can rewrite all of these can also write `crashes.minimized.json` directly, so
 //! approving a consistent reopened result grants nothing new; an inconsistent one is
-//! shown read-only with what did not match (docs/SECURITY.md, "The window").
+//! shown read-only with what did not match (docs/SECURITY.md §12).
 
 use std::collections::HashSet;
 use std::io::Read;
