@@ -53,6 +53,13 @@ before(async () => {
   await start();
 });
 
+/** Clicks an element after scrolling it into view (rows off screen are not rendered). */
+async function clickInView(el) {
+  await exec(`arguments[0].scrollIntoView({ block: "center" });`, [el]);
+  await new Promise((r) => setTimeout(r, 300));
+  await click(el);
+}
+
 /** Runs the open session's crash c1 to its end and returns the outcome banner's text. */
 async function minimizeOpenSession() {
   await click(await one(byTestId("minimize-c1"), "the Minimize button of crash c1"));
@@ -158,7 +165,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   await saveScreenshot("3-result.png");
 
   // The evidence: a masked screenshot in the viewer.
-  await click(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
+  await clickInView(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
   await waitFor("the image to be decoded", () =>
     exec(
@@ -185,7 +192,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   await click(await one(byTestId("close-viewer")));
 
   // Approval writes the sidecar next to the original session.
-  await click(await one(byTestId("approve")));
+  await clickInView(await one(byTestId("approve")));
   const approved = await one(byTestId("approved-path"), "the written sidecar's path");
   const sidecarPath = join(workspace, "sessions", showcaseId, "crashes.minimized.json");
   assert.match(await textOf(approved), /crashes\.minimized\.json/);
@@ -196,7 +203,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   // Export into a chosen folder: a complete bundle with its manifest.
   const exportsDir = join(scratch, "tickets");
   await typeInto(await one(byTestId("export-folder")), exportsDir);
-  await click(await one(byTestId("export")));
+  await clickInView(await one(byTestId("export")));
   const exported = await one(byTestId("exported-path"), "the bundle's path", 60_000);
   const bundle = (await textOf(exported)).trim();
   assert.ok(bundle.startsWith(exportsDir), `${bundle} is inside ${exportsDir}`);
@@ -229,6 +236,11 @@ test("a second session is minimized the same day, and its evidence stays out of 
     const texts = await Promise.all(rows.map(textOf));
     return texts.every((t) => !/minimize-/.test(t)) && texts.some((t) => /1 past run/.test(t));
   });
+  // Back on the session, its crash lists the run just made, with its result.
+  await waitFor("the finished run's badge", async () => {
+    const [badge] = await find(byTestId("past-run-badge"));
+    return badge && /4 → 3 · high/.test(await textOf(badge));
+  });
 });
 
 test("after a restart, the approved result is back without replaying: badge, history, screenshots", async () => {
@@ -245,17 +257,25 @@ test("after a restart, the approved result is back without replaying: badge, his
   assert.match(outcome, /Minimal path found: 12 → 4 steps/);
   await bannerInView();
   assert.match(await textOf(await one(byTestId("reopened-note"))), /nothing was replayed/);
+  await saveScreenshot("9a-reopened-outcome.png");
   const rows = await find(byTestId("history-row"));
   assert.ok(rows.length >= 10, `the reopened history has every attempt (${rows.length})`);
   // A stack trace per attempt: expand the baseline.
-  await click((await find(byTestId("history-expand")))[0]);
+  await clickInView((await find(byTestId("history-expand")))[0]);
   const stack = await textOf(await one(byTestId("stack-panel"), "the baseline's crash"));
   assert.match(stack, /NullPointerException/);
   assert.match(stack, /the target crash/);
   // Its screenshot is the archived one of that attempt.
-  await click((await find(byTestId("open-screenshot")))[0]);
+  await clickInView((await find(byTestId("open-screenshot")))[0]);
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
-  await saveScreenshot("9-reopened.png");
+  await waitFor("the reopened screenshot to be decoded", () =>
+    exec(
+      `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+       return !!img && img.complete && img.naturalWidth > 0 && img.src.startsWith("data:image/png");`,
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
+  await saveScreenshot("9b-reopened-screenshot.png");
   await click(await one(byTestId("close-viewer")));
   assert.match(await textOf(await one(byTestId("approve"))), /Approve/);
   assert.equal(await w.attribute(await one(byTestId("approve")), "disabled"), "true", "already approved");

@@ -469,7 +469,7 @@ export const en = {
   "panel.deviceCap.other": "{count} Android devices are connected: up to {count} can replay at once.",
   "panel.estimate": "For this path ({steps} replayable steps): Standard about {standardMin}–{standardMax} replays, Fewer replays about {fewerMin}–{fewerMax}.",
   "panel.estimatePaysOff": "Fewer replays pays off here: the path is long.",
-  "panel.estimateNoGain": "On a path this short, Fewer replays saves nothing; it pays off on long paths (about 16 replayable steps and more).",
+  "panel.estimateNoGain": "On a path this short, Fewer replays saves nothing; it pays off on long paths (about 24 replayable steps and more).",
   "panel.settings": "Run settings",
   "panel.runAgain": "Start again with these settings",
   // History (readable candidates, full view, stack traces)

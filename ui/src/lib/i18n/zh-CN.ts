@@ -439,7 +439,7 @@ export const zhCN: Messages = {
   "panel.deviceCap.other": "已连接 {count} 台 Android 设备：最多 {count} 台可同时回放。",
   "panel.estimate": "对于这条路径（{steps} 个可回放步骤）：标准约 {standardMin}–{standardMax} 次回放，更少回放约 {fewerMin}–{fewerMax} 次。",
   "panel.estimatePaysOff": "这里“更少回放”划算：路径较长。",
-  "panel.estimateNoGain": "路径这么短时，“更少回放”并不省次数；它在长路径（约 16 个可回放步骤以上）上才划算。",
+  "panel.estimateNoGain": "路径这么短时，“更少回放”并不省次数；它在长路径（约 24 个可回放步骤以上）上才划算。",
   "panel.settings": "运行设置",
   "panel.runAgain": "用这些设置重新开始",
   "history.allSteps": "全部步骤",
