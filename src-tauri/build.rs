@@ -5,6 +5,8 @@ fn main() {
         "default_workspace",
         "list_sessions",
         "session_detail",
+        "open_past_run",
+        "watch_workspace",
         "list_devices",
         "start_run",
         "cancel_run",

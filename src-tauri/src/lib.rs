@@ -11,6 +11,9 @@ pub mod error;
 pub mod first_run;
 pub mod live_run;
 pub mod logging;
+pub mod past_runs;
+pub mod reopen;
+pub mod replay_estimate;
 pub mod result_actions;
 pub mod reveal;
 pub mod review;
@@ -21,6 +24,7 @@ pub mod screenshots;
 pub mod setup_view;
 pub mod state;
 pub mod view;
+pub mod workspace_watch;
 
 use tauri::{Manager, Runtime};
 
@@ -32,6 +36,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::default_workspace,
         commands::list_sessions,
         commands::session_detail,
+        commands::open_past_run,
+        commands::watch_workspace,
         commands::list_devices,
         commands::start_run,
         commands::cancel_run,

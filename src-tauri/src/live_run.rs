@@ -126,5 +126,14 @@ fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView
             .as_ref()
             .map(|d| d.display().to_string()),
         default_export_folder: default_export_folder(workspace).display().to_string(),
+        exportable: outcome.summary.confidence.is_some() && outcome.evidence_dir.is_some(),
+        approve_blocked: None,
+        approved: false,
+        failure: outcome.search.as_ref().and_then(|s| {
+            s.capture_failure
+                .clone()
+                .or_else(|| s.runtime_failure.clone())
+        }),
+        reopened: false,
     }
 }

@@ -32,4 +32,24 @@ pub struct RunResultView {
     pub evidence_dir: Option<String>,
     /// Where an export goes unless the user picks another folder.
     pub default_export_folder: String,
+    /// The evidence holds a live result (a reproducing path, proven or not) that a
+    /// bug-ticket bundle can be made of — also for a cancelled run.
+    pub exportable: bool,
+    /// Why approval is not offered although the run may have a result, if so.
+    pub approve_blocked: Option<ApproveBlock>,
+    /// The session's sidecar already names this run (approved earlier).
+    pub approved: bool,
+    /// The capture or device failure that ended the run, as the run worded it.
+    pub failure: Option<String>,
+    /// Read back from the evidence on disk, not watched live.
+    pub reopened: bool,
+}
+
+/// Why a reopened run's result cannot be approved from the window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ApproveBlock {
+    /// Its evidence does not hold together (see `reopen::validate`), so the window
+    /// will not write it back; the detail says what did not match.
+    Inconsistent { detail: String },
 }

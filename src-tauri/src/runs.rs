@@ -102,6 +102,14 @@ impl Runs {
         self.lock().active.is_some()
     }
 
+    /// Keeps a run read back from its evidence (see `reopen`), so Approve and Export
+    /// work on it; a run of this window that is already known is never replaced.
+    pub fn remember(&self, evidence_session: String, run: FinishedRun) {
+        let mut inner = self.lock();
+        inner.revealable.insert(run.evidence_dir.clone());
+        inner.finished.entry(evidence_session).or_insert(run);
+    }
+
     pub fn finished(&self, evidence_session: &str) -> Option<FinishedRun> {
         self.lock().finished.get(evidence_session).cloned()
     }

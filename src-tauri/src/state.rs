@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::app_config::{configured_workspace, find_config, ConfigChoice};
 use crate::runs::Runs;
+use crate::workspace_watch::WorkspaceWatch;
 
 /// Overrides the workspace the app opens on (the e2e test and `scripts/run-demo` use it).
 pub const WORKSPACE_ENV: &str = "WHITTLE_WORKSPACE";
@@ -19,6 +20,8 @@ pub struct AppState {
     /// Where the rolling log files go; `None` when the OS has no such folder.
     pub log_dir: Option<PathBuf>,
     pub runs: Arc<Runs>,
+    /// Follows the open workspace's folder.
+    pub watch: Arc<WorkspaceWatch>,
 }
 
 impl AppState {
@@ -33,6 +36,7 @@ impl AppState {
             setup,
             log_dir: None,
             runs: Arc::default(),
+            watch: Arc::default(),
         }
     }
 

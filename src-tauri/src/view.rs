@@ -7,11 +7,15 @@ use std::path::Path;
 
 use serde::Serialize;
 use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
-use whittle_core::plan::{build_plan, Disposition, PlannedStep, ReplayPlan};
+use whittle_core::plan::{
+    build_plan, Disposition, PlanNotice, PlannedStep, ReplayPlan, SkipReason, StepWords,
+};
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id};
 use whittle_core::workspace::{list_sessions, SessionSummary, WorkspaceError};
 
 use crate::error::AppError;
+use crate::past_runs::{past_runs, PastRun};
+use crate::replay_estimate::{estimate, ReplayEstimate};
 
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 pub struct SessionDetail {
@@ -38,6 +42,8 @@ pub struct CrashDetail {
     /// Absent when the plan cannot be built; `plan_problem` then says why.
     pub plan: Option<PlanView>,
     pub plan_problem: Option<String>,
+    /// Earlier minimize runs of this crash, read from their evidence, newest first.
+    pub past_runs: Vec<PastRun>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
@@ -46,7 +52,10 @@ pub struct PlanView {
     pub coverage: CoverageView,
     /// Seed Phase 1: at least half of the non-launch actions must be replayable.
     pub live_run_allowed: bool,
-    pub warnings: Vec<String>,
+    /// What a tester should know before a run, as data the window words.
+    pub notices: Vec<PlanNotice>,
+    /// Replays each search strategy is likely to need for this path.
+    pub estimate: ReplayEstimate,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
@@ -58,11 +67,13 @@ pub struct CoverageView {
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 pub struct StepView {
     pub index: u32,
-    /// The action in plain words, never with a typed or sensitive value.
+    /// The action in plain words (English), never with a typed or sensitive value.
     pub description: String,
+    /// The same as data, which the window words in its language.
+    pub words: StepWords,
     pub role: StepRole,
-    /// A sentence for a tester when the step is skipped.
-    pub skip_reason: Option<String>,
+    /// Why the step is skipped, when it is.
+    pub skip_reason: Option<SkipReason>,
     /// The step the crash was recorded at.
     pub is_trigger: bool,
     /// The recorder's screenshot of this step, relative to the session folder.
@@ -77,8 +88,16 @@ pub enum StepRole {
     Skipped,
 }
 
+/// The sessions a tester browses: evidence sessions of minimize runs are listed under
+/// the session they minimized (its `past_runs`), not as sessions of their own — unless
+/// that session is gone, so no evidence becomes invisible.
 pub fn sessions(workspace: &Path) -> Result<Vec<SessionSummary>, AppError> {
-    list_sessions(workspace).map_err(|e| workspace_error(workspace, e))
+    let all = list_sessions(workspace).map_err(|e| workspace_error(workspace, e))?;
+    let ids: std::collections::HashSet<String> = all.iter().map(|s| s.session_id.clone()).collect();
+    Ok(all
+        .into_iter()
+        .filter(|s| s.evidence_of.as_ref().is_none_or(|o| !ids.contains(o)))
+        .collect())
 }
 
 pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetail, AppError> {
@@ -102,10 +121,16 @@ pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetai
         .iter()
         .filter_map(|s| Some((s.index, s.screenshot_src.clone()?)))
         .collect();
+    let mut runs = past_runs(workspace, session_id, &session.crashes);
     let crashes = session
         .crashes
         .iter()
-        .map(|crash| crash_detail(crash, build_plan(&session.steps, &crash.repro_path), &shots))
+        .map(|crash| {
+            let mut detail =
+                crash_detail(crash, build_plan(&session.steps, &crash.repro_path), &shots);
+            detail.past_runs = runs.remove(&crash.crash_id).unwrap_or_default();
+            detail
+        })
         .collect();
     let meta = session.meta;
     Ok(SessionDetail {
@@ -141,6 +166,7 @@ fn crash_detail<E: std::fmt::Display>(
         repro_path: crash.repro_path.clone(),
         plan,
         plan_problem,
+        past_runs: Vec::new(),
     }
 }
 
@@ -156,7 +182,8 @@ fn plan_view(plan: &ReplayPlan, trigger: u32, shots: &HashMap<u32, String>) -> P
             replayable: plan.coverage.replayable,
         },
         live_run_allowed: plan.coverage.allows_live_run(),
-        warnings: plan.warnings.clone(),
+        notices: plan.notices.clone(),
+        estimate: estimate(plan.coverage.replayable),
     }
 }
 
@@ -164,11 +191,12 @@ fn step_view(step: &PlannedStep, trigger: u32, screenshot: Option<String>) -> St
     let (role, skip_reason) = match &step.disposition {
         Disposition::Setup => (StepRole::Setup, None),
         Disposition::Replayable => (StepRole::Replayable, None),
-        Disposition::Skipped { reason } => (StepRole::Skipped, Some(reason.to_string())),
+        Disposition::Skipped { reason } => (StepRole::Skipped, Some(reason.clone())),
     };
     StepView {
         index: step.index,
         description: step.description.clone(),
+        words: step.words.clone(),
         role,
         skip_reason,
         is_trigger: step.index == trigger,

@@ -189,10 +189,9 @@ fn session_detail_shows_the_step_path_with_dispositions() {
         .map(|s| s["is_trigger"].as_bool().unwrap())
         .collect();
     assert_eq!(triggers, [false, false, false, false, true]);
-    assert!(steps[2]["skip_reason"]
-        .as_str()
-        .unwrap()
-        .contains("redacted"));
+    // Typed, so the window words it in its own language.
+    assert_eq!(steps[2]["skip_reason"], json!({"code": "input_redacted"}));
+    assert_eq!(steps[0]["words"], json!({"kind": "launch"}));
     assert!(steps[1]["skip_reason"].is_null());
     assert_eq!(
         crash["plan"]["coverage"],

@@ -16,7 +16,7 @@ use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
 use whittle_mcp::mask::{MaskRect, MaskStyle};
-use whittle_mcp::run::{RunEvent, RunStatus};
+use whittle_mcp::run::{AttemptReason, RunEvent, RunStatus};
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
@@ -35,7 +35,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     // Plan warnings may come first; the run itself starts with `Started`.
     let first = events
         .iter()
-        .find(|e| !matches!(e, RunEvent::Warning { .. }));
+        .find(|e| !matches!(e, RunEvent::Warning { .. } | RunEvent::Notice { .. }));
     assert!(matches!(first, Some(RunEvent::Started { .. })), "{first:?}");
     assert!(matches!(events.last(), Some(RunEvent::Finished(_))));
     let finished: Vec<_> = events
@@ -161,6 +161,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     let runs = Arc::new(Runs::default());
     let (run_id, rx) = setup.start(&runs, 30);
     let mut cancelled = false;
+    let mut reasons = Vec::new();
     let result = loop {
         match rx
             .recv_timeout(Duration::from_secs(120))
@@ -172,6 +173,10 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
             } => {
                 cancelled = runs.cancel(run_id);
             }
+            RunUpdate::Event {
+                event: RunEvent::AttemptFinished { reason, .. },
+                ..
+            } => reasons.push(reason),
             RunUpdate::Event { .. } => {}
             RunUpdate::Ended { result, .. } => {
                 break *result.expect("a cancelled run still has a result")
@@ -182,6 +187,20 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     assert_eq!(result.summary.status, RunStatus::Cancelled);
     assert!(result.pending.is_none());
     assert!(result.sidecar_preview.is_none());
+    // Cancelling is not a device error: the attempt it stopped says so.
+    assert!(
+        reasons.contains(&Some(AttemptReason::Cancelled)),
+        "{reasons:?}"
+    );
+    assert!(!reasons
+        .iter()
+        .any(|r| matches!(r, Some(AttemptReason::RuntimeError { .. }))));
+    // The baseline reproduced before the cancel: its path is the best so far, unproven,
+    // and can be exported as such (never approved).
+    // (the whole replayable path: nothing was removed yet)
+    assert_eq!(result.summary.minimal_path, [1, 2, 3, 4, 5, 9, 10, 11, 12]);
+    assert!(!result.summary.complete);
+    assert!(result.exportable);
     let evidence = result.summary.evidence_session.unwrap();
     assert!(matches!(
         result_actions::approve(&runs, &evidence),

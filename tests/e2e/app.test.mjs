@@ -25,6 +25,8 @@ const workspace = join(scratch, "workspace");
 const config = join(scratch, "whittle.json");
 const malformedId = process.env.E2E_MALFORMED_SESSION ?? "2026-05-16_120000_broken-export";
 const showcaseId = process.env.E2E_SHOWCASE_SESSION ?? "2026-05-14_160354_checkout-npe";
+// The tester's second session of the day (a legacy recording: 4 steps, 1 removable).
+const secondId = process.env.E2E_SECOND_SESSION ?? "2026-05-13_170000_legacy-login";
 const artifacts = join(repo, "tests/e2e/artifacts");
 // Off the default 4444/4445 so a developer's own driver does not collide with the test.
 const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
@@ -33,9 +35,7 @@ let w;
 // Bound once the window is open (see before()).
 let find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec;
 
-before(async () => {
-  assert.ok(existsSync(app), `build the app first (scripts/e2e): ${app} is missing`);
-  assert.ok(existsSync(join(workspace, "sessions")), `no sessions folder in ${workspace}`);
+async function start() {
   w = await openWindow({
     app,
     port,
@@ -43,7 +43,44 @@ before(async () => {
     env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
   });
   ({ find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec } = w);
+  // The smallest window the app is designed for: what must be seen must fit it.
+  await w.wd("POST", w.sessionPath("/window/rect"), { width: 1280, height: 720 }).catch(() => {});
+}
+
+before(async () => {
+  assert.ok(existsSync(app), `build the app first (scripts/e2e): ${app} is missing`);
+  assert.ok(existsSync(join(workspace, "sessions")), `no sessions folder in ${workspace}`);
+  await start();
 });
+
+/** Clicks an element after scrolling it into view (rows off screen are not rendered). */
+async function clickInView(el) {
+  await exec(`arguments[0].scrollIntoView({ block: "center" });`, [el]);
+  await new Promise((r) => setTimeout(r, 300));
+  await click(el);
+}
+
+/** Runs the open session's crash c1 to its end and returns the outcome banner's text. */
+async function minimizeOpenSession() {
+  await click(await one(byTestId("minimize-c1"), "the Minimize button of crash c1"));
+  // Keyboard flow: the focus goes to Start as soon as it can be pressed.
+  await waitFor("Start to take the focus", () =>
+    exec(`return document.activeElement?.dataset?.testid === "start-run";`),
+  );
+  await exec(`document.activeElement.click();`);
+  const banner = await one(byTestId("outcome-text"), "the outcome banner", 240_000);
+  return textOf(banner);
+}
+
+/** The outcome banner fits the window without scrolling (1280×720). */
+async function bannerInView() {
+  const [top, bottom, height, scrolled] = await exec(
+    `const r = document.querySelector('[data-testid="outcome-banner"]').getBoundingClientRect();
+     return [r.top, r.bottom, window.innerHeight, document.querySelector(".content").scrollTop];`,
+  );
+  assert.equal(scrolled, 0, "the run view is shown from its top");
+  assert.ok(top >= 0 && bottom <= height, `the outcome banner (${top}–${bottom}) is inside the ${height}px window`);
+}
 
 // The window as the test left it (also on failure), then always end window and driver.
 after(() => w?.close("window.png"));
@@ -111,6 +148,10 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
 
   const confidence = await one(byTestId("result-confidence"), "the result", 240_000);
   assert.match(await textOf(confidence), /high/i);
+  // Outcome first: what happened and what to do next, without scrolling.
+  assert.match(await textOf(await one(byTestId("outcome-text"))), /Minimal path found: 12 → 4 steps/);
+  await bannerInView();
+  await saveScreenshot("3a-outcome-1280x720.png");
   // The history is windowed (only rows in view exist); the counter has the total.
   const total = /(\d+)\s*\/\s*30/.exec(await textOf(await one(byTestId("run-attempts"))));
   assert.ok(total && Number(total[1]) >= 10, `a full search takes at least 10 replays (${total?.[0]})`);
@@ -124,7 +165,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   await saveScreenshot("3-result.png");
 
   // The evidence: a masked screenshot in the viewer.
-  await click(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
+  await clickInView(await one(byTestId("open-screenshot"), "a screenshot button in the history"));
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
   await waitFor("the image to be decoded", () =>
     exec(
@@ -151,7 +192,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   await click(await one(byTestId("close-viewer")));
 
   // Approval writes the sidecar next to the original session.
-  await click(await one(byTestId("approve")));
+  await clickInView(await one(byTestId("approve")));
   const approved = await one(byTestId("approved-path"), "the written sidecar's path");
   const sidecarPath = join(workspace, "sessions", showcaseId, "crashes.minimized.json");
   assert.match(await textOf(approved), /crashes\.minimized\.json/);
@@ -162,11 +203,83 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   // Export into a chosen folder: a complete bundle with its manifest.
   const exportsDir = join(scratch, "tickets");
   await typeInto(await one(byTestId("export-folder")), exportsDir);
-  await click(await one(byTestId("export")));
+  await clickInView(await one(byTestId("export")));
   const exported = await one(byTestId("exported-path"), "the bundle's path", 60_000);
   const bundle = (await textOf(exported)).trim();
   assert.ok(bundle.startsWith(exportsDir), `${bundle} is inside ${exportsDir}`);
   const manifest = JSON.parse(readFileSync(join(bundle, "manifest.json"), "utf8"));
   assert.ok(Array.isArray(manifest.files) && manifest.files.length > 0, "the manifest lists the files");
+  // Inspect the bundle as a developer would: every listed file is there, repro.md names
+  // the minimal steps, and nothing typed at the private steps is in any text file.
+  for (const f of manifest.files) assert.ok(existsSync(join(bundle, f.path ?? f.name ?? f)), `${JSON.stringify(f)} is in the bundle`);
+  const repro = readFileSync(join(bundle, "repro.md"), "utf8");
+  assert.match(repro, /product|cart|checkout/i, "repro.md describes the steps");
+  for (const name of readdirSync(bundle).filter((n) => /\.(md|json)$/.test(n))) {
+    assert.ok(!readFileSync(join(bundle, name), "utf8").includes("qa.tester@example.com"), `${name} leaks the typed e-mail`);
+  }
   await saveScreenshot("5-approved-exported.png");
+});
+
+test("a second session is minimized the same day, and its evidence stays out of the session list", async () => {
+  await click(await one("button.back", "the back button"));
+  const [second] = await find(`[role="option"][data-session-id="${secondId}"]`);
+  assert.ok(second, `${secondId} is listed`);
+  await click(second);
+  const outcome = await minimizeOpenSession();
+  assert.match(outcome, /Minimal path found: 4 → 3 steps/);
+  await bannerInView();
+  await saveScreenshot("6-second-session.png");
+  // The list followed the folder: no "minimize-…" rows, a past-run count instead.
+  await click(await one("button.back"));
+  await waitFor("the list to show past runs", async () => {
+    const rows = await find('[role="option"]');
+    const texts = await Promise.all(rows.map(textOf));
+    return texts.every((t) => !/minimize-/.test(t)) && texts.some((t) => /1 past run/.test(t));
+  });
+  // Back on the session, its crash lists the run just made, with its result.
+  await waitFor("the finished run's badge", async () => {
+    const [badge] = await find(byTestId("past-run-badge"));
+    return badge && /4 → 3 · high/.test(await textOf(badge));
+  });
+});
+
+test("after a restart, the approved result is back without replaying: badge, history, screenshots", async () => {
+  const evidenceBefore = readdirSync(join(workspace, "sessions")).filter((n) => n.includes("_minimize-"));
+  await w.close("7-before-restart.png");
+  await start();
+  const [showcase] = await waitFor("the session list", async () => find(`[role="option"][data-session-id="${showcaseId}"]`).then((f) => (f.length ? f : null)));
+  await click(showcase);
+  const badge = await one(byTestId("past-run-badge"), "the past run's badge");
+  assert.match(await textOf(badge), /12 → 4 · high · approved/);
+  await saveScreenshot("8-past-runs.png");
+  await click(await one(byTestId("open-past-run")));
+  const outcome = await textOf(await one(byTestId("outcome-text"), "the reopened run's banner"));
+  assert.match(outcome, /Minimal path found: 12 → 4 steps/);
+  await bannerInView();
+  assert.match(await textOf(await one(byTestId("reopened-note"))), /nothing was replayed/);
+  await saveScreenshot("9a-reopened-outcome.png");
+  const rows = await find(byTestId("history-row"));
+  assert.ok(rows.length >= 10, `the reopened history has every attempt (${rows.length})`);
+  // A stack trace per attempt: expand the baseline.
+  await clickInView((await find(byTestId("history-expand")))[0]);
+  const stack = await textOf(await one(byTestId("stack-panel"), "the baseline's crash"));
+  assert.match(stack, /NullPointerException/);
+  assert.match(stack, /the target crash/);
+  // Its screenshot is the archived one of that attempt.
+  await clickInView((await find(byTestId("open-screenshot")))[0]);
+  await one(byTestId("screenshot-viewer"), "the screenshot viewer");
+  await waitFor("the reopened screenshot to be decoded", () =>
+    exec(
+      `const img = document.querySelector('[data-testid="screenshot-viewer"] img');
+       return !!img && img.complete && img.naturalWidth > 0 && img.src.startsWith("data:image/png");`,
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
+  await saveScreenshot("9b-reopened-screenshot.png");
+  await click(await one(byTestId("close-viewer")));
+  assert.match(await textOf(await one(byTestId("approve"))), /Approve/);
+  assert.equal(await w.attribute(await one(byTestId("approve")), "disabled"), "true", "already approved");
+  // Nothing was replayed: no new evidence session appeared.
+  const evidenceAfter = readdirSync(join(workspace, "sessions")).filter((n) => n.includes("_minimize-"));
+  assert.deepEqual(evidenceAfter.sort(), evidenceBefore.sort());
 });

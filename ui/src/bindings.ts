@@ -13,6 +13,13 @@ export const commands = {
 	listSessions: (workspace: string) => typedError<SessionSummary_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_sessions", { workspace })),
 	/**  One session with its crashes and each crash's step path. */
 	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, ErrorPayload>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
+	/**  A past minimize run of `session_id`, read from its evidence without replaying it. */
+	openPastRun: (workspace: string, sessionId: string, evidenceSession: string) => typedError<ReopenedRun_Serialize, ErrorPayload>(__TAURI_INVOKE("open_past_run", { workspace, sessionId, evidenceSession })),
+	/**
+	 *  Follows `workspace`'s sessions folder (replacing the previous one); each burst of
+	 *  changes arrives on `on_change` with the names of the sessions that changed.
+	 */
+	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, ErrorPayload>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
 	/**  The devices the configured mobile server offers. */
 	listDevices: (workspace: string) => typedError<DeviceView[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
@@ -73,6 +80,20 @@ export type Approval = {
 	written_text: string,
 };
 
+/**  Why a reopened run's result cannot be approved from the window. */
+export type ApproveBlock = 
+/**
+ *  Its evidence does not hold together (see `reopen::validate`), so the window
+ *  will not write it back; the detail says what did not match.
+ */
+{ code: "inconsistent"; detail: string };
+
+/**
+ *  Why an attempt did not reproduce: the replay's own verdict, the user's cancel (not
+ *  an error), or a device/server failure with its detail.
+ */
+export type AttemptReason = { code: "no_crash" } | { code: "element_not_found" } | { code: "action_failed" } | { code: "different_crash" } | { code: "cancelled" } | { code: "runtime_error"; detail: string };
+
 /**  How an element is found: resource id, visible text, or content description. */
 export type By = "identifier" | "text" | "label";
 
@@ -84,7 +105,7 @@ export type CandidateHistory = {
 
 export type CheckName = "adb" | "role" | "devices";
 
-/**  The seed's Phase 5 confidence: `low` only for a static suggestion (no live replay). */
+/**  How sure a minimized result is: `low` only for a static suggestion (no live replay). */
 export type Confidence = "low" | "medium" | "high";
 
 export type CoverageView = {
@@ -104,6 +125,8 @@ export type CrashDetail_Deserialize = {
 	/**  Absent when the plan cannot be built; `plan_problem` then says why. */
 	plan?: PlanView_Deserialize | null,
 	plan_problem?: string | null,
+	/**  Earlier minimize runs of this crash, read from their evidence, newest first. */
+	past_runs: PastRun_Deserialize[],
 };
 
 export type CrashDetail_Serialize = {
@@ -116,6 +139,8 @@ export type CrashDetail_Serialize = {
 	/**  Absent when the plan cannot be built; `plan_problem` then says why. */
 	plan: PlanView_Serialize | null,
 	plan_problem: string | null,
+	/**  Earlier minimize runs of this crash, read from their evidence, newest first. */
+	past_runs: PastRun_Serialize[],
 };
 
 export type CrashKind = "java" | "anr" | "native";
@@ -242,6 +267,79 @@ export type MaskRequest = {
  */
 export type MaskStyle = "solid" | "pixelate" | "blur";
 
+/**  One crash drained after a replay, as compared against the target. */
+export type ObservedCrash = ObservedCrash_Serialize | ObservedCrash_Deserialize;
+
+/**  One crash drained after a replay, as compared against the target. */
+export type ObservedCrash_Deserialize = {
+	fingerprint?: string | null,
+	label: string,
+	kind: CrashKind,
+	process: string,
+	/**  Whether this crash is the target (the one the run minimizes). */
+	is_target?: boolean,
+	/**
+	 *  The first lines of its stack, with anything that looks private withheld
+	 *  (see `stack_excerpt`). Empty in evidence written before it was recorded.
+	 */
+	stack?: string[],
+};
+
+/**  One crash drained after a replay, as compared against the target. */
+export type ObservedCrash_Serialize = {
+	fingerprint: string | null,
+	label: string,
+	kind: CrashKind,
+	process: string,
+	/**  Whether this crash is the target (the one the run minimizes). */
+	is_target: boolean,
+	/**
+	 *  The first lines of its stack, with anything that looks private withheld
+	 *  (see `stack_excerpt`). Empty in evidence written before it was recorded.
+	 */
+	stack: string[],
+};
+
+/**  One past run's badge: "12 → 4 · high · approved". */
+export type PastRun = PastRun_Serialize | PastRun_Deserialize;
+
+/**  How a past run ended, as its badge says. */
+export type PastRunOutcome = "minimized" | "not_reproduced" | "static" | "capture_failed" | "runtime_failed" | "cancelled" | 
+/**  No result was written: the run was interrupted (or is still running). */
+"interrupted";
+
+/**  One past run's badge: "12 → 4 · high · approved". */
+export type PastRun_Deserialize = {
+	evidence_session: string,
+	created_at: string,
+	outcome: PastRunOutcome,
+	original_steps: number,
+	/**  The shortest reproducing path's length, when the baseline reproduced. */
+	minimal_steps?: number | null,
+	confidence?: Confidence | null,
+	/**  Fixed point and final confirmation: "minimal", not just "shortest so far". */
+	converged: boolean,
+	attempts: number,
+	/**  The session's sidecar names this run's evidence for its crash. */
+	approved: boolean,
+};
+
+/**  One past run's badge: "12 → 4 · high · approved". */
+export type PastRun_Serialize = {
+	evidence_session: string,
+	created_at: string,
+	outcome: PastRunOutcome,
+	original_steps: number,
+	/**  The shortest reproducing path's length, when the baseline reproduced. */
+	minimal_steps: number | null,
+	confidence: Confidence | null,
+	/**  Fixed point and final confirmation: "minimal", not just "shortest so far". */
+	converged: boolean,
+	attempts: number,
+	/**  The session's sidecar names this run's evidence for its crash. */
+	approved: boolean,
+};
+
 /**
  *  The result of a live run, as written to the evidence session's `result.json`:
  *  what would be written back on approval, and the evidence behind it.
@@ -253,6 +351,8 @@ export type PendingResult = PendingResult_Serialize | PendingResult_Deserialize;
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Deserialize = {
+	/**  How the run ended; absent in results written before it was recorded. */
+	status?: RunStatus | null,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -300,6 +400,8 @@ export type PendingResult_Deserialize = {
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Serialize = {
+	/**  How the run ended; absent in results written before it was recorded. */
+	status: RunStatus | null,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -394,6 +496,13 @@ export type PlanEntry_Serialize = {
 	input_redacted: boolean,
 };
 
+/**  One thing about the plan worth a warning. */
+export type PlanNotice = { kind: "step_skipped"; step: number; reason: SkipReason } | 
+/**  Steps read from the older text format (no `notes.replay` object). */
+{ kind: "legacy_steps"; count: number } | 
+/**  Less than half of the actions can be replayed: no live run. */
+{ kind: "low_coverage"; replayable: number; non_launch: number };
+
 export type PlanView = PlanView_Serialize | PlanView_Deserialize;
 
 export type PlanView_Deserialize = {
@@ -401,7 +510,10 @@ export type PlanView_Deserialize = {
 	coverage: CoverageView,
 	/**  Seed Phase 1: at least half of the non-launch actions must be replayable. */
 	live_run_allowed: boolean,
-	warnings: string[],
+	/**  What a tester should know before a run, as data the window words. */
+	notices: PlanNotice[],
+	/**  Replays each search strategy is likely to need for this path. */
+	estimate: ReplayEstimate,
 };
 
 export type PlanView_Serialize = {
@@ -409,13 +521,29 @@ export type PlanView_Serialize = {
 	coverage: CoverageView,
 	/**  Seed Phase 1: at least half of the non-launch actions must be replayable. */
 	live_run_allowed: boolean,
-	warnings: string[],
+	/**  What a tester should know before a run, as data the window words. */
+	notices: PlanNotice[],
+	/**  Replays each search strategy is likely to need for this path. */
+	estimate: ReplayEstimate,
 };
 
-export type PlannedStep = {
+export type PlannedStep = PlannedStep_Serialize | PlannedStep_Deserialize;
+
+export type PlannedStep_Deserialize = {
 	index: number,
 	/**  The action in plain words, never with a typed or sensitive value. */
 	description: string,
+	/**  The same, as data for a window that words it in its own language. */
+	words: StepWords_Deserialize,
+	disposition: Disposition,
+};
+
+export type PlannedStep_Serialize = {
+	index: number,
+	/**  The action in plain words, never with a typed or sensitive value. */
+	description: string,
+	/**  The same, as data for a window that words it in its own language. */
+	words: StepWords_Serialize,
 	disposition: Disposition,
 };
 
@@ -424,6 +552,56 @@ export type ProofRow = {
 	removed_step: number,
 	candidate: number[],
 	outcomes: boolean[],
+};
+
+/**
+ *  A past run as the window shows it: the run's events as if it were live (so the same
+ *  views show it), and its result.
+ */
+export type ReopenedRun = ReopenedRun_Serialize | ReopenedRun_Deserialize;
+
+/**
+ *  A past run as the window shows it: the run's events as if it were live (so the same
+ *  views show it), and its result.
+ */
+export type ReopenedRun_Deserialize = {
+	evidence_session: string,
+	created_at: string,
+	events: RunEvent_Deserialize[],
+	/**  Absent when the run left no result (interrupted). */
+	result?: RunResultView_Deserialize | null,
+	/**  Steps of the evidence that are not attempt records (skipped when reading). */
+	unreadable_steps: number,
+};
+
+/**
+ *  A past run as the window shows it: the run's events as if it were live (so the same
+ *  views show it), and its result.
+ */
+export type ReopenedRun_Serialize = {
+	evidence_session: string,
+	created_at: string,
+	events: RunEvent_Serialize[],
+	/**  Absent when the run left no result (interrupted). */
+	result: RunResultView_Serialize | null,
+	/**  Steps of the evidence that are not attempt records (skipped when reading). */
+	unreadable_steps: number,
+};
+
+export type ReplayEstimate = {
+	/**  See [`ReplayEstimate::fewer_pays_off`]. */
+	fewer_pays_off: boolean,
+	/**  Replayable steps the estimate is for. */
+	steps: number,
+	standard: ReplayRange,
+	fewer: ReplayRange,
+	/**  The fewest replays any strategy needs with one essential step (`lower_bound`). */
+	lower_bound: number,
+};
+
+export type ReplayRange = {
+	min: number,
+	max: number,
 };
 
 export type ReviewChecklist = {
@@ -455,14 +633,26 @@ export type RunEvent = RunEvent_Serialize | RunEvent_Deserialize;
  *  Progress of a live run, in order, for the CLI's progress line and the app's UI.
  *  Never carries an input value.
  */
-export type RunEvent_Deserialize = ({ type: "started"; evidence_session: string; plan_steps: PlannedStep[]; candidates: number[]; max_replays: number; device: string }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason?: string | null; signature?: string | null; label?: string | null; duration_ms: number; 
+export type RunEvent_Deserialize = ({ type: "started"; evidence_session: string; plan_steps: PlannedStep_Deserialize[]; candidates: number[]; max_replays: number; 
+/**  The primary device. */
+device: string; 
+/**  Every device that replays (the primary first). */
+devices: string[] }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; notice?: never; observed?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; notice?: never; observed?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason?: AttemptReason | null; 
+/**  The step at which the actions stopped, when one failed. */
+step?: number | null; signature?: string | null; label?: string | null; 
+/**  Every crash the drain saw, compared against the target. */
+observed: ObservedCrash_Deserialize[]; duration_ms: number; 
 /**
  *  The masked screenshot, relative to the evidence session folder
  *  (`screenshots/attempt-NNN.png`), when one was archived.
  */
-screenshot?: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; evidence_session?: never; max_replays?: never; message?: never; plan_steps?: never } | {
+screenshot?: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | {
 	type: "snapshot",
-} & EngineSnapshot_Deserialize | ({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | {
+} & EngineSnapshot_Deserialize | 
+/**  Free text (from code that has no typed notice). */
+({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; notice?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | 
+/**  A typed warning the window words in its own language. */
+({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | {
 	type: "finished",
 } & RunSummary_Deserialize;
 
@@ -470,16 +660,40 @@ screenshot?: string | null; screenshot_redacted: boolean; device: string }) & { 
  *  Progress of a live run, in order, for the CLI's progress line and the app's UI.
  *  Never carries an input value.
  */
-export type RunEvent_Serialize = ({ type: "started"; evidence_session: string; plan_steps: PlannedStep[]; candidates: number[]; max_replays: number; device: string }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason: string | null; signature: string | null; label: string | null; duration_ms: number; 
+export type RunEvent_Serialize = ({ type: "started"; evidence_session: string; plan_steps: PlannedStep_Serialize[]; candidates: number[]; max_replays: number; 
+/**  The primary device. */
+device: string; 
+/**  Every device that replays (the primary first). */
+devices: string[] }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; notice?: never; observed?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; notice?: never; observed?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason: AttemptReason | null; 
+/**  The step at which the actions stopped, when one failed. */
+step: number | null; signature: string | null; label: string | null; 
+/**  Every crash the drain saw, compared against the target. */
+observed: ObservedCrash_Serialize[]; duration_ms: number; 
 /**
  *  The masked screenshot, relative to the evidence session folder
  *  (`screenshots/attempt-NNN.png`), when one was archived.
  */
-screenshot: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; evidence_session?: never; max_replays?: never; message?: never; plan_steps?: never } | {
+screenshot: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | {
 	type: "snapshot",
-} & EngineSnapshot_Serialize | ({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never } | {
+} & EngineSnapshot_Serialize | 
+/**  Free text (from code that has no typed notice). */
+({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; notice?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | 
+/**  A typed warning the window words in its own language. */
+({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | {
 	type: "finished",
 } & RunSummary_Serialize;
+
+export type RunNotice = 
+/**  About the replay plan (skipped steps, legacy steps, low coverage). */
+{ kind: "plan"; notice: PlanNotice } | 
+/**  Fewer devices than asked could join the pool. */
+{ kind: "pool_smaller"; asked: number; package: string; devices: string[] } | 
+/**  A pool device whose log capture did not start (it replays nothing). */
+{ kind: "pool_device_left_out"; device: string; detail: string } | 
+/**  An attempt's screenshot was not archived (privacy fails closed). */
+{ kind: "screenshot_omitted"; attempt: number; why: string } | 
+/**  Bookkeeping files that could not be written (the result is unaffected). */
+{ kind: "file_not_written"; file: string; detail: string };
 
 /**  What the run panel asks for. */
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
@@ -536,6 +750,19 @@ export type RunResultView_Deserialize = {
 	evidence_dir?: string | null,
 	/**  Where an export goes unless the user picks another folder. */
 	default_export_folder: string,
+	/**
+	 *  The evidence holds a live result (a reproducing path, proven or not) that a
+	 *  bug-ticket bundle can be made of — also for a cancelled run.
+	 */
+	exportable: boolean,
+	/**  Why approval is not offered although the run may have a result, if so. */
+	approve_blocked?: ApproveBlock | null,
+	/**  The session's sidecar already names this run (approved earlier). */
+	approved: boolean,
+	/**  The capture or device failure that ended the run, as the run worded it. */
+	failure?: string | null,
+	/**  Read back from the evidence on disk, not watched live. */
+	reopened: boolean,
 };
 
 /**  A finished run as the result screen shows it. */
@@ -553,6 +780,19 @@ export type RunResultView_Serialize = {
 	evidence_dir: string | null,
 	/**  Where an export goes unless the user picks another folder. */
 	default_export_folder: string,
+	/**
+	 *  The evidence holds a live result (a reproducing path, proven or not) that a
+	 *  bug-ticket bundle can be made of — also for a cancelled run.
+	 */
+	exportable: boolean,
+	/**  Why approval is not offered although the run may have a result, if so. */
+	approve_blocked: ApproveBlock | null,
+	/**  The session's sidecar already names this run (approved earlier). */
+	approved: boolean,
+	/**  The capture or device failure that ended the run, as the run worded it. */
+	failure: string | null,
+	/**  Read back from the evidence on disk, not watched live. */
+	reopened: boolean,
 };
 
 /**  How a run ended, coarse enough to pick an exit code from. */
@@ -683,6 +923,13 @@ export type SessionSummary_Deserialize = {
 	crash_groups: number,
 	/**  Why the session cannot be used, if it cannot. */
 	problem?: string | null,
+	/**
+	 *  For the evidence session of a minimize run: the session it minimized
+	 *  (`extra.original_session` of its meta, when that is a valid session id).
+	 */
+	evidence_of?: string | null,
+	/**  How many evidence sessions of this workspace minimized this one. */
+	past_runs: number,
 };
 
 export type SessionSummary_Serialize = {
@@ -699,6 +946,13 @@ export type SessionSummary_Serialize = {
 	crash_groups: number,
 	/**  Why the session cannot be used, if it cannot. */
 	problem: string | null,
+	/**
+	 *  For the evidence session of a minimize run: the session it minimized
+	 *  (`extra.original_session` of its meta, when that is a valid session id).
+	 */
+	evidence_of: string | null,
+	/**  How many evidence sessions of this workspace minimized this one. */
+	past_runs: number,
 };
 
 /**  One line of the checklist: what was checked, what was found, and the fix. */
@@ -768,11 +1022,13 @@ export type StepView = StepView_Serialize | StepView_Deserialize;
 
 export type StepView_Deserialize = {
 	index: number,
-	/**  The action in plain words, never with a typed or sensitive value. */
+	/**  The action in plain words (English), never with a typed or sensitive value. */
 	description: string,
+	/**  The same as data, which the window words in its language. */
+	words: StepWords_Deserialize,
 	role: StepRole,
-	/**  A sentence for a tester when the step is skipped. */
-	skip_reason?: string | null,
+	/**  Why the step is skipped, when it is. */
+	skip_reason?: SkipReason | null,
 	/**  The step the crash was recorded at. */
 	is_trigger: boolean,
 	/**  The recorder's screenshot of this step, relative to the session folder. */
@@ -781,16 +1037,40 @@ export type StepView_Deserialize = {
 
 export type StepView_Serialize = {
 	index: number,
-	/**  The action in plain words, never with a typed or sensitive value. */
+	/**  The action in plain words (English), never with a typed or sensitive value. */
 	description: string,
+	/**  The same as data, which the window words in its language. */
+	words: StepWords_Serialize,
 	role: StepRole,
-	/**  A sentence for a tester when the step is skipped. */
-	skip_reason: string | null,
+	/**  Why the step is skipped, when it is. */
+	skip_reason: SkipReason | null,
 	/**  The step the crash was recorded at. */
 	is_trigger: boolean,
 	/**  The recorder's screenshot of this step, relative to the session folder. */
 	screenshot: string | null,
 };
+
+/**
+ *  What a step does, as data: every string in it is already clipped and free of
+ *  control characters, and never a typed value.
+ */
+export type StepWords = StepWords_Serialize | StepWords_Deserialize;
+
+/**
+ *  What a step does, as data: every string in it is already clipped and free of
+ *  control characters, and never a typed value.
+ */
+export type StepWords_Deserialize = { kind: "launch" } | 
+/**  `button` is `None` when the recording does not say which. */
+{ kind: "press"; button?: string | null } | { kind: "tap"; target: TargetWords } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
+
+/**
+ *  What a step does, as data: every string in it is already clipped and free of
+ *  control characters, and never a typed value.
+ */
+export type StepWords_Serialize = { kind: "launch" } | 
+/**  `button` is `None` when the recording does not say which. */
+{ kind: "press"; button: string | null } | { kind: "tap"; target: TargetWords } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
 
 export type Strategy = {
 	by: By,
@@ -803,6 +1083,22 @@ export type TargetIdentity =
 { kind: "fingerprint"; fingerprint: string } | 
 /**  `signature_degraded`: exact tuple equality. */
 { kind: "degraded"; identity: DegradedIdentity };
+
+/**  The element a step acts on, as far as it may be shown. */
+export type TargetWords = 
+/**  By resource id (the part after the last `/`). */
+{ kind: "id"; name: string } | { kind: "text"; text: string } | { kind: "label"; label: string } | 
+/**  The key looks like private data, so it is not shown. */
+{ kind: "withheld" } | 
+/**  Recorded only by its class or screen position. */
+{ kind: "unstable"; key_kind: UnstableKeyKind } | { kind: "absent" };
+
+export type UnstableKeyKind = "class" | "screen_position";
+
+export type WorkspaceChange = {
+	/**  The session folders that changed (folder names), sorted. */
+	sessions: string[],
+};
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

@@ -53,6 +53,9 @@ impl Progress {
             RunEvent::Warning { message } => {
                 let _ = writeln!(err, "\r\x1b[2K{}{message}", words.warning);
             }
+            RunEvent::Notice { notice } => {
+                let _ = writeln!(err, "\r\x1b[2K{}{notice}", words.warning);
+            }
             RunEvent::Finished(_) => {
                 let _ = write!(err, "\r\x1b[2K");
             }

@@ -31,6 +31,11 @@ pub struct SessionSummary {
     pub crash_groups: u32,
     /// Why the session cannot be used, if it cannot.
     pub problem: Option<String>,
+    /// For the evidence session of a minimize run: the session it minimized
+    /// (`extra.original_session` of its meta, when that is a valid session id).
+    pub evidence_of: Option<String>,
+    /// How many evidence sessions of this workspace minimized this one.
+    pub past_runs: u32,
 }
 
 #[derive(Debug, Error)]
@@ -83,6 +88,7 @@ pub fn list_sessions(workspace: &Path) -> Result<Vec<SessionSummary>, WorkspaceE
             summaries.push(summarize(&entry.path(), session_id));
         }
     }
+    count_past_runs(&mut summaries);
     summaries.sort_by(newest_first);
     Ok(summaries)
 }
@@ -107,6 +113,8 @@ impl SessionSummary {
             crash_count: 0,
             crash_groups: 0,
             problem: None,
+            evidence_of: None,
+            past_runs: 0,
         }
     }
 }
@@ -125,6 +133,12 @@ fn summarize(dir: &Path, session_id: String) -> SessionSummary {
             summary.status = Some(meta.status);
             summary.platform = meta.platform;
             summary.package = meta.package;
+            summary.evidence_of = meta
+                .extra
+                .get("original_session")
+                .and_then(|v| v.as_str())
+                .filter(|id| validate_session_id(id).is_ok())
+                .map(str::to_owned);
         }
         Err(e) => problems.push(e.to_string()),
     }
@@ -148,6 +162,19 @@ fn summarize(dir: &Path, session_id: String) -> SessionSummary {
     }
     summary.problem = problems.into_iter().next();
     summary
+}
+
+/// Each session's `past_runs`: the evidence sessions that name it.
+fn count_past_runs(summaries: &mut [SessionSummary]) {
+    let mut counts = std::collections::HashMap::<String, u32>::new();
+    for s in summaries.iter() {
+        if let Some(original) = &s.evidence_of {
+            *counts.entry(original.clone()).or_default() += 1;
+        }
+    }
+    for s in summaries.iter_mut() {
+        s.past_runs = counts.get(&s.session_id).copied().unwrap_or(0);
+    }
 }
 
 fn saturating_u32(n: usize) -> u32 {

@@ -107,7 +107,7 @@ async fn a_delayed_crash_lands_in_the_same_replay_with_evidence_waits() {
         // The next replay starts clean: the crash was drained, not left behind.
         let (next, _) = timed(&rig, &[tap(2, "btn_cart")]).await;
         assert!(!next.reproduced, "{wait:?}: {next:?}");
-        assert_eq!(next.reason.as_deref(), Some("no_crash"));
+        assert_eq!(next.reason.map(|r| r.as_str()), Some("no_crash"));
         assert!(next.observed.is_empty(), "{wait:?}: {next:?}");
 
         took.push(elapsed);

@@ -2,12 +2,15 @@
 
 use std::path::Path;
 
+use tauri::ipc::Channel;
 use tauri::State;
 use whittle_core::workspace::SessionSummary;
 
 use crate::error::AppError;
+use crate::reopen::{self, ReopenedRun};
 use crate::state::AppState;
 use crate::view::{self, SessionDetail};
+use crate::workspace_watch::WorkspaceChange;
 
 /// The workspace the window opens on.
 #[tauri::command]
@@ -31,4 +34,37 @@ pub fn list_sessions(workspace: String) -> Result<Vec<SessionSummary>, AppError>
 #[tracing::instrument(err)]
 pub fn session_detail(workspace: String, session_id: String) -> Result<SessionDetail, AppError> {
     view::session_detail(Path::new(&workspace), &session_id)
+}
+
+/// A past minimize run of `session_id`, read from its evidence without replaying it.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn open_past_run(
+    state: State<'_, AppState>,
+    workspace: String,
+    session_id: String,
+    evidence_session: String,
+) -> Result<ReopenedRun, AppError> {
+    reopen::reopen(
+        &state.runs,
+        Path::new(&workspace),
+        &session_id,
+        &evidence_session,
+    )
+}
+
+/// Follows `workspace`'s sessions folder (replacing the previous one); each burst of
+/// changes arrives on `on_change` with the names of the sessions that changed.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state, on_change), err)]
+pub fn watch_workspace(
+    state: State<'_, AppState>,
+    workspace: String,
+    on_change: Channel<WorkspaceChange>,
+) -> Result<(), AppError> {
+    state.watch.watch(Path::new(&workspace), move |change| {
+        let _ = on_change.send(change);
+    })
 }

@@ -12,13 +12,15 @@ describe("ResultView", () => {
     fakeBackend({});
     render(ResultView, { result, steps: planSteps });
     expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Minimal path found: 4 → 3 steps");
-    expect(screen.getByTestId("result-confidence")).toHaveTextContent("high");
+    expect(screen.getByTestId("result-confidence")).toHaveTextContent("Confidence: High");
+    // The confidence in words only, never the raw code "(high)".
+    expect(screen.getByTestId("result-confidence")).not.toHaveTextContent("(high)");
     expect(screen.getByText("Final confirmation: 3/3 reproduced")).toBeInTheDocument();
     expect(screen.getByText("Fixed point reached: removing any single step no longer crashes")).toBeInTheDocument();
     const original = screen.getByRole("heading", { name: "Original · 4 steps" }).nextElementSibling!;
     const minimal = screen.getByRole("heading", { name: "Minimal · 3 steps" }).nextElementSibling!;
     expect(original.querySelectorAll("li.removed")).toHaveLength(1);
-    expect(original.querySelector("li.removed")).toHaveTextContent("Type into password field");
+    expect(original.querySelector("li.removed")).toHaveTextContent("Type into “password” (id)");
     expect(minimal).toHaveTextContent("Tap “Checkout”");
     expect(screen.getAllByTestId("proof-row")[0]).toHaveTextContent("Without step 2: 0/3 reproduced");
     expect(screen.getByText(/"minimized_repro_path": \[1, 2, 4\]/)).toBeInTheDocument();
@@ -28,9 +30,10 @@ describe("ResultView", () => {
     fakeBackend({});
     const cancelled: RunResultView = {
       ...result,
-      summary: { ...summary, status: "cancelled", confidence: null },
+      summary: { ...summary, status: "cancelled", confidence: null, minimal_path: [] },
       pending: null,
       sidecar_preview: null,
+      exportable: false,
     };
     render(ResultView, { result: cancelled, steps: planSteps });
     expect(screen.getByTestId("approve")).toBeDisabled();
@@ -39,6 +42,43 @@ describe("ResultView", () => {
     );
     expect(screen.getByTestId("export")).toBeDisabled();
     expect(screen.queryByTestId("result-confidence")).toBeNull();
+  });
+
+  it("offers a cancelled run's best path so far for export, as unproven, and never says it finished", () => {
+    fakeBackend({});
+    const cancelled: RunResultView = {
+      ...result,
+      summary: { ...summary, status: "cancelled", confidence: "medium", fixed_point_reached: false, final_confirmed: false, complete: false },
+      pending: null,
+      sidecar_preview: null,
+      exportable: true,
+    };
+    render(ResultView, { result: cancelled, steps: planSteps });
+    expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Best path so far (unproven)");
+    expect(screen.getByTestId("approve")).toBeDisabled();
+    expect(screen.getByTestId("export")).toBeEnabled();
+    expect(screen.getByText("The bundle says the path is unproven.")).toBeInTheDocument();
+    expect(screen.queryByText("Finished within the replay budget")).toBeNull();
+    expect(screen.getByText("Cancelled before the search ended")).toBeInTheDocument();
+  });
+
+  it("says a reopened run was approved earlier, or why its evidence cannot be approved", () => {
+    fakeBackend({});
+    const { unmount } = render(ResultView, { result: { ...result, reopened: true, approved: true }, steps: planSteps });
+    expect(screen.getByTestId("approve")).toBeDisabled();
+    expect(screen.getByTestId("approve")).toHaveAccessibleDescription(/Already approved/);
+    unmount();
+    render(ResultView, {
+      result: {
+        ...result,
+        reopened: true,
+        pending: null,
+        sidecar_preview: null,
+        approve_blocked: { code: "inconsistent", detail: "the minimal path is not part of the original path" },
+      },
+      steps: planSteps,
+    });
+    expect(screen.getByTestId("approve")).toHaveAccessibleDescription(/does not hold together/);
   });
 
   it("approves and shows the written sidecar's path", async () => {

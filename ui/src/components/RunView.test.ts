@@ -44,7 +44,10 @@ describe("RunView", () => {
 
     await emitEvents(3, events.slice(6));
     await emitEnded(3, result);
-    await waitFor(() => expect(screen.getByTestId("result-confidence")).toHaveTextContent("high"));
+    await waitFor(() => expect(screen.getByTestId("result-confidence")).toHaveTextContent("High"));
+    // Outcome first: the banner says what happened and offers the next action.
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Minimal path found: 4 → 3 steps. Confidence: High.");
+    expect(screen.getByTestId("banner-review")).toBeInTheDocument();
     expect(pathMarks()).toEqual(["kept", "kept", "removed", "kept"]);
     expect(onbusychange).toHaveBeenLastCalledWith(false);
   });

@@ -94,4 +94,50 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
     render(SessionDetailView, { detail: checkoutDetail });
     expect(screen.queryByTestId("minimize-c1")).toBeNull();
   });
+
+  it("lists a crash's past runs with their badge and opens one; skipped steps are not warned twice", async () => {
+    const crash = checkoutDetail.crashes[0]!;
+    const detail: SessionDetail = {
+      ...checkoutDetail,
+      crashes: [
+        {
+          ...crash,
+          past_runs: [
+            {
+              evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+              created_at: "2026-05-20T10:15:00+00:00",
+              outcome: "minimized",
+              original_steps: 12,
+              minimal_steps: 4,
+              confidence: "high",
+              converged: true,
+              attempts: 17,
+              approved: true,
+            },
+            {
+              evidence_session: "2026-05-19_090000_minimize-checkout-npe",
+              created_at: "2026-05-19T09:00:00+00:00",
+              outcome: "cancelled",
+              original_steps: 12,
+              minimal_steps: 6,
+              confidence: "medium",
+              converged: false,
+              attempts: 5,
+              approved: false,
+            },
+          ],
+        },
+      ],
+    };
+    const onopenrun = vi.fn();
+    render(SessionDetailView, { detail, onopenrun });
+    const badges = screen.getAllByTestId("past-run-badge");
+    expect(badges[0]).toHaveTextContent("12 → 4 · high · approved");
+    expect(badges[1]).toHaveTextContent("12 → 6 · cancelled · medium");
+    await fireEvent.click(screen.getAllByTestId("open-past-run")[1]!);
+    expect(onopenrun).toHaveBeenCalledWith(detail.crashes[0], detail.crashes[0]!.past_runs[1]);
+    // The skipped step says why on its card; the notices list only the rest.
+    expect(screen.queryByText(/Step 3 is skipped/)).toBeNull();
+    expect(screen.getByText(/1 step\(s\) carry no replay metadata/)).toBeInTheDocument();
+  });
 });

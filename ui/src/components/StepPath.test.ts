@@ -35,6 +35,7 @@ describe("StepPath", () => {
       steps: Array.from({ length: 1000 }, (_, i) => ({
         index: i + 1,
         description: `Tap item ${i + 1}`,
+        words: { kind: "tap", target: { kind: "text", text: `item ${i + 1}` } },
         role: i === 0 ? "setup" : "replayable",
         skip_reason: null,
         is_trigger: i === 999,

@@ -14,9 +14,11 @@ import type {
   RunChannelMessage,
   RunEnded,
   RunErrorPayload,
+  ReopenedRun,
   RunUpdate,
   ScreenshotView,
   StartRunRequest,
+  WorkspaceChange,
 } from "./runTypes";
 
 export type SetupView = SetupView_Serialize;
@@ -71,6 +73,12 @@ export const api = {
     unwrap(await commands.listSessions(workspace)),
   sessionDetail: async (workspace: string, sessionId: string): Promise<SessionDetail> =>
     unwrap(await commands.sessionDetail(workspace, sessionId)),
+  openPastRun: async (workspace: string, sessionId: string, evidenceSession: string): Promise<ReopenedRun> =>
+    unwrap(await commands.openPastRun(workspace, sessionId, evidenceSession)) as ReopenedRun,
+  /** Follows the workspace folder; `onchange` gets the names of the sessions that changed. */
+  watchWorkspace: async (workspace: string, onchange: (change: WorkspaceChange) => void): Promise<void> => {
+    unwrap(await commands.watchWorkspace(workspace, new Channel<WorkspaceChange>(onchange)));
+  },
 
   listDevices: async (workspace: string): Promise<Device[]> => unwrap(await commands.listDevices(workspace)),
   startRun: async (request: StartRunRequest, sink?: RunSink): Promise<number> =>

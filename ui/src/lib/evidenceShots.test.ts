@@ -62,6 +62,8 @@ describe("walking the screenshots", () => {
           candidate: [attempt],
           verdict: "not_reproduced",
           reason: null,
+          step: null,
+          observed: [],
           signature: null,
           label: null,
           durationMs: 1,

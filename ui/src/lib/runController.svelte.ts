@@ -3,8 +3,8 @@
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
 import { api, describeError, errorCode } from "./api";
-import { initialRunState, reduce, type RunState } from "./runState";
-import type { RunEnded, RunErrorPayload, RunResultView, RunUpdate, StartRunRequest } from "./runTypes";
+import { initialRunState, reduce, replayAll, type RunState } from "./runState";
+import type { ReopenedRun, RunEnded, RunErrorPayload, RunResultView, RunUpdate, StartRunRequest } from "./runTypes";
 
 export type RunLifecycle = "idle" | "starting" | "running" | "ended";
 
@@ -23,6 +23,10 @@ export class RunController {
   endError = $state.raw<RunErrorPayload | null>(null);
   cancelRequested = $state(false);
   cancelError = $state<ShownError | null>(null);
+  /** The request of the last start, for "Try again". */
+  lastRequest = $state.raw<StartRunRequest | null>(null);
+  /** Shown from the evidence on disk (a past run), not watched live. */
+  reopened = $state(false);
 
   #held: Incoming[] = [];
   #disposed = false;
@@ -46,6 +50,8 @@ export class RunController {
     this.cancelError = null;
     this.runId = null;
     this.#held = [];
+    this.lastRequest = request;
+    this.reopened = false;
     this.lifecycle = "starting";
     try {
       const id = await api.startRun(request, {
@@ -73,6 +79,17 @@ export class RunController {
       this.cancelRequested = false;
       this.cancelError = { message: describeError(err), code: errorCode(err) };
     }
+  }
+
+  /** Shows a past run as it was recorded: its events folded, its result, ended. */
+  load(run: ReopenedRun): void {
+    if (this.busy) return;
+    this.state = replayAll(run.events, this.#clock());
+    this.result = run.result;
+    this.startError = null;
+    this.endError = null;
+    this.reopened = true;
+    this.lifecycle = "ended";
   }
 
   /** Stops delivering; the backend run (if any) goes on and keeps its evidence. */

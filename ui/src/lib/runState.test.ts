@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { averageAttemptMs, elapsedMs, initialRunState, reduce, remainingUpToMs, screenshotsOf } from "./runState";
+import { averageAttemptMs, elapsedMs, initialRunState, reduce, remainingUpToMs } from "./runState";
 import type { RunState } from "./runState";
 import { events, shot, summary } from "../test/runFixtures";
 import { budgetWarning, flakyWarning, warningText } from "./wording";
@@ -16,7 +16,9 @@ describe("run state reducer", () => {
     expect(s.maxReplays).toBe(30);
     expect(s.device).toBe("sim-1");
     expect(s.startedAt).toBe(2_000);
-    expect(s.warnings.map(warningText)).toEqual(["Step 3 is skipped: its input was redacted."]);
+    expect(s.warnings.map(warningText)).toEqual([
+      "Step 3 is skipped. Its input was redacted when it was recorded; Whittle never replays or guesses it.",
+    ]);
   });
 
   it("adds a running row when an attempt starts and fills it when it finishes", () => {
@@ -61,7 +63,7 @@ describe("run state reducer", () => {
     expect(s.endedAt).toBe(1_000 + (events.length - 1) * 1000);
     expect(averageAttemptMs(s)).toBe(1000);
     expect(remainingUpToMs(s)).toBeNull();
-    expect(screenshotsOf(s)).toEqual([shot(1), shot(2), shot(3), shot(4)]);
+    expect(s.rows.map((r) => r.screenshot)).toEqual([shot(1), shot(2), shot(3), shot(4)]);
   });
 
   it("warns in words once when flakiness or budget exhaustion first shows", () => {

@@ -1,6 +1,6 @@
 // The run screen's state as a pure fold over the run's events, so a test can replay a
 // whole run without a DOM or a backend. `now` is passed in for the same reason.
-import type { CandidateHistory, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
+import type { AttemptReason, CandidateHistory, ObservedCrash, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
 import { verdictOf, type RunWarning, type Verdict } from "./wording";
 
 export type AttemptRow = {
@@ -8,7 +8,11 @@ export type AttemptRow = {
   phase: Phase;
   candidate: number[];
   verdict: Verdict | "running";
-  reason: string | null;
+  reason: AttemptReason | null;
+  /** The step at which the actions stopped, when one failed. */
+  step: number | null;
+  /** Every crash the drain saw after this replay. */
+  observed: ObservedCrash[];
   signature: string | null;
   label: string | null;
   durationMs: number | null;
@@ -24,6 +28,8 @@ export type RunState = {
   /** The replayable steps the search may remove. */
   candidates: number[];
   device: string | null;
+  /** Every device that replays (the primary first). */
+  devices: string[];
   phase: Phase | null;
   /** The shortest reproducing candidate so far. */
   current: number[];
@@ -50,6 +56,7 @@ export function initialRunState(): RunState {
     planSteps: [],
     candidates: [],
     device: null,
+    devices: [],
     phase: null,
     current: [],
     candidate: null,
@@ -109,6 +116,7 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
         candidates: event.candidates,
         maxReplays: event.max_replays,
         device: event.device,
+        devices: event.devices,
         current: event.candidates,
         startedAt: now,
       };
@@ -123,6 +131,8 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
           candidate: event.candidate,
           verdict: "running",
           reason: null,
+          step: null,
+          observed: [],
           signature: null,
           label: null,
           durationMs: null,
@@ -144,6 +154,8 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
           candidate: event.candidate,
           verdict: verdictOf(event.reproduced, event.reason),
           reason: event.reason,
+          step: event.step,
+          observed: event.observed,
           signature: event.signature,
           label: event.label,
           durationMs: event.duration_ms,
@@ -164,6 +176,8 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
       };
     case "warning":
       return { ...state, warnings: addWarning(state.warnings, { kind: "text", text: event.message }) };
+    case "notice":
+      return { ...state, warnings: addWarning(state.warnings, { kind: "notice", notice: event.notice }) };
     case "finished": {
       const { type: _type, ...summary } = event;
       return {
@@ -199,7 +213,12 @@ export function elapsedMs(state: RunState, now: number): number | null {
   return (state.endedAt ?? now) - state.startedAt;
 }
 
-/** The archived screenshots the run has reported so far, in attempt order. */
-export function screenshotsOf(state: RunState): string[] {
-  return state.rows.flatMap((r) => (r.screenshot ? [r.screenshot] : []));
+/** Folds a whole recorded run (a past run read from disk) at once. */
+export function replayAll(events: readonly RunEvent[], now: number = Date.now()): RunState {
+  return events.reduce((state, event) => reduce(state, event, now), initialRunState());
+}
+
+/** Notices about the plan (skipped steps…), which the step path shows before a run. */
+export function isPlanWarning(w: RunWarning): boolean {
+  return w.kind === "notice" && w.notice.kind === "plan";
 }

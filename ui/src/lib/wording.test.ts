@@ -1,14 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
   confidenceReasons,
+  deviceStateWords,
   nextStepFor,
   noResultReason,
+  noticeText,
   phaseWords,
+  planNoticeText,
   proofLine,
   reasonWords,
+  removedText,
+  skipText,
   statusHeadline,
+  stepText,
   verdictOf,
 } from "./wording";
+import { setLocale } from "./i18n/index.svelte";
 import { summary } from "../test/runFixtures";
 
 describe("wording", () => {
@@ -17,25 +24,55 @@ describe("wording", () => {
     expect(phaseWords.one_by_one).toBe("Removing one step at a time");
   });
 
-  it("classifies verdicts: reproduced, plain negative, device error", () => {
+  it("classifies verdicts: reproduced, plain negative, device error, cancelled", () => {
     expect(verdictOf(true, null)).toBe("reproduced");
-    expect(verdictOf(false, "no_crash")).toBe("not_reproduced");
-    expect(verdictOf(false, "element_not_found")).toBe("not_reproduced");
-    expect(verdictOf(false, "runtime_error: adb gone")).toBe("error");
+    expect(verdictOf(false, { code: "no_crash" })).toBe("not_reproduced");
+    expect(verdictOf(false, { code: "element_not_found" })).toBe("not_reproduced");
+    expect(verdictOf(false, { code: "runtime_error", detail: "adb gone" })).toBe("error");
+    expect(verdictOf(false, { code: "cancelled" })).toBe("cancelled");
   });
 
-  it("turns reason codes into words and keeps unknown text readable", () => {
-    expect(reasonWords("no_crash")).toBe("No crash");
-    expect(reasonWords("different_crash")).toBe("A different crash");
-    expect(reasonWords("runtime_error: adb gone")).toBe("Device or server error: adb gone");
-    expect(reasonWords("something_new")).toBe("something new");
+  it("turns typed reasons into words, with the step where the actions stopped", () => {
+    expect(reasonWords({ code: "no_crash" })).toBe("No crash");
+    expect(reasonWords({ code: "different_crash" })).toBe("A different crash");
+    expect(reasonWords({ code: "runtime_error", detail: "adb gone" })).toBe("Device or server error: adb gone");
+    expect(reasonWords({ code: "element_not_found" }, 7)).toBe("A step's element was not on screen (step 7)");
     expect(reasonWords(null)).toBe("");
+    setLocale("zh-CN", false);
+    expect(reasonWords({ code: "cancelled" })).toBe("因取消而停止（不是错误）");
+  });
+
+  it("words the backend's step descriptions, skip reasons and notices in either language", () => {
+    const tap = { kind: "tap", target: { kind: "id", name: "btn_cart" } } as const;
+    expect(stepText(tap)).toBe("Tap “btn_cart” (id)");
+    expect(skipText({ code: "unstable_key", key_kind: "its class" })).toMatch(/only by its class/);
+    expect(planNoticeText({ kind: "low_coverage", replayable: 1, non_launch: 4 })).toMatch(/Only 1 of 4 actions/);
+    setLocale("zh-CN", false);
+    expect(stepText(tap)).toBe("点击“btn_cart”（id）");
+    expect(stepText({ kind: "launch" })).toBe("启动应用");
+    expect(skipText({ code: "sensitive" })).toMatch(/隐私数据/);
+    expect(skipText({ code: "unstable_key", key_kind: "its screen position" })).toMatch(/屏幕位置/);
+    expect(deviceStateWords("online")).toBe("在线");
+    expect(deviceStateWords("weird")).toBe("weird");
+    expect(
+      noticeText({ kind: "screenshot_omitted", attempt: 3, why: "x" }),
+    ).toBe("第 3 次尝试：截图已省略（x）。");
+  });
+
+  it("says what a candidate removed in ranges", () => {
+    expect(removedText([1, 6, 7, 8, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toBe("removed: 2–5, 9");
+    expect(removedText([1, 2], [1, 2])).toBe("all steps");
+    expect(removedText([], [1, 2])).toBe("launch only");
   });
 
   it("says minimal only when fixed point and final confirmation both hold", () => {
     expect(statusHeadline(summary)).toBe("Minimal path found: 4 → 3 steps");
     expect(statusHeadline({ ...summary, final_confirmed: false })).toMatch(/minimality not proven/);
     expect(statusHeadline({ ...summary, status: "cancelled" })).toBe("The run was cancelled.");
+    // Nothing removed: "already minimal", never "Minimal path found: 4 → 4".
+    expect(statusHeadline({ ...summary, minimal_path: summary.original_path })).toBe(
+      "Already minimal: no step of the 4-step path can be removed.",
+    );
   });
 
   it("explains the confidence with every flag", () => {

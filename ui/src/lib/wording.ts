@@ -4,7 +4,21 @@
 // records below are read through getters, so a template that reads one re-renders when
 // the language changes.
 import { t, tn, type MessageKey } from "./i18n/index.svelte";
-import type { Confidence, Phase, ProofRow, RunStatus, RunSummary } from "./runTypes";
+import type {
+  AttemptReason,
+  Confidence,
+  PastRunOutcome,
+  Phase,
+  PlanNotice,
+  ProofRow,
+  RunNotice,
+  RunStatus,
+  RunSummary,
+  SkipReason,
+  StepWords,
+  TargetWords,
+} from "./runTypes";
+import { formatSteps } from "./format";
 import type { ErrorCode } from "./types";
 
 /** A record whose values are looked up in the current language each time they are read. */
@@ -32,39 +46,149 @@ export const phaseShort = localized<Phase>({
   confirm: "phaseShort.confirm",
 });
 
-export type Verdict = "reproduced" | "not_reproduced" | "error";
+/** An attempt's verdict; `cancelled` is the user's Cancel, never counted as an error. */
+export type Verdict = "reproduced" | "not_reproduced" | "error" | "cancelled";
 
 export const verdictWords = localized<Verdict | "running">({
   reproduced: "verdict.reproduced",
   not_reproduced: "verdict.not_reproduced",
   error: "verdict.error",
+  cancelled: "verdict.cancelled",
   running: "verdict.running",
 });
 
-// The engine words a device/server failure as `runtime_error: …` (never a plain negative).
-const RUNTIME_ERROR = /^runtime_error\b:?\s*/;
-
-export function verdictOf(reproduced: boolean, reason: string | null): Verdict {
+export function verdictOf(reproduced: boolean, reason: AttemptReason | null): Verdict {
   if (reproduced) return "reproduced";
-  return reason !== null && RUNTIME_ERROR.test(reason) ? "error" : "not_reproduced";
+  if (reason?.code === "cancelled") return "cancelled";
+  return reason?.code === "runtime_error" ? "error" : "not_reproduced";
 }
 
-const reasonKeys: Record<string, MessageKey> = {
-  no_crash: "reason.no_crash",
-  element_not_found: "reason.element_not_found",
-  action_failed: "reason.action_failed",
-  different_crash: "reason.different_crash",
+/** A replay's reason in words (typed by the backend; a device error keeps its detail). */
+export function reasonWords(reason: AttemptReason | null, step: number | null = null): string {
+  if (reason === null) return "";
+  const words =
+    reason.code === "runtime_error"
+      ? reason.detail
+        ? t("reason.runtimeDetail", { detail: reason.detail })
+        : t("reason.runtime")
+      : t(`reason.${reason.code}`);
+  return step !== null && (reason.code === "element_not_found" || reason.code === "action_failed")
+    ? t("reason.atStep", { reason: words, step })
+    : words;
+}
+
+/** The element a step acts on, in words. */
+export function targetWords(target: TargetWords): string {
+  switch (target.kind) {
+    case "id":
+      return t("target.id", { name: target.name });
+    case "text":
+      return t("target.text", { text: target.text });
+    case "label":
+      return t("target.label", { label: target.label });
+    case "withheld":
+      return t("target.withheld");
+    case "unstable":
+      return t("target.unstable", { kind: t(`keyKind.${target.key_kind}`) });
+    case "absent":
+      return t("target.absent");
+  }
+}
+
+/** A step's action in words ("Tap “Cart”"), never with a typed value. */
+export function stepText(words: StepWords): string {
+  switch (words.kind) {
+    case "launch":
+      return t("step.launch");
+    case "press":
+      return words.button ? t("step.press", { button: words.button }) : t("step.pressUnknown");
+    case "tap":
+      return t("step.tap", { target: targetWords(words.target) });
+    case "type_into":
+      return t("step.typeInto", { target: targetWords(words.target) });
+    case "unsupported":
+      return t("step.unsupported", { action: words.action_type });
+    case "unrecognized":
+      return t("step.unrecognized");
+  }
+}
+
+// The backend's English phrase for an unstable key (`SkipReason.unstable_key`), by kind.
+const UNSTABLE_PHRASES: Record<string, "class" | "screen_position"> = {
+  "its class": "class",
+  "its screen position": "screen_position",
 };
 
-/** A replay's reason in words; unknown reasons are shown as they came (they are text). */
-export function reasonWords(reason: string | null): string {
-  if (reason === null || reason === "") return "";
-  if (RUNTIME_ERROR.test(reason)) {
-    const detail = reason.replace(RUNTIME_ERROR, "");
-    return detail ? t("reason.runtimeDetail", { detail }) : t("reason.runtime");
+/** Why a step is skipped, in words. */
+export function skipText(reason: SkipReason): string {
+  switch (reason.code) {
+    case "unstable_key": {
+      const kind = UNSTABLE_PHRASES[reason.key_kind];
+      return t("skip.unstable_key", { kind: kind ? t(`keyKind.${kind}`) : reason.key_kind });
+    }
+    case "unsupported_action":
+      return reason.action_type
+        ? t("skip.unsupported_action", { action: reason.action_type })
+        : t("skip.unsupported_action_empty");
+    case "unsupported_button":
+      return reason.button
+        ? t("skip.unsupported_button", { button: reason.button })
+        : t("skip.unsupported_button_empty");
+    default:
+      return t(`skip.${reason.code}`);
   }
-  const key = Object.hasOwn(reasonKeys, reason) ? reasonKeys[reason] : undefined;
-  return key ? t(key) : reason.replaceAll("_", " ");
+}
+
+export function planNoticeText(notice: PlanNotice): string {
+  switch (notice.kind) {
+    case "step_skipped":
+      return t("notice.stepSkipped", { step: notice.step, reason: skipText(notice.reason) });
+    case "legacy_steps":
+      return t("notice.legacySteps", { count: notice.count });
+    case "low_coverage":
+      return t("notice.lowCoverage", { replayable: notice.replayable, total: notice.non_launch });
+  }
+}
+
+export function noticeText(notice: RunNotice): string {
+  switch (notice.kind) {
+    case "plan":
+      return planNoticeText(notice.notice);
+    case "pool_smaller":
+      return t("notice.poolSmaller", {
+        asked: notice.asked,
+        available: notice.devices.length,
+        package: notice.package,
+        devices: notice.devices.join(", "),
+      });
+    case "pool_device_left_out":
+      return t("notice.poolDeviceLeftOut", { device: notice.device, detail: notice.detail });
+    case "screenshot_omitted":
+      return t("notice.screenshotOmitted", { attempt: notice.attempt, why: notice.why });
+    case "file_not_written":
+      return t("notice.fileNotWritten", { file: notice.file, detail: notice.detail });
+  }
+}
+
+const DEVICE_STATES = new Set(["online", "offline", "booted", "unauthorized"]);
+
+/** A device state as the server said it, in words when Whittle knows it. */
+export function deviceStateWords(state: string): string {
+  const key = state.toLowerCase();
+  return DEVICE_STATES.has(key) ? t(`deviceState.${key as "online"}`) : state;
+}
+
+/** A candidate as what it leaves out of the full set: "removed: 2–5, 9" / "all steps". */
+export function removedText(candidate: readonly number[], all: readonly number[]): string {
+  if (candidate.length === 0) return t("history.launchOnly");
+  const kept = new Set(candidate);
+  const removed = all.filter((s) => !kept.has(s));
+  return removed.length === 0 ? t("history.allSteps") : t("history.removed", { steps: formatSteps(removed) });
+}
+
+/** A past run's outcome in a badge. */
+export function pastOutcomeWords(outcome: PastRunOutcome): string {
+  return t(`pastOutcome.${outcome}`);
 }
 
 export const confidenceWords = localized<Confidence>({
@@ -73,15 +197,17 @@ export const confidenceWords = localized<Confidence>({
   low: "confidence.low",
 });
 
-/** The headline of a finished run; "minimal" only when the proof is complete (SPEC §3 Phase 5). */
+/** The headline of a finished run; "minimal" only when the proof is complete (Phase 5 of
+ * the algorithm), and "already minimal" rather than "3 → 3" when nothing could go. */
 export function statusHeadline(summary: RunSummary): string {
   const from = summary.original_path.length;
   const to = summary.minimal_path.length;
   switch (summary.status) {
     case "minimized":
-      return summary.fixed_point_reached && summary.final_confirmed
-        ? tn("status.minimal", to, { from })
-        : tn("status.shortest", to, { from });
+      if (summary.fixed_point_reached && summary.final_confirmed) {
+        return to === from ? t("banner.alreadyMinimal", { count: from }) : tn("status.minimal", to, { from });
+      }
+      return tn("status.shortest", to, { from });
     case "not_reproduced":
     case "static":
     case "capture_failed":
@@ -99,19 +225,29 @@ export function noResultReason(status: RunStatus, action: "approve" | "export" =
 export type Reason = { ok: boolean; text: string };
 
 /** The summary's flags, each as a sentence with whether it supports the confidence. */
-export function confidenceReasons(s: {
-  fixed_point_reached: boolean;
-  final_confirmed: boolean;
-  flaky_observed: boolean;
-  budget_exhausted: boolean;
-  complete: boolean;
-}): Reason[] {
+export function confidenceReasons(
+  s: {
+    fixed_point_reached: boolean;
+    final_confirmed: boolean;
+    flaky_observed: boolean;
+    budget_exhausted: boolean;
+    complete: boolean;
+  },
+  status: RunStatus | null = null,
+): Reason[] {
   const reason = (ok: boolean, key: MessageKey): Reason => ({ ok, text: t(key) });
+  // A cancelled run did not "finish within the budget": it was stopped.
+  const budget =
+    status === "cancelled"
+      ? reason(false, "why.cancelled")
+      : s.budget_exhausted
+        ? reason(false, "why.budgetExhausted")
+        : reason(true, "why.withinBudget");
   return [
     s.fixed_point_reached ? reason(true, "why.fixedPoint") : reason(false, "why.noFixedPoint"),
     s.final_confirmed ? reason(true, "why.confirmed") : reason(false, "why.notConfirmed"),
     s.flaky_observed ? reason(false, "why.flaky") : reason(true, "why.notFlaky"),
-    s.budget_exhausted ? reason(false, "why.budgetExhausted") : reason(true, "why.withinBudget"),
+    budget,
     s.complete ? reason(true, "why.complete") : reason(false, "why.incomplete"),
   ];
 }
@@ -126,7 +262,11 @@ export function proofLine(row: ProofRow): string {
  * A warning the run screen raised itself (the backend's own warnings arrive as text).
  * Kept as data so the sentence follows the language, even after the event.
  */
-export type RunWarning = { kind: "flaky" } | { kind: "budget"; maxReplays: number } | { kind: "text"; text: string };
+export type RunWarning =
+  | { kind: "flaky" }
+  | { kind: "budget"; maxReplays: number }
+  | { kind: "notice"; notice: RunNotice }
+  | { kind: "text"; text: string };
 
 export function warningText(warning: RunWarning): string {
   switch (warning.kind) {
@@ -134,6 +274,8 @@ export function warningText(warning: RunWarning): string {
       return t("warning.flaky");
     case "budget":
       return t("warning.budget", { max: warning.maxReplays });
+    case "notice":
+      return noticeText(warning.notice);
     case "text":
       return warning.text;
   }

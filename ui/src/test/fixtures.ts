@@ -12,6 +12,8 @@ export const checkoutNpe: SessionSummary = {
   crash_count: 1,
   crash_groups: 1,
   problem: null,
+  evidence_of: null,
+  past_runs: 0,
 };
 
 export const brokenExport: SessionSummary = {
@@ -25,6 +27,8 @@ export const brokenExport: SessionSummary = {
   crash_count: 0,
   crash_groups: 0,
   problem: "steps.jsonl line 4: the line is cut off (truncated JSON)",
+  evidence_of: null,
+  past_runs: 0,
 };
 
 export const browse: SessionSummary = {
@@ -59,24 +63,53 @@ export const checkoutDetail: SessionDetail = {
       step_index: 4,
       repro_path: [1, 2, 3, 4],
       plan_problem: null,
+      past_runs: [],
       plan: {
         coverage: { non_launch: 3, replayable: 2 },
         live_run_allowed: true,
-        warnings: ["Step 3 is skipped: its input was redacted."],
+        notices: [
+          { kind: "step_skipped", step: 3, reason: { code: "input_redacted" } },
+          { kind: "legacy_steps", count: 1 },
+        ],
+        estimate: {
+          fewer_pays_off: false,
+          steps: 2,
+          standard: { min: 8, max: 11 },
+          fewer: { min: 8, max: 10 },
+          lower_bound: 7,
+        },
         steps: [
-          { index: 1, description: "Launch app", role: "setup", skip_reason: null, is_trigger: false, screenshot: null },
-          { index: 2, description: "Tap “Cart” (id btn_cart)", role: "replayable", skip_reason: null, is_trigger: false, screenshot: null },
+          {
+            index: 1,
+            description: "Launch app",
+            words: { kind: "launch" },
+            role: "setup",
+            skip_reason: null,
+            is_trigger: false,
+            screenshot: null,
+          },
+          {
+            index: 2,
+            description: "Tap “btn_cart” (id)",
+            words: { kind: "tap", target: { kind: "id", name: "btn_cart" } },
+            role: "replayable",
+            skip_reason: null,
+            is_trigger: false,
+            screenshot: null,
+          },
           {
             index: 3,
-            description: "Type into password field",
+            description: "Type into “password” (id)",
+            words: { kind: "type_into", target: { kind: "id", name: "password" } },
             role: "skipped",
-            skip_reason: "Its input was redacted when it was recorded; Whittle never replays or guesses it.",
+            skip_reason: { code: "input_redacted" },
             is_trigger: false,
             screenshot: null,
           },
           {
             index: 4,
-            description: "Tap “Checkout” (id btn_checkout)",
+            description: "Tap “btn_checkout” (id)",
+            words: { kind: "tap", target: { kind: "id", name: "btn_checkout" } },
             role: "replayable",
             skip_reason: null,
             is_trigger: true,

@@ -1,5 +1,7 @@
 // A realistic run of the demo's checkout crash, as the backend would emit it.
+import type { PlannedStep_Serialize } from "../bindings";
 import type {
+  AttemptReason,
   MaskRect,
   PendingResult,
   PlannedStep,
@@ -10,10 +12,25 @@ import type {
 } from "../lib/runTypes";
 
 export const planSteps: PlannedStep[] = [
-  { index: 1, description: "Launch app", disposition: { kind: "setup" } },
-  { index: 2, description: "Tap “Cart”", disposition: { kind: "replayable" } },
-  { index: 3, description: "Type into password field", disposition: { kind: "skipped", reason: { code: "input_redacted" } } },
-  { index: 4, description: "Tap “Checkout”", disposition: { kind: "replayable" } },
+  { index: 1, description: "Launch app", words: { kind: "launch" }, disposition: { kind: "setup" } },
+  {
+    index: 2,
+    description: "Tap “Cart”",
+    words: { kind: "tap", target: { kind: "text", text: "Cart" } },
+    disposition: { kind: "replayable" },
+  },
+  {
+    index: 3,
+    description: "Type into “password” (id)",
+    words: { kind: "type_into", target: { kind: "id", name: "password" } },
+    disposition: { kind: "skipped", reason: { code: "input_redacted" } },
+  },
+  {
+    index: 4,
+    description: "Tap “Checkout”",
+    words: { kind: "tap", target: { kind: "text", text: "Checkout" } },
+    disposition: { kind: "replayable" },
+  },
 ];
 
 export const shot = (attempt: number) => `screenshots/attempt-${String(attempt).padStart(3, "0")}.png`;
@@ -23,7 +40,7 @@ function finished(
   phase: "baseline" | "one_by_one" | "audit" | "confirm",
   candidate: number[],
   reproduced: boolean,
-  reason: string | null,
+  reason: AttemptReason | null,
   duration_ms: number,
 ): RunEvent {
   return {
@@ -33,8 +50,21 @@ function finished(
     candidate,
     reproduced,
     reason,
+    step: null,
     signature: reproduced ? "51defb0ee406" : null,
     label: reproduced ? "NullPointerException in CheckoutActivity.onCreate" : null,
+    observed: reproduced
+      ? [
+          {
+            fingerprint: "51defb0ee406",
+            label: "NullPointerException in CheckoutActivity.onCreate",
+            kind: "java",
+            process: "com.example.shop",
+            is_target: true,
+            stack: ["java.lang.NullPointerException", " at com.example.shop.CheckoutActivity.onCreate(CheckoutActivity.kt:42)"],
+          },
+        ]
+      : [],
     duration_ms,
     screenshot: shot(attempt),
     screenshot_redacted: false,
@@ -61,14 +91,15 @@ export const summary: RunSummary = {
 };
 
 export const events: RunEvent[] = [
-  { type: "warning", message: "Step 3 is skipped: its input was redacted." },
+  { type: "notice", notice: { kind: "plan", notice: { kind: "step_skipped", step: 3, reason: { code: "input_redacted" } } } },
   {
     type: "started",
     evidence_session: summary.evidence_session!,
-    plan_steps: planSteps,
+    plan_steps: planSteps as PlannedStep_Serialize[],
     candidates: [2, 4],
     max_replays: 30,
     device: "sim-1",
+    devices: ["sim-1"],
   },
   { type: "attempt_started", attempt: 1, phase: "baseline", candidate: [2, 4] },
   finished(1, "baseline", [2, 4], true, null, 1200),
@@ -84,9 +115,9 @@ export const events: RunEvent[] = [
     outcome_history: [{ candidate: [2, 4], outcomes: [true] }],
   },
   { type: "attempt_started", attempt: 2, phase: "one_by_one", candidate: [4] },
-  finished(2, "one_by_one", [4], false, "no_crash", 800),
+  finished(2, "one_by_one", [4], false, { code: "no_crash" }, 800),
   { type: "attempt_started", attempt: 3, phase: "audit", candidate: [2] },
-  finished(3, "audit", [2], false, "runtime_error: device sim-1 stopped answering", 1000),
+  finished(3, "audit", [2], false, { code: "runtime_error", detail: "device sim-1 stopped answering" }, 1000),
   { type: "attempt_started", attempt: 4, phase: "confirm", candidate: [2, 4] },
   finished(4, "confirm", [2, 4], true, null, 1000),
   {
@@ -104,6 +135,7 @@ export const events: RunEvent[] = [
 ];
 
 export const pending: PendingResult = {
+  status: "minimized",
   original_session: summary.session,
   original_session_dir: "/ws/sessions/" + summary.session,
   crash_id: summary.crash_id,
@@ -145,6 +177,11 @@ export const result: RunResultView = {
   sidecar_preview: '{\n  "minimized_repro_path": [1, 2, 4]\n}',
   evidence_dir: "/ws/sessions/2026-05-20_101500_minimize-checkout-npe",
   default_export_folder: "/home/tester/whittle-exports",
+  exportable: true,
+  approve_blocked: null,
+  approved: false,
+  failure: null,
+  reopened: false,
 };
 
 export const autoMask: MaskRect = { x: 40, y: 400, w: 1000, h: 120, reason: "password field" };

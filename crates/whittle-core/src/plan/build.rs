@@ -16,7 +16,9 @@ use super::key::{key_strategy, KeyStrategy};
 use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
 use super::record::{InputValue, StepRecord};
 use super::skip::SkipReason;
-use super::types::{Coverage, Disposition, PlannedStep, ReplayAction, ReplayPlan, ReplayStep};
+use super::types::{
+    Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan, ReplayStep,
+};
 
 pub fn build_plan(steps: &[Step], repro_path: &[u32]) -> Result<ReplayPlan, PlanError> {
     let by_index: BTreeMap<u32, &Step> = steps.iter().rev().map(|s| (s.index, s)).collect();
@@ -32,6 +34,7 @@ pub fn build_plan(steps: &[Step], repro_path: &[u32]) -> Result<ReplayPlan, Plan
             replayable: 0,
         },
         warnings: Vec::new(),
+        notices: Vec::new(),
     };
     let mut legacy_steps = 0u32;
     for &index in repro_path {
@@ -43,7 +46,7 @@ pub fn build_plan(steps: &[Step], repro_path: &[u32]) -> Result<ReplayPlan, Plan
             .ok_or(PlanError::StepMissing { index })?;
         let record = StepRecord::read(step);
         let key = key_strategy(record.element_key.as_deref());
-        let description = describe(
+        let words = describe(
             record.action_type.as_deref(),
             &key,
             record.button.as_deref(),
@@ -66,14 +69,17 @@ pub fn build_plan(steps: &[Step], repro_path: &[u32]) -> Result<ReplayPlan, Plan
                 Disposition::Replayable
             }
             Decision::Skip(reason) => {
-                plan.warnings
-                    .push(format!("Step {index} is skipped. {reason}"));
+                plan.notice(PlanNotice::StepSkipped {
+                    step: index,
+                    reason: reason.clone(),
+                });
                 Disposition::Skipped { reason }
             }
         };
         plan.steps.push(PlannedStep {
             index,
-            description,
+            description: words.to_string(),
+            words,
             disposition,
         });
     }
@@ -82,17 +88,15 @@ pub fn build_plan(steps: &[Step], repro_path: &[u32]) -> Result<ReplayPlan, Plan
         replayable: count(plan.replayable.len()),
     };
     if legacy_steps > 0 {
-        plan.warnings.push(format!(
-            "{legacy_steps} step(s) carry no replay metadata; their action was read from the \
-             older text format."
-        ));
+        plan.notice(PlanNotice::LegacySteps {
+            count: legacy_steps,
+        });
     }
     if !plan.coverage.allows_live_run() {
-        plan.warnings.push(format!(
-            "Only {} of {} actions can be replayed (less than half), so a live replay would \
-             not be meaningful; use the analyzer's static suggestion instead.",
-            plan.coverage.replayable, plan.coverage.non_launch
-        ));
+        plan.notice(PlanNotice::LowCoverage {
+            replayable: plan.coverage.replayable,
+            non_launch: plan.coverage.non_launch,
+        });
     }
     Ok(plan)
 }
@@ -152,7 +156,7 @@ fn with_strategy(key: &KeyStrategy) -> Result<Strategy, SkipReason> {
     match key {
         KeyStrategy::Found(strategy) => Ok(strategy.clone()),
         KeyStrategy::Unstable { key_kind } => Err(SkipReason::UnstableKey {
-            key_kind: (*key_kind).to_owned(),
+            key_kind: key_kind.phrase().to_owned(),
         }),
         KeyStrategy::Absent => Err(SkipReason::NoElementKey),
     }

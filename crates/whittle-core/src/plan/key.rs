@@ -2,12 +2,14 @@
 
 use crate::contract::ui::{By, Strategy};
 
+use super::describe::UnstableKeyKind;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum KeyStrategy {
     Found(Strategy),
     /// `class:` / `bounds:` keys carry no stable unique information.
     Unstable {
-        key_kind: &'static str,
+        key_kind: UnstableKeyKind,
     },
     Absent,
 }
@@ -32,11 +34,11 @@ pub(crate) fn key_strategy(key: Option<&str>) -> KeyStrategy {
         found(By::Label, label)
     } else if key.starts_with("class:") {
         KeyStrategy::Unstable {
-            key_kind: "its class",
+            key_kind: UnstableKeyKind::Class,
         }
     } else if key.starts_with("bounds:") {
         KeyStrategy::Unstable {
-            key_kind: "its screen position",
+            key_kind: UnstableKeyKind::ScreenPosition,
         }
     } else {
         found(By::Identifier, key)

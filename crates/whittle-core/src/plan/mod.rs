@@ -22,6 +22,9 @@ mod skip;
 mod types;
 
 pub use build::build_plan;
+pub use describe::{StepWords, TargetWords, UnstableKeyKind};
 pub use error::PlanError;
 pub use skip::SkipReason;
-pub use types::{Coverage, Disposition, PlannedStep, ReplayAction, ReplayPlan, ReplayStep};
+pub use types::{
+    Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan, ReplayStep,
+};

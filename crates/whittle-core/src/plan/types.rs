@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::contract::ui::Strategy;
 use crate::redact::Redacted;
 
+use super::describe::StepWords;
 use super::skip::SkipReason;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -21,7 +22,54 @@ pub struct ReplayPlan {
     /// What to wait for after launching, when the launch step recorded it.
     pub launch_anchor: Option<Strategy>,
     pub coverage: Coverage,
+    /// The notices below in English, one sentence each (the CLI and reports print them).
     pub warnings: Vec<String>,
+    /// What a tester should know about the plan before a run, as data (same order as
+    /// `warnings`), so the window can word it in its own language.
+    pub notices: Vec<PlanNotice>,
+}
+
+/// One thing about the plan worth a warning.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PlanNotice {
+    StepSkipped {
+        step: u32,
+        reason: SkipReason,
+    },
+    /// Steps read from the older text format (no `notes.replay` object).
+    LegacySteps {
+        count: u32,
+    },
+    /// Less than half of the actions can be replayed: no live run.
+    LowCoverage {
+        replayable: u32,
+        non_launch: u32,
+    },
+}
+
+impl std::fmt::Display for PlanNotice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanNotice::StepSkipped { step, reason } => {
+                write!(f, "Step {step} is skipped. {reason}")
+            }
+            PlanNotice::LegacySteps { count } => write!(
+                f,
+                "{count} step(s) carry no replay metadata; their action was read from the \
+                 older text format."
+            ),
+            PlanNotice::LowCoverage {
+                replayable,
+                non_launch,
+            } => write!(
+                f,
+                "Only {replayable} of {non_launch} actions can be replayed (less than half), so a \
+                 live replay would not be meaningful; use the analyzer's static suggestion instead."
+            ),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -55,6 +103,8 @@ pub struct PlannedStep {
     pub index: u32,
     /// The action in plain words, never with a typed or sensitive value.
     pub description: String,
+    /// The same, as data for a window that words it in its own language.
+    pub words: StepWords,
     pub disposition: Disposition,
 }
 
@@ -84,6 +134,12 @@ impl Coverage {
 }
 
 impl ReplayPlan {
+    /// Records a notice and its English sentence together.
+    pub(crate) fn notice(&mut self, notice: PlanNotice) {
+        self.warnings.push(notice.to_string());
+        self.notices.push(notice);
+    }
+
     /// The deletion candidates' step indexes, in path order.
     pub fn candidate_ids(&self) -> Vec<u32> {
         self.replayable.iter().map(|s| s.index).collect()

@@ -2,9 +2,11 @@ use std::time::Duration;
 
 use whittle_core::plan::{ReplayAction, ReplayStep};
 
-use super::verdict::{ACTION_FAILED, DIFFERENT_CRASH, ELEMENT_NOT_FOUND, NO_CRASH};
 use super::wait::settle;
-use super::{drain_crashes, DrainLimits, ObservedCrash, ReplayContext, ReplayError, ReplayVerdict};
+use super::{
+    drain_crashes, stack_excerpt, DrainLimits, MissReason, ObservedCrash, ReplayContext,
+    ReplayError, ReplayVerdict,
+};
 use crate::client::{Hub, McpError, McpErrorKind};
 
 /// How long to wait for the launch anchor (seed: `timeout_ms=5000`).
@@ -12,7 +14,7 @@ pub const LAUNCH_ANCHOR_TIMEOUT_MS: u32 = 5000;
 
 /// Where the actions stopped early, and why.
 struct ActionFailure {
-    reason: &'static str,
+    reason: MissReason,
     step: u32,
 }
 
@@ -67,7 +69,7 @@ pub async fn replay(
     if crashes.is_empty() {
         return Ok(match failure {
             Some(f) => negative(f.reason, Some(f.step), Vec::new()),
-            None => negative(NO_CRASH, None, Vec::new()),
+            None => negative(MissReason::NoCrash, None, Vec::new()),
         });
     }
     // Every crash is compared: the target need not be the first one drained.
@@ -78,13 +80,16 @@ pub async fn replay(
             .compute_signature(&crash.stack, Some(crash.kind))
             .await
             .map_err(ReplayError::mcp(None))?;
+        let is_target = ctx.target.matches(crash.kind, &crash.process, &signature);
         observed.push(ObservedCrash {
             fingerprint: signature.fingerprint.clone(),
             label: signature.label.clone(),
             kind: crash.kind,
             process: crash.process.clone(),
+            is_target,
+            stack: stack_excerpt(&crash.stack),
         });
-        if ctx.target.matches(crash.kind, &crash.process, &signature) {
+        if is_target {
             return Ok(ReplayVerdict {
                 reproduced: true,
                 reason: None,
@@ -97,7 +102,7 @@ pub async fn replay(
     }
     Ok(match failure {
         Some(f) => negative(f.reason, Some(f.step), observed),
-        None => negative(DIFFERENT_CRASH, None, observed),
+        None => negative(MissReason::DifferentCrash, None, observed),
     })
 }
 
@@ -129,7 +134,7 @@ async fn run_actions(
                     .map_err(ReplayError::mcp(at))?;
                 if !tapped.tapped {
                     return Ok(Some(ActionFailure {
-                        reason: ELEMENT_NOT_FOUND,
+                        reason: MissReason::ElementNotFound,
                         step: step.index,
                     }));
                 }
@@ -145,7 +150,7 @@ async fn run_actions(
         };
         if !ok {
             return Ok(Some(ActionFailure {
-                reason: ACTION_FAILED,
+                reason: MissReason::ActionFailed,
                 step: step.index,
             }));
         }
@@ -166,10 +171,10 @@ fn expected_refusal(result: Result<(), McpError>) -> Result<bool, McpError> {
     }
 }
 
-fn negative(reason: &str, step: Option<u32>, observed: Vec<ObservedCrash>) -> ReplayVerdict {
+fn negative(reason: MissReason, step: Option<u32>, observed: Vec<ObservedCrash>) -> ReplayVerdict {
     ReplayVerdict {
         reproduced: false,
-        reason: Some(reason.to_string()),
+        reason: Some(reason),
         step,
         signature: None,
         label: None,

@@ -9,6 +9,36 @@ pub struct ObservedCrash {
     pub label: String,
     pub kind: CrashKind,
     pub process: String,
+    /// Whether this crash is the target (the one the run minimizes).
+    #[serde(default)]
+    pub is_target: bool,
+    /// The first lines of its stack, with anything that looks private withheld
+    /// (see `stack_excerpt`). Empty in evidence written before it was recorded.
+    #[serde(default)]
+    pub stack: Vec<String>,
+}
+
+/// Why a replay did not reproduce the target. Serializes as the seed's strings
+/// (`no_crash`, …), which evidence notes and `--json` consumers read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum MissReason {
+    NoCrash,
+    ElementNotFound,
+    ActionFailed,
+    DifferentCrash,
+}
+
+impl MissReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MissReason::NoCrash => "no_crash",
+            MissReason::ElementNotFound => "element_not_found",
+            MissReason::ActionFailed => "action_failed",
+            MissReason::DifferentCrash => "different_crash",
+        }
+    }
 }
 
 /// The seed's replay result: `{reproduced, reason, step, signature, label, observed}`.
@@ -16,8 +46,8 @@ pub struct ObservedCrash {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ReplayVerdict {
     pub reproduced: bool,
-    /// Why not: `no_crash`, `element_not_found`, `action_failed` or `different_crash`.
-    pub reason: Option<String>,
+    /// Why not, when it did not.
+    pub reason: Option<MissReason>,
     /// The step at which the actions stopped, when one failed.
     pub step: Option<u32>,
     /// The matching crash's fingerprint (null for a degraded-identity match).
@@ -26,7 +56,31 @@ pub struct ReplayVerdict {
     pub observed: Vec<ObservedCrash>,
 }
 
-pub(crate) const NO_CRASH: &str = "no_crash";
-pub(crate) const ELEMENT_NOT_FOUND: &str = "element_not_found";
-pub(crate) const ACTION_FAILED: &str = "action_failed";
-pub(crate) const DIFFERENT_CRASH: &str = "different_crash";
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_serialize_as_the_seeds_strings() {
+        for reason in [
+            MissReason::NoCrash,
+            MissReason::ElementNotFound,
+            MissReason::ActionFailed,
+            MissReason::DifferentCrash,
+        ] {
+            assert_eq!(
+                serde_json::to_value(reason).unwrap(),
+                serde_json::json!(reason.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn evidence_written_before_stacks_were_recorded_still_reads() {
+        let old = r#"{"reproduced":false,"reason":"different_crash","step":null,"signature":null,"label":null,
+            "observed":[{"fingerprint":"aaaaaaaaaaaa","label":"X","kind":"java","process":"p"}]}"#;
+        let v: ReplayVerdict = serde_json::from_str(old).unwrap();
+        assert_eq!(v.reason, Some(MissReason::DifferentCrash));
+        assert!(v.observed[0].stack.is_empty() && !v.observed[0].is_target);
+    }
+}

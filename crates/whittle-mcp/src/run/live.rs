@@ -16,10 +16,10 @@ use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{
     evidence_extra, evidence_name, stop_problem, DeviceCapture, EvidenceSession,
 };
-use super::search::{PoolReplay, Search, CANCELLED};
+use super::search::{PoolReplay, Search};
 use super::{
-    LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunOutcome, RunStatus, RunSummary,
-    DECODE_WARNINGS_FILE,
+    LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunNotice, RunOutcome, RunStatus,
+    RunSummary, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::config::Config;
@@ -71,10 +71,11 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     if start_failure.is_none() {
         captures.extend(start_pool_captures(hub, run, &evidence, on_event).await);
     }
-    for warning in run.plan.warnings.iter().chain(&run.pool_warnings) {
-        on_event(RunEvent::Warning {
-            message: warning.clone(),
-        });
+    let plan_notices = run.plan.notices.iter().map(|notice| RunNotice::Plan {
+        notice: notice.clone(),
+    });
+    for notice in plan_notices.chain(run.pool_warnings.iter().cloned()) {
+        on_event(RunEvent::Notice { notice });
     }
     on_event(RunEvent::Started {
         evidence_session: evidence.id.clone(),
@@ -82,6 +83,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         candidates: run.plan.candidate_ids(),
         max_replays: run.max_replays,
         device: run.ctx.device.clone(),
+        devices: captures.iter().map(|c| c.device.clone()).collect(),
     });
     let search = Search {
         hub,
@@ -109,12 +111,15 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
             replays: log,
         };
         if let Err(e) = write_pool_record(&evidence.dir, &record) {
-            on_event(RunEvent::Warning {
-                message: format!("{POOL_FILE} not written: {e}"),
+            on_event(RunEvent::Notice {
+                notice: RunNotice::FileNotWritten {
+                    file: POOL_FILE.into(),
+                    detail: e.to_string(),
+                },
             });
         }
     }
-    Ok(finish(hub, run, &evidence, result, cancel, on_event).await)
+    Ok(finish(hub, run, &evidence, result, on_event).await)
 }
 
 /// The evidence of a run on several devices: which device ran which attempt.
@@ -164,10 +169,11 @@ async fn start_pool_captures<E: Fn(RunEvent) + Send + Sync>(
         };
         match outcome {
             Ok(()) => started.push(capture),
-            Err(e) => on_event(RunEvent::Warning {
-                message: format!(
-                    "device {device} left out of the pool: log capture did not start: {e}"
-                ),
+            Err(detail) => on_event(RunEvent::Notice {
+                notice: RunNotice::PoolDeviceLeftOut {
+                    device: device.clone(),
+                    detail,
+                },
             }),
         }
     }
@@ -180,7 +186,6 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
     run: &LiveRun,
     evidence: &EvidenceSession,
     mut result: SearchResult,
-    cancel: &CancellationToken,
     on_event: &E,
 ) -> RunOutcome {
     if let Some(problem) = stop_problem(hub, &evidence.id).await {
@@ -231,8 +236,11 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             let text = render(Some(&done.report_path), &result, &assessment)
                 + &report_block(&decode_warnings);
             if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
-                on_event(RunEvent::Warning {
-                    message: format!("report section not appended: {e}"),
+                on_event(RunEvent::Notice {
+                    notice: RunNotice::FileNotWritten {
+                        file: "report.md".into(),
+                        detail: e.to_string(),
+                    },
                 });
             }
             (text, assessment)
@@ -249,17 +257,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
         }
     };
 
-    let status = if cancel.is_cancelled() && result.runtime_failure.as_deref() == Some(CANCELLED) {
-        RunStatus::Cancelled
-    } else if result.capture_failure.is_some() {
-        RunStatus::CaptureFailed
-    } else if result.runtime_failure.is_some() {
-        RunStatus::RuntimeFailed
-    } else if result.baseline_reproduced {
-        RunStatus::Minimized
-    } else {
-        RunStatus::NotReproduced
-    };
+    let status = RunStatus::of(&result);
     let summary = RunSummary {
         status,
         session: run.session_id.clone(),
@@ -283,8 +281,8 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .plan
             .warnings
             .iter()
-            .chain(&run.pool_warnings)
             .cloned()
+            .chain(run.pool_warnings.iter().map(|w| w.to_string()))
             .chain(assessment.warnings.iter().map(|w| w.to_string()))
             .chain(decode_warnings.iter().map(ToString::to_string))
             .collect(),
@@ -310,6 +308,7 @@ fn pending_result(
     let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
     let screenshots = screenshot_files(&evidence.dir);
     PendingResult {
+        status: Some(RunStatus::of(result)),
         original_session: run.session_id.clone(),
         original_session_dir: run.session.dir.to_string_lossy().to_string(),
         crash_id: run.crash.crash_id.clone(),

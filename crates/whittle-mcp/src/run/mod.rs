@@ -8,26 +8,30 @@ mod event;
 mod evidence_session;
 mod live;
 mod localized_report;
+mod notice;
 mod options;
 mod outcome;
 mod pending;
 mod prepare;
+mod recorded;
 mod search;
 mod static_result;
 mod verify;
 
 pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
-pub use event::RunEvent;
+pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use live::{read_pool_record, PoolRecord, POOL_FILE};
 pub use localized_report::localized_report;
+pub use notice::RunNotice;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::{RunOutcome, RunStatus, RunSummary};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
+pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
 pub use search::PoolReplay;
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 

@@ -25,6 +25,22 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// How a finished search ended. A runtime failure that is the user's cancel is
+    /// `Cancelled` (it takes precedence: the capture is stopped by the cancel too).
+    pub fn of(result: &SearchResult) -> RunStatus {
+        if result.runtime_failure.as_deref() == Some(super::search::CANCELLED) {
+            RunStatus::Cancelled
+        } else if result.capture_failure.is_some() {
+            RunStatus::CaptureFailed
+        } else if result.runtime_failure.is_some() {
+            RunStatus::RuntimeFailed
+        } else if result.baseline_reproduced {
+            RunStatus::Minimized
+        } else {
+            RunStatus::NotReproduced
+        }
+    }
+
     /// Capture, runtime or cancellation: the infrastructure, not the app, ended it.
     pub fn is_infrastructure_failure(self) -> bool {
         matches!(

@@ -84,6 +84,9 @@ impl PlanEntry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PendingResult {
+    /// How the run ended; absent in results written before it was recorded.
+    #[serde(default)]
+    pub status: Option<super::RunStatus>,
     pub original_session: String,
     /// Absolute folder of the original session (where the sidecar goes).
     pub original_session_dir: String,

@@ -10,7 +10,7 @@ use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::Strategy;
 
-use super::{MinimizeOptions, RunError};
+use super::{MinimizeOptions, RunError, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::replay::{DegradedIdentity, ReplayContext, TargetIdentity};
@@ -35,7 +35,7 @@ pub struct LiveRun {
     /// Android devices with the app installed (only `ctx.device` when `--devices 1`).
     pub pool: Vec<String>,
     /// Why the pool is smaller than asked, if it is.
-    pub pool_warnings: Vec<String>,
+    pub pool_warnings: Vec<RunNotice>,
 }
 
 /// A run that may not replay live: the analyzer's static guess, and why.
@@ -181,7 +181,7 @@ async fn choose_pool(
     primary: &str,
     package: &str,
     size: usize,
-) -> Result<(Vec<String>, Vec<String>), RunError> {
+) -> Result<(Vec<String>, Vec<RunNotice>), RunError> {
     let mut pool = vec![primary.to_string()];
     if size <= 1 {
         return Ok((pool, Vec::new()));
@@ -208,11 +208,11 @@ async fn choose_pool(
     }
     let mut warnings = Vec::new();
     if pool.len() < size {
-        warnings.push(format!(
-            "{size} devices asked for, {} available with {package} installed; replaying on {}",
-            pool.len(),
-            pool.join(", ")
-        ));
+        warnings.push(RunNotice::PoolSmaller {
+            asked: u32::try_from(size).unwrap_or(u32::MAX),
+            package: package.to_string(),
+            devices: pool.clone(),
+        });
     }
     Ok((pool, warnings))
 }

@@ -19,7 +19,7 @@ use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::plan::ReplayStep;
 
 use super::evidence_session::{capture_problem, DeviceCapture, EvidenceSession};
-use super::{LiveRun, RunEvent};
+use super::{AttemptReason, LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{archive_screenshot, ArchivedShot};
@@ -191,13 +191,19 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             shot,
             duration_ms,
         } = ran;
-        if let Some(why) = &shot.omitted_because {
-            (self.on_event)(RunEvent::Warning {
-                message: format!("attempt {attempt}: screenshot omitted ({why})"),
+        let cancelled = matches!(&replayed, Err(e) if e == CANCELLED);
+        if let Some(why) = shot.omitted_because.as_ref().filter(|_| !cancelled) {
+            (self.on_event)(RunEvent::Notice {
+                notice: RunNotice::ScreenshotOmitted {
+                    attempt,
+                    why: why.clone(),
+                },
             });
         }
         let result_json = match &replayed {
             Ok(v) => serde_json::to_value(v).unwrap_or_default(),
+            // The user stopped it: not a failure of the device (see `recorded`).
+            Err(_) if cancelled => json!({ "reproduced": false, "reason": "cancelled" }),
             Err(error) => json!({ "reproduced": false, "reason": "runtime_error", "error": error }),
         };
         let reproduced = matches!(&replayed, Ok(v) if v.reproduced);
@@ -211,7 +217,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         );
         let mut notes = json!({
             "attempt": attempt, "phase": phase, "candidate": candidate, "result": result_json,
-            "device": device, "speculative": speculative,
+            "device": device, "speculative": speculative, "duration_ms": duration_ms,
         });
         // An omitted screenshot says why, next to `screenshot_redacted: true`.
         if let Some(why) = &shot.omitted_because {
@@ -237,11 +243,14 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             candidate: candidate.clone(),
             reproduced,
             reason: match &replayed {
-                Ok(v) => v.reason.clone(),
-                Err(e) => Some(format!("runtime_error: {e}")),
+                Ok(v) => v.reason.map(AttemptReason::from),
+                Err(_) if cancelled => Some(AttemptReason::Cancelled),
+                Err(e) => Some(AttemptReason::RuntimeError { detail: e.clone() }),
             },
+            step: verdict.and_then(|v| v.step),
             signature: verdict.and_then(|v| v.signature.clone()),
             label: verdict.and_then(|v| v.label.clone()),
+            observed: verdict.map(|v| v.observed.clone()).unwrap_or_default(),
             duration_ms,
             screenshot: shot.src.clone(),
             screenshot_redacted: shot.redacted,
@@ -259,7 +268,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 Ok(_),
             ) => Outcome::Reproduced,
             (Ok(v), Ok(_)) => Outcome::NotReproduced {
-                reason: v.reason.unwrap_or_default(),
+                reason: v.reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
             },
         }
     }

@@ -1,0 +1,53 @@
+//! What a run tells the tester besides its attempts, as data: the window words each one
+//! in its own language; `Display` is the English the CLI prints.
+
+use std::fmt;
+
+use serde::Serialize;
+use whittle_core::plan::PlanNotice;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunNotice {
+    /// About the replay plan (skipped steps, legacy steps, low coverage).
+    Plan { notice: PlanNotice },
+    /// Fewer devices than asked could join the pool.
+    PoolSmaller {
+        asked: u32,
+        package: String,
+        devices: Vec<String>,
+    },
+    /// A pool device whose log capture did not start (it replays nothing).
+    PoolDeviceLeftOut { device: String, detail: String },
+    /// An attempt's screenshot was not archived (privacy fails closed).
+    ScreenshotOmitted { attempt: u32, why: String },
+    /// Bookkeeping files that could not be written (the result is unaffected).
+    FileNotWritten { file: String, detail: String },
+}
+
+impl fmt::Display for RunNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunNotice::Plan { notice } => notice.fmt(f),
+            RunNotice::PoolSmaller {
+                asked,
+                package,
+                devices,
+            } => write!(
+                f,
+                "{asked} devices asked for, {} available with {package} installed; replaying on {}",
+                devices.len(),
+                devices.join(", ")
+            ),
+            RunNotice::PoolDeviceLeftOut { device, detail } => write!(
+                f,
+                "device {device} left out of the pool: log capture did not start: {detail}"
+            ),
+            RunNotice::ScreenshotOmitted { attempt, why } => {
+                write!(f, "attempt {attempt}: screenshot omitted ({why})")
+            }
+            RunNotice::FileNotWritten { file, detail } => write!(f, "{file} not written: {detail}"),
+        }
+    }
+}

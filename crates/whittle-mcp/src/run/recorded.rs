@@ -1,0 +1,193 @@
+//! A finished (or interrupted) run read back from its evidence session, without
+//! replaying anything: every attempt from `steps.jsonl` (each step's `notes` is the
+//! attempt's record, written by `search`), the result from `result.json`, the pool from
+//! `meta.json`. Everything in the folder is untrusted: notes are read into typed fields
+//! only, a line that does not fit is counted and skipped, and screenshot names must be
+//! the archive's own form (`screenshots/attempt-NNN.png`).
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use serde::Deserialize;
+use whittle_core::engine::Phase;
+use whittle_core::model::{SessionStatus, Step};
+use whittle_core::session::{parse_meta, parse_steps, SessionError, META_FILE, STEPS_FILE};
+
+use super::{AttemptReason, PendingResult};
+use crate::evidence::{read_result, validate_shot_name, ResultFileError};
+use crate::replay::{MissReason, ObservedCrash};
+
+/// One attempt as the evidence recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedAttempt {
+    pub attempt: u32,
+    pub phase: Phase,
+    pub candidate: Vec<u32>,
+    pub reproduced: bool,
+    pub reason: Option<AttemptReason>,
+    pub step: Option<u32>,
+    pub signature: Option<String>,
+    pub label: Option<String>,
+    pub observed: Vec<ObservedCrash>,
+    /// Absent in evidence written before durations were recorded.
+    pub duration_ms: Option<u32>,
+    pub screenshot: Option<String>,
+    pub screenshot_redacted: bool,
+    pub device: String,
+    pub speculative: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedRun {
+    pub original_session: Option<String>,
+    pub crash_id: Option<String>,
+    pub created_at: String,
+    /// `running` with no result: the run was interrupted (or is still going).
+    pub session_status: SessionStatus,
+    pub max_replays: Option<u32>,
+    /// The pool (primary first) as the run recorded it.
+    pub devices: Vec<String>,
+    /// In attempt order.
+    pub attempts: Vec<RecordedAttempt>,
+    /// Steps whose notes are not an attempt record.
+    pub unreadable_steps: u32,
+    pub result: Result<PendingResult, String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordedRunError {
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error("{file} cannot be read: {source}")]
+    Open {
+        file: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The record `search` writes into each evidence step's notes.
+#[derive(Deserialize)]
+struct Notes {
+    attempt: u32,
+    phase: Phase,
+    candidate: Vec<u32>,
+    result: NotesResult,
+    #[serde(default)]
+    device: String,
+    #[serde(default)]
+    speculative: bool,
+    #[serde(default)]
+    duration_ms: Option<u32>,
+}
+
+#[derive(Deserialize)]
+struct NotesResult {
+    reproduced: bool,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    step: Option<u32>,
+    #[serde(default)]
+    signature: Option<String>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    observed: Vec<ObservedCrash>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+pub fn read_recorded_run(evidence_dir: &Path) -> Result<RecordedRun, RecordedRunError> {
+    let open = |file: &'static str| {
+        File::open(evidence_dir.join(file))
+            .map_err(|source| RecordedRunError::Open { file, source })
+    };
+    let meta = parse_meta(open(META_FILE)?)?;
+    let steps = parse_steps(BufReader::new(open(STEPS_FILE)?))?;
+    let text = |key: &str| {
+        meta.extra
+            .get(key)
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
+    let mut attempts = Vec::with_capacity(steps.len());
+    let mut unreadable_steps = 0;
+    for step in &steps {
+        match attempt_of(step) {
+            Some(attempt) => attempts.push(attempt),
+            None => unreadable_steps += 1,
+        }
+    }
+    attempts.sort_by_key(|a| a.attempt);
+    attempts.dedup_by_key(|a| a.attempt);
+    let result = read_result(evidence_dir).map_err(|e| match e {
+        ResultFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            "the run left no result (it was interrupted, or is still running)".to_owned()
+        }
+        other => other.to_string(),
+    });
+    Ok(RecordedRun {
+        original_session: text("original_session"),
+        crash_id: text("crash_id"),
+        created_at: meta.created_at,
+        session_status: meta.status,
+        max_replays: meta
+            .extra
+            .get("max_replays")
+            .and_then(|v| v.as_u64())
+            .and_then(|n| u32::try_from(n).ok()),
+        devices: meta
+            .extra
+            .get("devices")
+            .and_then(|v| v.as_array())
+            .map(|list| {
+                list.iter()
+                    .filter_map(|d| d.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        attempts,
+        unreadable_steps,
+        result,
+    })
+}
+
+fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
+    let notes: Notes = serde_json::from_str(&step.notes).ok()?;
+    let r = notes.result;
+    let reason = match (r.reproduced, r.reason.as_deref()) {
+        (true, _) => None,
+        (false, Some("cancelled")) => Some(AttemptReason::Cancelled),
+        (false, Some("runtime_error")) => Some(AttemptReason::RuntimeError {
+            detail: r.error.unwrap_or_default(),
+        }),
+        (false, Some(other)) => {
+            let miss: MissReason = serde_json::from_value(serde_json::json!(other)).ok()?;
+            Some(miss.into())
+        }
+        (false, None) => None,
+    };
+    // Only the archive's own names: anything else in the file is not shown.
+    let screenshot = step
+        .screenshot_src
+        .clone()
+        .filter(|name| validate_shot_name(name).is_ok());
+    Some(RecordedAttempt {
+        attempt: notes.attempt,
+        phase: notes.phase,
+        candidate: notes.candidate,
+        reproduced: r.reproduced,
+        reason,
+        step: r.step,
+        signature: r.signature.filter(|_| r.reproduced),
+        label: r.label,
+        observed: r.observed,
+        duration_ms: notes.duration_ms,
+        screenshot,
+        screenshot_redacted: step.screenshot_redacted,
+        device: notes.device,
+        speculative: notes.speculative,
+    })
+}

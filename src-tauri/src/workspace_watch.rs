@@ -1,0 +1,156 @@
+//! Follows the open workspace's `sessions/` folder so the session list and a session's
+//! past runs change with it (a new recording, a run from the CLI, a deleted session) —
+//! without a Reload button. `notify` (inotify on Linux) is the well-kept watcher; its
+//! mini debouncer folds a burst (a run writes a screenshot and a step per attempt) into
+//! one message per quiet period, which keeps the window from re-reading the workspace
+//! for every file. Only the names of changed sessions are sent, never paths or content.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
+use notify_debouncer_mini::{new_debouncer, DebounceEventResult, Debouncer};
+use serde::Serialize;
+use whittle_core::session::SESSIONS_DIR;
+
+use crate::error::AppError;
+
+/// Changes closer together than this arrive as one message.
+pub const DEBOUNCE: Duration = Duration::from_millis(700);
+
+/// Files whose churn during a run says nothing the list shows (screenshots and the
+/// log capture); a new attempt still changes `steps.jsonl`.
+const IGNORED_PARTS: [&str; 3] = ["screenshots", "logcat.txt", "devices"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct WorkspaceChange {
+    /// The session folders that changed (folder names), sorted.
+    pub sessions: Vec<String>,
+}
+
+/// The one watcher of the window (a new workspace replaces it).
+#[derive(Default)]
+pub struct WorkspaceWatch {
+    current: Mutex<Option<(PathBuf, Debouncer<RecommendedWatcher>)>>,
+}
+
+impl WorkspaceWatch {
+    /// Watches `workspace/sessions` and calls `send` after each burst of changes. A
+    /// workspace without that folder is not watched (it is not a workspace).
+    pub fn watch(
+        &self,
+        workspace: &Path,
+        send: impl Fn(WorkspaceChange) + Send + 'static,
+    ) -> Result<(), AppError> {
+        let sessions = workspace.join(SESSIONS_DIR);
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        // Dropping the old debouncer stops its thread and its inotify watches.
+        *current = None;
+        if !sessions.is_dir() {
+            return Ok(());
+        }
+        let root = sessions.clone();
+        let mut debouncer = new_debouncer(DEBOUNCE, move |events: DebounceEventResult| {
+            let Ok(events) = events else { return };
+            let changed = changed_sessions(&root, events.iter().map(|e| e.path.as_path()));
+            if !changed.is_empty() {
+                send(WorkspaceChange {
+                    sessions: changed.into_iter().collect(),
+                });
+            }
+        })
+        .map_err(|e| watch_failed(&sessions, e))?;
+        debouncer
+            .watcher()
+            .watch(&sessions, RecursiveMode::Recursive)
+            .map_err(|e| watch_failed(&sessions, e))?;
+        *current = Some((sessions, debouncer));
+        Ok(())
+    }
+}
+
+fn watch_failed(path: &Path, e: impl std::fmt::Display) -> AppError {
+    AppError::WorkspaceUnreadable {
+        path: path.display().to_string(),
+        reason: format!("its changes cannot be followed: {e}"),
+    }
+}
+
+/// The session folder names under `root` that `paths` touch, ignoring screenshot and
+/// log churn.
+pub fn changed_sessions<'a>(
+    root: &Path,
+    paths: impl Iterator<Item = &'a Path>,
+) -> BTreeSet<String> {
+    let mut changed = BTreeSet::new();
+    for path in paths {
+        let Ok(rest) = path.strip_prefix(root) else {
+            continue;
+        };
+        let parts: Vec<&str> = rest
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(p) => p.to_str(),
+                _ => None,
+            })
+            .collect();
+        let Some(session) = parts.first() else {
+            continue;
+        };
+        if parts[1..].iter().any(|p| IGNORED_PARTS.contains(p)) {
+            continue;
+        }
+        changed.insert((*session).to_owned());
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::channel;
+
+    use super::*;
+
+    #[test]
+    fn only_session_names_and_no_screenshot_churn() {
+        let root = Path::new("/w/sessions");
+        let paths = [
+            "/w/sessions/a/steps.jsonl",
+            "/w/sessions/b/screenshots/attempt-001.png",
+            "/w/sessions/b/logcat.txt",
+            "/w/sessions/c",
+            "/elsewhere/d/meta.json",
+        ];
+        let changed = changed_sessions(root, paths.iter().map(Path::new));
+        assert_eq!(changed.into_iter().collect::<Vec<_>>(), ["a", "c"]);
+    }
+
+    #[test]
+    fn a_new_session_folder_is_reported_once_per_burst() {
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::create_dir(ws.path().join("sessions")).unwrap();
+        let watch = WorkspaceWatch::default();
+        let (tx, rx) = channel();
+        watch
+            .watch(ws.path(), move |change| {
+                let _ = tx.send(change);
+            })
+            .unwrap();
+        let dir = ws.path().join("sessions/2026-06-01_100000_new");
+        std::fs::create_dir(&dir).unwrap();
+        for file in ["meta.json", "steps.jsonl", "crashes.jsonl"] {
+            std::fs::write(dir.join(file), "{}").unwrap();
+        }
+        let change = rx.recv_timeout(Duration::from_secs(10)).expect("a change");
+        assert_eq!(change.sessions, ["2026-06-01_100000_new"]);
+        // The burst was one message.
+        assert!(rx.recv_timeout(DEBOUNCE * 3).is_err());
+        // Watching another workspace stops this one.
+        let other = tempfile::tempdir().unwrap();
+        watch.watch(other.path(), |_| {}).unwrap();
+        std::fs::write(dir.join("report.md"), "x").unwrap();
+        assert!(rx.recv_timeout(DEBOUNCE * 3).is_err());
+    }
+}

@@ -1,0 +1,60 @@
+import { fireEvent, render, screen } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
+import OutcomeBanner from "./OutcomeBanner.svelte";
+import { result, summary } from "../test/runFixtures";
+import { setLocale } from "../lib/i18n/index.svelte";
+
+describe("OutcomeBanner", () => {
+  it("says what happened and offers review and export after a minimal path", async () => {
+    const onreview = vi.fn();
+    render(OutcomeBanner, { summary, result, onreview, onexport: () => {}, onretry: () => {} });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Minimal path found: 4 → 3 steps. Confidence: High.");
+    await fireEvent.click(screen.getByTestId("banner-review"));
+    expect(onreview).toHaveBeenCalled();
+    expect(screen.getByTestId("banner-export")).toBeInTheDocument();
+    expect(screen.queryByTestId("banner-retry")).toBeNull();
+  });
+
+  it("says already minimal when nothing could be removed, never 3 → 3", () => {
+    render(OutcomeBanner, { summary: { ...summary, minimal_path: summary.original_path }, result });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Already minimal: no step of the 4-step path can be removed.");
+    expect(screen.getByTestId("outcome-text")).not.toHaveTextContent("4 → 4");
+  });
+
+  it("offers a retry after a flaky baseline miss, with no path struck through", async () => {
+    const onretry = vi.fn();
+    const missed = { ...summary, status: "not_reproduced" as const, minimal_path: [], confidence: null };
+    render(OutcomeBanner, { summary: missed, result: { ...result, summary: missed, pending: null, exportable: false }, onretry });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent(/did not crash the same way this time/);
+    await fireEvent.click(screen.getByTestId("banner-retry"));
+    expect(onretry).toHaveBeenCalled();
+    expect(screen.queryByTestId("banner-review")).toBeNull();
+  });
+
+  it("calls a cancelled run's best path unproven and offers to export it", () => {
+    const cancelled = { ...summary, status: "cancelled" as const, minimal_path: [1, 2, 4], complete: false };
+    render(OutcomeBanner, {
+      summary: cancelled,
+      result: { ...result, summary: cancelled, pending: null, exportable: true, failure: "cancelled by user" },
+      onexport: () => {},
+      onretry: () => {},
+    });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Cancelled. Best path so far: 4 → 3 steps — unproven.");
+    expect(screen.getByTestId("banner-export")).toBeInTheDocument();
+    // Cancelling is not a failure: no "replay infrastructure failed" detail.
+    expect(screen.queryByText(/cancelled by user/)).toBeNull();
+  });
+
+  it("shows the run's warnings once, in the window's language", () => {
+    setLocale("zh-CN", false);
+    render(OutcomeBanner, {
+      summary,
+      result,
+      warnings: [{ kind: "notice", notice: { kind: "screenshot_omitted", attempt: 2, why: "x" } }, { kind: "flaky" }],
+    });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("已找到最小路径");
+    const items = screen.getByRole("list", { name: "警告" }).querySelectorAll("li");
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent("第 2 次尝试：截图已省略（x）。");
+  });
+});
