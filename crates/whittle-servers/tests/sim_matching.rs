@@ -51,6 +51,7 @@ async fn tap(sim: &Sim, by: &str, value: &str) -> Value {
     .await
 }
 
+/// The texts on the current screen, leaving out the app window's text-less root node.
 async fn texts(sim: &Sim) -> Vec<String> {
     let h = sim.call("get_hierarchy", json!({"device": "sim-1"})).await;
     h["elements"]
@@ -58,6 +59,7 @@ async fn texts(sim: &Sim) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|e| e["text"].as_str().unwrap().to_string())
+        .filter(|t| !t.is_empty())
         .collect()
 }
 
