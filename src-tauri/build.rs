@@ -25,6 +25,7 @@ fn main() {
         "reveal_logs",
         "check_real_device",
         "use_real_device",
+        "set_privacy_level",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri build script failed");

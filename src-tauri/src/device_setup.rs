@@ -9,6 +9,7 @@ use whittle_mcp::client::{check_roles, Hub, RoleStatus};
 use whittle_mcp::config::{Config, ServerSpec, BUNDLED_SERVERS};
 
 use crate::app_config::config_for;
+use crate::config_edit::edit_config;
 use crate::error::AppError;
 
 /// The server name the adb backend gets in `whittle.json`.
@@ -203,11 +204,11 @@ async fn devices(config: &Config) -> Vec<SetupCheck> {
 /// Points the config file's device roles at the adb backend (or back at the simulator),
 /// keeping everything else in the file as the user wrote it.
 pub fn use_backend(config_path: &Path, real: bool) -> Result<(), AppError> {
+    edit_config(config_path, |value| switch_backend(value, real))
+}
+
+fn switch_backend(value: &mut serde_json::Value, real: bool) -> Result<(), AppError> {
     let failed = |reason: String| AppError::ConfigUnavailable { reason };
-    let text = std::fs::read_to_string(config_path)
-        .map_err(|e| failed(format!("{}: {e}", config_path.display())))?;
-    let mut value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| failed(format!("{}: {e}", config_path.display())))?;
     let sim = value["mcpServers"].as_object().and_then(|servers| {
         servers.iter().find_map(|(name, spec)| {
             let args = spec["args"].as_array()?;
@@ -230,15 +231,7 @@ pub fn use_backend(config_path: &Path, real: bool) -> Result<(), AppError> {
     // more than the seed's fixed pauses; the simulator answers at once.
     value["timing"]["wait"] =
         serde_json::Value::String(if real { "fixed" } else { "evidence" }.into());
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-    // Check before writing: a file Whittle could no longer load must never replace a good one.
-    Config::parse(&text, config_path).map_err(|e| failed(e.to_string()))?;
-    whittle_mcp::atomic::write_atomic(
-        config_path,
-        text.as_bytes(),
-        whittle_mcp::atomic::FileMode::Private,
-    )
-    .map_err(|e| failed(format!("{}: {e}", config_path.display())))
+    Ok(())
 }
 
 #[cfg(test)]

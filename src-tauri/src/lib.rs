@@ -5,6 +5,7 @@ pub mod app_config;
 pub mod app_paths;
 pub mod bindings;
 pub mod commands;
+pub mod config_edit;
 pub mod device_setup;
 pub mod devices;
 pub mod error;
@@ -12,6 +13,7 @@ pub mod first_run;
 pub mod live_run;
 pub mod logging;
 pub mod past_runs;
+pub mod privacy_setting;
 pub mod reopen;
 pub mod replay_estimate;
 pub mod result_actions;
@@ -56,6 +58,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::reveal_logs,
         commands::check_real_device,
         commands::use_real_device,
+        commands::set_privacy_level,
     ])
 }
 

@@ -2,6 +2,7 @@
 //! start created it (first run), and where the logs go.
 
 use serde::Serialize;
+use whittle_mcp::config::PrivacyLevel;
 
 use crate::state::AppState;
 
@@ -16,6 +17,8 @@ pub struct SetupView {
     pub log_dir: Option<String>,
     /// The config's device roles use the bundled simulator.
     pub simulator: bool,
+    /// The screenshot privacy level runs use; `None` without a config that loads.
+    pub privacy_level: Option<PrivacyLevel>,
 }
 
 pub fn view(state: &AppState) -> SetupView {
@@ -31,5 +34,6 @@ pub fn view(state: &AppState) -> SetupView {
         problem: state.setup.problem.clone(),
         log_dir: state.log_dir.as_deref().map(show),
         simulator,
+        privacy_level: crate::privacy_setting::current(state.config_path.as_deref()),
     }
 }

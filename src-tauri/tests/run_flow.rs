@@ -16,7 +16,7 @@ use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
 use whittle_mcp::mask::{MaskRect, MaskStyle};
-use whittle_mcp::run::{AttemptReason, RunEvent, RunStatus};
+use whittle_mcp::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
@@ -50,6 +50,25 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
         })
         .collect();
     assert_eq!(finished.len() as u32, result.summary.attempts);
+    // Every reproducing attempt ends on the launcher, whose screenshot is omitted (the
+    // hierarchy is empty): the window is told each reason once, not once per attempt.
+    let omitted: Vec<_> = finished.iter().filter(|(_, shot)| shot.is_none()).collect();
+    let told: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::Notice {
+                notice: RunNotice::ScreenshotOmitted { why, .. },
+            } => Some(why.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(omitted.len() > 1, "the demo omits several: {finished:?}");
+    assert_eq!(
+        told.len(),
+        told.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        "{told:?}"
+    );
+    assert!(!told.is_empty());
     assert!(finished
         .iter()
         .enumerate()

@@ -59,6 +59,8 @@ export const commands = {
 	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, ErrorPayload>(__TAURI_INVOKE("check_real_device", { workspace })),
 	/**  Points the config's device roles at the adb backend (`real`) or the simulator. */
 	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("use_real_device", { real })),
+	/**  Sets the screenshot privacy level in the config (from the next run on). */
+	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("set_privacy_level", { level })),
 };
 
 /* Types */
@@ -547,6 +549,23 @@ export type PlannedStep_Serialize = {
 	disposition: Disposition,
 };
 
+/**
+ *  `"masking": {"level": …}` in `whittle.json`. Both levels fail closed (a screenshot
+ *  the hierarchy does not account for is omitted, views it cannot see into are masked
+ *  whole); they differ in what counts as private on a screen that is accounted for.
+ */
+export type PrivacyLevel = 
+/**
+ *  Password fields, focused inputs, configured ids and text that looks private
+ *  (e-mail, phone, card, token, one-time code).
+ */
+"standard" | 
+/**
+ *  Everything `Standard` masks, plus every node that bears text (text, description,
+ *  any input field) and every image, as session-replay products mask by default.
+ */
+"strict";
+
 /**  The evidence that one kept step cannot be deleted: `current` without it. */
 export type ProofRow = {
 	removed_step: number,
@@ -990,6 +1009,8 @@ export type SetupView_Deserialize = {
 	log_dir?: string | null,
 	/**  The config's device roles use the bundled simulator. */
 	simulator: boolean,
+	/**  The screenshot privacy level runs use; `None` without a config that loads. */
+	privacy_level?: PrivacyLevel | null,
 };
 
 export type SetupView_Serialize = {
@@ -1002,6 +1023,8 @@ export type SetupView_Serialize = {
 	log_dir: string | null,
 	/**  The config's device roles use the bundled simulator. */
 	simulator: boolean,
+	/**  The screenshot privacy level runs use; `None` without a config that loads. */
+	privacy_level: PrivacyLevel | null,
 };
 
 /**  One screenshot on the checklist. */

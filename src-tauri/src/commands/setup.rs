@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use tauri::State;
+use whittle_mcp::config::PrivacyLevel;
 
 use crate::device_setup::{self, DeviceSetupReport};
 use crate::error::AppError;
@@ -45,6 +46,24 @@ pub async fn check_real_device(
     workspace: String,
 ) -> Result<DeviceSetupReport, AppError> {
     device_setup::check(state.config_path.as_deref(), Path::new(&workspace)).await
+}
+
+/// Sets the screenshot privacy level in the config (from the next run on).
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn set_privacy_level(
+    state: State<'_, AppState>,
+    level: PrivacyLevel,
+) -> Result<SetupView, AppError> {
+    let path = state
+        .config_path
+        .as_deref()
+        .ok_or_else(|| AppError::ConfigUnavailable {
+            reason: "there is no whittle.json to change".into(),
+        })?;
+    crate::privacy_setting::set(path, level)?;
+    Ok(setup_view::view(&state))
 }
 
 /// Points the config's device roles at the adb backend (`real`) or the simulator.

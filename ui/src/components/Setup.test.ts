@@ -10,6 +10,7 @@ const firstRun = {
   problem: null,
   log_dir: "/home/t/.local/state/whittle/logs",
   simulator: true,
+  privacy_level: "standard" as const,
 };
 
 const check = (name: "adb" | "role" | "devices", ok: boolean, subject: string | null = null) => ({

@@ -1,7 +1,12 @@
 // The UI's single door to the Rust side: unwraps tauri-specta's Result objects so views
 // deal in values and one error shape.
 import { Channel } from "@tauri-apps/api/core";
-import { commands, type DeviceSetupReport_Serialize, type SetupView_Serialize } from "../bindings";
+import {
+  commands,
+  type DeviceSetupReport_Serialize,
+  type PrivacyLevel,
+  type SetupView_Serialize,
+} from "../bindings";
 import { t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type {
@@ -97,6 +102,7 @@ export const api = {
   checkRealDevice: async (workspace: string): Promise<DeviceSetupReport> =>
     unwrap(await commands.checkRealDevice(workspace)),
   useRealDevice: async (real: boolean): Promise<SetupView> => unwrap(await commands.useRealDevice(real)),
+  setPrivacyLevel: async (level: PrivacyLevel): Promise<SetupView> => unwrap(await commands.setPrivacyLevel(level)),
   revealPath: async (path: string): Promise<void> => {
     unwrap(await commands.revealPath(path));
   },

@@ -93,6 +93,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         captures: &captures,
         on_event,
         cancel,
+        omissions_told: Default::default(),
     };
     let mut log = Vec::new();
     let mut result = search.run(&mut scheduler, start_failure, &mut log).await;

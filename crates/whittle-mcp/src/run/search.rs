@@ -36,6 +36,10 @@ pub(crate) struct Search<'a, E> {
     pub captures: &'a [DeviceCapture],
     pub on_event: &'a E,
     pub cancel: &'a CancellationToken,
+    /// Why screenshots were omitted, as already told: each reason is told once (its first
+    /// attempt), since after a crash every reproducing attempt's screen is the launcher's
+    /// and would repeat it; each attempt's notes and history row still say it.
+    pub omissions_told: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 /// Which device ran which attempt, and whether its verdict was used.
@@ -55,6 +59,18 @@ struct Ran {
     replayed: Result<ReplayVerdict, String>,
     shot: ArchivedShot,
     duration_ms: u32,
+}
+
+impl<E> Search<'_, E> {
+    /// True the first time `why` is asked about in this run.
+    fn first_telling(&self, why: &str) -> bool {
+        // A poisoned set only means another attempt panicked mid-insert: keep using it.
+        let mut told = self
+            .omissions_told
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        told.insert(why.to_string())
+    }
 }
 
 impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
@@ -192,7 +208,11 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             duration_ms,
         } = ran;
         let cancelled = matches!(&replayed, Err(e) if e == CANCELLED);
-        if let Some(why) = shot.omitted_because.as_ref().filter(|_| !cancelled) {
+        if let Some(why) = shot
+            .omitted_because
+            .as_ref()
+            .filter(|why| !cancelled && self.first_telling(why))
+        {
             (self.on_event)(RunEvent::Notice {
                 notice: RunNotice::ScreenshotOmitted {
                     attempt,

@@ -11,6 +11,13 @@ export const en = {
   "settings.languageHelp": "Until you choose, Whittle follows the system language.",
   "settings.close": "Close settings",
   "settings.revealLogs": "Reveal logs",
+  "settings.privacy": "Screenshot privacy",
+  "settings.privacy.standard": "Standard",
+  "settings.privacy.strict": "Strict",
+  "settings.privacyHelp.standard":
+    "Masks password fields, what is being typed, and text that looks private (e-mail, phone, card, codes). Screens the app's layout does not account for are left out. Applies from the next run.",
+  "settings.privacyHelp.strict":
+    "Also masks all text and every image, leaving layout and colours. Screens the app's layout does not account for are left out. Applies from the next run.",
 
   // First run and "Connect a real device"
   "setup.firstRun": "Welcome: Whittle set itself up with a demo workspace in {demo} (settings: {config}). Try a minimize on it, or go on with your own.",

@@ -10,6 +10,13 @@ export const zhCN: Messages = {
   "settings.languageHelp": "未选择时，Whittle 跟随系统语言。",
   "settings.close": "关闭设置",
   "settings.revealLogs": "打开日志文件夹",
+  "settings.privacy": "截图隐私",
+  "settings.privacy.standard": "标准",
+  "settings.privacy.strict": "严格",
+  "settings.privacyHelp.standard":
+    "遮盖密码框、正在输入的内容，以及看起来属于隐私的文字（邮箱、电话、卡号、验证码）。界面层级无法解释的画面不会保存。从下一次运行起生效。",
+  "settings.privacyHelp.strict":
+    "另外遮盖所有文字和图片，只保留布局和颜色。界面层级无法解释的画面不会保存。从下一次运行起生效。",
 
   // 首次运行与“连接真机”
   "setup.firstRun": "欢迎：Whittle 已在 {demo} 准备好演示工作区（配置：{config}）。可以先在上面试一次最小化，或打开你自己的工作区。",
