@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { byTestId, openWindow } from "./webdriver.mjs";
+import { readPng, regionColours } from "./png.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = resolve(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "debug/whittle-app");
@@ -189,7 +190,35 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.notDeepEqual(pixel.slice(0, 3), [255, 255, 255], `the middle pixel is the screen's, not blank (${pixel})`);
   await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
   await saveScreenshot("4-screenshot.png");
-  await click(await one(byTestId("close-viewer")));
+
+  // A reviewer masks a region by hand: the mask is burned into the archived file itself
+  // (checked in the file's pixels, not in the window), and only into this screenshot.
+  const evidence = readdirSync(join(workspace, "sessions")).find((n) => /_minimize-checkout-npe$/.test(n));
+  const shotsDir = join(workspace, "sessions", evidence, "screenshots");
+  const pngs = () => readdirSync(shotsDir).filter((n) => n.endsWith(".png"));
+  const original = new Map(pngs().map((n) => [n, readFileSync(join(shotsDir, n))]));
+  await click(await one(byTestId("add-mask"), "Add a mask"));
+  await saveScreenshot("4b-mask-added.png");
+  await click(await one(byTestId("mask-apply-one")));
+  const changed = await waitFor("the mask to be burned into one archived file", () => {
+    const differ = pngs().filter((n) => !original.get(n).equals(readFileSync(join(shotsDir, n))));
+    return differ.length === 1 ? differ[0] : null;
+  });
+  const record = JSON.parse(readFileSync(join(shotsDir, changed.replace(/\.png$/, ".masks.json")), "utf8"));
+  const mine = record.masks.find((m) => m.reason === "added by reviewer");
+  assert.ok(mine, `the reviewer's mask is recorded (${JSON.stringify(record.masks)})`);
+  const was = regionColours(readPng(original.get(changed)), mine);
+  const now = regionColours(readPng(join(shotsDir, changed)), mine);
+  assert.ok(
+    was.colours > 1 || was.first.some((v) => v !== 0),
+    `the region showed the screen before, not black (${JSON.stringify(was)})`,
+  );
+  assert.equal(now.colours, 1, `the region is one solid colour now (${JSON.stringify(now)})`);
+  assert.deepEqual(now.first, [0, 0, 0], "solid masks are black");
+  await new Promise((r) => setTimeout(r, 1000));
+  await saveScreenshot("4c-mask-applied.png");
+  // Applying scrolled the dialog down to its buttons; Close is at its top.
+  await clickInView(await one(byTestId("close-viewer")));
 
   // Approval writes the sidecar next to the original session.
   await clickInView(await one(byTestId("approve")));
