@@ -83,7 +83,12 @@ pub fn evidence_extra(run: &LiveRun) -> Map<String, Value> {
         "crash_id": run.crash.crash_id,
     });
     match extra {
-        Value::Object(map) => map,
+        Value::Object(mut map) => {
+            if !run.pool_servers.is_empty() {
+                map.insert("device_servers".into(), json!(run.pool_servers));
+            }
+            map
+        }
         _ => Map::new(),
     }
 }

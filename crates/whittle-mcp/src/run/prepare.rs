@@ -2,6 +2,8 @@
 //! Session meta is untrusted: the device and package it names are re-checked against
 //! what the device reports.
 
+use std::collections::BTreeMap;
+
 use whittle_core::assessment::IdentityQuality;
 use whittle_core::contract::analyzer::{CrashGroup, StaticSuggestion};
 use whittle_core::contract::mobile::Device;
@@ -33,6 +35,9 @@ pub struct LiveRun {
     pub pool: Vec<String>,
     /// Why the pool is smaller than asked, if it is.
     pub pool_warnings: Vec<String>,
+    /// Each pool device's lab host, when the device roles span several servers
+    /// (empty otherwise): evidence names server and device.
+    pub pool_servers: BTreeMap<String, String>,
 }
 
 /// A run that may not replay live: the analyzer's static guess, and why.
@@ -138,6 +143,10 @@ pub async fn prepare(
     let (package, app_version) =
         confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
     let (pool, pool_warnings) = choose_pool(hub, &device, &package, pool_size).await?;
+    let pool_servers = pool
+        .iter()
+        .filter_map(|d| hub.device_route(d).map(|r| (d.clone(), r.server)))
+        .collect();
     let identity = IdentityQuality {
         fingerprint_reliable: target.is_reliable(),
         signature_degraded: !target.is_reliable(),
@@ -162,6 +171,7 @@ pub async fn prepare(
         strategy: opts.strategy,
         pool,
         pool_warnings,
+        pool_servers,
     })))
 }
 
@@ -243,7 +253,8 @@ fn is_online_android(d: &Device) -> bool {
 }
 
 /// The user's explicit `--device` wins; else the session's device if it is connected;
-/// else the only online Android device.
+/// else the only online Android device. In a pool across lab hosts a device may be
+/// named by its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
 pub(crate) async fn choose_device(
     hub: &Hub,
     meta_device: Option<&str>,
@@ -258,18 +269,35 @@ pub(crate) async fn choose_device(
         .filter(is_online_android)
         .collect();
     let present = |id: &str| devices.iter().any(|d| d.id == id);
+    // In a pool across lab hosts an id two hosts share is listed qualified
+    // (`labA/sim-1`); the id as the session or the user wrote it still finds it.
+    let qualified = |raw: &str| -> Vec<String> {
+        hub.pool_ids_for(raw)
+            .into_iter()
+            .filter(|id| present(id))
+            .collect()
+    };
     if let Some(id) = chosen {
-        return if present(id) {
-            Ok(id.to_string())
-        } else {
-            Err(RunError::DeviceNotFound {
+        if present(id) {
+            return Ok(id.to_string());
+        }
+        // An id several hosts list is ambiguous: the refusal lists the qualified ids.
+        return match qualified(id).as_slice() {
+            [only] => Ok(only.clone()),
+            _ => Err(RunError::DeviceNotFound {
                 device: id.into(),
                 devices,
-            })
+            }),
         };
     }
-    if let Some(id) = meta_device.filter(|id| present(id)) {
-        return Ok(id.to_string());
+    if let Some(id) = meta_device {
+        if present(id) {
+            return Ok(id.to_string());
+        }
+        // The recorded device on the first host (in the roles' order) that lists it.
+        if let Some(first) = qualified(id).into_iter().next() {
+            return Ok(first);
+        }
     }
     match devices.as_slice() {
         [] => Err(RunError::NoDevice),
