@@ -14,7 +14,7 @@ export const commands = {
 	/**  One session with its crashes and each crash's step path. */
 	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, ErrorPayload>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
 	/**  The devices the configured mobile server offers. */
-	listDevices: (workspace: string) => typedError<DeviceView[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
+	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
 	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("start_run", { request, onUpdate })),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
@@ -141,13 +141,34 @@ export type DeviceSetupReport_Serialize = {
 	in_use: boolean,
 };
 
-export type DeviceView = {
+export type DeviceView = DeviceView_Serialize | DeviceView_Deserialize;
+
+export type DeviceView_Deserialize = {
 	id: string,
 	name: string,
 	platform: string,
 	/**  `emulator`, `real`, `simulator`… as the server says. */
 	kind: string,
 	state: string,
+	/**
+	 *  The configured server (lab host) that owns the device, when the device roles
+	 *  span several servers; `null` otherwise.
+	 */
+	server?: string | null,
+};
+
+export type DeviceView_Serialize = {
+	id: string,
+	name: string,
+	platform: string,
+	/**  `emulator`, `real`, `simulator`… as the server says. */
+	kind: string,
+	state: string,
+	/**
+	 *  The configured server (lab host) that owns the device, when the device roles
+	 *  span several servers; `null` otherwise.
+	 */
+	server: string | null,
 };
 
 export type Disposition = { kind: "setup" } | { kind: "replayable" } | { kind: "skipped"; reason: SkipReason };

@@ -4,7 +4,7 @@ export type {
   Approval,
   CandidateHistory,
   Confidence,
-  DeviceView as Device,
+  DeviceView_Serialize as Device,
   Disposition as StepDisposition,
   EngineSnapshot_Serialize as EngineSnapshot,
   MaskRect,
