@@ -226,3 +226,37 @@ fn a_host_lost_mid_run_ends_the_run_as_an_infrastructure_failure() {
         .join("crashes.minimized.json")
         .exists());
 }
+
+/// HTTPS to a lab host: trusted through `SSL_CERT_FILE` (a private CA), refused without.
+#[test]
+fn https_lab_hosts_are_verified_against_the_trust_store() {
+    let env = Env::fast(&[]);
+    let model = env.dir.path().join("model.json");
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
+    let cert_file = env.dir.path().join("lab-cert.pem");
+    let key_file = env.dir.path().join("lab-key.pem");
+    std::fs::write(&cert_file, cert.cert.pem()).unwrap();
+    std::fs::write(&key_file, cert.signing_key.serialize_pem()).unwrap();
+    let a = Host::sim_with(
+        "labA",
+        &model,
+        1,
+        &[],
+        &[("--tls-cert", &cert_file), ("--tls-key", &key_file)],
+    );
+    assert!(a.url.starts_with("https://127.0.0.1:"), "{}", a.url);
+    use_lab(&env, &[&a]);
+    let mut envs = tokens(&[&a]);
+    let untrusted = whittle(&env, &["doctor"], &envs);
+    assert_ne!(untrusted.status.code(), Some(0));
+    assert!(
+        stdout(&untrusted).contains("labA") && stdout(&untrusted).contains("PROBLEM"),
+        "{}",
+        stdout(&untrusted)
+    );
+    envs.push(("SSL_CERT_FILE".into(), cert_file.display().to_string()));
+    let trusted = whittle(&env, &["doctor"], &envs);
+    assert_eq!(trusted.status.code(), Some(0), "{}", stdout(&trusted));
+    assert!(stdout(&trusted).contains("logs are captured from sim-1"));
+}

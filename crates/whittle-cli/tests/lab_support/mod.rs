@@ -22,12 +22,28 @@ pub struct Host {
 impl Host {
     /// `sim --model MODEL --devices N --listen 127.0.0.1:0`, plus `extra` arguments.
     pub fn sim(name: &str, model: &Path, devices: u32, extra: &[&str]) -> Host {
+        Host::sim_with(name, model, devices, extra, &[])
+    }
+
+    /// As `sim`, with its `extra` arguments given as paths (TLS files).
+    pub fn sim_with(
+        name: &str,
+        model: &Path,
+        devices: u32,
+        extra: &[&str],
+        files: &[(&str, &Path)],
+    ) -> Host {
         let token = format!("{name}-token-5e8f1a2c9d7b3064");
         let mut child = Command::new(servers_binary())
             .args(["sim", "--model"])
             .arg(model)
             .args(["--devices", &devices.to_string(), "--listen", "127.0.0.1:0"])
             .args(extra)
+            .args(
+                files
+                    .iter()
+                    .flat_map(|(flag, path)| [std::ffi::OsStr::new(flag), path.as_os_str()]),
+            )
             .env("WHITTLE_SERVER_TOKEN", &token)
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
