@@ -260,3 +260,50 @@ fn https_lab_hosts_are_verified_against_the_trust_store() {
     assert_eq!(trusted.status.code(), Some(0), "{}", stdout(&trusted));
     assert!(stdout(&trusted).contains("logs are captured from sim-1"));
 }
+
+/// `whittle doctor` and remote adb serials: connected, offline and not connected.
+#[test]
+fn doctor_checks_that_remote_adb_serials_are_connected() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::fast(&[]);
+    // A stand-in for adb that knows two `adb connect`ed devices.
+    let adb = env.dir.path().join("adb");
+    std::fs::write(
+        &adb,
+        "#!/bin/sh\ncase \"$1\" in\n  version) echo 'Android Debug Bridge version 1.0.41';;\n  \
+         devices) printf 'List of devices attached\\nstf.lab.example:7401\\tdevice\\n10.0.0.9:5555\\toffline\\n\\n';;\nesac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&adb, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut config: Value =
+        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
+    let servers = config["mcpServers"].as_object_mut().unwrap();
+    let command = servers["sim"]["command"].clone();
+    for (name, serial) in [
+        ("farm", "stf.lab.example:7401"),
+        ("wifi", "10.0.0.9:5555"),
+        ("gone", "10.0.0.10:5555"),
+    ] {
+        servers.insert(
+            name.into(),
+            json!({"command": command, "args": ["adb", "--adb", adb, "--serial", serial]}),
+        );
+    }
+    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    let out = env.whittle(&["doctor"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("ok       adb      (farm) remote device stf.lab.example:7401 is connected"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(wifi) remote device 10.0.0.9:5555 is offline"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(gone) remote device 10.0.0.10:5555 is not connected")
+            && text.contains("run `adb connect 10.0.0.10:5555`"),
+        "{text}"
+    );
+}
