@@ -67,7 +67,7 @@ pub fn adb_variant(config: &Config) -> Config {
 
 fn uses_simulator(config: &Config) -> bool {
     let server = config.roles.get(&Role::Mobile);
-    match server.and_then(|name| config.servers.get(name)) {
+    match server.and_then(|names| config.servers.get(names.primary())) {
         Some(ServerSpec::Stdio { command, args, .. }) => {
             Path::new(command)
                 .file_stem()

@@ -1,4 +1,5 @@
-//! The run panel's device picker: what the configured mobile server lists.
+//! The run panel's device picker: what the configured mobile server lists (every lab
+//! host's devices, each with its server, when the device roles span several servers).
 
 use std::path::Path;
 
@@ -16,6 +17,9 @@ pub struct DeviceView {
     /// `emulator`, `real`, `simulator`… as the server says.
     pub kind: String,
     pub state: String,
+    /// The configured server (lab host) that owns the device, when the device roles
+    /// span several servers; `null` otherwise.
+    pub server: Option<String>,
 }
 
 pub async fn list(
@@ -25,19 +29,21 @@ pub async fn list(
     let config = config_for(config_path, workspace)?;
     let hub = connect(&config).await?;
     let listed = hub.mobile().list_devices().await;
+    let listed = listed.map(|list| {
+        list.devices
+            .into_iter()
+            .map(|d| DeviceView {
+                server: hub.device_route(&d.id).map(|r| r.server),
+                id: d.id,
+                name: d.name,
+                platform: d.platform,
+                kind: d.device_type,
+                state: d.state,
+            })
+            .collect()
+    });
     hub.shutdown().await;
-    let listed = listed.map_err(|e| AppError::ServersUnavailable {
+    listed.map_err(|e| AppError::ServersUnavailable {
         reason: e.to_string(),
-    })?;
-    Ok(listed
-        .devices
-        .into_iter()
-        .map(|d| DeviceView {
-            id: d.id,
-            name: d.name,
-            platform: d.platform,
-            kind: d.device_type,
-            state: d.state,
-        })
-        .collect())
+    })
 }

@@ -21,7 +21,7 @@ export const commands = {
 	 */
 	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, ErrorPayload>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
 	/**  The devices the configured mobile server offers. */
-	listDevices: (workspace: string) => typedError<DeviceView[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
+	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
 	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("start_run", { request, onUpdate })),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
@@ -177,13 +177,34 @@ export type DeviceSetupReport_Serialize = {
 	in_use: boolean,
 };
 
-export type DeviceView = {
+export type DeviceView = DeviceView_Serialize | DeviceView_Deserialize;
+
+export type DeviceView_Deserialize = {
 	id: string,
 	name: string,
 	platform: string,
 	/**  `emulator`, `real`, `simulator`… as the server says. */
 	kind: string,
 	state: string,
+	/**
+	 *  The configured server (lab host) that owns the device, when the device roles
+	 *  span several servers; `null` otherwise.
+	 */
+	server?: string | null,
+};
+
+export type DeviceView_Serialize = {
+	id: string,
+	name: string,
+	platform: string,
+	/**  `emulator`, `real`, `simulator`… as the server says. */
+	kind: string,
+	state: string,
+	/**
+	 *  The configured server (lab host) that owns the device, when the device roles
+	 *  span several servers; `null` otherwise.
+	 */
+	server: string | null,
 };
 
 export type Disposition = { kind: "setup" } | { kind: "replayable" } | { kind: "skipped"; reason: SkipReason };

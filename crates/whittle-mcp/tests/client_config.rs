@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use whittle_core::contract::Role;
-use whittle_mcp::config::{Config, ConfigError, ServerSpec};
+use whittle_mcp::config::{Config, ConfigError, HttpServer, ServerSpec};
 use whittle_mcp::mask::MaskStyle;
 
 const SPEC_EXAMPLE: &str = r#"{ "workspace": "demo/workspace",
@@ -52,9 +52,7 @@ fn spec_example_loads_with_paths_resolved_against_the_file() {
     }
     assert_eq!(
         c.servers["remote"],
-        ServerSpec::Http {
-            url: "http://127.0.0.1:8931/mcp".into()
-        }
+        ServerSpec::Http(HttpServer::new("http://127.0.0.1:8931/mcp"))
     );
     assert_eq!(c.base_dir(), Path::new("/cfg/dir"));
 }

@@ -1,5 +1,5 @@
 //! The MCP servers Whittle ships. Each module serves one or more roles of SPEC §2 over
-//! stdio; `main.rs` picks one by subcommand.
+//! stdio, or over streamable HTTP with `--listen` (`listen`); `main.rs` picks one by subcommand.
 
 pub mod sim;
 
@@ -10,5 +10,6 @@ pub mod analyzer;
 pub mod atomic;
 pub mod capture_log;
 pub mod element_match;
+pub mod listen;
 pub mod report;
 pub mod report_analyzer;

@@ -1,9 +1,11 @@
-//! `whittle-servers <subcommand>`: one MCP server over stdio per subcommand.
-//! Logs go to stderr only; stdout carries the MCP protocol.
+//! `whittle-servers <subcommand>`: one MCP server per subcommand, over stdio (stdout
+//! carries the protocol) or, with `--listen HOST:PORT`, over streamable HTTP at `/mcp`
+//! (stdout then carries only the `listening on URL` line). Logs go to stderr only.
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use whittle_servers::report::ReportError;
+use rmcp::ServerHandler;
+use whittle_servers::listen::{Listen, ListenArgs};
 use whittle_servers::report_analyzer::ReportAnalyzerServer;
 
 #[derive(Parser)]
@@ -15,6 +17,8 @@ use whittle_servers::report_analyzer::ReportAnalyzerServer;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    listen: ListenArgs,
 }
 
 #[derive(Subcommand)]
@@ -49,32 +53,73 @@ async fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Sim(args) => whittle_servers::sim::serve_stdio(args)
+    // Every refusal (a network address without a token, unreadable TLS files) comes
+    // before the server is built and before any port opens.
+    let listen = match cli.listen.prepare() {
+        Ok(listen) => listen,
+        Err(e) => return fail(e.to_string()),
+    };
+    let result = match (cli.command, listen) {
+        (Command::Sim(args), None) => whittle_servers::sim::serve_stdio(args)
             .await
             .map_err(|e| e.to_string()),
-        Command::Report(args) => {
-            serve_report_analyzer(ReportAnalyzerServer::report(&args.workspace)).await
+        (Command::Sim(args), Some(listen)) => match whittle_servers::sim::build(&args) {
+            Ok(server) => {
+                let seed = server.seed();
+                tracing::info!(
+                    model = %args.model.display(),
+                    devices = args.devices,
+                    seed,
+                    "simulator ready; `--seed {seed}` repeats its flaky-crash draws"
+                );
+                serve_http(server, listen).await
+            }
+            Err(e) => Err(e.to_string()),
+        },
+        (Command::Report(args), listen) => {
+            report_analyzer(ReportAnalyzerServer::report(&args.workspace), listen).await
         }
-        Command::Analyzer => ReportAnalyzerServer::analyzer().serve_stdio().await,
-        Command::All(args) => {
-            serve_report_analyzer(ReportAnalyzerServer::all(&args.workspace)).await
+        (Command::Analyzer, listen) => {
+            report_analyzer(Ok(ReportAnalyzerServer::analyzer()), listen).await
         }
-        Command::Adb(args) => whittle_servers::adb::serve_stdio(args)
+        (Command::All(args), listen) => {
+            report_analyzer(ReportAnalyzerServer::all(&args.workspace), listen).await
+        }
+        (Command::Adb(args), None) => whittle_servers::adb::serve_stdio(args)
             .await
             .map_err(|e| e.to_string()),
+        (Command::Adb(args), Some(listen)) => match whittle_servers::adb::build(&args) {
+            Ok(server) => serve_http(server, listen).await,
+            Err(e) => Err(e.to_string()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("whittle-servers: {message}");
-            ExitCode::from(2)
-        }
+        Err(message) => fail(message),
     }
 }
 
-async fn serve_report_analyzer(
-    server: Result<ReportAnalyzerServer, ReportError>,
+fn fail(message: String) -> ExitCode {
+    eprintln!("whittle-servers: {message}");
+    ExitCode::from(2)
+}
+
+async fn serve_http<S: ServerHandler + Clone + Send + Sync + 'static>(
+    server: S,
+    listen: Listen,
 ) -> Result<(), String> {
-    server.map_err(|e| e.to_string())?.serve_stdio().await
+    whittle_servers::listen::serve(server, listen)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn report_analyzer(
+    server: Result<ReportAnalyzerServer, whittle_servers::report::ReportError>,
+    listen: Option<Listen>,
+) -> Result<(), String> {
+    let server = server.map_err(|e| e.to_string())?;
+    match listen {
+        None => server.serve_stdio().await,
+        Some(listen) => serve_http(server, listen).await,
+    }
 }

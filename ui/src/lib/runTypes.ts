@@ -6,7 +6,7 @@ export type {
   AttemptReason,
   CandidateHistory,
   Confidence,
-  DeviceView as Device,
+  DeviceView_Serialize as Device,
   Disposition as StepDisposition,
   EngineSnapshot_Serialize as EngineSnapshot,
   MaskPatchView,

@@ -7,9 +7,10 @@ use whittle_mcp::config::{Config, ServerSpec};
 
 use crate::exit::Exit;
 
-/// Each role: does its server start and list the tools? Then what a real setup needs:
-/// adb on the machine (for adb-backed servers), devices, the app, a working capture.
-/// Every problem is one line with a fix.
+/// Each role: does each of its servers start and list the tools? Then what a real
+/// setup needs: adb on the machine (for adb-backed servers, and `host:port` serials
+/// connected), devices, the app, a working capture on every server. Every problem is one
+/// line with a fix.
 pub async fn run(config: &Config, package: Option<&str>) -> Exit {
     println!("config: {}", config.path.display());
     println!("workspace: {}", config.workspace.display());
@@ -62,8 +63,13 @@ async fn check_devices(hub: &Hub, package: Option<&str>) -> Exit {
         .filter(|d| d.platform.eq_ignore_ascii_case("android"))
         .collect();
     for d in &devices {
+        // In a pool across lab hosts, each device with the server that owns it.
+        let host = hub
+            .device_route(&d.id)
+            .map(|r| format!("  ({})", r.server))
+            .unwrap_or_default();
         println!(
-            "device   {}  {}  {}  {}",
+            "device   {}  {}  {}  {}{host}",
             d.id, d.platform, d.device_type, d.state
         );
     }
@@ -81,8 +87,16 @@ async fn check_devices(hub: &Hub, package: Option<&str>) -> Exit {
             exit = Exit::Infrastructure;
         }
     }
-    if !check_capture(hub, &first.id).await {
-        exit = Exit::Infrastructure;
+    // One capture check per server: each lab host runs its own log captures.
+    let mut checked = std::collections::BTreeSet::new();
+    for device in std::iter::once(first).chain(&android) {
+        let server = hub.device_route(&device.id).map(|r| r.server);
+        if !checked.insert(server) {
+            continue;
+        }
+        if !check_capture(hub, &device.id).await {
+            exit = Exit::Infrastructure;
+        }
     }
     exit
 }
@@ -224,6 +238,15 @@ fn check_adb_binaries(config: &Config) -> usize {
                 let first = String::from_utf8_lossy(&out.stdout);
                 let first = first.lines().next().unwrap_or("").trim().to_owned();
                 println!("ok       adb      ({name}) {first}");
+                let serial = args
+                    .iter()
+                    .position(|a| a == "--serial")
+                    .and_then(|i| args.get(i + 1));
+                if let Some(serial) = serial.filter(|s| s.contains(':')) {
+                    if !check_remote_serial(name, &adb, serial) {
+                        problems += 1;
+                    }
+                }
             }
             Ok(out) => {
                 problems += 1;
@@ -248,6 +271,44 @@ fn check_adb_binaries(config: &Config) -> usize {
         }
     }
     problems
+}
+
+/// A `host:port` serial (`adb connect`, a device farm's remote debug address) must be
+/// connected on this machine before the adb server can drive it.
+fn check_remote_serial(name: &str, adb: &Path, serial: &str) -> bool {
+    let listed = std::process::Command::new(adb).arg("devices").output();
+    let state =
+        match listed {
+            Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .find_map(|line| {
+                    let mut words = line.split_whitespace();
+                    (words.next() == Some(serial)).then(|| words.next().unwrap_or("").to_string())
+                }),
+            _ => None,
+        };
+    match state.as_deref() {
+        Some("device") => {
+            println!("ok       adb      ({name}) remote device {serial} is connected");
+            true
+        }
+        Some(other) => {
+            problem_line(
+                "adb",
+                &format!("({name}) remote device {serial} is {other}"),
+                &format!("reconnect it: adb disconnect {serial} && adb connect {serial} (accept the debugging prompt on the phone)"),
+            );
+            false
+        }
+        None => {
+            problem_line(
+                "adb",
+                &format!("({name}) remote device {serial} is not connected"),
+                &format!("run `adb connect {serial}` on this machine (a device farm lists this address as the device's remote debug URL)"),
+            );
+            false
+        }
+    }
 }
 
 fn config_relative(config_path: &Path, value: &str) -> PathBuf {

@@ -1,6 +1,6 @@
 //! `whittle doctor`'s transport check: an MCP server reached over plain `http://` on a
 //! non-loopback address sends every tool call and result (hierarchies, logs, masked
-//! screenshots) across the network unencrypted and unauthenticated.
+//! screenshots) and its `headers` (a bearer token) across the network unencrypted.
 
 use std::net::IpAddr;
 
@@ -16,8 +16,8 @@ pub fn plain_http_servers(config: &Config) -> Vec<(&str, &str)> {
         .servers
         .iter()
         .filter_map(|(name, spec)| match spec {
-            ServerSpec::Http { url } if is_plain_http_off_loopback(url) => {
-                Some((name.as_str(), url.as_str()))
+            ServerSpec::Http(http) if is_plain_http_off_loopback(&http.url) => {
+                Some((name.as_str(), http.url.as_str()))
             }
             _ => None,
         })

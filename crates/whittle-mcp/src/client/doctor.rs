@@ -1,7 +1,7 @@
 use serde::Serialize;
 use whittle_core::contract::Role;
 
-use super::hub::{connect_roles, shutdown_all, Connected};
+use super::connect::{connect_roles, shutdown_all, Connected};
 use crate::config::Config;
 
 /// One role's readiness, for `whittle doctor` and the app's settings view.
@@ -20,7 +20,8 @@ pub enum RoleStatus {
     Problem { problem: String, fix: String },
 }
 
-/// Starts the configured servers, checks all five roles, stops the servers again.
+/// Starts the configured servers, checks all five roles, stops the servers again. One
+/// check per role and server: a device role spanning lab hosts is checked on each.
 pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
     let Connected {
         connections,
@@ -29,9 +30,18 @@ pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
     shutdown_all(connections).await;
     Role::ALL
         .into_iter()
-        .map(|role| {
-            let server = config.roles.get(&role).cloned();
-            let found: Vec<_> = problems.iter().filter(|p| p.role == role).collect();
+        .flat_map(|role| {
+            let servers: Vec<Option<String>> = match config.roles.get(&role) {
+                Some(names) => names.names().iter().cloned().map(Some).collect(),
+                None => vec![None],
+            };
+            servers.into_iter().map(move |server| (role, server))
+        })
+        .map(|(role, server)| {
+            let found: Vec<_> = problems
+                .iter()
+                .filter(|p| p.role == role && (server.is_none() || p.server == server))
+                .collect();
             let status = if found.is_empty() {
                 RoleStatus::Ok
             } else {

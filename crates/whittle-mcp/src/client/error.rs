@@ -26,6 +26,8 @@ pub enum McpErrorKind {
     /// The result is not of the contract's shape; names the field at fault.
     BadResult(BadAnswer),
     Transport(String),
+    /// A device id that no server of the pool lists (the message names the servers).
+    UnknownDevice(String),
 }
 
 impl fmt::Display for McpErrorKind {
@@ -39,6 +41,7 @@ impl fmt::Display for McpErrorKind {
             McpErrorKind::ServerGone => f.write_str("the server exited or closed the connection"),
             McpErrorKind::BadResult(bad) => bad.fmt(f),
             McpErrorKind::Transport(m) => write!(f, "transport error: {m}"),
+            McpErrorKind::UnknownDevice(m) => write!(f, "unknown device: {m}"),
         }
     }
 }
@@ -88,6 +91,8 @@ pub enum RoleProblemKind {
     Unassigned,
     UnknownServer,
     StartFailed(String),
+    /// A `url` server refused the credentials in the config's `headers`.
+    Unauthorized(String),
     MissingTools(Vec<String>),
 }
 
@@ -108,6 +113,11 @@ impl RoleProblem {
             ),
             RoleProblemKind::StartFailed(_) => format!(
                 "check mcpServers.{server} in {} (command, args, url); run that command by hand to see its error",
+                config.display()
+            ),
+            RoleProblemKind::Unauthorized(_) => format!(
+                "set mcpServers.{server}.headers in {} to the token the server expects, \
+                 e.g. \"Authorization\": \"Bearer ${{LAB_TOKEN}}\" with LAB_TOKEN in the environment",
                 config.display()
             ),
             RoleProblemKind::MissingTools(_) => format!(
@@ -133,6 +143,11 @@ impl fmt::Display for RoleProblem {
             RoleProblemKind::StartFailed(m) => write!(
                 f,
                 "role {}: server \"{server}\" failed to start: {m}",
+                self.role
+            ),
+            RoleProblemKind::Unauthorized(m) => write!(
+                f,
+                "role {}: server \"{server}\" refused the credentials: {m}",
                 self.role
             ),
             RoleProblemKind::MissingTools(tools) => write!(

@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use rmcp::model::CallToolResult;
@@ -6,119 +6,23 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use whittle_core::contract::Role;
 
+use super::connect::{connect_roles, shutdown_all, Connected};
 use super::connection::Connection;
 use super::decode::{decode, tool_error, Decoded};
-use super::start::start_server;
+use super::routing::DeviceRoutes;
 use super::tolerance::DecodeWarnings;
-use super::{
-    Analyzer, DecodeWarning, HubError, Log, McpError, McpErrorKind, Mobile, Report, RoleProblem,
-    RoleProblemKind, Ui,
-};
-use crate::config::Config;
-
-/// Longest a server gets to exit after its stdin closes before it is killed.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+use super::{Analyzer, DecodeWarning, HubError, Log, McpError, McpErrorKind, Mobile, Report, Ui};
+use crate::config::{Config, RoleServers, DEVICE_ROLES};
 
 /// One running connection per configured server that some role uses.
 pub struct Hub {
-    connections: BTreeMap<String, Connection>,
-    roles: BTreeMap<Role, String>,
+    pub(super) connections: BTreeMap<String, Connection>,
+    pub(super) roles: BTreeMap<Role, RoleServers>,
     call_timeout: Duration,
+    /// Present when the device roles span several servers (a pool across lab hosts).
+    pub(super) routes: Option<DeviceRoutes>,
     /// What answers needed tolerated, one warning per (server, tool).
     decode_warnings: DecodeWarnings,
-}
-
-/// What `connect_roles` found: the servers that started, and every role problem.
-pub(crate) struct Connected {
-    pub(crate) connections: BTreeMap<String, Connection>,
-    pub(crate) problems: Vec<RoleProblem>,
-}
-
-/// Starts every server some role names (each once, however many roles share it),
-/// then checks each role's required tools. Never fails early: collects all problems.
-pub(crate) async fn connect_roles(config: &Config) -> Connected {
-    let timeout = Duration::from_millis(u64::from(config.call_timeout_ms));
-    let mut problems = Vec::new();
-    let mut wanted = BTreeSet::new();
-    for role in Role::ALL {
-        match config.roles.get(&role) {
-            None => problems.push(RoleProblem {
-                role,
-                server: None,
-                kind: RoleProblemKind::Unassigned,
-            }),
-            Some(name) if !config.servers.contains_key(name) => problems.push(RoleProblem {
-                role,
-                server: Some(name.clone()),
-                kind: RoleProblemKind::UnknownServer,
-            }),
-            Some(name) => {
-                wanted.insert(name.clone());
-            }
-        }
-    }
-
-    let base = config.base_dir();
-    let mut connections = BTreeMap::new();
-    let mut failures = BTreeMap::new();
-    for name in wanted {
-        let Some(spec) = config.servers.get(&name) else {
-            continue;
-        };
-        match start_server(&name, spec, &base, timeout).await {
-            Ok(conn) => {
-                connections.insert(name, conn);
-            }
-            Err(message) => {
-                tracing::warn!(server = %name, "MCP server failed to start: {message}");
-                failures.insert(name, message);
-            }
-        }
-    }
-
-    for role in Role::ALL {
-        let Some(name) = config.roles.get(&role) else {
-            continue;
-        };
-        let server = Some(name.clone());
-        if let Some(message) = failures.get(name) {
-            problems.push(RoleProblem {
-                role,
-                server,
-                kind: RoleProblemKind::StartFailed(message.clone()),
-            });
-        } else if let Some(conn) = connections.get(name) {
-            let missing: Vec<String> = role
-                .required_tools()
-                .iter()
-                .filter(|t| !conn.tools.contains(**t))
-                .map(|t| t.to_string())
-                .collect();
-            if !missing.is_empty() {
-                problems.push(RoleProblem {
-                    role,
-                    server,
-                    kind: RoleProblemKind::MissingTools(missing),
-                });
-            }
-        }
-    }
-    problems.sort_by_key(|p| p.role);
-    Connected {
-        connections,
-        problems,
-    }
-}
-
-pub(crate) async fn shutdown_all(connections: BTreeMap<String, Connection>) {
-    for (name, conn) in connections {
-        let mut service = conn.service;
-        match service.close_with_timeout(SHUTDOWN_GRACE).await {
-            Ok(Some(_)) => tracing::debug!(server = %name, "MCP server stopped"),
-            // Dropping the transport kills a server that did not exit in time.
-            _ => tracing::warn!(server = %name, "MCP server did not stop in time; killed"),
-        }
-    }
 }
 
 impl Hub {
@@ -135,10 +39,16 @@ impl Hub {
                 problems,
             });
         }
+        let routes = DEVICE_ROLES
+            .iter()
+            .filter_map(|r| config.roles.get(r))
+            .find(|servers| servers.is_pool())
+            .map(|servers| DeviceRoutes::new(servers.names().to_vec()));
         Ok(Hub {
             connections,
             roles: config.roles.clone(),
             call_timeout: Duration::from_millis(u64::from(config.call_timeout_ms)),
+            routes,
             decode_warnings: DecodeWarnings::default(),
         })
     }
@@ -167,9 +77,10 @@ impl Hub {
             .collect()
     }
 
-    /// The configured server name serving `role`.
+    /// The configured server serving `role` (the first, when a device role spans
+    /// several lab hosts).
     pub fn server_for(&self, role: Role) -> Option<&str> {
-        self.roles.get(&role).map(String::as_str)
+        self.roles.get(&role).map(RoleServers::primary)
     }
 
     /// Every answer so far that was read leniently: one warning per (server, tool),
@@ -183,18 +94,24 @@ impl Hub {
         shutdown_all(self.connections).await;
     }
 
-    fn connection(&self, role: Role, tool: &str) -> Result<&Connection, McpError> {
-        self.roles
-            .get(&role)
-            .and_then(|name| self.connections.get(name))
-            .ok_or_else(|| McpError {
-                role,
-                server: self.roles.get(&role).cloned().unwrap_or_default(),
-                tool: tool.to_string(),
-                kind: McpErrorKind::ServerGone,
-            })
+    /// The connection of `server`, which serves `role`.
+    pub(super) fn connection(
+        &self,
+        role: Role,
+        server: &str,
+        tool: &str,
+    ) -> Result<&Connection, McpError> {
+        self.connections.get(server).ok_or_else(|| McpError {
+            role,
+            server: server.to_string(),
+            tool: tool.to_string(),
+            kind: McpErrorKind::ServerGone,
+        })
     }
 
+    /// Calls `tool` on the server that serves `role` for these arguments: the one
+    /// server of a single-server role, else the lab host owning the named device or
+    /// capture (`route_call` rewrites a pool device id to the id its host knows).
     async fn raw_call(
         &self,
         role: Role,
@@ -202,15 +119,43 @@ impl Hub {
         args: &impl Serialize,
         extra_ms: u32,
     ) -> Result<(rmcp::model::CallToolResult, &Connection), McpError> {
-        let conn = self.connection(role, tool)?;
-        let args = serde_json::to_value(args).map_err(|e| McpError {
+        let primary = self.server_for(role).unwrap_or_default().to_string();
+        let mut args = serde_json::to_value(args).map_err(|e| McpError {
             role,
-            server: conn.server.clone(),
+            server: primary.clone(),
             tool: tool.to_string(),
             kind: McpErrorKind::Transport(format!("cannot encode arguments: {e}")),
         })?;
+        let server = self.route_call(role, tool, &mut args).await?;
+        let conn = self.connection(role, server.as_deref().unwrap_or(&primary), tool)?;
         let timeout = self.call_timeout + Duration::from_millis(u64::from(extra_ms));
         Ok((conn.call(role, tool, args, timeout).await?, conn))
+    }
+
+    /// Calls `tool` on one named server (fan-out over a pool's hosts).
+    pub(super) async fn call_on<T: DeserializeOwned + Serialize>(
+        &self,
+        role: Role,
+        server: &str,
+        tool: &str,
+        args: &impl Serialize,
+    ) -> Result<T, McpError> {
+        let conn = self.connection(role, server, tool)?;
+        let fail = |kind| McpError {
+            role,
+            server: server.to_string(),
+            tool: tool.to_string(),
+            kind,
+        };
+        let args = serde_json::to_value(args).map_err(|e| {
+            fail(McpErrorKind::Transport(format!(
+                "cannot encode arguments: {e}"
+            )))
+        })?;
+        let result = conn.call(role, tool, args, self.call_timeout).await?;
+        let Decoded { value, tolerated } = decode(&result).map_err(fail)?;
+        self.decode_warnings.note(role, server, tool, tolerated);
+        Ok(value)
     }
 
     /// Calls a tool whose result must be of the contract type `T`. `extra_ms` extends the

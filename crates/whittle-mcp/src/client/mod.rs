@@ -1,17 +1,21 @@
 //! The MCP client side: one connection per configured server that some role uses,
 //! checked against each role's required tools, and a typed facade per role.
 
+mod connect;
 mod connection;
 mod decode;
 mod deviation;
 mod doctor;
 mod error;
 mod facade;
+mod http;
 mod hub;
+mod pool;
 mod prose;
 #[cfg(test)]
 mod recorded_mobile_mcp_tests;
 mod redact;
+mod routing;
 mod start;
 mod tolerance;
 
@@ -19,4 +23,5 @@ pub use doctor::{check_roles, RoleCheck, RoleStatus};
 pub use error::{BadAnswer, HubError, McpError, McpErrorKind, RoleProblem, RoleProblemKind};
 pub use facade::{Analyzer, Log, Mobile, Report, Ui};
 pub use hub::Hub;
+pub use routing::DeviceRoute;
 pub use tolerance::{DecodeWarning, JsonType, Leniency, Tolerated};

@@ -8,16 +8,29 @@ use rmcp::ServiceExt;
 use tokio::io::AsyncBufReadExt;
 
 use super::connection::Connection;
-use crate::config::{program_for, ServerSpec};
+use crate::config::{program_for, HttpServer, ServerSpec};
+
+/// Why a server could not be used; each is a sentence for a tester.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StartError {
+    Failed(String),
+    /// A `url` server refused our credentials (HTTP 401/403): a configuration matter.
+    Unauthorized(String),
+}
+
+impl From<String> for StartError {
+    fn from(message: String) -> Self {
+        StartError::Failed(message)
+    }
+}
 
 /// Starts `spec`, performs the MCP handshake and lists its tools, all within `timeout`.
-/// The error is a sentence for a tester.
 pub(crate) async fn start_server(
     name: &str,
     spec: &ServerSpec,
     base_dir: &Path,
     timeout: Duration,
-) -> Result<Connection, String> {
+) -> Result<Connection, StartError> {
     match spec {
         ServerSpec::Stdio { command, args, env } => {
             let program = program_for(command);
@@ -39,9 +52,26 @@ pub(crate) async fn start_server(
             if let Some(stderr) = stderr {
                 tokio::spawn(drain_stderr(name.to_string(), stderr));
             }
-            handshake(name, transport, pid, timeout).await
+            handshake(name, transport, pid, timeout)
+                .await
+                .map_err(|e| StartError::Failed(e.to_string()))
         }
-        ServerSpec::Http { url } => start_http(name, url, timeout).await,
+        ServerSpec::Http(spec) => start_http(name, spec, timeout).await,
+    }
+}
+
+/// Why a handshake failed: text already, or the transport's error to explain.
+enum HandshakeError {
+    Text(String),
+    Init(Box<rmcp::service::ClientInitializeError>),
+}
+
+impl std::fmt::Display for HandshakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandshakeError::Text(t) => f.write_str(t),
+            HandshakeError::Init(e) => write!(f, "MCP handshake failed: {e}"),
+        }
     }
 }
 
@@ -50,7 +80,7 @@ async fn handshake<T, E, A>(
     transport: T,
     pid: Option<u32>,
     timeout: Duration,
-) -> Result<Connection, String>
+) -> Result<Connection, HandshakeError>
 where
     T: rmcp::transport::IntoTransport<rmcp::RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -58,12 +88,12 @@ where
     let secs = timeout.as_secs_f32();
     let service = tokio::time::timeout(timeout, ().serve(transport))
         .await
-        .map_err(|_| format!("no MCP handshake within {secs} s"))?
-        .map_err(|e| format!("MCP handshake failed: {e}"))?;
+        .map_err(|_| HandshakeError::Text(format!("no MCP handshake within {secs} s")))?
+        .map_err(|e| HandshakeError::Init(Box::new(e)))?;
     let tools = tokio::time::timeout(timeout, service.list_all_tools())
         .await
-        .map_err(|_| format!("tools/list did not answer within {secs} s"))?
-        .map_err(|e| format!("tools/list failed: {e}"))?;
+        .map_err(|_| HandshakeError::Text(format!("tools/list did not answer within {secs} s")))?
+        .map_err(|e| HandshakeError::Text(format!("tools/list failed: {e}")))?;
     tracing::info!(server = name, tools = tools.len(), "MCP server ready");
     Ok(Connection {
         server: name.to_string(),
@@ -73,17 +103,20 @@ where
     })
 }
 
-#[cfg(feature = "http")]
-async fn start_http(name: &str, url: &str, timeout: Duration) -> Result<Connection, String> {
-    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_string());
-    handshake(name, transport, None, timeout).await
-}
-
-#[cfg(not(feature = "http"))]
-async fn start_http(_name: &str, url: &str, _timeout: Duration) -> Result<Connection, String> {
-    Err(format!(
-        "{url}: streamable HTTP servers need Whittle built with the `http` feature; use a stdio command"
-    ))
+/// A `url` server: the handshake and tools/list share `timeout` (the per-call timeout),
+/// the TCP/TLS connect its own `connect_timeout_ms`.
+async fn start_http(
+    name: &str,
+    spec: &HttpServer,
+    timeout: Duration,
+) -> Result<Connection, StartError> {
+    let transport = super::http::transport(spec)?;
+    handshake(name, transport, None, timeout)
+        .await
+        .map_err(|e| match e {
+            HandshakeError::Text(t) => StartError::Failed(t),
+            HandshakeError::Init(e) => super::http::explain(&e, spec),
+        })
 }
 
 /// Server stderr is diagnostics, kept at debug level so it never floods a run.

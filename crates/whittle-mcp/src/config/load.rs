@@ -4,9 +4,14 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use whittle_core::contract::Role;
 
+use super::headers::resolve_headers;
+use super::roles::check_roles;
 use super::server::resolve_command;
 use super::timing_file::RawTiming;
-use super::{Config, ConfigError, MaskingConfig, ServerSpec, WaitMode, DEFAULT_CALL_TIMEOUT_MS};
+use super::{
+    Config, ConfigError, HttpServer, MaskingConfig, RoleServers, ServerSpec, WaitMode,
+    DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS,
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -15,7 +20,7 @@ struct RawConfig {
     #[serde(rename = "mcpServers")]
     mcp_servers: BTreeMap<String, RawServer>,
     #[serde(default)]
-    roles: BTreeMap<Role, String>,
+    roles: BTreeMap<Role, RoleServers>,
     #[serde(default)]
     timing: RawTiming,
     #[serde(default = "default_call_timeout")]
@@ -34,15 +39,23 @@ struct RawServer {
     #[serde(default)]
     env: BTreeMap<String, String>,
     url: Option<String>,
+    /// `url` servers only: sent with every request; `${VAR}` comes from the environment.
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    /// `url` servers only.
+    connect_timeout_ms: Option<u32>,
 }
 
 /// `fixed` when the ui role is Whittle's adb backend and the file does not say: there
 /// every `get_hierarchy` is a `uiautomator dump` of 1–3 s, longer than the pauses a
 /// stable-screen wait could save. Every other ui server answers fast enough to wait on.
-fn default_wait(roles: &BTreeMap<Role, String>, servers: &BTreeMap<String, RawServer>) -> WaitMode {
+fn default_wait(
+    roles: &BTreeMap<Role, RoleServers>,
+    servers: &BTreeMap<String, RawServer>,
+) -> WaitMode {
     let adb = roles
         .get(&Role::Ui)
-        .and_then(|name| servers.get(name))
+        .and_then(|names| servers.get(names.primary()))
         .is_some_and(|s| {
             let bundled = s.command.as_deref().is_some_and(|c| {
                 Path::new(c)
@@ -74,8 +87,18 @@ impl Config {
         Config::parse(&text, &file)
     }
 
-    /// Parses config text as if it had been read from `file` (absolute).
+    /// Parses config text as if it had been read from `file` (absolute); `${VAR}` in
+    /// headers comes from this process's environment.
     pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
+        Config::parse_with_env(text, file, &|name| std::env::var(name).ok())
+    }
+
+    /// Like `parse`, with `${VAR}` looked up by `env` (tests, the app's own lookups).
+    pub fn parse_with_env(
+        text: &str,
+        file: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
         let raw: RawConfig = deserialize(text, file)?;
         let base = file
             .parent()
@@ -93,6 +116,7 @@ impl Config {
         if raw.call_timeout_ms == 0 {
             return Err(field("call_timeout_ms".into(), "must be at least 1"));
         }
+        check_roles(&raw.roles).map_err(|(at, message)| field(at, &message))?;
         let default_wait = default_wait(&raw.roles, &raw.mcp_servers);
         let timing = raw
             .timing
@@ -119,6 +143,18 @@ impl Config {
                     if command.trim().is_empty() {
                         return Err(field(format!("{at}.command"), "must not be empty"));
                     }
+                    if !server.headers.is_empty() {
+                        return Err(field(
+                            format!("{at}.headers"),
+                            "applies to `url` servers only (a stdio server takes `env`)",
+                        ));
+                    }
+                    if server.connect_timeout_ms.is_some() {
+                        return Err(field(
+                            format!("{at}.connect_timeout_ms"),
+                            "applies to `url` servers only",
+                        ));
+                    }
                     ServerSpec::Stdio {
                         command: resolve_command(&command, &base),
                         args: server.args,
@@ -132,7 +168,22 @@ impl Config {
                             "must start with http:// or https://",
                         ));
                     }
-                    ServerSpec::Http { url }
+                    let connect_timeout_ms = server
+                        .connect_timeout_ms
+                        .unwrap_or(DEFAULT_CONNECT_TIMEOUT_MS);
+                    if connect_timeout_ms == 0 {
+                        return Err(field(
+                            format!("{at}.connect_timeout_ms"),
+                            "must be at least 1",
+                        ));
+                    }
+                    let headers = resolve_headers(&at, server.headers, env)
+                        .map_err(|(at, message)| field(at, &message))?;
+                    ServerSpec::Http(HttpServer {
+                        url,
+                        headers,
+                        connect_timeout_ms,
+                    })
                 }
             };
             servers.insert(name, spec);

@@ -1,10 +1,14 @@
 //! `whittle.json` (SPEC §8): which MCP server serves each role, timing, masking.
 //! Its `mcpServers` block has the shape other MCP clients use, so entries paste in.
 
+mod env_expand;
 mod error;
 mod for_workspace;
+mod headers;
 mod load;
 mod masking;
+mod roles;
+mod secret;
 mod server;
 mod timing;
 mod timing_file;
@@ -16,8 +20,13 @@ use whittle_core::contract::Role;
 
 pub use error::ConfigError;
 pub use masking::{MaskingConfig, PrivacyLevel};
+
+pub use roles::{RoleServers, DEVICE_ROLES};
+pub use secret::Secret;
 pub(crate) use server::program_for;
-pub use server::{resolve_bundled_command, ServerSpec, BUNDLED_SERVERS};
+pub use server::{
+    resolve_bundled_command, HttpServer, ServerSpec, BUNDLED_SERVERS, DEFAULT_CONNECT_TIMEOUT_MS,
+};
 pub use timing::{Timing, TimingOverride, WaitMode, DEFAULT_POLL_MS};
 
 /// Per-call timeout when the config does not set `call_timeout_ms`.
@@ -30,7 +39,9 @@ pub struct Config {
     /// Absolute; a relative `workspace` is resolved against the config file's folder.
     pub workspace: PathBuf,
     pub servers: BTreeMap<String, ServerSpec>,
-    pub roles: BTreeMap<Role, String>,
+    /// A single server per role, or for the device roles one server per lab host
+    /// (see `roles.rs` for the rule lists follow).
+    pub roles: BTreeMap<Role, RoleServers>,
     /// The pacing of every device without its own entry.
     pub timing: Timing,
     /// `timing.devices`: each listed device's complete pacing (its overrides applied).

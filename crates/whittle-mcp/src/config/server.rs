@@ -1,6 +1,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::Secret;
+
 /// How to reach one MCP server: a stdio command, or a streamable HTTP URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerSpec {
@@ -10,9 +12,31 @@ pub enum ServerSpec {
         args: Vec<String>,
         env: BTreeMap<String, String>,
     },
-    Http {
-        url: String,
-    },
+    Http(HttpServer),
+}
+
+/// Connect timeout of a `url` server when the file does not set `connect_timeout_ms`.
+pub const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
+
+/// A streamable HTTP server (`{"url", "headers"?, "connect_timeout_ms"?}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpServer {
+    pub url: String,
+    /// Sent with every request, `${VAR}` already expanded: values are secrets.
+    pub headers: Vec<(String, Secret)>,
+    /// Longest a TCP (and TLS) connection may take to open; calls keep `call_timeout_ms`.
+    pub connect_timeout_ms: u32,
+}
+
+impl HttpServer {
+    /// No headers, the default connect timeout.
+    pub fn new(url: impl Into<String>) -> HttpServer {
+        HttpServer {
+            url: url.into(),
+            headers: Vec::new(),
+            connect_timeout_ms: DEFAULT_CONNECT_TIMEOUT_MS,
+        }
+    }
 }
 
 /// The bare command name of the servers Whittle ships.

@@ -87,7 +87,12 @@ pub fn evidence_extra(run: &LiveRun, masking_level: PrivacyLevel) -> Map<String,
         "masking_level": masking_level,
     });
     match extra {
-        Value::Object(map) => map,
+        Value::Object(mut map) => {
+            if !run.pool_servers.is_empty() {
+                map.insert("device_servers".into(), json!(run.pool_servers));
+            }
+            map
+        }
         _ => Map::new(),
     }
 }

@@ -2,6 +2,7 @@
 //! every path — success, failure, cancellation — goes through `finish`, which stops the
 //! capture and finalizes the session ("try/finally" of the seed).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -108,6 +109,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     if captures.len() > 1 {
         let record = PoolRecord {
             devices: captures.iter().map(|c| c.device.clone()).collect(),
+            servers: run.pool_servers.clone(),
             wasted: scheduler.wasted(),
             replays: log,
         };
@@ -130,6 +132,9 @@ pub const POOL_FILE: &str = "pool.json";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoolRecord {
     pub devices: Vec<String>,
+    /// Device → lab host, when the pool spans several servers.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, String>,
     /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
     pub wasted: u32,
     pub replays: Vec<PoolReplay>,

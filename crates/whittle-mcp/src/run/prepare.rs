@@ -2,6 +2,8 @@
 //! Session meta is untrusted: the device and package it names are re-checked against
 //! what the device reports.
 
+use std::collections::BTreeMap;
+
 use whittle_core::assessment::IdentityQuality;
 use whittle_core::contract::analyzer::{CrashGroup, StaticSuggestion};
 use whittle_core::contract::mobile::Device;
@@ -36,6 +38,9 @@ pub struct LiveRun {
     pub pool: Vec<String>,
     /// Why the pool is smaller than asked, if it is.
     pub pool_warnings: Vec<RunNotice>,
+    /// Each pool device's lab host, when the device roles span several servers
+    /// (empty otherwise): evidence names server and device.
+    pub pool_servers: BTreeMap<String, String>,
 }
 
 /// A run that may not replay live: the analyzer's static guess, and why.
@@ -144,6 +149,10 @@ pub async fn prepare(
     let (package, app_version) =
         confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
     let (pool, pool_warnings) = choose_pool(hub, &device, &package, pool_size).await?;
+    let pool_servers = pool
+        .iter()
+        .filter_map(|d| hub.device_route(d).map(|r| (d.clone(), r.server)))
+        .collect();
     let identity = IdentityQuality {
         fingerprint_reliable: target.is_reliable(),
         signature_degraded: !target.is_reliable(),
@@ -170,6 +179,7 @@ pub async fn prepare(
         strategy: opts.strategy,
         pool,
         pool_warnings,
+        pool_servers,
     })))
 }
 
@@ -251,7 +261,8 @@ fn is_online_android(d: &Device) -> bool {
 }
 
 /// The user's explicit `--device` wins; else the session's device if it is connected;
-/// else the only online Android device.
+/// else the only online Android device. In a pool across lab hosts a device may be
+/// named by its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
 pub(crate) async fn choose_device(
     hub: &Hub,
     meta_device: Option<&str>,
@@ -275,14 +286,36 @@ async fn choose_device_listed(
         .filter(is_online_android)
         .collect();
     let find = |id: &str| devices.iter().find(|d| d.id == id).cloned();
+    // In a pool across lab hosts an id two hosts share is listed qualified
+    // (`labA/sim-1`); the id as the session or the user wrote it still finds it.
+    let qualified = |raw: &str| -> Vec<Device> {
+        hub.pool_ids_for(raw)
+            .iter()
+            .filter_map(|id| find(id))
+            .collect()
+    };
     if let Some(id) = chosen {
-        return find(id).ok_or_else(|| RunError::DeviceNotFound {
-            device: id.into(),
-            devices: devices.clone(),
-        });
+        if let Some(device) = find(id) {
+            return Ok(device);
+        }
+        // An id several hosts list is ambiguous: the refusal lists the qualified ids.
+        let mut matches = qualified(id);
+        return match matches.len() {
+            1 => Ok(matches.remove(0)),
+            _ => Err(RunError::DeviceNotFound {
+                device: id.into(),
+                devices,
+            }),
+        };
     }
-    if let Some(device) = meta_device.and_then(find) {
-        return Ok(device);
+    if let Some(id) = meta_device {
+        if let Some(device) = find(id) {
+            return Ok(device);
+        }
+        // The recorded device on the first host (in the roles' order) that lists it.
+        if let Some(first) = qualified(id).into_iter().next() {
+            return Ok(first);
+        }
     }
     match devices.as_slice() {
         [] => Err(RunError::NoDevice),

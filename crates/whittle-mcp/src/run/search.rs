@@ -48,6 +48,9 @@ pub struct PoolReplay {
     pub attempt: u32,
     pub phase: Phase,
     pub device: String,
+    /// The lab host that owns `device`, in a pool across several servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
     pub speculative: bool,
     /// `false`: a speculative replay whose verdict the search did not need (wasted;
     /// it still counts against the budget).
@@ -127,6 +130,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 log.push(PoolReplay {
                     attempt: settled.job.attempt,
                     phase: settled.job.phase,
+                    server: self.hub.device_route(&device).map(|r| r.server),
                     device,
                     speculative: settled.job.speculative,
                     consumed: settled.consumed,
@@ -242,6 +246,10 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         // An omitted screenshot says why, next to `screenshot_redacted: true`.
         if let Some(why) = &shot.omitted_because {
             notes["screenshot_omitted"] = json!(why);
+        }
+        // In a pool across lab hosts the device id alone does not say which host ran it.
+        if let Some(server) = self.hub.device_route(device).map(|r| r.server) {
+            notes["server"] = json!(server);
         }
         let recorded = self
             .hub

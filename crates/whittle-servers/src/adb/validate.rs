@@ -26,12 +26,30 @@ pub fn package(name: &str) -> Result<&str, AdbError> {
     }
 }
 
+/// A device reached over TCP (`adb connect host:port`, a device farm's remote debug
+/// address): a host name or IPv4 address, then a port.
+static REMOTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?:([0-9]{1,5})$").expect("remote regex")
+});
+
 pub fn serial(id: &str) -> Result<&str, AdbError> {
-    if id.len() <= MAX_SERIAL && SERIAL.is_match(id) {
-        Ok(id)
-    } else {
-        Err(AdbError::BadDevice(id.to_string()))
+    if id.len() > MAX_SERIAL || !SERIAL.is_match(id) {
+        return Err(AdbError::BadDevice(id.to_string()));
     }
+    // Only the TCP form has a colon; there it must be exactly `host:port`.
+    if id.contains(':') && !is_remote(id) {
+        return Err(AdbError::BadDevice(id.to_string()));
+    }
+    Ok(id)
+}
+
+/// True for `host:port` with a port in 1..=65535.
+pub fn is_remote(id: &str) -> bool {
+    REMOTE
+        .captures(id)
+        .and_then(|c| c.get(1))
+        .and_then(|port| port.as_str().parse::<u16>().ok())
+        .is_some_and(|port| port > 0)
 }
 
 #[cfg(test)]
@@ -78,5 +96,32 @@ mod tests {
         for bad in ["", "-d", "--help", "a b", "x;y", "é"] {
             assert!(serial(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn remote_serials_are_host_and_port() {
+        for ok in [
+            "192.168.1.20:5555",
+            "stf.lab.example.com:7401",
+            "localhost:15555",
+            "lab-host-3:1",
+            "10.0.0.7:65535",
+        ] {
+            assert!(serial(ok).is_ok() && is_remote(ok), "{ok}");
+        }
+        for bad in [
+            "host:",
+            "host:0",
+            "host:65536",
+            "host:123456",
+            "a:b:5555",
+            "host.:5555",
+            "-host:5555",
+            "host:55a",
+            "::1:5555",
+        ] {
+            assert!(serial(bad).is_err(), "{bad:?}");
+        }
+        assert!(!is_remote("emulator-5554") && !is_remote("R58M123ABC"));
     }
 }

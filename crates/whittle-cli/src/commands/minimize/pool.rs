@@ -20,12 +20,19 @@ fn replays_on_devices(pool: &PoolRecord) -> BTreeMap<String, u32> {
     counts
 }
 
-/// Adds `devices`, `wasted_replays` and `replays_on_devices` (fields added only).
+/// Adds `devices`, `wasted_replays` and `replays_on_devices`, and `device_servers`
+/// when the pool spans lab hosts (fields added only).
 pub fn add_json_fields(outcome: &RunOutcome, map: &mut Map<String, Value>) {
     let Some(pool) = pool(outcome) else {
         return;
     };
     map.insert("devices".into(), pool.devices.clone().into());
+    if !pool.servers.is_empty() {
+        map.insert(
+            "device_servers".into(),
+            serde_json::to_value(&pool.servers).unwrap_or_default(),
+        );
+    }
     map.insert("wasted_replays".into(), pool.wasted.into());
     map.insert(
         "replays_on_devices".into(),
@@ -47,4 +54,9 @@ pub fn print_line(outcome: &RunOutcome) {
         per_device.join(", "),
         pool.wasted
     );
+    let hosts: std::collections::BTreeSet<&String> = pool.servers.values().collect();
+    if !hosts.is_empty() {
+        let hosts: Vec<&str> = hosts.into_iter().map(String::as_str).collect();
+        println!("  Servers:  {}", hosts.join(", "));
+    }
 }

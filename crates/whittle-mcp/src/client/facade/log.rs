@@ -1,9 +1,9 @@
 use whittle_core::contract::log::{
     CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
-    StopCaptureArgs, StopCaptureResult, CLEAR_LOGS, GET_RECENT_CRASHES, LIST_CAPTURES,
-    START_CAPTURE, STOP_CAPTURE,
+    StopCaptureArgs, StopCaptureResult, CLEAR_LOGS, GET_RECENT_CRASHES, START_CAPTURE,
+    STOP_CAPTURE,
 };
-use whittle_core::contract::{DeviceArgs, NoArgs, Role};
+use whittle_core::contract::{DeviceArgs, Role};
 
 use crate::client::{Hub, McpError};
 
@@ -55,10 +55,9 @@ impl<'a> Log<'a> {
             .await
     }
 
+    /// In a pool across lab hosts: the captures of every host holding one of ours.
     pub async fn list_captures(self) -> Result<CaptureList, McpError> {
-        self.hub
-            .call_typed(Role::Log, LIST_CAPTURES, &NoArgs {}, 0)
-            .await
+        self.hub.list_captures_routed().await
     }
 
     pub async fn stop_capture(self, session_id: &str) -> Result<StopCaptureResult, McpError> {

@@ -1,8 +1,8 @@
 use whittle_core::contract::mobile::{
     AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs, SavedScreenshot, LAUNCH_APP,
-    LIST_APPS, LIST_DEVICES, PRESS_BUTTON, SAVE_SCREENSHOT, TERMINATE_APP,
+    LIST_APPS, PRESS_BUTTON, SAVE_SCREENSHOT, TERMINATE_APP,
 };
-use whittle_core::contract::{DeviceArgs, NoArgs, Role};
+use whittle_core::contract::{DeviceArgs, Role};
 
 use crate::client::prose::{read_apps, read_screenshot};
 use crate::client::{Hub, McpError};
@@ -18,10 +18,10 @@ impl<'a> Mobile<'a> {
         Mobile { hub }
     }
 
+    /// Every online and offline device; in a pool across lab hosts, the union of the
+    /// hosts' lists with ids qualified (`labA/sim-1`) where two hosts list the same id.
     pub async fn list_devices(self) -> Result<DeviceList, McpError> {
-        self.hub
-            .call_typed(Role::Mobile, LIST_DEVICES, &NoArgs {}, 0)
-            .await
+        self.hub.list_devices_routed().await
     }
 
     /// The installed apps. The public mobile-mcp answers in prose; that is read in its

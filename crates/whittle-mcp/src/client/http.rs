@@ -1,0 +1,105 @@
+//! A `url` server's transport: rmcp's streamable HTTP client over a reqwest client we
+//! build ourselves, for the configured headers and connect timeout. Header values are
+//! secrets: marked sensitive for reqwest, and no error text here can contain one.
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{HeaderName, HeaderValue};
+use rmcp::service::ClientInitializeError;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
+use rmcp::transport::StreamableHttpClientTransport;
+
+use super::start::StartError;
+use crate::config::HttpServer;
+
+pub(crate) type HttpTransport = StreamableHttpClientTransport<reqwest::Client>;
+
+/// The transport for `spec`; the error is a sentence for a tester.
+pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, String> {
+    // rustls needs a process-wide provider; a second install is a harmless no-op.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_millis(u64::from(spec.connect_timeout_ms)))
+        .tcp_nodelay(true)
+        // A redirect would carry the headers (the token) to wherever it points.
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+    let mut headers = HashMap::new();
+    for (name, value) in &spec.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| format!("header {name:?} is not a valid HTTP header name"))?;
+        let mut value = HeaderValue::from_str(value.expose())
+            .map_err(|_| format!("header {name} has a value HTTP cannot carry"))?;
+        value.set_sensitive(true);
+        headers.insert(name, value);
+    }
+    let config = StreamableHttpClientTransportConfig::with_uri(Arc::<str>::from(spec.url.as_str()))
+        .custom_headers(headers);
+    Ok(StreamableHttpClientTransport::with_client(client, config))
+}
+
+/// Why the handshake with a `url` server failed, in words a tester can act on: a
+/// refused token and an unreachable host are told apart from protocol trouble.
+pub(crate) fn explain(error: &ClientInitializeError, spec: &HttpServer) -> StartError {
+    // rmcp keeps the transport's error as a field, not as the error's `source()`.
+    let mut source: Option<&(dyn std::error::Error + 'static)> = match error {
+        ClientInitializeError::TransportError { error, .. } => Some(error.error.as_ref()),
+        _ => None,
+    };
+    while let Some(e) = source {
+        if let Some(http) = e.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            match http {
+                StreamableHttpError::AuthRequired(_)
+                | StreamableHttpError::InsufficientScope(_) => {
+                    return StartError::Unauthorized(format!("{} answered HTTP 401/403", spec.url))
+                }
+                StreamableHttpError::Client(inner) => {
+                    return StartError::Failed(describe_reqwest(inner, spec))
+                }
+                _ => {}
+            }
+        }
+        if let Some(inner) = e.downcast_ref::<reqwest::Error>() {
+            if matches!(inner.status().map(|s| s.as_u16()), Some(401 | 403)) {
+                return StartError::Unauthorized(format!(
+                    "{} answered HTTP {}",
+                    spec.url,
+                    inner.status().map(|s| s.as_u16()).unwrap_or_default()
+                ));
+            }
+            return StartError::Failed(describe_reqwest(inner, spec));
+        }
+        source = e.source();
+    }
+    StartError::Failed(format!("MCP handshake failed: {error}"))
+}
+
+fn describe_reqwest(e: &reqwest::Error, spec: &HttpServer) -> String {
+    // reqwest's own text names the URL but never a header value.
+    if e.is_connect() && e.is_timeout() {
+        format!(
+            "cannot connect to {}: no answer within the connect timeout ({} ms)",
+            spec.url, spec.connect_timeout_ms
+        )
+    } else if e.is_connect() {
+        format!("cannot connect to {}: {}", spec.url, root_cause(e))
+    } else if e.is_timeout() {
+        format!("{} did not answer in time", spec.url)
+    } else if let Some(status) = e.status() {
+        format!("{} answered HTTP {status}", spec.url)
+    } else {
+        format!("HTTP error talking to {}: {}", spec.url, root_cause(e))
+    }
+}
+
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = e;
+    while let Some(next) = last.source() {
+        last = next;
+    }
+    last.to_string()
+}

@@ -1,0 +1,173 @@
+//! `--listen HOST:PORT`: any `whittle-servers` subcommand served as MCP streamable HTTP
+//! at `/mcp` (rmcp's server transport) instead of stdio, so the devices of a lab host can
+//! join a pool on another machine. Safety rules, checked before the port opens:
+//! - a non-loopback address needs a bearer token (`--token-file F` or
+//!   `WHITTLE_SERVER_TOKEN`); every request without `Authorization: Bearer <token>` is
+//!   answered 401 before it reaches the MCP service;
+//! - with `--tls-cert`/`--tls-key` the port speaks HTTPS only (rustls);
+//! - the token is never logged, and errors never quote it.
+//!
+//! On start one line goes to stdout, `whittle-servers: listening on URL`, with the port
+//! actually bound (so `:0` works for tests and scripts); logs stay on stderr.
+
+mod address;
+mod http;
+mod tls;
+mod token;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use address::{all_loopback, resolve};
+pub use http::serve;
+pub use token::{BearerToken, MIN_TOKEN_LEN, TOKEN_ENV};
+
+/// The options every subcommand takes (clap: `global`, so they follow the subcommand).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ListenArgs {
+    /// Serve MCP streamable HTTP at http(s)://HOST:PORT/mcp instead of stdio. Port 0
+    /// picks a free port; the URL is printed on stdout.
+    #[arg(long, value_name = "HOST:PORT", global = true)]
+    pub listen: Option<String>,
+    /// File holding the bearer token clients must send (else `WHITTLE_SERVER_TOKEN`).
+    /// Required unless HOST is loopback.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub token_file: Option<PathBuf>,
+    /// PEM certificate chain: serve HTTPS (with --tls-key).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub tls_key: Option<PathBuf>,
+    /// Holds every HTTP request this many ms before answering: a simulated network
+    /// round trip, for benchmarks and tests on one machine.
+    #[arg(long, value_name = "MS", global = true)]
+    pub delay_ms: Option<u32>,
+}
+
+/// Validated `--listen` options: everything that can be refused has been.
+#[derive(Debug, Clone)]
+pub struct Listen {
+    pub addrs: Vec<SocketAddr>,
+    pub token: Option<BearerToken>,
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    pub delay: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("--{0} needs --listen HOST:PORT")]
+    NeedsListen(&'static str),
+    #[error("--listen {listen}: {reason}")]
+    Address { listen: String, reason: String },
+    #[error(
+        "--listen {listen} is reachable from the network and no bearer token is set: \
+         give --token-file FILE or set {TOKEN_ENV} (nothing was opened)"
+    )]
+    NoToken { listen: String },
+    #[error("--token-file {}: {reason}", file.display())]
+    TokenFile { file: PathBuf, reason: String },
+    #[error("{TOKEN_ENV}: {0}")]
+    TokenEnv(String),
+    #[error("TLS needs both --tls-cert and --tls-key")]
+    TlsPair,
+    #[error("TLS: {0}")]
+    Tls(String),
+    #[error("cannot listen on {listen}: {source}")]
+    Bind {
+        listen: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl ListenArgs {
+    /// `None` for stdio. Every refusal happens here, before any socket exists.
+    pub fn prepare(&self) -> Result<Option<Listen>, ListenError> {
+        let Some(listen) = &self.listen else {
+            let stray = [
+                ("token-file", self.token_file.is_some()),
+                ("tls-cert", self.tls_cert.is_some()),
+                ("tls-key", self.tls_key.is_some()),
+                ("delay-ms", self.delay_ms.is_some()),
+            ];
+            return match stray.iter().find(|(_, set)| *set) {
+                Some((name, _)) => Err(ListenError::NeedsListen(name)),
+                None => Ok(None),
+            };
+        };
+        let addrs = resolve(listen)?;
+        let token = match &self.token_file {
+            Some(file) => Some(BearerToken::from_file(file)?),
+            None => BearerToken::from_env()?,
+        };
+        if token.is_none() && !all_loopback(&addrs) {
+            return Err(ListenError::NoToken {
+                listen: listen.clone(),
+            });
+        }
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+            (None, None) => None,
+            _ => return Err(ListenError::TlsPair),
+        };
+        Ok(Some(Listen {
+            addrs,
+            token,
+            tls,
+            delay: Duration::from_millis(u64::from(self.delay_ms.unwrap_or(0))),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(listen: &str) -> ListenArgs {
+        ListenArgs {
+            listen: Some(listen.into()),
+            ..ListenArgs::default()
+        }
+    }
+
+    #[test]
+    fn the_network_without_a_token_is_refused_and_loopback_is_not() {
+        // The variable is never set in this test process.
+        assert!(std::env::var(TOKEN_ENV).is_err());
+        let e = args("0.0.0.0:0").prepare().unwrap_err();
+        assert!(matches!(e, ListenError::NoToken { .. }), "{e}");
+        assert!(e.to_string().contains("--token-file"));
+        let local = args("127.0.0.1:0").prepare().unwrap().unwrap();
+        assert!(local.token.is_none() && local.tls.is_none());
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("token");
+        std::fs::write(&file, "0123456789abcdef0123").unwrap();
+        let open = ListenArgs {
+            token_file: Some(file),
+            ..args("0.0.0.0:0")
+        };
+        assert!(open.prepare().unwrap().unwrap().token.is_some());
+    }
+
+    #[test]
+    fn listen_options_without_listen_and_half_tls_are_refused() {
+        let stray = ListenArgs {
+            delay_ms: Some(20),
+            ..ListenArgs::default()
+        };
+        assert!(matches!(
+            stray.prepare(),
+            Err(ListenError::NeedsListen("delay-ms"))
+        ));
+        assert!(ListenArgs::default().prepare().unwrap().is_none());
+        let half = ListenArgs {
+            tls_cert: Some("cert.pem".into()),
+            ..args("127.0.0.1:0")
+        };
+        assert!(matches!(half.prepare(), Err(ListenError::TlsPair)));
+    }
+}
