@@ -1,15 +1,20 @@
-//! Search strategies behind one driver interface. `seed` is the seed's Phase 3 engine
-//! (the default, unchanged); `binary` is an opt-in strategy that needs fewer replays for
-//! the same proof (see [`binary`]). Both ask for replays and take outcomes the same way
-//! and end with the same [`SearchResult`], so a driver never needs to know which runs.
+//! Search strategies behind one driver interface. A strategy is only its search stage
+//! ([`SearchStage`]); the [`Engine`] runs the baseline, the search, then the shared
+//! fixed-point audit and confirmation, and keeps the books in one [`crate::engine::Ledger`].
+//! `seed` is the seed's Phase 3 search (the default, unchanged); `binary` is an opt-in
+//! strategy that needs fewer replays for the same proof (see [`binary`]). Every engine
+//! asks for replays and takes outcomes the same way and ends with the same
+//! [`crate::engine::SearchResult`], so a driver never needs to know which runs.
 
 mod binary;
 mod choice;
+mod seed;
 
-pub use binary::BinaryEngine;
+pub use binary::{BinaryEngine, BinarySearch};
 pub use choice::{Strategy, UnknownStrategy};
+pub use seed::SeedSearch;
 
-use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request};
+use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request, SearchStage};
 
 /// The state-machine interface of a reduction engine (see [`Engine`]).
 pub trait Reducer {
@@ -31,7 +36,7 @@ pub trait Reducer {
     fn budget_left(&self) -> u32;
 }
 
-impl Reducer for Engine {
+impl<S: SearchStage> Reducer for Engine<S> {
     fn next_request(&mut self) -> Request {
         Engine::next_request(self)
     }
@@ -55,30 +60,6 @@ impl Reducer for Engine {
     }
 }
 
-impl Reducer for BinaryEngine {
-    fn next_request(&mut self) -> Request {
-        BinaryEngine::next_request(self)
-    }
-    fn record(&mut self, outcome: Outcome) {
-        BinaryEngine::record(self, outcome);
-    }
-    fn snapshot(&self) -> EngineSnapshot {
-        BinaryEngine::snapshot(self)
-    }
-    fn boxed_clone(&self) -> Box<dyn Reducer + Send> {
-        Box::new(self.clone())
-    }
-    fn charge_unconsumed(&mut self, n: u32) {
-        BinaryEngine::charge_unconsumed(self, n);
-    }
-    fn current(&self) -> &[u32] {
-        BinaryEngine::current(self)
-    }
-    fn budget_left(&self) -> u32 {
-        BinaryEngine::budget_left(self)
-    }
-}
-
 impl Strategy {
     /// A fresh engine of this strategy; the same input checks as [`Engine::new`].
     pub fn reducer(
@@ -88,7 +69,11 @@ impl Strategy {
     ) -> Result<Box<dyn Reducer + Send>, EngineError> {
         Ok(match self {
             Strategy::Seed => Box::new(Engine::new(replayable, max_replays)?),
-            Strategy::Binary => Box::new(BinaryEngine::new(replayable, max_replays)?),
+            Strategy::Binary => Box::new(Engine::with_search(
+                BinarySearch::default(),
+                replayable,
+                max_replays,
+            )?),
         })
     }
 }
