@@ -122,6 +122,7 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
             action: json!({"action_type": "tap"}),
         }],
         proof_lines: vec!["baseline reproduced 3/3".into()],
+        rate_lines: Vec::new(),
         screenshots: shots,
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
     }

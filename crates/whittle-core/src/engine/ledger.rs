@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 
 use super::history::{is_mixed, OutcomeHistory};
+use super::result::reproducing_counts;
 use super::{EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchResult};
 
 #[derive(Debug, Clone)]
@@ -106,6 +107,16 @@ impl Ledger {
         self.fixed_point_reached = true;
     }
 
+    pub fn fixed_point_reached(&self) -> bool {
+        self.fixed_point_reached
+    }
+
+    /// The audit is reopened: a strategy now asks more negatives than the fixed point
+    /// was reached with (never the seed, whose count is a constant).
+    pub(crate) fn reopen_fixed_point(&mut self) {
+        self.fixed_point_reached = false;
+    }
+
     pub fn flaky_observed(&self) -> bool {
         self.flaky_observed
     }
@@ -118,6 +129,11 @@ impl Ledger {
     /// Every verdict recorded for `candidate` (empty if none).
     pub fn outcomes(&self, candidate: &[u32]) -> &[bool] {
         self.outcome_history.get(candidate)
+    }
+
+    /// (hits, verdicts) over the candidates seen reproducing at least once.
+    pub fn reproducing_counts(&self) -> (u32, u32) {
+        reproducing_counts(self.outcome_history.entries())
     }
 
     /// The seed's `outcome_history.getOrCreate(key, [])`: the key is listed from now on.
@@ -254,6 +270,7 @@ impl Ledger {
             runtime_failure: self.runtime_failure.clone(),
             proof,
             outcome_history: self.outcome_history.entries().to_vec(),
+            statistical: None,
         }
     }
 }

@@ -4,7 +4,9 @@
 //! contributes only its search ([`SearchStage`]).
 
 use super::proof_stage::ProofStage;
-use super::{EngineError, EngineSnapshot, Ledger, Move, Outcome, Phase, Request, SearchStage};
+use super::{
+    EngineError, EngineSnapshot, Ledger, Move, Outcome, Phase, Request, SearchResult, SearchStage,
+};
 use crate::strategy::SeedSearch;
 
 /// A single deletion must fail this many times in a row to prove it cannot be deleted.
@@ -15,8 +17,10 @@ pub const HIGH_CONFIDENCE_RUNS: usize = 3;
 /// Which stage of Phase 3 runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// `baseline = try_candidate(current)`
-    Baseline,
+    /// `baseline = try_candidate(current)`, the `tried`-th try of up to `baseline_tries`
+    Baseline {
+        tried: u32,
+    },
     /// The strategy's search (the seed's bisect + one-by-one loop by default).
     Search,
     /// The fixed-point audit and the final confirmation.
@@ -31,6 +35,8 @@ pub struct Engine<S: SearchStage = SeedSearch> {
     ledger: Ledger,
     search: S,
     stage: Stage,
+    /// How often the full path may be replayed until it reproduces (1 = the seed).
+    baseline_tries: u32,
 }
 
 impl Engine<SeedSearch> {
@@ -51,8 +57,20 @@ impl<S: SearchStage> Engine<S> {
         Ok(Engine {
             ledger: Ledger::new(replayable, max_replays)?,
             search,
-            stage: Stage::Baseline,
+            stage: Stage::Baseline { tried: 0 },
+            baseline_tries: 1,
         })
+    }
+
+    /// Replays the full path up to `tries` times until it reproduces (opt-in; the seed
+    /// tries once). Every try is a replay counted against the budget, and a miss then a
+    /// hit of the full path latches `flaky_observed` like any mixed candidate.
+    pub fn with_baseline_tries(mut self, tries: u32) -> Result<Engine<S>, EngineError> {
+        if tries == 0 {
+            return Err(EngineError::InvalidBaselineTries { tries });
+        }
+        self.baseline_tries = tries;
+        Ok(self)
     }
 
     /// The replay to run next, or the finished result. Calling it again without
@@ -61,7 +79,10 @@ impl<S: SearchStage> Engine<S> {
         self.run_until_replay_or_done();
         match self.ledger.pending() {
             Some(request) => Request::Replay(request.clone()),
-            None => Request::Done(self.ledger.search_result()),
+            None => Request::Done(SearchResult {
+                statistical: self.search.statistical(),
+                ..self.ledger.search_result()
+            }),
         }
     }
 
@@ -104,7 +125,7 @@ impl<S: SearchStage> Engine<S> {
     fn step(&mut self) {
         let required = self.search.negatives_required(&self.ledger);
         let next = match &mut self.stage {
-            Stage::Baseline => Move::Replay(Phase::Baseline, self.ledger.current().to_vec()),
+            Stage::Baseline { .. } => Move::Replay(Phase::Baseline, self.ledger.current().to_vec()),
             Stage::Search => self.search.step(&mut self.ledger),
             Stage::Proof(proof) => proof.step(&mut self.ledger, required),
             Stage::Done => return,
@@ -122,7 +143,7 @@ impl<S: SearchStage> Engine<S> {
 
     fn finish_stage(&mut self) {
         self.stage = match self.stage {
-            Stage::Baseline => {
+            Stage::Baseline { .. } => {
                 self.search.begin(&self.ledger);
                 Stage::Search
             }
@@ -135,10 +156,14 @@ impl<S: SearchStage> Engine<S> {
     fn resume(&mut self, verdict: Option<bool>) {
         let required = self.search.negatives_required(&self.ledger);
         match &mut self.stage {
-            Stage::Baseline => {
+            Stage::Baseline { tried } => {
+                let tried = tried.saturating_add(1);
                 if verdict == Some(true) {
                     self.ledger.mark_baseline_reproduced();
                     self.finish_stage();
+                } else if verdict == Some(false) && tried < self.baseline_tries {
+                    // Opt-in retry of the full path; the ledger latches a later hit as flaky.
+                    self.stage = Stage::Baseline { tried };
                 } else {
                     // "停止 ddmin": no search, no audit, no confirmation, no minimal result.
                     self.stage = Stage::Done;

@@ -24,6 +24,6 @@ pub use ledger::Ledger;
 pub use machine::{Engine, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 pub use outcome::Outcome;
 pub use request::{Phase, ReplayRequest, Request};
-pub use result::{CandidateHistory, ProofRow, SearchResult};
+pub use result::{CandidateHistory, ProofRow, SearchResult, StatisticalProof};
 pub use snapshot::EngineSnapshot;
 pub use stage::{Move, SearchStage};

@@ -57,6 +57,16 @@ impl ProofStage {
             ProofStage::ConfirmGuard => {
                 if ledger.outcomes(ledger.current()).len() < HIGH_CONFIDENCE_RUNS {
                     Move::Replay(Phase::Confirm, ledger.current().to_vec())
+                } else if ledger.fixed_point_reached()
+                    && !ledger.budget_exhausted()
+                    && short_deletion(ledger, required)
+                {
+                    // The strategy's count grew since the fixed point (its crash-rate
+                    // estimate fell): audit again, from the first deletion. The seed's
+                    // count is a constant, so the seed never comes here.
+                    ledger.reopen_fixed_point();
+                    *self = ProofStage::AuditGuard;
+                    Move::Continue
                 } else {
                     ledger.settle_final(HIGH_CONFIDENCE_RUNS);
                     *self = ProofStage::Done;
@@ -116,4 +126,12 @@ impl ProofStage {
             ProofStage::AuditSample { i: i + 1 }
         };
     }
+}
+
+/// Some single deletion of `current` has no hit and fewer than `required` negatives.
+fn short_deletion(ledger: &Ledger, required: usize) -> bool {
+    (0..ledger.current().len()).any(|i| {
+        let outcomes = ledger.outcomes(&without(ledger.current(), i));
+        !outcomes.contains(&true) && count_false(outcomes) < required
+    })
 }

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{Ledger, Phase};
+use super::{Ledger, Phase, StatisticalProof};
 
 /// One move of a stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,5 +36,11 @@ pub trait SearchStage: Clone + fmt::Debug + Send + 'static {
     /// counts as disproved. Never fewer than the seed's `NEGATIVE_PROOF_RUNS`.
     fn negatives_required(&self, _ledger: &Ledger) -> usize {
         super::NEGATIVE_PROOF_RUNS
+    }
+
+    /// `Some` when this strategy's negatives are statistical evidence, not the seed's
+    /// proof; the result carries it and is never rated high.
+    fn statistical(&self) -> Option<StatisticalProof> {
+        None
     }
 }

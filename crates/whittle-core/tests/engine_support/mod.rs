@@ -6,7 +6,7 @@ pub mod claims;
 pub mod oracles;
 pub mod reference;
 
-use whittle_core::strategy::{Reducer, Strategy};
+use whittle_core::strategy::{Reducer, SearchOptions, Strategy};
 use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
 
 /// Upper bound on driver iterations: a hung state machine fails instead of looping.
@@ -39,6 +39,20 @@ pub fn drive_with(
 ) -> Transcript {
     let engine = strategy
         .reducer(replayable.to_vec(), max_replays)
+        .expect("valid engine input");
+    drive_reducer(engine, oracle)
+}
+
+/// `strategy`'s engine with `options`, driven to its result.
+pub fn drive_options(
+    strategy: Strategy,
+    options: SearchOptions,
+    replayable: &[u32],
+    max_replays: u32,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+) -> Transcript {
+    let engine = strategy
+        .reducer_with(replayable.to_vec(), max_replays, options)
         .expect("valid engine input");
     drive_reducer(engine, oracle)
 }

@@ -67,6 +67,7 @@ pub(crate) fn render(input: &ExportInput, screenshot_names: &[String]) -> String
         }
         md.push('\n');
     }
+    write_rates(&mut md, &input.rate_lines);
     if !screenshot_names.is_empty() {
         let _ = writeln!(md, "## Screenshots (masked)\n");
         for name in screenshot_names {
@@ -74,4 +75,17 @@ pub(crate) fn render(input: &ExportInput, screenshot_names: &[String]) -> String
         }
     }
     md
+}
+
+/// How often the final path and each deletion reproduced, with Wilson intervals. The
+/// lines are Whittle's own words and counts, so they stay readable (`plain_line`).
+fn write_rates(md: &mut String, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Reproduction rates\n");
+    for line in lines {
+        let _ = writeln!(md, "- {}", plain_line(line));
+    }
+    md.push('\n');
 }
