@@ -108,7 +108,7 @@ pub struct PendingResult {
     pub proof_lines: Vec<String>,
     /// Every verdict of the final path, for its rate (absent in results written before
     /// rates were reported).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_outcomes: Option<Vec<bool>>,
     pub target: TargetIdentity,
     pub target_fingerprint: Option<String>,

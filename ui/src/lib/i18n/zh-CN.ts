@@ -343,4 +343,12 @@ export const zhCN: Messages = {
   "maskStyle.blur": "模糊",
   "mask.auto": "自动遮盖：{reason}",
   "mask.yours": "你的遮盖 {n}（尚未应用）",
+  // ---- 偶发崩溃（issue 21）：带区间的复现率、基线重试、偶发策略。
+  "flaky.strategy": "偶发崩溃（flaky）",
+  "flaky.strategyHelp":
+    "用于只是偶尔出现的崩溃：每个候选都重复回放，直到其复现率与崩溃率分开（95% Wilson 区间）。置信度最高为中。",
+  "flaky.baselineTries": "基线重试",
+  "flaky.baselineTriesHelp": "最多回放完整路径这么多次，直到复现；每次都计入预算。",
+  "flaky.colRate": "复现率",
+  "flaky.rate": "复现 {hits} 次 / 共 {total} 次（95% 区间 {low}–{high}%）",
 };
