@@ -13,17 +13,23 @@ fn rate_ok(rate: &Value) -> bool {
         && rate["confidence"] == 0.95
 }
 
+/// `whittle minimize` on the demo checkout crash (4 of 9 replayable steps needed).
+fn checkout(env: &Env, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "minimize",
+        "2026-05-14_160354_checkout-npe",
+        "--max-replays",
+        "200",
+    ];
+    args.extend_from_slice(extra);
+    env.whittle(&args)
+}
+
 #[test]
 fn the_seed_json_gains_rates_and_keeps_its_fields() {
     let env = Env::fast(&[]);
     checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "120",
-        "--json",
-    ]);
+    let out = checkout(&env, &["--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let j = json_out(&out);
     assert_eq!(j["minimal_path"], serde_json::json!([1, 9, 10, 11, 12]));
@@ -66,15 +72,7 @@ fn the_seed_json_gains_rates_and_keeps_its_fields() {
 fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
     let env = Env::fast(&[]);
     checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "200",
-        "--strategy",
-        "flaky",
-        "--json",
-    ]);
+    let out = checkout(&env, &["--strategy", "flaky", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let j = json_out(&out);
     assert_eq!(j["status"], "minimized");
@@ -94,14 +92,7 @@ fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
             "{d}"
         );
     }
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "200",
-        "--strategy",
-        "flaky",
-    ]);
+    let out = checkout(&env, &["--strategy", "flaky"]);
     let text = stdout(&out);
     assert!(!text.contains('✅'), "{text}");
     assert!(
@@ -163,12 +154,7 @@ fn zero_baseline_tries_are_refused_before_any_side_effect() {
     let env = Env::fast(&[]);
     checkout_session(&env);
     for bad in ["0", "-1", "many"] {
-        let out = env.whittle(&[
-            "minimize",
-            "2026-05-14_160354_checkout-npe",
-            "--baseline-tries",
-            bad,
-        ]);
+        let out = checkout(&env, &["--baseline-tries", bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
     }
     assert!(

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::oracle::{SimOracle, Timing};
 use super::rng::SplitMix64;
-use super::scenario::{Scenario, ScenarioKind};
+use super::scenario::{pick_steps, Scenario, ScenarioKind};
 use crate::assessment::{assess, IdentityQuality};
 use crate::engine::{EngineError, Request, SearchResult};
 use crate::model::Confidence;
@@ -83,15 +83,7 @@ pub struct FlakyRow {
 /// The session of one seed: `k` essential steps of `steps`, drawn from the seed.
 fn scenario(percent: u32, steps: u32, k: u32, seed: u32) -> Scenario {
     let id = u64::from(steps) << 40 | u64::from(k) << 32 | u64::from(seed);
-    let mut rng = SplitMix64::new(id ^ 0xF1A4_C0DE);
-    let mut essential: Vec<u32> = Vec::new();
-    while essential.len() < k.min(steps) as usize {
-        let step = 1 + rng.below(steps);
-        if !essential.contains(&step) {
-            essential.push(step);
-        }
-    }
-    essential.sort_unstable();
+    let essential = pick_steps(&mut SplitMix64::new(id ^ 0xF1A4_C0DE), steps, k);
     Scenario {
         name: format!("flaky-n{steps}-k{k}-p{percent}-s{seed}"),
         kind: if percent < 100 {
