@@ -28,8 +28,12 @@ pub struct RunRequest {
     pub max_replays: i32,
     /// `None` lets Phase 0 pick the only (or first) device.
     pub device: Option<String>,
-    /// The search strategy; the seed's unless the user opts in to `binary`.
+    /// The search strategy; the seed's unless the user opts in to `binary` or `flaky`.
     pub strategy: Strategy,
+    /// Replays of the full path allowed until it reproduces (>= 1, checked like the
+    /// budget); absent = 1, the seed's single try.
+    #[serde(default)]
+    pub baseline_tries: Option<i32>,
     /// How many devices replay at once (>= 1, checked by the run like the budget).
     pub devices: i32,
     /// The window's language (`en`, `zh-CN`): the result's report text is worded in it.
@@ -46,6 +50,8 @@ impl RunRequest {
             package: None,
             strategy: self.strategy,
             devices: u32::try_from(self.devices).unwrap_or(0),
+            // Out-of-range values map to 0, which the run refuses.
+            baseline_tries: u32::try_from(self.baseline_tries.unwrap_or(1)).unwrap_or(0),
         }
     }
 }

@@ -17,9 +17,10 @@ pub fn start(
     request: RunRequest,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) -> Result<u32, AppError> {
-    request
-        .options()
+    let options = request.options();
+    options
         .budget()
+        .and_then(|_| options.search_options())
         .map_err(|e| AppError::RunRefused {
             reason: e.to_string(),
         })?;

@@ -398,6 +398,11 @@ export type PendingResult_Deserialize = {
 	warnings: string[],
 	proof: ProofRow[],
 	proof_lines: string[],
+	/**
+	 *  Every verdict of the final path, for its rate (absent in results written before
+	 *  rates were reported).
+	 */
+	final_outcomes?: boolean[] | null,
 	target: TargetIdentity,
 	target_fingerprint?: string | null,
 	target_label: string,
@@ -447,6 +452,11 @@ export type PendingResult_Serialize = {
 	warnings: string[],
 	proof: ProofRow[],
 	proof_lines: string[],
+	/**
+	 *  Every verdict of the final path, for its rate (absent in results written before
+	 *  rates were reported).
+	 */
+	final_outcomes?: boolean[],
 	target: TargetIdentity,
 	target_fingerprint: string | null,
 	target_label: string,
@@ -747,8 +757,13 @@ export type RunRequest_Deserialize = {
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device?: string | null,
-	/**  The search strategy; the seed's unless the user opts in to `binary`. */
+	/**  The search strategy; the seed's unless the user opts in to `binary` or `flaky`. */
 	strategy: SearchStrategy,
+	/**
+	 *  Replays of the full path allowed until it reproduces (>= 1, checked like the
+	 *  budget); absent = 1, the seed's single try.
+	 */
+	baseline_tries?: number | null,
 	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
@@ -764,8 +779,13 @@ export type RunRequest_Serialize = {
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device: string | null,
-	/**  The search strategy; the seed's unless the user opts in to `binary`. */
+	/**  The search strategy; the seed's unless the user opts in to `binary` or `flaky`. */
 	strategy: SearchStrategy,
+	/**
+	 *  Replays of the full path allowed until it reproduces (>= 1, checked like the
+	 *  budget); absent = 1, the seed's single try.
+	 */
+	baseline_tries: number | null,
 	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
@@ -915,7 +935,12 @@ export type SearchStrategy =
 /**  The seed's bisect + one-by-one search (the default). */
 "seed" | 
 /**  One binary search per essential step over the order-preserving remainder. */
-"binary";
+"binary" | 
+/**
+ *  `binary`'s search with every verdict sampled until its Wilson interval separates
+ *  from the crash rate; for crashes that show on only some replays. Never high.
+ */
+"flaky";
 
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 

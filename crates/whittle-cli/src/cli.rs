@@ -76,10 +76,16 @@ pub struct MinimizeArgs {
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
-    /// Search strategy: `seed` (the default) or `binary` (fewer replays, the same proof;
-    /// see the README's Performance section).
+    /// Search strategy: `seed` (the default), `binary` (fewer replays, the same proof)
+    /// or `flaky` (for crashes that show only sometimes: every verdict sampled, never
+    /// rated high); see the README's Performance section.
     #[arg(long, default_value_t = whittle_core::strategy::Strategy::Seed)]
     pub strategy: whittle_core::strategy::Strategy,
+    /// Replay the full path up to N times until it reproduces (each try counts against
+    /// the budget; a miss then a hit marks the crash flaky). 1, the default, is the seed's
+    /// single try.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub baseline_tries: i64,
     /// Print one JSON object instead of the report.
     #[arg(long)]
     pub json: bool,
@@ -90,9 +96,19 @@ pub struct MinimizeArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Only this strategy (seed or binary); default: every strategy.
+    /// Only this strategy (seed, binary or flaky); default: every strategy.
     #[arg(long)]
     pub strategy: Option<whittle_core::strategy::Strategy>,
+    /// Measure flaky crashes instead of the scenario suite: crash rates 90/70/50 % (and
+    /// 100 % to compare with), n = 16/32/64, k = 1–3, `--seeds` sessions per row.
+    #[arg(long)]
+    pub flaky: bool,
+    /// Sessions per row of the flaky table.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub seeds: u32,
+    /// Baseline tries in the flaky table (every strategy gets the same).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub baseline_tries: u32,
     /// Devices of the simulated pool: the parallel scheduler runs independent replays on
     /// them at once (wall-clock is reported against the seed on one device).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]

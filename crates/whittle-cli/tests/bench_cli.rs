@@ -60,8 +60,8 @@ fn quick_suite_writes_table_json_and_svg() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
     let rows = report["rows"].as_array().unwrap();
-    // 5 quick scenarios × 2 strategies × budgets 30 and 2000.
-    assert_eq!(rows.len(), 20);
+    // 5 quick scenarios × 3 strategies × budgets 30 and 2000.
+    assert_eq!(rows.len(), 30);
     for row in rows {
         let replays = row["replays"].as_u64().unwrap();
         assert!(replays <= row["max_replays"].as_u64().unwrap(), "{row}");
@@ -93,7 +93,7 @@ fn quick_suite_writes_table_json_and_svg() {
         }
     }
     let summary = report["summary"].as_array().unwrap();
-    assert_eq!(summary.len(), 4);
+    assert_eq!(summary.len(), 6);
     let binary: u64 = summary
         .iter()
         .filter(|s| s["strategy"] == "binary" && s["max_replays"] == 2000)
@@ -105,8 +105,9 @@ fn quick_suite_writes_table_json_and_svg() {
         .map(|s| s["total_replays"].as_u64().unwrap())
         .sum();
     assert!(binary < seed, "binary {binary} vs seed {seed}");
-    // Three devices beat the seed on one device at every strategy.
-    for s in summary {
+    // Three devices beat the seed on one device at every strategy that can reach high
+    // confidence (`flaky` never does, so it has no high-confidence wall-clock).
+    for s in summary.iter().filter(|s| s["strategy"] != "flaky") {
         let ratio = s["median_wall_ratio_high"].as_f64().unwrap();
         assert!(ratio > 0.0 && ratio < 1.0, "{s}");
     }
@@ -153,12 +154,53 @@ fn one_strategy_only() {
 }
 
 #[test]
+fn flaky_smoke_table_measures_every_strategy_and_states_the_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = whittle(
+        dir.path(),
+        &["bench", "--flaky", "--quick", "--json", "f.json"],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("| strategy | crash rate | n | k | results |"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Goal for flaky at a 50 % crash rate"),
+        "{stdout}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("f.json")).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    // 3 strategies × (the deterministic case and 50 %), n = 16, k = 2.
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        assert_eq!(row["wrong_deletions"], 0.0, "{row}");
+        if row["strategy"] == "flaky" {
+            assert_eq!(row["rated_high"], 0.0, "{row}");
+        }
+        // Every row is a line of the printed table.
+        let line = format!(
+            "| {} | {} % | 16 | 2 |",
+            row["strategy"].as_str().unwrap(),
+            row["percent"]
+        );
+        assert!(stdout.contains(&line), "{line}");
+    }
+    assert_eq!(report["goal"].as_array().unwrap().len(), 1);
+    assert_eq!(report["bench"]["baseline_tries"], 5);
+}
+
+#[test]
 fn bad_arguments_and_unwritable_outputs_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
         &["bench", "--strategy", "ddmin"][..],
         &["bench", "--devices", "0"][..],
         &["bench", "--max-replays", "0"][..],
+        &["bench", "--flaky", "--baseline-tries", "0"][..],
+        &["bench", "--flaky", "--seeds", "0"][..],
     ] {
         let out = whittle(dir.path(), args);
         assert_eq!(

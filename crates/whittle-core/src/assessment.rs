@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
 use crate::model::Confidence;
+use crate::rate::Rate;
 
 /// How trustworthy the "same crash" comparison was (seed Phase 0 step 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,11 +35,28 @@ pub struct Assessment {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Warning {
     BaselineNotReproduced,
-    BudgetExhausted { max_replays: u32 },
-    Flaky { reproduced: u32, total: u32 },
+    BudgetExhausted {
+        max_replays: u32,
+    },
+    Flaky {
+        reproduced: u32,
+        total: u32,
+    },
     SignatureDegraded,
-    CaptureFailed { reason: String },
-    RuntimeFailed { reason: String },
+    CaptureFailed {
+        reason: String,
+    },
+    RuntimeFailed {
+        reason: String,
+    },
+    /// The `flaky` strategy's result: its misses are evidence at a confidence, not the
+    /// seed's proof. `unseparated`: kept steps whose deletion hit the cap before its
+    /// interval fell below the crash rate's.
+    Statistical {
+        confidence_percent: u32,
+        cap: u32,
+        unseparated: Vec<u32>,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -62,6 +80,22 @@ impl fmt::Display for Warning {
             Warning::RuntimeFailed { reason } => {
                 write!(f, "replay infrastructure failed: {reason}")
             }
+            Warning::Statistical {
+                confidence_percent,
+                cap,
+                unseparated,
+            } => {
+                write!(
+                    f,
+                    "flaky strategy, never high: misses of a flaky crash are evidence, not \
+                     proof; each deletion was replayed until its {confidence_percent} % \
+                     interval fell below the crash rate's (cap {cap})"
+                )?;
+                if !unseparated.is_empty() {
+                    write!(f, "; not separated: steps {}", join_steps(unseparated))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -79,7 +113,8 @@ pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
         && infrastructure_ok
         && !result.budget_exhausted
         && !result.flaky_observed
-        && every_deletion_disproved;
+        && every_deletion_disproved
+        && result.statistical.is_none();
     let confidence = match (result.baseline_reproduced, high) {
         (false, _) => None,
         (true, true) => Some(Confidence::High),
@@ -125,7 +160,30 @@ fn warnings(result: &SearchResult, identity: IdentityQuality) -> Vec<Warning> {
             reason: reason.clone(),
         });
     }
+    if let (Some(proof), true) = (result.statistical, result.baseline_reproduced) {
+        warnings.push(Warning::Statistical {
+            confidence_percent: proof.confidence_percent,
+            cap: proof.cap,
+            unseparated: unseparated_steps(result, proof.confidence()),
+        });
+    }
     warnings
+}
+
+/// Kept steps whose deletion's interval does not lie below the crash rate's.
+pub fn unseparated_steps(result: &SearchResult, confidence: f64) -> Vec<u32> {
+    let crash_rate = result.crash_rate(confidence);
+    result
+        .proof
+        .iter()
+        .filter(|row| !Rate::of(&row.outcomes, confidence).separated_below(&crash_rate))
+        .map(|row| row.removed_step)
+        .collect()
+}
+
+fn join_steps(steps: &[u32]) -> String {
+    let items: Vec<String> = steps.iter().map(u32::to_string).collect();
+    items.join(", ")
 }
 
 /// The path to write back: `repro_path` items that are launch setup or kept steps, in

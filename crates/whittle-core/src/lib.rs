@@ -8,6 +8,7 @@ pub mod engine;
 pub mod model;
 pub mod parallel;
 pub mod plan;
+pub mod rate;
 pub mod redact;
 pub mod report_text;
 pub mod sensitive;

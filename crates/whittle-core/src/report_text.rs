@@ -5,11 +5,13 @@
 //! languages state the same facts; only the words differ.
 
 mod locale;
+mod rates;
 mod words;
 
 use std::fmt::Write as _;
 
 pub use locale::{Locale, LOCALE_VARS};
+pub use rates::{render_rate_lines, render_rate_lines_in};
 
 use crate::assessment::{Assessment, Warning};
 use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
@@ -75,6 +77,7 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
         }
         write_reasons(&mut out, w.why, &reasons(w, input));
         let _ = writeln!(out, "  {}", w.nothing_produced);
+        write_lines(&mut out, &rates::rate_block(locale, result));
         write_report_line(&mut out, w, input.evidence_report);
         return out;
     }
@@ -135,8 +138,15 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
             let _ = writeln!(out, "    {line}");
         }
     }
+    write_lines(&mut out, &rates::rate_block(locale, result));
     write_report_line(&mut out, w, input.evidence_report);
     out
+}
+
+fn write_lines(out: &mut String, lines: &[String]) {
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// One line per kept step, in English: "without step 7: 0/3 reproduced".

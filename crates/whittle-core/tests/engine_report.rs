@@ -46,6 +46,9 @@ fn converged_seed_example_reads_as_the_seed_prints_it() {
             reproduced a3f2b89c1d0e; converged
   Deletions:
     without step 7: 0/3 reproduced
+  Rates:
+    final path: reproduced 3 of 3 (95 % interval 43–100 %)
+    without step 7: reproduced 0 of 3 (95 % interval 0–57 %)
   Report:   sessions/2026-05-14_165500_minimize-qa-sdk805/report.md
 ";
     assert_eq!(text, expected);

@@ -3,186 +3,29 @@
 //! failure handling) and needs fewer replays: within 1.3× the lower bound (median) on
 //! the PERF-NOTES cases.
 
+mod engine_support;
+
+use engine_support::claims::{check_claims, consistent_negatives, RELIABLE};
+use engine_support::oracles::{self, oracle, Kind};
+use engine_support::{drive_with as drive, needs_all, verdict, Transcript};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use whittle_core::assessment::{assess, IdentityQuality};
+use whittle_core::assessment::assess;
 use whittle_core::bench::lower_bound;
 use whittle_core::model::Confidence;
 use whittle_core::strategy::Strategy as Search;
-use whittle_core::{
-    EngineError, Outcome, Phase, ReplayRequest, Request, SearchResult, HIGH_CONFIDENCE_RUNS,
-    NEGATIVE_PROOF_RUNS,
-};
-
-const RELIABLE: IdentityQuality = IdentityQuality {
-    fingerprint_reliable: true,
-    signature_degraded: false,
-};
-
-struct Transcript {
-    requests: Vec<ReplayRequest>,
-    outcomes: Vec<Outcome>,
-    result: SearchResult,
-}
-
-fn drive(
-    strategy: Search,
-    session: &[u32],
-    budget: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
-) -> Transcript {
-    let mut engine = strategy.reducer(session.to_vec(), budget).unwrap();
-    let (mut requests, mut outcomes) = (Vec::new(), Vec::new());
-    for _ in 0..100_000 {
-        match engine.next_request() {
-            Request::Replay(request) => {
-                // Asking again without an answer repeats the request.
-                assert_eq!(engine.next_request(), Request::Replay(request.clone()));
-                let outcome = oracle(&request);
-                requests.push(request);
-                outcomes.push(outcome.clone());
-                engine.record(outcome);
-            }
-            Request::Done(result) => {
-                return Transcript {
-                    requests,
-                    outcomes,
-                    result,
-                }
-            }
-        }
-    }
-    panic!("the engine never finished");
-}
-
-fn verdict(reproduced: bool) -> Outcome {
-    if reproduced {
-        Outcome::Reproduced
-    } else {
-        Outcome::NotReproduced {
-            reason: "no_crash".to_owned(),
-        }
-    }
-}
-
-fn contains_all(candidate: &[u32], essential: &[u32]) -> bool {
-    essential.iter().all(|s| candidate.contains(s))
-}
-
-fn needs_all(essential: Vec<u32>) -> impl FnMut(&ReplayRequest) -> Outcome {
-    move |r| verdict(contains_all(&r.candidate, &essential))
-}
-
-fn consistent_negatives(outcomes: &[bool]) -> bool {
-    outcomes.len() >= NEGATIVE_PROOF_RUNS && outcomes.iter().all(|&hit| !hit)
-}
-
-fn is_subsequence(small: &[u32], big: &[u32]) -> bool {
-    let mut rest = big.iter();
-    small.iter().all(|s| rest.any(|b| b == s))
-}
-
-/// Oracles of every shape: monotone, order-dependent (not monotone), flaky, failing.
-#[derive(Debug, Clone)]
-enum Kind {
-    Monotone(Vec<u32>),
-    Adjacent(u32, u32),
-    Flaky(Vec<u32>, u64, u32, u32),
-    FailsAt(Vec<u32>, usize, bool),
-}
-
-fn oracle(kind: &Kind) -> Box<dyn FnMut(&ReplayRequest) -> Outcome> {
-    match kind.clone() {
-        Kind::Monotone(essential) => Box::new(needs_all(essential)),
-        Kind::Adjacent(first, then) => Box::new(move |r: &ReplayRequest| {
-            verdict(
-                r.candidate
-                    .windows(2)
-                    .any(|p| p[0] == first && p[1] == then),
-            )
-        }),
-        Kind::Flaky(essential, seed, hit, spurious) => {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            Box::new(move |r: &ReplayRequest| {
-                let roll = rng.gen_range(0..100);
-                let limit = if contains_all(&r.candidate, &essential) {
-                    hit
-                } else {
-                    spurious
-                };
-                verdict(roll < limit)
-            })
-        }
-        Kind::FailsAt(essential, call, capture) => {
-            let mut calls = 0usize;
-            Box::new(move |r: &ReplayRequest| {
-                calls += 1;
-                match (calls - 1 == call, capture) {
-                    (true, true) => Outcome::CaptureMissing {
-                        reason: "log capture vanished".to_owned(),
-                    },
-                    (true, false) => Outcome::RuntimeError {
-                        error: "device disconnected".to_owned(),
-                    },
-                    (false, _) => verdict(contains_all(&r.candidate, &essential)),
-                }
-            })
-        }
-    }
-}
+use whittle_core::{EngineError, Outcome, Phase, ReplayRequest, SearchResult};
 
 fn session_and_kind() -> impl Strategy<Value = (Vec<u32>, Kind)> {
-    subsequence((1u32..=40).collect::<Vec<_>>(), 0..=24).prop_flat_map(|session| {
-        let n = session.len();
-        let essential = subsequence(session.clone(), 0..=n.min(4));
-        let s2 = session.clone();
-        let pick = move |i: prop::sample::Index| s2.get(i.index(n.max(1))).copied().unwrap_or(0);
-        let kind = prop_oneof![
-            essential.clone().prop_map(Kind::Monotone),
-            (any::<prop::sample::Index>(), any::<prop::sample::Index>())
-                .prop_map(move |(a, b)| Kind::Adjacent(pick(a), pick(b))),
-            (essential.clone(), any::<u64>(), 40u32..=100, 0u32..=15)
-                .prop_map(|(e, seed, hit, spurious)| Kind::Flaky(e, seed, hit, spurious)),
-            (essential, 0usize..40, any::<bool>())
-                .prop_map(|(e, call, capture)| Kind::FailsAt(e, call, capture)),
-        ];
-        kind.prop_map(move |kind| (session.clone(), kind))
-    })
+    oracles::session_and_kind(40, 24, 4)
 }
 
-/// What any result may claim, whatever the oracle (as for the seed engine).
-fn check_claims(session: &[u32], budget: u32, t: &Transcript) {
-    let r = &t.result;
-    let counted = t
-        .outcomes
-        .iter()
-        .filter(|o| !matches!(o, Outcome::CaptureMissing { .. }))
-        .count();
-    assert!(
-        r.attempts <= budget,
-        "attempts {} > budget {budget}",
-        r.attempts
-    );
-    assert_eq!(r.attempts as usize, counted);
-    let mut before = 0u32;
-    for (request, outcome) in t.requests.iter().zip(&t.outcomes) {
-        assert_eq!(request.attempt, before + 1);
-        assert!(is_subsequence(&request.candidate, session));
-        if !matches!(outcome, Outcome::CaptureMissing { .. }) {
-            before += 1;
-        }
-    }
-    if let Some(at) = t.outcomes.iter().position(|o| {
-        matches!(
-            o,
-            Outcome::CaptureMissing { .. } | Outcome::RuntimeError { .. }
-        )
-    }) {
-        assert_eq!(at + 1, t.outcomes.len(), "replay issued after a failure");
-    }
+/// What any result may claim (as for the seed engine), and the binary search's own rule.
+fn check_binary_claims(session: &[u32], budget: u32, t: &Transcript) {
+    check_claims(session, budget, t);
     // Outcome reuse: a search replay never repeats a candidate seen reproducing.
     for (at, request) in t.requests.iter().enumerate() {
         if request.phase == Phase::Bisect {
@@ -199,44 +42,6 @@ fn check_claims(session: &[u32], budget: u32, t: &Transcript) {
             );
         }
     }
-    let any_mixed = r
-        .outcome_history
-        .iter()
-        .any(|h| h.outcomes.contains(&true) && h.outcomes.contains(&false));
-    assert_eq!(r.flaky_observed, any_mixed, "flaky latch ⇔ a mixed history");
-    if r.baseline_reproduced {
-        assert!(
-            r.final_outcomes().contains(&true),
-            "current reproduced live"
-        );
-        assert_eq!(r.proof.len(), r.current.len());
-        assert!(is_subsequence(&r.current, session));
-    } else {
-        assert!(t.requests.len() <= 1, "no search without a live baseline");
-        assert_eq!(r.current, session);
-    }
-    if r.fixed_point_reached {
-        assert!(r
-            .proof
-            .iter()
-            .all(|row| consistent_negatives(&row.outcomes)));
-    }
-    let a = assess(r, RELIABLE);
-    let failed = r.capture_failure.is_some() || r.runtime_failure.is_some();
-    assert_eq!(a.write_back_allowed, r.baseline_reproduced && !failed);
-    if a.confidence == Some(Confidence::High) {
-        assert!(r.fixed_point_reached && r.final_confirmed && !r.budget_exhausted);
-        assert!(r
-            .proof
-            .iter()
-            .all(|row| consistent_negatives(&row.outcomes)));
-        let finals = r.final_outcomes();
-        assert!(finals.len() >= HIGH_CONFIDENCE_RUNS && finals.iter().all(|&hit| hit));
-        assert!(!any_mixed && !failed);
-    }
-    if r.budget_exhausted {
-        assert!(r.attempts == budget || !r.final_confirmed);
-    }
 }
 
 proptest! {
@@ -248,7 +53,7 @@ proptest! {
         budget in 1u32..=90,
     ) {
         let t = drive(Search::Binary, &session, budget, &mut oracle(&kind));
-        check_claims(&session, budget, &t);
+        check_binary_claims(&session, budget, &t);
     }
 
     #[test]
@@ -256,7 +61,7 @@ proptest! {
         (session, kind) in session_and_kind(),
     ) {
         // Only the deterministic shapes; ample budget.
-        prop_assume!(matches!(kind, Kind::Monotone(_) | Kind::Adjacent(..)));
+        prop_assume!(matches!(kind, Kind::Monotone { .. } | Kind::Adjacent { .. }));
         let mut check = oracle(&kind);
         let t = drive(Search::Binary, &session, 5000, &mut oracle(&kind));
         let r = &t.result;
@@ -276,7 +81,7 @@ proptest! {
             prop_assert!(consistent_negatives(&row.outcomes));
             prop_assert!(!probe(&row.candidate, &mut *check), "1-minimal");
         }
-        if let Kind::Monotone(essential) = &kind {
+        if let Kind::Monotone { essential } = &kind {
             prop_assert_eq!(&r.current, essential);
         }
         prop_assert_eq!(assess(r, RELIABLE).confidence, Some(Confidence::High));

@@ -127,6 +127,7 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
             action: json!({"action_type": "tap"}),
         }],
         proof_lines: vec!["baseline reproduced 3/3".into()],
+        rate_lines: Vec::new(),
         screenshots: shots
             .into_iter()
             .map(|path| ExportShot {

@@ -67,6 +67,10 @@ fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
             "baseline reproduced 3/3".into(),
             "every single deletion: 3 negatives".into(),
         ],
+        rate_lines: vec![
+            "final path: reproduced 3 of 3 (95 % interval 43–100 %)".into(),
+            "without step 2: reproduced 0 of 3 (95 % interval 0–57 %)".into(),
+        ],
         screenshots: shots,
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
         review: None,
@@ -98,6 +102,9 @@ fn writes_a_complete_bundle_that_verifies() {
         "minimal / converged",
         "Tap Cart",
         "baseline reproduced 3/3",
+        "## Reproduction rates",
+        "- final path: reproduced 3 of 3 (95 % interval 43–100 %)",
+        "- without step 2: reproduced 0 of 3 (95 % interval 0–57 %)",
     ] {
         assert!(md.contains(needle), "repro.md lacks {needle}:\n{md}");
     }

@@ -103,6 +103,7 @@ impl Setup {
             max_replays,
             device: None,
             strategy: Default::default(),
+            baseline_tries: None,
             devices: 1,
             locale: "en".into(),
         }

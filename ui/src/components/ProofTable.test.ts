@@ -15,6 +15,14 @@ describe("ProofTable", () => {
     expect(screen.getByRole("img", { name: "Replay 2: reproduced" })).toBeInTheDocument();
   });
 
+  it("states each deletion's rate with its 95 % interval", () => {
+    render(ProofTable, { rows: pending.proof });
+    const rates = screen.getAllByTestId("proof-rate");
+    expect(rates[0]).toHaveTextContent("reproduced 0 of 3 (95 % interval 0–57 %)");
+    expect(rates[1]).toHaveTextContent("reproduced 1 of 3 (95 % interval 6–80 %)");
+    expect(screen.getByRole("columnheader", { name: "Rate" })).toBeInTheDocument();
+  });
+
   it("says when there is no proof", () => {
     render(ProofTable, { rows: [] });
     expect(screen.queryByRole("table")).toBeNull();

@@ -78,6 +78,18 @@ describe("RunPanel", () => {
     expect(commandCalls(calls, "start_run")[0]!.request).toMatchObject({ strategy: "binary", devices: 2 });
   });
 
+  it("offers the flaky strategy and baseline tries, sent only when opted in", async () => {
+    const { calls } = setup();
+    await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
+    await fireEvent.change(screen.getByTestId("strategy"), { target: { value: "flaky" } });
+    expect(screen.getByText(/Never rated high/)).toBeInTheDocument();
+    await fireEvent.change(screen.getByTestId("baseline-tries"), { target: { value: "5" } });
+    expect(screen.getByText(/every try counts against the budget/)).toBeInTheDocument();
+    await fireEvent.click(screen.getByTestId("start-run"));
+    await waitFor(() => expect(commandCalls(calls, "start_run")).toHaveLength(1));
+    expect(commandCalls(calls, "start_run")[0]!.request).toMatchObject({ strategy: "flaky", baseline_tries: 5 });
+  });
+
   it("shows live progress from the run's events and cancels it", async () => {
     const { calls } = setup();
     await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());

@@ -9,7 +9,9 @@ use serde::Serialize;
 use serde_json::json;
 use thiserror::Error;
 use whittle_core::bench::{
-    decide_all, plot, simulate, simulate_on, suite, summarize, table, Row, Shape, Summary, Timing,
+    decide_all, flaky_goal, flaky_markdown, flaky_summary, flaky_summary_markdown, flaky_table,
+    plot, simulate, simulate_on, suite, summarize, table, FlakyBench, FlakyGoal, FlakyRow,
+    FlakySummary, Row, Shape, Summary, Timing,
 };
 use whittle_core::session::{load_session, SessionError};
 use whittle_core::strategy::Strategy;
@@ -89,6 +91,9 @@ pub fn run(args: &BenchArgs) -> Exit {
 }
 
 fn bench(args: &BenchArgs) -> Result<(), BenchError> {
+    if args.flaky {
+        return flaky(args);
+    }
     let strategies: Vec<Strategy> = match args.strategy {
         Some(strategy) => vec![strategy],
         None => Strategy::ALL.to_vec(),
@@ -130,6 +135,72 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
     }
     if let Some(path) = &args.svg {
         write(path, &plot(&report.rows))?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct FlakyReport {
+    bench: FlakyBench,
+    model: &'static str,
+    rows: Vec<FlakyRow>,
+    summary: Vec<FlakySummary>,
+    goal: Vec<FlakyGoal>,
+}
+
+const FLAKY_MODEL: &str = "the simulator model: the crash needs every essential step and then \
+shows with the row's probability on each replay (one seeded draw per replay, the same draws for \
+every strategy); nothing else produces the target signature";
+
+/// `whittle bench --flaky`: the flaky-crash table and the issue-21 goal for `flaky`.
+fn flaky(args: &BenchArgs) -> Result<(), BenchError> {
+    let mut bench = if args.quick {
+        FlakyBench::quick(args.max_replays, args.baseline_tries)
+    } else {
+        FlakyBench::full(args.max_replays, args.baseline_tries)
+    };
+    if !args.quick {
+        bench.seeds = args.seeds;
+    }
+    let mut rows = flaky_table(&bench)?;
+    if let Some(strategy) = args.strategy {
+        rows.retain(|r| r.strategy == strategy || r.strategy == Strategy::Flaky);
+    }
+    let goal = flaky_goal(&rows);
+    let summary = flaky_summary(&rows);
+    println!(
+        "Flaky crashes, {} sessions per row, budget {}, {} baseline tries for every strategy; {}.\n",
+        bench.seeds, bench.max_replays, bench.baseline_tries, FLAKY_MODEL
+    );
+    print!("{}", flaky_markdown(&rows));
+    println!("\nPer strategy and crash rate, over every n and k:\n");
+    print!("{}", flaky_summary_markdown(&summary));
+    println!("\nGoal for flaky at a 50 % crash rate: wrong deletions <= 5 % and <= 3x the replays of the deterministic case.\n");
+    println!("| n | k | wrong deletions | × flaky deterministic | × binary deterministic | met |");
+    println!("|---|---|---|---|---|---|");
+    for g in &goal {
+        println!(
+            "| {} | {} | {:.1} % | {:.2} | {:.2} | {} |",
+            g.steps,
+            g.k,
+            g.wrong_deletions * 100.0,
+            g.ratio_to_deterministic,
+            g.ratio_to_binary_deterministic,
+            if g.met { "yes" } else { "no" }
+        );
+    }
+    if let Some(path) = &args.json {
+        let report = FlakyReport {
+            bench,
+            model: FLAKY_MODEL,
+            rows,
+            summary,
+            goal,
+        };
+        let text = serde_json::to_string_pretty(&report).unwrap_or_else(|e| {
+            json!({ "error": format!("cannot serialize the report: {e}") }).to_string()
+        });
+        write(path, &text)?;
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
 mod pool;
+mod rates;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
@@ -16,6 +17,8 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     // Refused like a bad budget, before any side effect: negative or huge values map
     // to 0, which `pool_size` refuses.
     let devices = u32::try_from(args.devices).unwrap_or(0);
+    // Likewise: out-of-range tries map to 0, which `search_options` refuses.
+    let baseline_tries = u32::try_from(args.baseline_tries).unwrap_or(0);
     let opts = MinimizeOptions {
         session: args.session.clone(),
         crash: args.crash.clone(),
@@ -24,8 +27,13 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
         package: args.package.clone(),
         strategy: args.strategy,
         devices,
+        baseline_tries,
     };
-    if let Err(e) = opts.budget().and_then(|_| opts.pool_size()) {
+    let checked = opts
+        .budget()
+        .and_then(|_| opts.pool_size())
+        .and_then(|_| opts.search_options());
+    if let Err(e) = checked {
         return refuse(&e, args.json);
     }
     let hub = match super::connect(config).await {
@@ -87,6 +95,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 sidecar.map(|p| p.to_string_lossy().to_string()).into(),
             );
             pool::add_json_fields(outcome, map);
+            rates::add_json_fields(outcome, map);
         }
         println!("{value}");
     } else {

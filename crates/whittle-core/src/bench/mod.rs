@@ -5,6 +5,8 @@
 
 mod bound;
 mod devices;
+mod flaky_summary;
+mod flaky_table;
 mod oracle;
 mod report;
 mod rng;
@@ -15,6 +17,10 @@ mod workload;
 
 pub use bound::{ceil_log2_binomial, lower_bound};
 pub use devices::simulate_on;
+pub use flaky_summary::{
+    flaky_goal, flaky_summary, flaky_summary_markdown, FlakyGoal, FlakySummary,
+};
+pub use flaky_table::{flaky_markdown, flaky_table, run_once, FlakyBench, FlakyRow};
 pub use oracle::{SimOracle, SimReplay, Timing};
 pub use report::{median, summarize, table, Row, Summary};
 pub use rng::SplitMix64;

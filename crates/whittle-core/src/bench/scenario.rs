@@ -65,14 +65,7 @@ impl Scenario {
     fn generate(kind: ScenarioKind, steps: u32, essential: u32, variant: u32) -> Scenario {
         let seed = u64::from(steps) << 32 | u64::from(essential) << 16 | u64::from(variant);
         let mut rng = SplitMix64::new(seed ^ kind as u64);
-        let mut picked: Vec<u32> = Vec::new();
-        while picked.len() < essential.min(steps) as usize {
-            let step = 1 + rng.below(steps);
-            if !picked.contains(&step) {
-                picked.push(step);
-            }
-        }
-        picked.sort_unstable();
+        let picked = pick_steps(&mut rng, steps, essential);
         let mut prerequisites = Vec::new();
         if kind == ScenarioKind::Order {
             // The last essential step needs a navigation step somewhere before it.
@@ -117,6 +110,19 @@ impl Scenario {
             seed,
         }
     }
+}
+
+/// `count` distinct steps of `1..=steps` drawn from `rng`, ascending.
+pub(crate) fn pick_steps(rng: &mut SplitMix64, steps: u32, count: u32) -> Vec<u32> {
+    let mut picked: Vec<u32> = Vec::new();
+    while picked.len() < count.min(steps) as usize {
+        let step = 1 + rng.below(steps);
+        if !picked.contains(&step) {
+            picked.push(step);
+        }
+    }
+    picked.sort_unstable();
+    picked
 }
 
 /// The suite: sizes 8–200, 1–5 essential steps, order dependencies, flaky crashes

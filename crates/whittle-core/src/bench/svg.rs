@@ -197,7 +197,8 @@ mod tests {
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<circle").count(), rows.len());
-        assert_eq!(svg.matches("<polyline").count(), 3);
+        // One line per strategy (one budget here), plus the bound.
+        assert_eq!(svg.matches("<polyline").count(), Strategy::ALL.len() + 1);
         assert!(svg.contains("seed (budget 2000)") && svg.contains("lower bound"));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
     }

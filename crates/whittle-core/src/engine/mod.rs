@@ -2,18 +2,28 @@
 //! fixed-point audit and final confirmation). No I/O, no clock, no randomness: the
 //! driver asks [`Engine::next_request`], replays the candidate live and answers with
 //! [`Engine::record`]. Candidates are step indexes in original order; nothing else.
+//!
+//! One [`Ledger`] keeps the books (budget, attempts, flags, failures, outcome history,
+//! pending request, phase, `current`); the baseline, the fixed-point audit and the
+//! confirmation are shared; a strategy supplies only its [`SearchStage`].
 
 mod error;
 pub(crate) mod history;
+mod ledger;
 mod machine;
 mod outcome;
+mod proof_stage;
 mod request;
 mod result;
 mod snapshot;
+mod stage;
 
 pub use error::EngineError;
+pub(crate) use ledger::without;
+pub use ledger::Ledger;
 pub use machine::{Engine, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 pub use outcome::Outcome;
 pub use request::{Phase, ReplayRequest, Request};
-pub use result::{CandidateHistory, ProofRow, SearchResult};
+pub use result::{CandidateHistory, ProofRow, SearchResult, StatisticalProof};
 pub use snapshot::EngineSnapshot;
+pub use stage::{Move, SearchStage};

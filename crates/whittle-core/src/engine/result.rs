@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rate::Rate;
+
 /// Every live verdict of one candidate, in replay order (`true` = reproduced).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -36,6 +38,29 @@ pub struct SearchResult {
     /// One row per step of `current`; empty when the baseline did not reproduce.
     pub proof: Vec<ProofRow>,
     pub outcome_history: Vec<CandidateHistory>,
+    /// Set by a strategy whose negatives are statistical evidence rather than the
+    /// seed's proof (`flaky`): such a result is never rated high.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statistical: Option<StatisticalProof>,
+}
+
+/// How the `flaky` strategy decided "does not reproduce": a candidate is sampled until
+/// its Wilson interval lies below the crash rate's (both at `confidence`), or until
+/// `cap` misses. On a flaky crash any number of misses can happen by chance, so this
+/// is evidence at `confidence_percent`, not the seed's proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StatisticalProof {
+    /// Whole percent (95 = 95 %).
+    pub confidence_percent: u32,
+    /// Most replays one candidate gets before it is taken as not reproducing.
+    pub cap: u32,
+}
+
+impl StatisticalProof {
+    pub fn confidence(&self) -> f64 {
+        f64::from(self.confidence_percent) / 100.0
+    }
 }
 
 impl SearchResult {
@@ -45,6 +70,19 @@ impl SearchResult {
             .iter()
             .find(|entry| entry.candidate == self.current)
             .map_or(&[], |entry| entry.outcomes.as_slice())
+    }
+
+    /// The final candidate's rate at `confidence`.
+    pub fn final_rate(&self, confidence: f64) -> Rate {
+        Rate::of(self.final_outcomes(), confidence)
+    }
+
+    /// The crash rate: every verdict of the candidates seen reproducing at least once
+    /// (each of them triggers the crash, so each replay of them is one draw of the
+    /// rate; candidates never seen reproducing may not trigger it at all).
+    pub fn crash_rate(&self, confidence: f64) -> Rate {
+        let (hits, total) = reproducing_counts(&self.outcome_history);
+        Rate::wilson(hits, total, confidence)
     }
 
     /// (reproduced, total) over every live replay that produced a verdict.
@@ -59,4 +97,17 @@ impl SearchResult {
         }
         (reproduced, total)
     }
+}
+
+/// (hits, verdicts) over the candidates with at least one hit.
+pub(crate) fn reproducing_counts(history: &[CandidateHistory]) -> (u32, u32) {
+    let mut hits = 0u32;
+    let mut total = 0u32;
+    for entry in history.iter().filter(|e| e.outcomes.contains(&true)) {
+        for &hit in &entry.outcomes {
+            total = total.saturating_add(1);
+            hits = hits.saturating_add(u32::from(hit));
+        }
+    }
+    (hits, total)
 }

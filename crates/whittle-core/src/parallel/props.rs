@@ -116,9 +116,8 @@ proptest! {
         picks in proptest::collection::vec(0u32..1000, 0..4),
         max in 1u32..120,
         devices in 1usize..=5,
-        binary in any::<bool>(),
+        strategy in prop::sample::select(Strategy::ALL.to_vec()),
     ) {
-        let strategy = if binary { Strategy::Binary } else { Strategy::Seed };
         let essential = essential_set(n, &picks);
         let oracle = || Oracle { essential: essential.clone(), percent: 100, rng: SplitMix64::new(1) };
         let (seq, seq_log) = sequential(strategy, n, max, &mut oracle());
@@ -152,9 +151,10 @@ proptest! {
         devices in 1usize..=5,
         percent in 30u32..95,
         seed in any::<u64>(),
+        strategy in prop::sample::select(Strategy::ALL.to_vec()),
     ) {
         let mut oracle = Oracle { essential: essential_set(n, &picks), percent, rng: SplitMix64::new(seed) };
-        let par = parallel(Strategy::Seed, n, max, devices, &mut oracle);
+        let par = parallel(strategy, n, max, devices, &mut oracle);
         prop_assert!(par.result.attempts <= max);
         prop_assert_eq!(par.ran, par.result.attempts);
         prop_assert!(confirmed_only_with_three_of_three(&par.result));

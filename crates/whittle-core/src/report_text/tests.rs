@@ -38,6 +38,7 @@ fn converged() -> SearchResult {
                 outcomes: vec![false, false, false],
             },
         ],
+        statistical: None,
     }
 }
 
@@ -117,6 +118,9 @@ fn converged_run_reads_as_the_seed_prints_it_in_chinese() {
             命中 a3f2b89c1d0e，已收敛
   单删除候选:
     删除第 7 步：0/3 复现
+  复现率:
+    最终路径: 复现 3 次 / 共 3 次（95% 区间 43–100%）
+    删除第 7 步: 复现 0 次 / 共 3 次（95% 区间 0–57%）
   报告:     sessions/2026-05-14_165500_minimize-qa-sdk805/report.md
 ";
     assert_eq!(render_in(Locale::ZhCn, &converged()), expected);
@@ -202,4 +206,102 @@ fn labels_line_up_by_terminal_columns() {
     assert_eq!(label("原始:"), "原始:     ");
     // Longer than the column: still one space before the value.
     assert_eq!(label("Why not proven:"), "Why not proven: ");
+}
+
+#[test]
+fn rate_lines_cover_the_final_path_and_every_deletion() {
+    let result = converged();
+    assert_eq!(
+        render_rate_lines(result.final_outcomes(), &result.proof),
+        vec![
+            "final path: reproduced 3 of 3 (95 % interval 43–100 %)",
+            "without step 7: reproduced 0 of 3 (95 % interval 0–57 %)",
+        ]
+    );
+    assert_eq!(
+        render_rate_lines_in(Locale::ZhCn, &[true, false], &[]),
+        vec!["最终路径: 复现 1 次 / 共 2 次（95% 区间 9–91%）"]
+    );
+}
+
+/// A `flaky`-strategy result: [1..4] → [4] on a crash seen 6 of 7 times.
+fn statistical() -> SearchResult {
+    SearchResult {
+        current: vec![4],
+        attempts: 14,
+        final_confirmed: false,
+        flaky_observed: true,
+        proof: vec![ProofRow {
+            removed_step: 4,
+            candidate: vec![],
+            outcomes: vec![false; 5],
+        }],
+        outcome_history: vec![
+            CandidateHistory {
+                candidate: vec![2, 3, 4],
+                outcomes: vec![true, true, true, true],
+            },
+            CandidateHistory {
+                candidate: vec![4],
+                outcomes: vec![true, false, true],
+            },
+            CandidateHistory {
+                candidate: vec![],
+                outcomes: vec![false; 5],
+            },
+        ],
+        statistical: Some(crate::engine::StatisticalProof {
+            confidence_percent: 95,
+            cap: 20,
+        }),
+        ..converged()
+    }
+}
+
+#[test]
+fn a_statistical_result_shows_the_crash_rate_and_the_evidence_of_every_removal() {
+    let text = render_in(Locale::En, &statistical());
+    assert!(!text.contains('✅'), "{text}");
+    for line in [
+        "  Rates:\n",
+        "    final path: reproduced 2 of 3 (95 % interval 20–94 %)\n",
+        "    crash rate: reproduced 6 of 7 (95 % interval 48–98 %)\n",
+        "    without step 4: reproduced 0 of 5 (95 % interval 0–44 %) — below the crash rate\n",
+        "    step 2: [4] reproduced 2 of 3 (95 % interval 20–94 %)\n",
+        "    step 3: [4] reproduced 2 of 3 (95 % interval 20–94 %)\n",
+        "    - flaky strategy, never high: misses of a flaky crash are evidence, not proof; \
+         each deletion was replayed until its 95 % interval fell below the crash rate's \
+         (cap 20)\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    let zh = render_in(Locale::ZhCn, &statistical());
+    assert!(
+        zh.contains("    崩溃率: 复现 6 次 / 共 7 次（95% 区间 48–98%）\n"),
+        "{zh}"
+    );
+    assert!(zh.contains("— 低于崩溃率"), "{zh}");
+    assert!(zh.contains("偶发策略"), "{zh}");
+    // Both languages, the same numbers.
+    let digits = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|part| !part.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(digits(&text), digits(&zh));
+}
+
+#[test]
+fn a_deletion_that_never_separated_is_named() {
+    let mut result = statistical();
+    // Two misses only: 0 of 2 reaches 66 %, above the crash rate's lower bound.
+    result.proof[0].outcomes = vec![false, false];
+    result.outcome_history[2].outcomes = vec![false, false];
+    let text = render_in(Locale::En, &result);
+    assert!(
+        text.contains("— not separated from the crash rate"),
+        "{text}"
+    );
+    assert!(text.contains("; not separated: steps 4"), "{text}");
 }

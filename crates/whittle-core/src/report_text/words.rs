@@ -177,5 +177,21 @@ static ZH_CN: Words = Words {
         }
         Warning::CaptureFailed { reason } => format!("日志抓取失败：{reason}"),
         Warning::RuntimeFailed { reason } => format!("回放基础设施失败：{reason}"),
+        Warning::Statistical {
+            confidence_percent,
+            cap,
+            unseparated,
+        } => {
+            let mut text = format!(
+                "偶发策略：偶发崩溃的不复现只是统计证据而非证明，置信度最高 medium；\
+                 每个单删除候选都重复 replay，直到其 {confidence_percent}% Wilson 区间低于\
+                 崩溃率的区间（每个候选最多 {cap} 次）"
+            );
+            if !unseparated.is_empty() {
+                let steps: Vec<String> = unseparated.iter().map(u32::to_string).collect();
+                text.push_str(&format!("；未能分开：第 {} 步", steps.join("、")));
+            }
+            text
+        }
     },
 };

@@ -17,15 +17,19 @@ pub enum Strategy {
     Seed,
     /// One binary search per essential step over the order-preserving remainder.
     Binary,
+    /// `binary`'s search with every verdict sampled until its Wilson interval separates
+    /// from the crash rate; for crashes that show on only some replays. Never high.
+    Flaky,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 2] = [Strategy::Seed, Strategy::Binary];
+    pub const ALL: [Strategy; 3] = [Strategy::Seed, Strategy::Binary, Strategy::Flaky];
 
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Seed => "seed",
             Strategy::Binary => "binary",
+            Strategy::Flaky => "flaky",
         }
     }
 }
@@ -37,7 +41,7 @@ impl fmt::Display for Strategy {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown strategy {given:?}; expected one of: seed, binary")]
+#[error("unknown strategy {given:?}; expected one of: seed, binary, flaky")]
 pub struct UnknownStrategy {
     pub given: String,
 }
@@ -68,7 +72,7 @@ mod tests {
         let err = "ddmin".parse::<Strategy>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown strategy \"ddmin\"; expected one of: seed, binary"
+            "unknown strategy \"ddmin\"; expected one of: seed, binary, flaky"
         );
         assert_eq!(Strategy::default(), Strategy::Seed);
     }

@@ -1,15 +1,26 @@
-//! Search strategies behind one driver interface. `seed` is the seed's Phase 3 engine
-//! (the default, unchanged); `binary` is an opt-in strategy that needs fewer replays for
-//! the same proof (see [`binary`]). Both ask for replays and take outcomes the same way
-//! and end with the same [`SearchResult`], so a driver never needs to know which runs.
+//! Search strategies behind one driver interface. A strategy is only its search stage
+//! ([`SearchStage`]); the [`Engine`] runs the baseline, the search, then the shared
+//! fixed-point audit and confirmation, and keeps the books in one [`crate::engine::Ledger`].
+//! `seed` is the seed's Phase 3 search (the default, unchanged); `binary` is an opt-in
+//! strategy that needs fewer replays for the same proof (see [`binary`]); `flaky` samples
+//! every verdict for crashes that show on only some replays (see [`flaky`]). Every engine
+//! asks for replays and takes outcomes the same way and ends with the same
+//! [`crate::engine::SearchResult`], so a driver never needs to know which runs.
 
 mod binary;
 mod choice;
+mod flaky;
+mod prefix;
+mod seed;
 
-pub use binary::BinaryEngine;
+pub use binary::{BinaryEngine, BinarySearch};
 pub use choice::{Strategy, UnknownStrategy};
+pub use flaky::{
+    FlakyEngine, FlakySearch, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP, SEARCH_CONFIDENCE,
+};
+pub use seed::SeedSearch;
 
-use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request};
+use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request, SearchStage};
 
 /// The state-machine interface of a reduction engine (see [`Engine`]).
 pub trait Reducer {
@@ -31,7 +42,7 @@ pub trait Reducer {
     fn budget_left(&self) -> u32;
 }
 
-impl Reducer for Engine {
+impl<S: SearchStage> Reducer for Engine<S> {
     fn next_request(&mut self) -> Request {
         Engine::next_request(self)
     }
@@ -55,40 +66,52 @@ impl Reducer for Engine {
     }
 }
 
-impl Reducer for BinaryEngine {
-    fn next_request(&mut self) -> Request {
-        BinaryEngine::next_request(self)
-    }
-    fn record(&mut self, outcome: Outcome) {
-        BinaryEngine::record(self, outcome);
-    }
-    fn snapshot(&self) -> EngineSnapshot {
-        BinaryEngine::snapshot(self)
-    }
-    fn boxed_clone(&self) -> Box<dyn Reducer + Send> {
-        Box::new(self.clone())
-    }
-    fn charge_unconsumed(&mut self, n: u32) {
-        BinaryEngine::charge_unconsumed(self, n);
-    }
-    fn current(&self) -> &[u32] {
-        BinaryEngine::current(self)
-    }
-    fn budget_left(&self) -> u32 {
-        BinaryEngine::budget_left(self)
+/// What a run tunes around its strategy. The defaults are the seed's behaviour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Replays of the full path allowed until it reproduces (>= 1; 1 = the seed).
+    pub baseline_tries: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { baseline_tries: 1 }
     }
 }
 
 impl Strategy {
-    /// A fresh engine of this strategy; the same input checks as [`Engine::new`].
+    /// A fresh engine of this strategy with the default options; the same input checks
+    /// as [`Engine::new`].
     pub fn reducer(
         self,
         replayable: Vec<u32>,
         max_replays: u32,
     ) -> Result<Box<dyn Reducer + Send>, EngineError> {
-        Ok(match self {
-            Strategy::Seed => Box::new(Engine::new(replayable, max_replays)?),
-            Strategy::Binary => Box::new(BinaryEngine::new(replayable, max_replays)?),
-        })
+        self.reducer_with(replayable, max_replays, SearchOptions::default())
+    }
+
+    /// A fresh engine of this strategy with `options` (checked like the budget).
+    pub fn reducer_with(
+        self,
+        replayable: Vec<u32>,
+        max_replays: u32,
+        options: SearchOptions,
+    ) -> Result<Box<dyn Reducer + Send>, EngineError> {
+        fn boxed<S: SearchStage>(
+            search: S,
+            replayable: Vec<u32>,
+            max_replays: u32,
+            options: SearchOptions,
+        ) -> Result<Box<dyn Reducer + Send>, EngineError> {
+            Ok(Box::new(
+                Engine::with_search(search, replayable, max_replays)?
+                    .with_baseline_tries(options.baseline_tries)?,
+            ))
+        }
+        match self {
+            Strategy::Seed => boxed(SeedSearch::default(), replayable, max_replays, options),
+            Strategy::Binary => boxed(BinarySearch::default(), replayable, max_replays, options),
+            Strategy::Flaky => boxed(FlakySearch::default(), replayable, max_replays, options),
+        }
     }
 }

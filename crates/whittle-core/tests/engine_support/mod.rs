@@ -1,9 +1,12 @@
-//! Shared by the engine tests: a driver loop, test oracles and the reference
-//! transcription of the seed's Phase 3 pseudo-code.
+//! Shared by the engine tests: a driver loop, test oracles, the claims every result
+//! must respect and the reference transcription of the seed's Phase 3 pseudo-code.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod claims;
+pub mod oracles;
 pub mod reference;
 
+use whittle_core::strategy::{Reducer, SearchOptions, Strategy};
 use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
 
 /// Upper bound on driver iterations: a hung state machine fails instead of looping.
@@ -17,17 +20,54 @@ pub struct Transcript {
     pub result: SearchResult,
 }
 
+/// The seed engine ([`Engine::new`]) driven to its result.
 pub fn drive(
     replayable: &[u32],
     max_replays: u32,
     oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
 ) -> Transcript {
-    let mut engine = Engine::new(replayable.to_vec(), max_replays).expect("valid engine input");
+    let engine = Engine::new(replayable.to_vec(), max_replays).expect("valid engine input");
+    drive_reducer(Box::new(engine), oracle)
+}
+
+/// `strategy`'s engine driven to its result.
+pub fn drive_with(
+    strategy: Strategy,
+    replayable: &[u32],
+    max_replays: u32,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+) -> Transcript {
+    let engine = strategy
+        .reducer(replayable.to_vec(), max_replays)
+        .expect("valid engine input");
+    drive_reducer(engine, oracle)
+}
+
+/// `strategy`'s engine with `options`, driven to its result.
+pub fn drive_options(
+    strategy: Strategy,
+    options: SearchOptions,
+    replayable: &[u32],
+    max_replays: u32,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+) -> Transcript {
+    let engine = strategy
+        .reducer_with(replayable.to_vec(), max_replays, options)
+        .expect("valid engine input");
+    drive_reducer(engine, oracle)
+}
+
+pub fn drive_reducer(
+    mut engine: Box<dyn Reducer + Send>,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+) -> Transcript {
     let mut requests = Vec::new();
     let mut outcomes = Vec::new();
     for _ in 0..MAX_DRIVER_STEPS {
         match engine.next_request() {
             Request::Replay(request) => {
+                // Asking again without an answer repeats the request.
+                assert_eq!(engine.next_request(), Request::Replay(request.clone()));
                 let outcome = oracle(&request);
                 requests.push(request);
                 outcomes.push(outcome.clone());

@@ -325,6 +325,8 @@ fn finish(
                 outcomes: outcomes.clone(),
             })
             .collect(),
+        // The seed's negatives are its proof, not statistical evidence.
+        statistical: None,
     };
     Transcript {
         requests: s.requests,

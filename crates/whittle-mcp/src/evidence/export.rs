@@ -75,11 +75,21 @@ pub fn export_evidence(
         minimal_path: result.minimal_path.clone(),
         steps,
         proof_lines: result.proof_lines.clone(),
+        rate_lines: rate_lines(&result),
         screenshots,
         masking_level: masking_level(&dir),
         review,
     };
     Ok(export_bundle(&input, out_dir, name)?)
+}
+
+/// The rates of a result that recorded its final path's verdicts (none for older ones).
+fn rate_lines(result: &crate::run::PendingResult) -> Vec<String> {
+    result
+        .final_outcomes
+        .as_deref()
+        .map(|finals| whittle_core::report_text::render_rate_lines(finals, &result.proof))
+        .unwrap_or_default()
 }
 
 /// The privacy level the run recorded in the evidence session's `meta.json` (`extra`),

@@ -30,6 +30,8 @@ pub struct ExportInput {
     pub minimal_path: Vec<u32>,
     pub steps: Vec<ExportStep>,
     pub proof_lines: Vec<String>,
+    /// "final path: reproduced 3 of 3 (95 % interval 43–100 %)" and one line per deletion.
+    pub rate_lines: Vec<String>,
     /// Already-masked PNGs; copied into `screenshots/`.
     pub screenshots: Vec<ExportShot>,
     /// The privacy level they were masked at, for the manifest.

@@ -24,6 +24,7 @@ pub(crate) fn render(
     stack(&mut md, input);
     verify(&mut md, bundle_name);
     confidence(&mut md, input);
+    write_rates(&mut md, &input.rate_lines);
     screenshots(&mut md, input, shots);
     md
 }
@@ -170,14 +171,7 @@ fn replayed_steps(input: &ExportInput, label: &ShotLabel) -> Vec<u32> {
 
 /// [`replayed_steps`] in words, and whether that is exactly the minimal path.
 fn replayed(input: &ExportInput, label: &ShotLabel) -> String {
-    let launch = input
-        .steps
-        .iter()
-        .filter(|s| s.is_launch())
-        .map(|s| s.index);
-    let mut steps: Vec<u32> = launch.chain(label.candidate.iter().copied()).collect();
-    steps.sort_unstable();
-    steps.dedup();
+    let steps = replayed_steps(input, label);
     let list = steps
         .iter()
         .map(u32::to_string)
@@ -285,4 +279,17 @@ mod tests {
         assert_eq!(ranges(&[5]), "5");
         assert_eq!(ranges(&[]), "");
     }
+}
+
+/// How often the final path and each deletion reproduced, with Wilson intervals. The
+/// lines are Whittle's own words and counts, so they stay readable (`plain_line`).
+fn write_rates(md: &mut String, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Reproduction rates\n");
+    for line in lines {
+        let _ = writeln!(md, "- {}", plain_line(line));
+    }
+    md.push('\n');
 }

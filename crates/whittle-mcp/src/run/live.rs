@@ -39,7 +39,11 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
 ) -> Result<RunOutcome, RunError> {
     let engine = run
         .strategy
-        .reducer(run.plan.candidate_ids(), run.max_replays)
+        .reducer_with(
+            run.plan.candidate_ids(),
+            run.max_replays,
+            run.search_options,
+        )
         .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
     let mut scheduler = Scheduler::new(engine);
     if cancel.is_cancelled() {
@@ -345,6 +349,7 @@ fn pending_result(
         warnings: assessment.warnings.iter().map(|w| w.to_string()).collect(),
         proof: result.proof.clone(),
         proof_lines: render_proof_table(result),
+        final_outcomes: Some(result.final_outcomes().to_vec()),
         target: run.ctx.target.clone(),
         target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
         target_label: run.target_label.clone(),

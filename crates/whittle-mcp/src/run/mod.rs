@@ -52,6 +52,7 @@ pub async fn minimize(
 ) -> Result<RunOutcome, RunError> {
     opts.budget()?;
     opts.pool_size()?;
+    opts.search_options()?;
     let prepared = tokio::select! {
         biased;
         _ = cancel.cancelled() => return Err(RunError::Cancelled),

@@ -1,4 +1,4 @@
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::{SearchOptions, Strategy};
 
 use super::RunError;
 
@@ -20,6 +20,8 @@ pub struct MinimizeOptions {
     /// Size of the device pool replays run on at once (>= 1; 1 = one replay at a time).
     /// Fewer devices available is not an error: the run uses what there is.
     pub devices: u32,
+    /// Replays of the full path allowed until it reproduces (>= 1; 1 = the seed's).
+    pub baseline_tries: u32,
 }
 
 impl MinimizeOptions {
@@ -32,7 +34,22 @@ impl MinimizeOptions {
             package: None,
             strategy: Strategy::Seed,
             devices: 1,
+            baseline_tries: 1,
         }
+    }
+
+    /// What the engine tunes around the strategy, or a refusal (checked with the
+    /// budget, before any side effect).
+    pub fn search_options(&self) -> Result<SearchOptions, RunError> {
+        if self.baseline_tries < 1 {
+            return Err(RunError::InvalidArgument(format!(
+                "baseline tries must be an integer >= 1 (got {})",
+                self.baseline_tries
+            )));
+        }
+        Ok(SearchOptions {
+            baseline_tries: self.baseline_tries,
+        })
     }
 
     /// The pool size, or a refusal (checked with the budget, before any side effect).
@@ -77,6 +94,18 @@ mod tests {
         }
         o.max_replays = 1;
         assert_eq!(o.budget().unwrap(), 1);
+    }
+
+    #[test]
+    fn baseline_tries_must_be_at_least_one() {
+        let mut o = MinimizeOptions::new("s");
+        assert_eq!(o.search_options().unwrap(), SearchOptions::default());
+        o.baseline_tries = 0;
+        assert!(
+            matches!(o.search_options(), Err(RunError::InvalidArgument(m)) if m.contains("baseline tries"))
+        );
+        o.baseline_tries = 5;
+        assert_eq!(o.search_options().unwrap().baseline_tries, 5);
     }
 
     #[test]

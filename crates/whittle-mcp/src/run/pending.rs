@@ -109,6 +109,10 @@ pub struct PendingResult {
     pub warnings: Vec<String>,
     pub proof: Vec<ProofRow>,
     pub proof_lines: Vec<String>,
+    /// Every verdict of the final path, for its rate (absent in results written before
+    /// rates were reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_outcomes: Option<Vec<bool>>,
     pub target: TargetIdentity,
     pub target_fingerprint: Option<String>,
     pub target_label: String,

@@ -10,7 +10,7 @@ use whittle_core::contract::mobile::Device;
 use whittle_core::model::Crash;
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::{SearchOptions, Strategy};
 
 use super::{MinimizeOptions, RunError, RunNotice};
 use crate::client::Hub;
@@ -33,6 +33,8 @@ pub struct LiveRun {
     pub os_version: Option<String>,
     pub max_replays: u32,
     pub strategy: Strategy,
+    /// Baseline tries (the seed's single try unless the user opts in to more).
+    pub search_options: SearchOptions,
     /// The devices replays run on at once: `ctx.device` first, then extra online
     /// Android devices with the app installed (only `ctx.device` when `--devices 1`).
     pub pool: Vec<String>,
@@ -177,6 +179,7 @@ pub async fn prepare(
         os_version,
         max_replays,
         strategy: opts.strategy,
+        search_options: opts.search_options()?,
         pool,
         pool_warnings,
         pool_servers,

@@ -540,6 +540,15 @@ export const en = {
   "result.exportUnproven": "The bundle says the path is unproven.",
   "why.cancelled": "Cancelled before the search ended",
   "next.reload": "Reload",
+  // ---- Flaky crashes (issue 21): rates with intervals, baseline tries, the flaky strategy.
+  "flaky.strategy": "Flaky crash (flaky)",
+  "flaky.strategyHelp":
+    "For a crash that shows only sometimes: each candidate is replayed until its rate separates from the crash rate (95 % Wilson interval). Never rated high.",
+  "flaky.baselineTries": "Baseline tries",
+  "flaky.baselineTriesHelp":
+    "Replay the full path up to this many times until it reproduces; every try counts against the budget.",
+  "flaky.colRate": "Rate",
+  "flaky.rate": "reproduced {hits} of {total} (95 % interval {low}–{high} %)",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -508,4 +508,12 @@ export const zhCN: Messages = {
   "result.exportUnproven": "附件包会注明该路径未证明。",
   "why.cancelled": "搜索结束前已取消",
   "next.reload": "重新加载",
+  // ---- 偶发崩溃（issue 21）：带区间的复现率、基线重试、偶发策略。
+  "flaky.strategy": "偶发崩溃（flaky）",
+  "flaky.strategyHelp":
+    "用于只是偶尔出现的崩溃：每个候选都重复回放，直到其复现率与崩溃率分开（95% Wilson 区间）。置信度最高为中。",
+  "flaky.baselineTries": "基线重试",
+  "flaky.baselineTriesHelp": "最多回放完整路径这么多次，直到复现；每次都计入预算。",
+  "flaky.colRate": "复现率",
+  "flaky.rate": "复现 {hits} 次 / 共 {total} 次（95% 区间 {low}–{high}%）",
 };
