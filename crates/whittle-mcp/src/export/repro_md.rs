@@ -269,18 +269,6 @@ fn ranges(numbers: &[u32]) -> String {
     parts.join(", ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ranges;
-
-    #[test]
-    fn numbers_read_as_ranges() {
-        assert_eq!(ranges(&[2, 3, 4, 7, 9, 10]), "2–4, 7, 9–10");
-        assert_eq!(ranges(&[5]), "5");
-        assert_eq!(ranges(&[]), "");
-    }
-}
-
 /// How often the final path and each deletion reproduced, with Wilson intervals. The
 /// lines are Whittle's own words and counts, so they stay readable (`plain_line`).
 fn write_rates(md: &mut String, lines: &[String]) {
@@ -292,4 +280,16 @@ fn write_rates(md: &mut String, lines: &[String]) {
         let _ = writeln!(md, "- {}", plain_line(line));
     }
     md.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn numbers_read_as_ranges() {
+        assert_eq!(ranges(&[2, 3, 4, 7, 9, 10]), "2–4, 7, 9–10");
+        assert_eq!(ranges(&[5]), "5");
+        assert_eq!(ranges(&[]), "");
+    }
 }
