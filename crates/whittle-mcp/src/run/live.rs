@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::SearchResult;
@@ -16,6 +15,11 @@ use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{
     evidence_extra, evidence_name, stop_problem, DeviceCapture, EvidenceSession,
 };
+use super::journal::{Journal, JournalHeader, ResumeMark, JOURNAL_FORMAT};
+use super::lock::RunLock;
+use super::pool_record::{write_pool_record, PoolRecord, POOL_FILE};
+use super::resume::{resumed_block, session_files_hash};
+use super::rounds::RoundCursor;
 use super::search::{PoolReplay, Search};
 use super::{
     LiveRun, PendingResult, PlanEntry, RunError, RunEvent, RunNotice, RunOutcome, RunStatus,
@@ -40,7 +44,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         .strategy
         .reducer(run.plan.candidate_ids(), run.max_replays)
         .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
-    let mut scheduler = Scheduler::new(engine);
+    let scheduler = Scheduler::new(engine);
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);
     }
@@ -55,6 +59,99 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         id: started.session_id,
         dir: started.session_dir.into(),
     };
+    // The lock first: from here on, the session is never mistaken for an orphan.
+    let lock = RunLock::acquire(&evidence.dir);
+    let journal = match &lock {
+        Ok(_) => Journal::create(&evidence.dir, &journal_header(run))
+            .map_err(|e| format!("the run's journal cannot be written: {e}")),
+        Err(e) => Err(format!("the evidence session cannot be locked: {e}")),
+    };
+    let (journal, setup_failure) = match journal {
+        Ok(journal) => (Some(journal), None),
+        Err(e) => (None, Some(e)),
+    };
+    let continuation = Continuation {
+        scheduler,
+        cursor: RoundCursor::default(),
+        log: Vec::new(),
+        resumes: Vec::new(),
+        restored: Vec::new(),
+    };
+    let held = Held {
+        journal: journal.as_ref(),
+        setup_failure,
+    };
+    let outcome = drive(
+        hub,
+        config,
+        run,
+        &evidence,
+        continuation,
+        held,
+        on_event,
+        cancel,
+    )
+    .await;
+    // Held to the very end: the session is finalized before anyone may resume it.
+    drop(lock);
+    Ok(outcome)
+}
+
+/// What the journal must record for a resume to check that it continues the same run.
+pub(crate) fn journal_header(run: &LiveRun) -> JournalHeader {
+    JournalHeader {
+        format: JOURNAL_FORMAT,
+        original_session: run.session_id.clone(),
+        crash_id: run.crash.crash_id.clone(),
+        target: run.ctx.target.clone(),
+        strategy: run.strategy,
+        max_replays: run.max_replays,
+        candidates: run.plan.candidate_ids(),
+        device: run.ctx.device.clone(),
+        devices: u32::try_from(run.pool.len()).unwrap_or(u32::MAX),
+        session_files: session_files_hash(&run.session.dir),
+        app_version: run.app_version.clone(),
+        whittle_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}
+
+/// The engine and rounds a run goes on from: fresh, or rebuilt from a journal.
+pub(crate) struct Continuation {
+    pub scheduler: Scheduler,
+    pub cursor: RoundCursor,
+    pub log: Vec<PoolReplay>,
+    pub resumes: Vec<ResumeMark>,
+    /// The attempts answered from the journal, shown again before the run goes on.
+    pub restored: Vec<RunEvent>,
+}
+
+/// The run's hold on its evidence: the journal attempts go to, or why there is none
+/// (the run then ends before its baseline, as a runtime failure).
+pub(crate) struct Held<'a> {
+    pub journal: Option<&'a Journal>,
+    pub setup_failure: Option<String>,
+}
+
+/// Seed Phases 2 (capture), 3 and 5 on an evidence session that exists and is held.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
+    hub: &Hub,
+    config: &Config,
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    continuation: Continuation,
+    held: Held<'_>,
+    on_event: &E,
+    cancel: &CancellationToken,
+) -> RunOutcome {
+    let Continuation {
+        mut scheduler,
+        mut cursor,
+        mut log,
+        resumes,
+        restored,
+    } = continuation;
     let start_failure = match hub
         .log()
         .start_capture(
@@ -69,7 +166,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     };
     let mut captures = vec![evidence.capture_for(&run.ctx.device, true)];
     if start_failure.is_none() {
-        captures.extend(start_pool_captures(hub, run, &evidence, on_event).await);
+        captures.extend(start_pool_captures(hub, run, evidence, on_event).await);
     }
     let plan_notices = run.plan.notices.iter().map(|notice| RunNotice::Plan {
         notice: notice.clone(),
@@ -85,17 +182,37 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
         device: run.ctx.device.clone(),
         devices: captures.iter().map(|c| c.device.clone()).collect(),
     });
+    restored.into_iter().for_each(on_event);
+    if let Some(mark) = resumes.last() {
+        on_event(RunEvent::Notice {
+            notice: RunNotice::Resumed {
+                at: mark.at.clone(),
+                after_attempts: mark.after_attempts,
+            },
+        });
+    }
     let search = Search {
         hub,
         config,
         run,
-        evidence: &evidence,
+        evidence,
         captures: &captures,
         on_event,
         cancel,
+        journal: held.journal,
     };
-    let mut log = Vec::new();
-    let mut result = search.run(&mut scheduler, start_failure, &mut log).await;
+    // A run without its lock or journal must not replay: it ends before the baseline.
+    let stop_before_baseline = held.setup_failure.clone().or(start_failure);
+    let mut result = search
+        .run(&mut scheduler, &mut cursor, stop_before_baseline, &mut log)
+        .await;
+    if let Some(failure) = held.setup_failure {
+        // Nothing ran, and not for the capture's sake: the failure is the run's own.
+        if result.capture_failure.as_deref() == Some(failure.as_str()) {
+            result.capture_failure = None;
+        }
+        result.runtime_failure.get_or_insert(failure);
+    }
     // The finally of every extra device's capture; the primary's is in `finish`.
     for capture in &captures[1..] {
         if let Some(problem) = stop_problem(hub, &capture.capture_id).await {
@@ -104,7 +221,9 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
                 .get_or_insert(format!("{problem} (device {})", capture.device));
         }
     }
-    if captures.len() > 1 {
+    let devices_used: std::collections::BTreeSet<&str> =
+        log.iter().map(|r| r.device.as_str()).collect();
+    if captures.len() > 1 || devices_used.len() > 1 {
         let record = PoolRecord {
             devices: captures.iter().map(|c| c.device.clone()).collect(),
             wasted: scheduler.wasted(),
@@ -119,30 +238,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
             });
         }
     }
-    Ok(finish(hub, run, &evidence, result, on_event).await)
-}
-
-/// The evidence of a run on several devices: which device ran which attempt.
-pub const POOL_FILE: &str = "pool.json";
-
-/// `pool.json`: the pool, and every replay with its device (wasted ones included).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolRecord {
-    pub devices: Vec<String>,
-    /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
-    pub wasted: u32,
-    pub replays: Vec<PoolReplay>,
-}
-
-fn write_pool_record(dir: &Path, record: &PoolRecord) -> std::io::Result<()> {
-    let text = serde_json::to_string_pretty(record).map_err(std::io::Error::other)?;
-    std::fs::write(dir.join(POOL_FILE), text)
-}
-
-/// The pool record of a finished run on several devices, if it has one.
-pub fn read_pool_record(evidence_dir: &Path) -> Option<PoolRecord> {
-    let text = std::fs::read_to_string(evidence_dir.join(POOL_FILE)).ok()?;
-    serde_json::from_str(&text).ok()
+    finish(hub, run, evidence, result, &resumes, on_event).await
 }
 
 /// Starts a capture on every extra pool device. A device whose capture does not start
@@ -186,17 +282,18 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
     run: &LiveRun,
     evidence: &EvidenceSession,
     mut result: SearchResult,
+    resumes: &[ResumeMark],
     on_event: &E,
 ) -> RunOutcome {
     if let Some(problem) = stop_problem(hub, &evidence.id).await {
         result.capture_failure.get_or_insert(problem);
     }
-    let mut pending = pending_result(run, evidence, &result);
+    let mut pending = pending_result(run, evidence, &result, resumes);
     if let Err(e) = write_result(&evidence.dir, &pending) {
         result
             .runtime_failure
             .get_or_insert(format!("result not saved: {e}"));
-        pending = pending_result(run, evidence, &result);
+        pending = pending_result(run, evidence, &result, resumes);
     }
     // Every answer of the run has been read by now except finalize's own.
     let decode_warnings = hub.decode_warnings();
@@ -213,6 +310,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
         .fingerprint()
         .unwrap_or(&run.target_label)
         .to_string();
+    // A resumed run says so, and when, under the report's verdict.
     let render = |report: Option<&str>, result: &SearchResult, assessment: &Assessment| {
         render_report(&ReportInput {
             session: &run.session_id,
@@ -223,7 +321,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             evidence_report: report,
             result,
             assessment,
-        })
+        }) + &resumed_block(resumes)
     };
     let status = if assessment.write_back_allowed {
         SessionStatus::Passed
@@ -249,7 +347,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
             result
                 .runtime_failure
                 .get_or_insert(format!("evidence session not finalized: {e}"));
-            pending = pending_result(run, evidence, &result);
+            pending = pending_result(run, evidence, &result, resumes);
             let _ = write_result(&evidence.dir, &pending);
             let assessment = assess(&result, run.identity);
             let text = render(None, &result, &assessment) + &report_block(&decode_warnings);
@@ -296,6 +394,7 @@ async fn finish<E: Fn(RunEvent) + Send + Sync>(
         search: Some(result),
         assessment: Some(assessment),
         static_suggestion: None,
+        resumed: resumes.to_vec(),
     }
 }
 
@@ -303,6 +402,7 @@ fn pending_result(
     run: &LiveRun,
     evidence: &EvidenceSession,
     result: &SearchResult,
+    resumes: &[ResumeMark],
 ) -> PendingResult {
     let assessment = assess(result, run.identity);
     let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
@@ -350,6 +450,7 @@ fn pending_result(
         target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
             .filter(|s| !s.trim().is_empty()),
         screenshots,
+        resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
     }
 }
 
