@@ -11,6 +11,7 @@ pub mod error;
 pub mod first_run;
 pub mod live_run;
 pub mod logging;
+pub mod own_runs;
 pub mod past_runs;
 pub mod reopen;
 pub mod replay_estimate;
@@ -40,6 +41,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::watch_workspace,
         commands::list_devices,
         commands::start_run,
+        commands::resume_run,
+        commands::discard_run,
+        commands::interrupted_runs,
         commands::cancel_run,
         commands::approve_run,
         commands::export_run,

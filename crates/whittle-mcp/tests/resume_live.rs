@@ -14,12 +14,14 @@ use std::path::{Path, PathBuf};
 use client_support::{servers_bin, setup, Setup};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use whittle_core::model::SessionStatus;
 use whittle_core::strategy::Strategy;
 use whittle_mcp::atomic::fault::{self, Stage};
 use whittle_mcp::client::Hub;
 use whittle_mcp::run::{
-    minimize, read_journal, read_recorded_run, resume, MinimizeOptions, ResumeError, ResumeOptions,
-    RunError, RunLock, RunOutcome, RunStatus,
+    can_resume, discard, minimize, read_journal, read_recorded_run, resume, run_state,
+    MinimizeOptions, ResumeError, ResumeOptions, RunError, RunLock, RunOutcome, RunState,
+    RunStatus,
 };
 
 const SESSION: &str = "2026-05-14_160354_cart-npe";
@@ -295,4 +297,51 @@ async fn a_resume_is_refused_naming_what_changed_and_leaves_the_evidence_as_it_w
 
 fn evidence_id(dir: &Path) -> String {
     dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_discarded_run_is_never_resumed_and_no_longer_listed_as_interrupted() {
+    let Some(bin) = servers_bin() else { return };
+    let s = fast(&bin);
+    let (_, evidence) = run_until_disk_full(&s, 1).await;
+    let id = evidence_id(&evidence);
+    let workspace = s.dir.path().join("workspace");
+    // As a killed run leaves it: meta still `running`, nobody holding the lock.
+    let meta_path = evidence.join("meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    meta["status"] = "running".into();
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    assert_eq!(
+        run_state(&evidence, SessionStatus::Running),
+        RunState::Interrupted
+    );
+    assert!(can_resume(&evidence));
+    {
+        let _held = RunLock::acquire(&evidence).unwrap();
+        assert!(!can_resume(&evidence), "a run going on is not offered");
+        assert!(matches!(
+            discard(&workspace, &id),
+            Err(ResumeError::Lock(_))
+        ));
+    }
+
+    discard(&workspace, &id).unwrap();
+    assert!(!can_resume(&evidence));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    assert_eq!(meta["status"], "failed");
+    assert_eq!(
+        meta["extra"]["original_session"], SESSION,
+        "other fields kept"
+    );
+    assert!(read_journal(&evidence).unwrap().discarded.is_some());
+    let err = run_resume(&s, ResumeOptions::new(&id))
+        .await
+        .expect_err("refused");
+    assert!(
+        err.to_string().contains("already ended (discarded)"),
+        "{err}"
+    );
+    assert!(discard(&workspace, &id).is_err(), "discarded once");
 }

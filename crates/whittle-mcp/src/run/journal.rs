@@ -102,12 +102,19 @@ pub struct ResumeMark {
     pub after_attempts: u32,
 }
 
+/// The tester ended an interrupted run without resuming it (the window's *Discard*).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscardMark {
+    pub at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "record", rename_all = "snake_case")]
 enum Line {
     Run(JournalHeader),
     Attempt(JournalAttempt),
     Resumed(ResumeMark),
+    Discarded(DiscardMark),
 }
 
 /// Everything a journal holds, in file order.
@@ -116,6 +123,8 @@ pub struct JournalContents {
     pub header: JournalHeader,
     pub attempts: Vec<JournalAttempt>,
     pub resumes: Vec<ResumeMark>,
+    /// Set once the run was discarded: it is never resumed.
+    pub discarded: Option<DiscardMark>,
     /// An unfinished last line was found (and is ignored).
     pub torn_tail: bool,
 }
@@ -211,6 +220,10 @@ impl Journal {
         self.append(&Line::Resumed(mark.clone()))
     }
 
+    pub fn record_discard(&self, mark: &DiscardMark) -> Result<(), JournalError> {
+        self.append(&Line::Discarded(mark.clone()))
+    }
+
     fn append(&self, line: &Line) -> Result<(), JournalError> {
         if self.broken.load(Ordering::SeqCst) {
             return Err(JournalError::Broken {
@@ -303,6 +316,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
     let mut header = None;
     let mut attempts = Vec::new();
     let mut resumes = Vec::new();
+    let mut discarded = None;
     let mut valid = 0usize;
     let mut torn_tail = false;
     let count = lines.len();
@@ -335,7 +349,8 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
                     }
                     Line::Attempt(a) if header.is_some() => attempts.push(a),
                     Line::Resumed(m) if header.is_some() => resumes.push(m),
-                    Line::Attempt(_) | Line::Resumed(_) => {
+                    Line::Discarded(m) if header.is_some() => discarded = Some(m),
+                    Line::Attempt(_) | Line::Resumed(_) | Line::Discarded(_) => {
                         return Err(damaged(number, "the run header is missing".into()));
                     }
                 }
@@ -351,6 +366,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
             header,
             attempts,
             resumes,
+            discarded,
             torn_tail,
         },
         u64::try_from(valid).unwrap_or(u64::MAX),

@@ -29,7 +29,7 @@ pub use error::RunError;
 pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
-    has_journal, parse_journal, read_journal, AttemptOutcome, Journal, JournalAttempt,
+    has_journal, parse_journal, read_journal, AttemptOutcome, DiscardMark, Journal, JournalAttempt,
     JournalContents, JournalError, JournalHeader, ResumeMark, JOURNAL_FILE, JOURNAL_FORMAT,
 };
 pub use localized_report::localized_report;
@@ -44,8 +44,8 @@ pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
 pub use resume::{
-    outcome_of, restore, resume, session_files_hash, Differences, RestoreError, Restored,
-    ResumeError, ResumeMismatch, ResumeOptions,
+    can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
+    RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
 pub use rounds::{Batch, RoundCursor};
 pub use search::PoolReplay;

@@ -7,6 +7,7 @@
 //! the run continues: attempt numbers, budget and the flaky latch go on where they were.
 
 mod check;
+mod discard;
 mod restore;
 
 use std::collections::HashSet;
@@ -19,13 +20,16 @@ use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_
 use whittle_core::strategy::Strategy;
 
 pub use check::{session_files_hash, Differences, ResumeMismatch};
+pub use discard::discard;
 pub use restore::{outcome_of, restore, RestoreError, Restored};
 
 use super::evidence_session::EvidenceSession;
 use super::evidence_step::{evidence_step, finished_event};
-use super::journal::{read_journal, Journal, JournalAttempt, JournalError, ResumeMark};
+use super::journal::{
+    read_journal, Journal, JournalAttempt, JournalContents, JournalError, ResumeMark,
+};
 use super::live::{drive, Continuation, Held};
-use super::lock::{LockError, RunLock};
+use super::lock::{lock_is_held, LockError, RunLock};
 use super::{
     prepare, read_recorded_run, AttemptReason, MinimizeOptions, Prepared, RunError, RunEvent,
     RunOutcome, RunStatus,
@@ -70,7 +74,7 @@ pub enum ResumeError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Lock(#[from] LockError),
-    #[error("{evidence} already ended ({status}); only an interrupted, failed or cancelled run can be resumed")]
+    #[error("{evidence} already ended ({status}); only an interrupted, failed or cancelled run can go on")]
     Finished { evidence: String, status: String },
     #[error("{evidence} cannot be resumed: {differences}")]
     Mismatch {
@@ -106,7 +110,7 @@ pub async fn resume(
     // Held from the first look on: two resumes of one run can never both go on.
     let lock = RunLock::acquire(&dir).map_err(ResumeError::from)?;
     let contents = read_journal(&dir).map_err(ResumeError::from)?;
-    ensure_unfinished(&dir, &evidence_id)?;
+    ensure_unfinished(&dir, &evidence_id, &contents)?;
     let header = &contents.header;
     let asked = check::check_asked(header, opts.strategy, opts.max_replays);
     if !asked.is_empty() {
@@ -212,9 +216,34 @@ fn mismatch(evidence: &str, differences: Vec<ResumeMismatch>) -> RunError {
     .into()
 }
 
-/// A run that ended with a verdict (minimized, or not reproduced) is done; one that
-/// was interrupted, or ended by a device, capture or disk failure or a cancel, may go on.
-fn ensure_unfinished(dir: &Path, evidence: &str) -> Result<(), ResumeError> {
+/// Whether the run of the evidence session in `dir` can be resumed now: it kept a
+/// journal, nobody holds it, and it was interrupted or ended without a verdict (a
+/// device, capture or disk failure, or a cancel) and was not discarded.
+pub fn can_resume(dir: &Path) -> bool {
+    if lock_is_held(dir) {
+        return false;
+    }
+    let evidence = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    read_journal(dir).is_ok_and(|contents| ensure_unfinished(dir, &evidence, &contents).is_ok())
+}
+
+/// A run that ended with a verdict (minimized, or not reproduced) is done, and so is a
+/// discarded one; one that was interrupted, or ended by a device, capture or disk
+/// failure or a cancel, may go on.
+fn ensure_unfinished(
+    dir: &Path,
+    evidence: &str,
+    contents: &JournalContents,
+) -> Result<(), ResumeError> {
+    if contents.discarded.is_some() {
+        return Err(ResumeError::Finished {
+            evidence: evidence.to_owned(),
+            status: "discarded".to_owned(),
+        });
+    }
     let unreadable = |detail: String| ResumeError::Unreadable {
         evidence: evidence.to_owned(),
         detail,
