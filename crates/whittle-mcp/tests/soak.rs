@@ -1,8 +1,8 @@
 //! Soak (issue #20): one run of 500 replays against the real simulator and report
-//! server, each replay a fresh launch and 166 taps. Whittle's memory must stay flat
-//! (resident set sampled every 50 attempts; the growth from attempt 100 to the end is
-//! bounded), and the run must leak neither file descriptors nor child processes (both
-//! counted before connecting and after shutting the servers down).
+//! server, each replay a fresh launch and 166 taps. Whittle's memory and the servers'
+//! must stay flat (resident sets sampled every 50 attempts; the growth from attempt 100
+//! to the end is bounded), and the run must leak neither file descriptors nor child
+//! processes (both counted before connecting and after shutting the servers down).
 //!
 //! Ignored by default (a few minutes): run it with
 //! `cargo test -p whittle-mcp --test soak -- --ignored --nocapture`; the figures are
@@ -52,12 +52,24 @@ fn step(index: u32, replay: serde_json::Value) -> String {
 }
 
 fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    rss_of("self").unwrap()
+}
+
+/// Resident set of process `pid` ("self" for this one), in KiB.
+fn rss_of(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
+}
+
+/// The MCP servers' resident sets together (the run's child processes), in KiB.
+fn servers_rss_kib() -> u64 {
+    children()
+        .iter()
+        .filter_map(|pid| rss_of(&pid.to_string()))
+        .sum()
 }
 
 fn open_fds() -> usize {
@@ -120,7 +132,7 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
     let children_before = children();
     let rss_before = rss_kib();
     let started = Instant::now();
-    let samples: Mutex<Vec<(u32, u64)>> = Mutex::new(Vec::new());
+    let samples: Mutex<Vec<(u32, u64, u64)>> = Mutex::new(Vec::new());
     let hub = Hub::connect(&s.config).await.unwrap();
     let mut opts = MinimizeOptions::new(SESSION);
     opts.max_replays = i64::from(REPLAYS);
@@ -131,7 +143,10 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
         |event| {
             if let RunEvent::AttemptFinished { attempt, .. } = event {
                 if attempt % 50 == 0 {
-                    samples.lock().unwrap().push((attempt, rss_kib()));
+                    samples
+                        .lock()
+                        .unwrap()
+                        .push((attempt, rss_kib(), servers_rss_kib()));
                 }
             }
         },
@@ -161,7 +176,7 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
     let rss_after = rss_kib();
     let samples = samples.into_inner().unwrap();
     println!(
-        "soak: {REPLAYS} replays ({} taps each) in {:.1} s; Whittle RSS {rss_before} KiB before, by attempt {samples:?}, {rss_after} KiB after; fds {fds_before} → {fds_after}; child processes {} → {}",
+        "soak: {REPLAYS} replays ({} taps each) in {:.1} s; RSS KiB (attempt, Whittle, servers) {samples:?}; Whittle {rss_before} KiB before, {rss_after} KiB after; fds {fds_before} → {fds_after}; child processes {} → {}",
         TAPS + 1,
         took.as_secs_f64(),
         children_before.len(),
@@ -174,14 +189,20 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
     );
     // Flat: from attempt 100 to 500 the resident set grows by less than 16 MiB (what a
     // per-attempt leak of 40 KiB — one screenshot's worth — would exceed).
-    let at_100 = samples
-        .iter()
-        .find(|(a, _)| *a == 100)
-        .map(|(_, r)| *r)
-        .unwrap();
-    let at_end = samples.last().map(|(_, r)| *r).unwrap();
+    let at_100 = samples.iter().find(|s| s.0 == 100).copied().unwrap();
+    let at_end = samples.last().copied().unwrap();
     assert!(
-        at_end.saturating_sub(at_100) < 16 * 1024,
-        "memory grew from {at_100} KiB at attempt 100 to {at_end} KiB at attempt {REPLAYS}"
+        at_end.1.saturating_sub(at_100.1) < 16 * 1024,
+        "Whittle grew from {} KiB at attempt 100 to {} KiB at attempt {REPLAYS}",
+        at_100.1,
+        at_end.1
+    );
+    // The servers (report + simulator) keep capture lines and steps in files, not in
+    // memory: the same bound.
+    assert!(
+        at_end.2.saturating_sub(at_100.2) < 16 * 1024,
+        "the servers grew from {} KiB at attempt 100 to {} KiB at attempt {REPLAYS}",
+        at_100.2,
+        at_end.2
     );
 }
