@@ -241,7 +241,7 @@ fn check(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn an_interrupted_run_resumed_after_any_attempt_ends_as_the_uninterrupted_one(
