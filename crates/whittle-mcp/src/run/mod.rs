@@ -7,6 +7,7 @@ mod error;
 mod event;
 mod evidence_session;
 mod evidence_step;
+mod finish;
 mod journal;
 mod live;
 mod localized_report;
