@@ -31,6 +31,8 @@ pub enum AppError {
     ScreenshotUnavailable { reason: String },
     #[error("{path} cannot be shown: {reason}")]
     RevealFailed { path: String, reason: String },
+    #[error("the interrupted run was not discarded: {reason}")]
+    DiscardFailed { reason: String },
 }
 
 /// Stable codes; renaming one is a breaking change for the UI.
@@ -50,6 +52,7 @@ pub enum ErrorCode {
     ExportFailed,
     ScreenshotUnavailable,
     RevealFailed,
+    DiscardFailed,
 }
 
 /// The wire shape of an [`AppError`].
@@ -75,6 +78,7 @@ impl AppError {
             AppError::ExportFailed { .. } => ErrorCode::ExportFailed,
             AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
             AppError::RevealFailed { .. } => ErrorCode::RevealFailed,
+            AppError::DiscardFailed { .. } => ErrorCode::DiscardFailed,
         }
     }
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod first_run;
 pub mod live_run;
 pub mod logging;
+pub mod own_runs;
 pub mod past_runs;
 pub mod privacy_setting;
 pub mod reopen;
@@ -42,6 +43,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::watch_workspace,
         commands::list_devices,
         commands::start_run,
+        commands::resume_run,
+        commands::discard_run,
+        commands::interrupted_runs,
         commands::cancel_run,
         commands::approve_run,
         commands::export_run,

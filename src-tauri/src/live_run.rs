@@ -11,7 +11,8 @@ use whittle_core::strategy::Strategy;
 use whittle_mcp::client::Hub;
 use whittle_mcp::config::Config;
 use whittle_mcp::run::{
-    localized_report, minimize, sidecar_entry, MinimizeOptions, RunError, RunOutcome,
+    localized_report, minimize, resume, sidecar_entry, MinimizeOptions, ResumeOptions, RunError,
+    RunOutcome,
 };
 
 use crate::error::AppError;
@@ -56,6 +57,22 @@ impl RunRequest {
     }
 }
 
+/// What *Resume* asks for: an interrupted (or failed, or cancelled) run of the workspace,
+/// to go on from its journal with what it recorded (session, crash, strategy, budget).
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct ResumeRequest {
+    pub workspace: String,
+    pub evidence_session: String,
+    /// The window's language, as in [`RunRequest`].
+    pub locale: String,
+}
+
+impl ResumeRequest {
+    pub fn options(&self) -> ResumeOptions {
+        ResumeOptions::new(self.evidence_session.clone())
+    }
+}
+
 /// The folder exports go to by default.
 pub fn default_export_folder(workspace: &Path) -> PathBuf {
     workspace.join("exports")
@@ -90,7 +107,38 @@ pub async fn run_minimize(
     )
     .await;
     hub.shutdown().await;
-    let outcome = outcome.map_err(refused)?;
+    let locale = Locale::from_env_value(&request.locale);
+    finished_view(config, outcome.map_err(refused)?, locale)
+}
+
+/// Resumes the run `request` names, like [`run_minimize`] runs a new one.
+pub async fn run_resume(
+    config: &Config,
+    request: &ResumeRequest,
+    run_id: u32,
+    cancel: CancellationToken,
+    send: &(dyn Fn(RunUpdate) + Send + Sync),
+) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
+    let hub = connect(config).await?;
+    let outcome = resume(
+        &hub,
+        config,
+        request.options(),
+        |event| send(RunUpdate::Event { run_id, event }),
+        cancel,
+    )
+    .await;
+    hub.shutdown().await;
+    let locale = Locale::from_env_value(&request.locale);
+    finished_view(config, outcome.map_err(refused)?, locale)
+}
+
+/// The result screen's view of a run that ended, and what approval and export need.
+fn finished_view(
+    config: &Config,
+    outcome: RunOutcome,
+    locale: Locale,
+) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
     let finished = outcome
         .summary
         .evidence_session
@@ -105,7 +153,6 @@ pub async fn run_minimize(
                     pending: outcome.pending.clone(),
                 }),
         );
-    let locale = Locale::from_env_value(&request.locale);
     Ok((view(&outcome, &config.workspace, locale), finished))
 }
 

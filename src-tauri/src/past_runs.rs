@@ -14,7 +14,7 @@ use whittle_core::model::{Confidence, Crash, Sidecar, SIDECAR_FILE};
 use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::workspace::list_sessions;
 use whittle_mcp::evidence::read_result;
-use whittle_mcp::run::{PendingResult, RunStatus};
+use whittle_mcp::run::{can_resume, read_journal, run_state, PendingResult, RunState, RunStatus};
 
 /// A sidecar larger than this is not read for badges (it is never that large).
 const MAX_SIDECAR_BYTES: u64 = 4 * 1024 * 1024;
@@ -29,8 +29,13 @@ pub enum PastRunOutcome {
     CaptureFailed,
     RuntimeFailed,
     Cancelled,
-    /// No result was written: the run was interrupted (or is still running).
+    /// The run died without finishing (its meta still says running, nobody holds its
+    /// lock), or left no result.
     Interrupted,
+    /// A live process holds the run: it is going on (in this window or elsewhere).
+    Running,
+    /// The tester ended an interrupted run without resuming it.
+    Discarded,
 }
 
 impl From<RunStatus> for PastRunOutcome {
@@ -61,6 +66,8 @@ pub struct PastRun {
     pub attempts: u32,
     /// The session's sidecar names this run's evidence for its crash.
     pub approved: bool,
+    /// It can go on from its journal (*Resume*) or be ended for good (*Discard*).
+    pub resumable: bool,
 }
 
 /// The status a result was written with, or (older results) the one its fields imply.
@@ -127,10 +134,25 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
         converged: false,
         attempts: 0,
         approved: false,
+        resumable: can_resume(dir),
+    };
+    let meta = File::open(dir.join(META_FILE))
+        .ok()
+        .and_then(|file| parse_meta(file).ok());
+    let state = meta
+        .as_ref()
+        .map_or(RunState::Ended, |m| run_state(dir, m.status));
+    let discarded = read_journal(dir).is_ok_and(|j| j.discarded.is_some());
+    // A run that died says so whatever it left behind; one going on is not a past run yet.
+    let overriding = match state {
+        RunState::Running => Some(PastRunOutcome::Running),
+        RunState::Interrupted => Some(PastRunOutcome::Interrupted),
+        RunState::Ended if discarded => Some(PastRunOutcome::Discarded),
+        RunState::Ended => None,
     };
     match read_result(dir) {
         Ok(result) => {
-            let outcome = PastRunOutcome::from(status_of(&result));
+            let outcome = overriding.unwrap_or_else(|| PastRunOutcome::from(status_of(&result)));
             let run = PastRun {
                 outcome,
                 original_steps: count(result.original_path.len()),
@@ -144,9 +166,9 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
             Some((result.crash_id, run))
         }
         Err(_) => {
-            let meta = parse_meta(File::open(dir.join(META_FILE)).ok()?).ok()?;
-            let crash_id = meta.extra.get("crash_id")?.as_str()?.to_owned();
-            Some((crash_id, base))
+            let crash_id = meta?.extra.get("crash_id")?.as_str()?.to_owned();
+            let outcome = overriding.unwrap_or(PastRunOutcome::Interrupted);
+            Some((crash_id, PastRun { outcome, ..base }))
         }
     }
 }

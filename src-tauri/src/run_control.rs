@@ -1,13 +1,19 @@
-//! Starting, cancelling and (on quit) winding down the one live run.
+//! Starting, resuming, cancelling and (on quit) winding down the one live run.
 
-use std::path::Path;
+use std::future::Future;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use whittle_mcp::run::RunEvent;
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::{run_minimize, RunRequest};
-use crate::run_update::RunUpdate;
-use crate::runs::Runs;
+use crate::live_run::{run_minimize, run_resume, ResumeRequest, RunRequest};
+use crate::run_update::{RunResultView, RunUpdate};
+use crate::runs::{FinishedRun, Runs};
+
+type Sender = Arc<dyn Fn(RunUpdate) + Send + Sync>;
+type Ending = Result<(RunResultView, Option<(String, FinishedRun)>), AppError>;
 
 /// Starts a run in the background and returns its id; every event and then exactly
 /// one `Ended` go to `send`. Bad input is refused here, before any side effect.
@@ -27,12 +33,72 @@ pub fn start(
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
+    let send = tracked(runs, config.workspace.clone(), send);
+    let events = Arc::clone(&send);
+    spawn(runs, run_id, send, async move {
+        run_minimize(&config, &request, run_id, cancel, &*events).await
+    });
+    Ok(run_id)
+}
+
+/// Resumes an interrupted (or failed, or cancelled) run from its journal, like
+/// [`start`]; a resume the run refuses (it changed, or is going on) ends with its error.
+pub fn resume(
+    config_path: Option<&Path>,
+    runs: &Arc<Runs>,
+    request: ResumeRequest,
+    send: impl Fn(RunUpdate) + Send + Sync + 'static,
+) -> Result<u32, AppError> {
+    let config = config_for(config_path, Path::new(&request.workspace))?;
+    let (run_id, cancel) = runs.begin()?;
+    tracing::info!(run_id, evidence = %request.evidence_session, "minimize run resumed");
+    let send = tracked(runs, config.workspace.clone(), send);
+    let events = Arc::clone(&send);
+    spawn(runs, run_id, send, async move {
+        run_resume(&config, &request, run_id, cancel, &*events).await
+    });
+    Ok(run_id)
+}
+
+/// `send`, noting the run's evidence session among the app's own runs once it exists
+/// (so a run cut off with the window is offered for resuming at the next start).
+fn tracked(
+    runs: &Arc<Runs>,
+    workspace: PathBuf,
+    send: impl Fn(RunUpdate) + Send + Sync + 'static,
+) -> Sender {
+    let runs = Arc::clone(runs);
+    Arc::new(move |update: RunUpdate| {
+        if let RunUpdate::Event {
+            event: RunEvent::Started {
+                evidence_session, ..
+            },
+            ..
+        } = &update
+        {
+            runs.own().started(&workspace, evidence_session);
+        }
+        send(update);
+    })
+}
+
+/// Runs `run` in the background: frees the slot, forgets the run among the app's own
+/// once it ended, and sends exactly one `Ended`.
+fn spawn(
+    runs: &Arc<Runs>,
+    run_id: u32,
+    send: Sender,
+    run: impl Future<Output = Ending> + Send + 'static,
+) {
     let slot = Arc::clone(runs);
     let task = tauri::async_runtime::spawn(async move {
-        let ended = match run_minimize(&config, &request, run_id, cancel, &send).await {
+        let ended = match run.await {
             Ok((view, finished)) => {
                 let summary = &view.summary;
                 tracing::info!(run_id, status = ?summary.status, attempts = summary.attempts, confidence = ?summary.confidence, evidence = ?summary.evidence_session, "minimize run ended");
+                if let Some((evidence, _)) = &finished {
+                    slot.own().ended(evidence);
+                }
                 slot.end(run_id, finished);
                 RunUpdate::Ended {
                     run_id,
@@ -53,5 +119,4 @@ pub fn start(
         send(ended);
     });
     runs.attach(run_id, task);
-    Ok(run_id)
 }

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use whittle_mcp::run::PendingResult;
 
 use crate::error::AppError;
+use crate::own_runs::OwnRuns;
 
 pub struct ActiveRun {
     pub id: u32,
@@ -27,6 +28,8 @@ pub struct FinishedRun {
 #[derive(Default)]
 pub struct Runs {
     inner: Mutex<Inner>,
+    /// The runs this app started and has not seen end (kept across restarts).
+    own: OwnRuns,
 }
 
 #[derive(Default)]
@@ -38,6 +41,18 @@ struct Inner {
 }
 
 impl Runs {
+    /// Runs whose own runs are remembered in `own` (the app; tests use `default`).
+    pub fn with_own_runs(own: OwnRuns) -> Runs {
+        Runs {
+            inner: Mutex::default(),
+            own,
+        }
+    }
+
+    pub fn own(&self) -> &OwnRuns {
+        &self.own
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves plain data behind; keep serving it.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())

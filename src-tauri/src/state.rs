@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::app_config::{configured_workspace, find_config, ConfigChoice};
+use crate::own_runs::{OwnRuns, OWN_RUNS_FILE};
 use crate::runs::Runs;
 use crate::workspace_watch::WorkspaceWatch;
 
@@ -49,7 +50,12 @@ impl AppState {
             .map(PathBuf::from)
             .or_else(|| setup.path.as_deref().and_then(configured_workspace))
             .unwrap_or_else(bundled_demo_workspace);
-        Self::with_setup(workspace, setup)
+        let mut state = Self::with_setup(workspace, setup);
+        // The app's own runs are remembered across restarts, so one cut off with the
+        // window is offered for resuming at the next start.
+        let own = OwnRuns::at(crate::app_paths::data_dir().map(|d| d.join(OWN_RUNS_FILE)));
+        state.runs = Arc::new(Runs::with_own_runs(own));
+        state
     }
 }
 

@@ -126,4 +126,75 @@ describe("App: recent workspaces and minimizing", () => {
     expect(screen.getByTestId("run-attempts")).toHaveTextContent("1 / 30");
     expect(screen.getAllByTestId("history-row")).toHaveLength(1);
   });
+
+  it("offers the run this app was closed during, resumes it in the run view, or discards it", async () => {
+    const own = {
+      evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+      session_id: checkoutNpe.session_id,
+      crash_id: "c1",
+      created_at: "2026-05-20T10:15:00+00:00",
+      own: true,
+      resumable: true,
+    };
+    const other = { ...own, evidence_session: "2026-05-19_090000_minimize-checkout-npe", own: false };
+    let interrupted = [own, other];
+    const calls = fakeBackend({
+      ...runHandlers,
+      interrupted_runs: () => interrupted,
+      resume_run: () => 8,
+      discard_run: () => {
+        interrupted = [other];
+        return null;
+      },
+    });
+    render(App);
+    const banner = await screen.findByTestId("interrupted-banner");
+    expect(banner).toHaveTextContent("Whittle was closed while minimizing c1 of " + checkoutNpe.session_id);
+    expect(screen.getAllByTestId("interrupted-banner")).toHaveLength(1);
+    // Both runs mark their session in the list.
+    expect(within(screen.getAllByRole("option")[2]!).getByTestId("interrupted-run")).toBeInTheDocument();
+
+    await fireEvent.click(within(banner).getByRole("button", { name: "Resume" }));
+    expect(await screen.findByRole("heading", { name: /Minimize c1/ })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(commandCalls(calls, "resume_run")).toEqual([
+        {
+          request: { workspace: "/home/tester/whittle/demo/workspace", evidence_session: own.evidence_session, locale: "en" },
+          onUpdate: expect.anything(),
+        },
+      ]),
+    );
+    expect(commandCalls(calls, "start_run")).toEqual([]);
+    expect(screen.queryByTestId("interrupted-banner")).toBeNull();
+  });
+
+  it("discards an interrupted run from the banner", async () => {
+    const own = {
+      evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+      session_id: checkoutNpe.session_id,
+      crash_id: "c1",
+      created_at: "2026-05-20T10:15:00+00:00",
+      own: true,
+      resumable: false,
+    };
+    let interrupted = [own];
+    const calls = fakeBackend({
+      ...runHandlers,
+      interrupted_runs: () => interrupted,
+      discard_run: () => {
+        interrupted = [];
+        return null;
+      },
+    });
+    render(App);
+    const banner = await screen.findByTestId("interrupted-banner");
+    expect(banner).toHaveTextContent("started by a Whittle without resume");
+    expect(within(banner).queryByRole("button", { name: "Resume" })).toBeNull();
+    await fireEvent.click(within(banner).getByRole("button", { name: "Discard" }));
+    await waitFor(() => expect(screen.queryByTestId("interrupted-banner")).toBeNull());
+    expect(commandCalls(calls, "discard_run")).toEqual([
+      { workspace: "/home/tester/whittle/demo/workspace", evidenceSession: own.evidence_session },
+    ]);
+    expect(screen.queryByTestId("interrupted-run")).toBeNull();
+  });
 });

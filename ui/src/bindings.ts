@@ -24,6 +24,15 @@ export const commands = {
 	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
 	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("start_run", { request, onUpdate })),
+	/**
+	 *  Resumes an interrupted (or failed, or cancelled) run from its journal; progress and
+	 *  the end arrive on `on_update` as for `start_run`.
+	 */
+	resumeRun: (request: ResumeRequest, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("resume_run", { request, onUpdate })),
+	/**  Ends an interrupted run without resuming it; its evidence stays readable. */
+	discardRun: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("discard_run", { workspace, evidenceSession })),
+	/**  The workspace's interrupted runs (`own`: this app was closed while it ran them). */
+	interruptedRuns: (workspace: string) => __TAURI_INVOKE<InterruptedRun[]>("interrupted_runs", { workspace }),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
 	cancelRun: (runId: number) => __TAURI_INVOKE<boolean>("cancel_run", { runId }),
 	/**  Writes the finished run's result into the original session's sidecar. */
@@ -241,12 +250,25 @@ export type EngineSnapshot_Serialize = {
 };
 
 /**  Stable codes; renaming one is a breaking change for the UI. */
-export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed";
+export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed" | "discard_failed";
 
 /**  The wire shape of an [`AppError`]. */
 export type ErrorPayload = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  A run of this app that was interrupted, as the start banner shows it. */
+export type InterruptedRun = {
+	evidence_session: string,
+	/**  The session it minimized, and which crash. */
+	session_id: string,
+	crash_id: string,
+	created_at: string,
+	/**  This app started it (and was closed while it ran). */
+	own: boolean,
+	/**  It can go on from its journal (a run from before journals cannot). */
+	resumable: boolean,
 };
 
 /**  One masked region exactly as Apply will burn it, to lay over the image. */
@@ -328,8 +350,15 @@ export type PastRun = PastRun_Serialize | PastRun_Deserialize;
 
 /**  How a past run ended, as its badge says. */
 export type PastRunOutcome = "minimized" | "not_reproduced" | "static" | "capture_failed" | "runtime_failed" | "cancelled" | 
-/**  No result was written: the run was interrupted (or is still running). */
-"interrupted";
+/**
+ *  The run died without finishing (its meta still says running, nobody holds its
+ *  lock), or left no result.
+ */
+"interrupted" | 
+/**  A live process holds the run: it is going on (in this window or elsewhere). */
+"running" | 
+/**  The tester ended an interrupted run without resuming it. */
+"discarded";
 
 /**  One past run's badge: "12 → 4 · high · approved". */
 export type PastRun_Deserialize = {
@@ -345,6 +374,8 @@ export type PastRun_Deserialize = {
 	attempts: number,
 	/**  The session's sidecar names this run's evidence for its crash. */
 	approved: boolean,
+	/**  It can go on from its journal (*Resume*) or be ended for good (*Discard*). */
+	resumable: boolean,
 };
 
 /**  One past run's badge: "12 → 4 · high · approved". */
@@ -361,6 +392,8 @@ export type PastRun_Serialize = {
 	attempts: number,
 	/**  The session's sidecar names this run's evidence for its crash. */
 	approved: boolean,
+	/**  It can go on from its journal (*Resume*) or be ended for good (*Discard*). */
+	resumable: boolean,
 };
 
 /**
@@ -421,6 +454,8 @@ export type PendingResult_Deserialize = {
 	minimal_plan: PlanEntry_Deserialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],
+	/**  When the run was resumed after an interruption, if it was. */
+	resumed?: ResumeMark[] | null,
 };
 
 /**
@@ -475,6 +510,8 @@ export type PendingResult_Serialize = {
 	minimal_plan: PlanEntry_Serialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],
+	/**  When the run was resumed after an interruption, if it was. */
+	resumed?: ResumeMark[],
 };
 
 /**  Which part of the seed's Phase 3 issued a replay. */
@@ -654,6 +691,23 @@ export type ReplayRange = {
 	max: number,
 };
 
+/**  A resume of the run: when, and how many attempts were already done. */
+export type ResumeMark = {
+	at: string,
+	after_attempts: number,
+};
+
+/**
+ *  What *Resume* asks for: an interrupted (or failed, or cancelled) run of the workspace,
+ *  to go on from its journal with what it recorded (session, crash, strategy, budget).
+ */
+export type ResumeRequest = {
+	workspace: string,
+	evidence_session: string,
+	/**  The window's language, as in [`RunRequest`]. */
+	locale: string,
+};
+
 export type ReviewChecklist = {
 	/**  In attempt order. */
 	shots: ShotReview[],
@@ -743,7 +797,12 @@ export type RunNotice =
 /**  An attempt's screenshot was not archived (privacy fails closed). */
 { kind: "screenshot_omitted"; attempt: number; why: string } | 
 /**  Bookkeeping files that could not be written (the result is unaffected). */
-{ kind: "file_not_written"; file: string; detail: string };
+{ kind: "file_not_written"; file: string; detail: string } | 
+/**
+ *  The run goes on from its journal after an interruption: `after_attempts` were
+ *  done before, and are not replayed again.
+ */
+{ kind: "resumed"; at: string; after_attempts: number };
 
 /**  What the run panel asks for. */
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;

@@ -60,30 +60,37 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct MinimizeArgs {
     /// Session id, or an absolute session folder inside the workspace.
-    pub session: String,
+    #[arg(required_unless_present = "resume")]
+    pub session: Option<String>,
+    /// Continue an interrupted (or failed, or cancelled) run in its evidence session: the
+    /// attempts it recorded are not replayed again. Session, crash, strategy and budget
+    /// are the run's own; --device and --devices may change.
+    #[arg(long, value_name = "EVIDENCE_SESSION", conflicts_with_all = ["session", "crash", "package"])]
+    pub resume: Option<String>,
     /// Which crash, when the session has several distinct ones.
     #[arg(long)]
     pub crash: Option<String>,
-    /// Replay budget; an integer >= 1.
-    #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
-    pub max_replays: i64,
+    /// Replay budget; an integer >= 1 (default 30).
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_replays: Option<i64>,
     #[arg(long)]
     pub device: Option<String>,
     /// Replay on up to N devices at once: the chosen device plus other online Android
-    /// devices with the app installed. The search's decisions stay the strategy's.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub devices: i64,
+    /// devices with the app installed. The search's decisions stay the strategy's
+    /// (default 1).
+    #[arg(long, allow_negative_numbers = true)]
+    pub devices: Option<i64>,
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
     /// Search strategy: `seed` (the default), `binary` (fewer replays, the same proof)
     /// or `flaky` (for crashes that show only sometimes: every verdict sampled, never
     /// rated high); see the README's Performance section.
-    #[arg(long, default_value_t = whittle_core::strategy::Strategy::Seed)]
-    pub strategy: whittle_core::strategy::Strategy,
+    #[arg(long)]
+    pub strategy: Option<whittle_core::strategy::Strategy>,
     /// Replay the full path up to N times until it reproduces (each try counts against
     /// the budget; a miss then a hit marks the crash flaky). 1, the default, is the seed's
-    /// single try.
+    /// single try. A resumed run keeps the tries it started with.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub baseline_tries: i64,
     /// Print one JSON object instead of the report.
@@ -92,6 +99,14 @@ pub struct MinimizeArgs {
     /// Write the minimized path to crashes.minimized.json without asking.
     #[arg(long)]
     pub approve: bool,
+}
+
+impl MinimizeArgs {
+    /// The budget asked for, or the default.
+    pub fn budget(&self) -> i64 {
+        self.max_replays
+            .unwrap_or(whittle_mcp::run::DEFAULT_MAX_REPLAYS)
+    }
 }
 
 #[derive(Debug, clap::Args)]

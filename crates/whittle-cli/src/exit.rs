@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use whittle_mcp::run::{RunError, RunStatus};
+use whittle_mcp::run::{LockError, ResumeError, RunError, RunStatus};
 
 /// SPEC §8 exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +43,13 @@ impl Exit {
             | RunError::NeedPackageConfirmation { .. }
             | RunError::Plan(_) => Exit::NoResult,
             RunError::NoDevice | RunError::Mcp(_) | RunError::Cancelled => Exit::Infrastructure,
+            RunError::Resume(e) => match e {
+                ResumeError::Resolve(_) => Exit::Usage,
+                ResumeError::Lock(LockError::Io { .. }) => Exit::Infrastructure,
+                // Still running, already ended, changed since, or unreadable evidence:
+                // refused, nothing was replayed.
+                _ => Exit::NoResult,
+            },
         }
     }
 }

@@ -49,9 +49,9 @@ async fn run(cli: Cli) -> Exit {
     }
     // Arguments are refused before the config is even read (no side effect at all).
     if let Command::Minimize(args) = &cli.command {
-        if args.max_replays < 1 {
+        if args.budget() < 1 {
             let words = locale::words();
-            eprintln!("{}{}", words.error, (words.bad_budget)(args.max_replays));
+            eprintln!("{}{}", words.error, (words.bad_budget)(args.budget()));
             return Exit::Usage;
         }
     }

@@ -20,6 +20,7 @@ mod fault {
         Create,
         Write,
         Rename,
+        Append,
     }
     #[inline(always)]
     pub(super) fn check(_stage: Stage) -> std::io::Result<()> {
@@ -67,6 +68,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: FileMode) -> io::Result<()>
     check(Stage::Rename)?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// Appends `bytes` (one whole record) to `file` and makes them durable before returning:
+/// the one way a journal grows. A failure may leave part of the record at the end of the
+/// file (a disk that filled up mid-write); readers treat an unfinished last line as never
+/// written, and the writer cuts it off before appending again.
+pub fn append_durable(mut file: &File, bytes: &[u8]) -> io::Result<()> {
+    if let Err(e) = check(Stage::Append) {
+        file.write_all(&bytes[..bytes.len() / 2])?;
+        return Err(e);
+    }
+    file.write_all(bytes)?;
+    file.sync_data()
 }
 
 /// Makes a folder's entries (a new file, a rename) durable.

@@ -7,7 +7,8 @@ use tauri::State;
 
 use crate::devices::{self, DeviceView};
 use crate::error::AppError;
-use crate::live_run::RunRequest;
+use crate::live_run::{ResumeRequest, RunRequest};
+use crate::own_runs::{self, InterruptedRun};
 use crate::run_control;
 use crate::run_update::RunUpdate;
 use crate::state::AppState;
@@ -40,6 +41,52 @@ pub fn start_run(
             let _ = on_update.send(u);
         },
     )
+}
+
+/// Resumes an interrupted (or failed, or cancelled) run from its journal; progress and
+/// the end arrive on `on_update` as for `start_run`.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state, on_update), err)]
+pub fn resume_run(
+    state: State<'_, AppState>,
+    request: ResumeRequest,
+    on_update: Channel<RunUpdate>,
+) -> Result<u32, AppError> {
+    run_control::resume(
+        state.config_path.as_deref(),
+        &state.runs,
+        request,
+        move |u| {
+            let _ = on_update.send(u);
+        },
+    )
+}
+
+/// Ends an interrupted run without resuming it; its evidence stays readable.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub fn discard_run(
+    state: State<'_, AppState>,
+    workspace: String,
+    evidence_session: String,
+) -> Result<(), AppError> {
+    whittle_mcp::run::discard(Path::new(&workspace), &evidence_session).map_err(|e| {
+        AppError::DiscardFailed {
+            reason: e.to_string(),
+        }
+    })?;
+    state.runs.own().ended(&evidence_session);
+    Ok(())
+}
+
+/// The workspace's interrupted runs (`own`: this app was closed while it ran them).
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state))]
+pub fn interrupted_runs(state: State<'_, AppState>, workspace: String) -> Vec<InterruptedRun> {
+    own_runs::interrupted_runs(Path::new(&workspace), state.runs.own())
 }
 
 /// Asks the live run to stop; it still finishes its evidence and sends `ended`.

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import SessionDetailView from "./SessionDetailView.svelte";
 import { checkoutDetail } from "../test/fixtures";
 import type { SessionDetail } from "../lib/types";
+import type { PastRun } from "../lib/runTypes";
 
 describe("SessionDetailView", () => {
   it("shows the crash and its step path as cards in order", () => {
@@ -113,6 +114,7 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
               converged: true,
               attempts: 17,
               approved: true,
+              resumable: false,
             },
             {
               evidence_session: "2026-05-19_090000_minimize-checkout-npe",
@@ -124,6 +126,7 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
               converged: false,
               attempts: 5,
               approved: false,
+              resumable: false,
             },
           ],
         },
@@ -139,5 +142,78 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
     // The skipped step says why on its card; the notices list only the rest.
     expect(screen.queryByText(/Step 3 is skipped/)).toBeNull();
     expect(screen.getByText(/1 step\(s\) carry no replay metadata/)).toBeInTheDocument();
+  });
+
+  it("offers Resume and Discard for an interrupted run, Resume for a failed one, Discard alone for an old one", async () => {
+    const crash = checkoutDetail.crashes[0]!;
+    const past = (evidence: string, outcome: PastRun["outcome"], resumable: boolean): PastRun => ({
+      evidence_session: evidence,
+      created_at: "2026-05-20T10:15:00+00:00",
+      outcome,
+      original_steps: 12,
+      minimal_steps: null,
+      confidence: null,
+      converged: false,
+      attempts: 3,
+      approved: false,
+      resumable,
+    });
+    const detail: SessionDetail = {
+      ...checkoutDetail,
+      crashes: [
+        {
+          ...crash,
+          past_runs: [
+            past("e-interrupted", "interrupted", true),
+            past("e-failed", "runtime_failed", true),
+            past("e-old", "interrupted", false),
+            past("e-running", "running", false),
+          ],
+        },
+      ],
+    };
+    const onresumerun = vi.fn();
+    const ondiscardrun = vi.fn();
+    render(SessionDetailView, { detail, onresumerun, ondiscardrun });
+    const rows = screen.getAllByTestId("past-run");
+    const buttons = (row: HTMLElement) =>
+      within(row)
+        .queryAllByRole("button")
+        .map((b) => b.textContent?.trim());
+    expect(rows.map(buttons)).toEqual([["Resume", "Discard"], ["Resume"], ["Discard"], []]);
+    expect(within(rows[0]!).getByTestId("past-run-badge")).toHaveTextContent("interrupted");
+    expect(within(rows[3]!).getByTestId("past-run-badge")).toHaveTextContent("running");
+    await fireEvent.click(within(rows[0]!).getByTestId("resume-past-run"));
+    expect(onresumerun).toHaveBeenCalledWith(detail.crashes[0], detail.crashes[0]!.past_runs[0]);
+    await fireEvent.click(within(rows[2]!).getByTestId("discard-past-run"));
+    expect(ondiscardrun).toHaveBeenCalledWith(detail.crashes[0], detail.crashes[0]!.past_runs[2]);
+  });
+
+  it("does not offer Resume while another run is going on", () => {
+    const crash = checkoutDetail.crashes[0]!;
+    const detail: SessionDetail = {
+      ...checkoutDetail,
+      crashes: [
+        {
+          ...crash,
+          past_runs: [
+            {
+              evidence_session: "e1",
+              created_at: "2026-05-20T10:15:00+00:00",
+              outcome: "interrupted",
+              original_steps: 12,
+              minimal_steps: null,
+              confidence: null,
+              converged: false,
+              attempts: 3,
+              approved: false,
+              resumable: true,
+            },
+          ],
+        },
+      ],
+    };
+    render(SessionDetailView, { detail, onresumerun: () => {}, minimizeBlocked: "Another crash is being minimized." });
+    expect(screen.getByTestId("resume-past-run")).toBeDisabled();
   });
 });

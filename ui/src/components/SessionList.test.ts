@@ -20,6 +20,18 @@ describe("SessionList", () => {
     expect(within(npe).getByText("Failed")).toBeInTheDocument();
   });
 
+  it("marks a session with an interrupted minimize run", () => {
+    render(SessionList, {
+      sessions,
+      selectedId: null,
+      onselect: () => {},
+      interrupted: new Set([checkoutNpe.session_id]),
+    });
+    const options = screen.getAllByRole("option");
+    expect(within(options[2]!).getByTestId("interrupted-run")).toHaveTextContent("Interrupted run");
+    expect(within(options[1]!).queryByTestId("interrupted-run")).toBeNull();
+  });
+
   it("flags a malformed session with a warning badge and its message, keeping the others", () => {
     render(SessionList, { sessions, selectedId: null, onselect: () => {} });
     const [broken, ok] = screen.getAllByRole("option");

@@ -19,7 +19,9 @@ import type {
   RunChannelMessage,
   RunEnded,
   RunErrorPayload,
+  InterruptedRun,
   ReopenedRun,
+  ResumeRequest,
   RunUpdate,
   ScreenshotView,
   StartRunRequest,
@@ -89,6 +91,15 @@ export const api = {
   startRun: async (request: StartRunRequest, sink?: RunSink): Promise<number> =>
     // The channel carries what Rust serializes; the binding names its deserialize twin.
     unwrap(await commands.startRun(request, progressChannel(sink) as unknown as Parameters<typeof commands.startRun>[1])),
+  /** Goes on with an interrupted run; its progress arrives as for `startRun`. */
+  resumeRun: async (request: ResumeRequest, sink?: RunSink): Promise<number> =>
+    unwrap(await commands.resumeRun(request, progressChannel(sink) as unknown as Parameters<typeof commands.resumeRun>[1])),
+  /** Ends an interrupted run without resuming it (its evidence stays). */
+  discardRun: async (workspace: string, evidenceSession: string): Promise<void> => {
+    unwrap(await commands.discardRun(workspace, evidenceSession));
+  },
+  /** The workspace's interrupted runs; `own` marks those this app was closed during. */
+  interruptedRuns: (workspace: string): Promise<InterruptedRun[]> => commands.interruptedRuns(workspace),
   cancelRun: async (runId: number): Promise<void> => {
     await commands.cancelRun(runId);
   },

@@ -4,7 +4,15 @@
 // replayed once it is known.
 import { api, describeError, errorCode } from "./api";
 import { initialRunState, reduce, replayAll, type RunState } from "./runState";
-import type { ReopenedRun, RunEnded, RunErrorPayload, RunResultView, RunUpdate, StartRunRequest } from "./runTypes";
+import type {
+  ReopenedRun,
+  ResumeRequest,
+  RunEnded,
+  RunErrorPayload,
+  RunResultView,
+  RunUpdate,
+  StartRunRequest,
+} from "./runTypes";
 
 export type RunLifecycle = "idle" | "starting" | "running" | "ended";
 
@@ -41,6 +49,18 @@ export class RunController {
   }
 
   async start(request: StartRunRequest): Promise<void> {
+    await this.#launch(request, (sink) => api.startRun(request, sink));
+  }
+
+  /** Goes on with an interrupted run from its journal (nothing recorded is replayed). */
+  async resume(request: ResumeRequest): Promise<void> {
+    await this.#launch(null, (sink) => api.resumeRun(request, sink));
+  }
+
+  async #launch(
+    request: StartRunRequest | null,
+    begin: (sink: { update: (u: RunUpdate) => void; ended: (e: RunEnded) => void }) => Promise<number>,
+  ): Promise<void> {
     if (this.busy || this.#disposed) return;
     this.state = initialRunState();
     this.result = null;
@@ -54,7 +74,7 @@ export class RunController {
     this.reopened = false;
     this.lifecycle = "starting";
     try {
-      const id = await api.startRun(request, {
+      const id = await begin({
         update: (update) => this.#receive({ kind: "update", update }),
         ended: (ended) => this.#receive({ kind: "ended", ended }),
       });

@@ -102,4 +102,32 @@ describe("RunController", () => {
     await emitEvents(1, events.slice(0, 4));
     expect(run.state.rows).toHaveLength(0);
   });
+
+  it("resumes an interrupted run through resume_run and folds its events like a new one", async () => {
+    const calls = fakeBackend({ resume_run: () => 7 });
+    const run = new RunController(() => 0);
+    const resume = { workspace: "/ws", evidence_session: summary.evidence_session!, locale: "en" };
+    await run.resume(resume);
+    expect(commandCalls(calls, "resume_run")).toEqual([{ request: resume, onUpdate: expect.any(Channel) }]);
+    expect(commandCalls(calls, "start_run")).toEqual([]);
+    expect(run.lifecycle).toBe("running");
+    expect(run.lastRequest).toBeNull();
+    await emitEvents(7, events);
+    expect(run.state.rows).toHaveLength(4);
+    await emitEnded(7, result);
+    expect(run.lifecycle).toBe("ended");
+    expect(run.result).toEqual(result);
+    run.dispose();
+  });
+
+  it("shows why a resume was refused", async () => {
+    fakeBackend({
+      resume_run: () => fail("run_refused", "the run cannot start: the files of session s changed since the run started"),
+    });
+    const run = new RunController();
+    await run.resume({ workspace: "/ws", evidence_session: "e1", locale: "en" });
+    expect(run.lifecycle).toBe("idle");
+    expect(run.startError?.message).toContain("the files of session s changed");
+    run.dispose();
+  });
 });

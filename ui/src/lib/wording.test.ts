@@ -47,7 +47,10 @@ describe("wording", () => {
     expect(stepText(tap)).toBe("Tap “btn_cart” (id)");
     expect(skipText({ code: "unstable_key", key_kind: "its class" })).toMatch(/only by its class/);
     expect(planNoticeText({ kind: "low_coverage", replayable: 1, non_launch: 4 })).toMatch(/Only 1 of 4 actions/);
+    const resumed = { kind: "resumed", at: "2026-05-20T10:15:00Z", after_attempts: 4 } as const;
+    expect(noticeText(resumed)).toMatch(/^Resumed at May 20, 2026, \d\d:15: the 4 attempts recorded before/);
     setLocale("zh-CN", false);
+    expect(noticeText(resumed)).toMatch(/中断前记录的 4 次尝试不会重新回放/);
     expect(stepText(tap)).toBe("点击“btn_cart”（id）");
     expect(stepText({ kind: "launch" })).toBe("启动应用");
     expect(skipText({ code: "sensitive" })).toMatch(/隐私数据/);

@@ -18,7 +18,7 @@ import type {
   StepWords,
   TargetWords,
 } from "./runTypes";
-import { formatSteps } from "./format";
+import { formatCreatedAt, formatSteps } from "./format";
 import type { ErrorCode } from "./types";
 
 /** A record whose values are looked up in the current language each time they are read. */
@@ -167,6 +167,8 @@ export function noticeText(notice: RunNotice): string {
       return t("notice.screenshotOmitted", { attempt: notice.attempt, why: notice.why });
     case "file_not_written":
       return t("notice.fileNotWritten", { file: notice.file, detail: notice.detail });
+    case "resumed":
+      return t("notice.resumed", { at: formatCreatedAt(notice.at), count: notice.after_attempts });
   }
 }
 
@@ -304,6 +306,7 @@ const KNOWN_CODES: Record<ErrorCode, true> = {
   export_failed: true,
   screenshot_unavailable: true,
   reveal_failed: true,
+  discard_failed: true,
 };
 
 const isKnown = (code: string | null): code is ErrorCode => code !== null && Object.hasOwn(KNOWN_CODES, code);

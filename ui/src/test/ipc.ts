@@ -15,7 +15,7 @@ export function fakeBackend(handlers: Handlers): Calls {
     (cmd, args) => {
       const a = (args ?? {}) as Record<string, unknown>;
       calls.push({ cmd, args: a });
-      if (cmd === "start_run" && a.onUpdate) lastChannel = channelSender(a.onUpdate);
+      if ((cmd === "start_run" || cmd === "resume_run") && a.onUpdate) lastChannel = channelSender(a.onUpdate);
       const handler = handlers[cmd];
       if (!handler) throw new Error(`unexpected command ${cmd}`);
       return handler(a);

@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicU32;
 
 use tokio_util::sync::CancellationToken;
 use whittle_mcp::config::Config;
-use whittle_mcp::run::{approve, minimize, MinimizeOptions, RunError, RunOutcome};
+use whittle_mcp::run::{
+    approve, minimize, resume, MinimizeOptions, ResumeOptions, RunError, RunEvent, RunOutcome,
+};
 
 use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
@@ -16,17 +18,17 @@ use crate::progress::Progress;
 pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     // Refused like a bad budget, before any side effect: negative or huge values map
     // to 0, which `pool_size` refuses.
-    let devices = u32::try_from(args.devices).unwrap_or(0);
+    let devices = args.devices.map(|d| u32::try_from(d).unwrap_or(0));
     // Likewise: out-of-range tries map to 0, which `search_options` refuses.
     let baseline_tries = u32::try_from(args.baseline_tries).unwrap_or(0);
     let opts = MinimizeOptions {
-        session: args.session.clone(),
+        session: args.session.clone().unwrap_or_default(),
         crash: args.crash.clone(),
-        max_replays: args.max_replays,
+        max_replays: args.budget(),
         device: args.device.clone(),
         package: args.package.clone(),
-        strategy: args.strategy,
-        devices,
+        strategy: args.strategy.unwrap_or_default(),
+        devices: devices.unwrap_or(1),
         baseline_tries,
     };
     let checked = opts
@@ -50,14 +52,20 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     });
     let progress = Progress::new(args.json);
     let budget = AtomicU32::new(0);
-    let result = minimize(
-        &hub,
-        config,
-        opts,
-        |event| progress.on_event(&event, &budget),
-        cancel.clone(),
-    )
-    .await;
+    let on_event = |event: RunEvent| progress.on_event(&event, &budget);
+    let result = match &args.resume {
+        Some(evidence) => {
+            let again = ResumeOptions {
+                evidence_session: evidence.clone(),
+                device: args.device.clone(),
+                devices,
+                strategy: args.strategy,
+                max_replays: args.max_replays,
+            };
+            resume(&hub, config, again, on_event, cancel.clone()).await
+        }
+        None => minimize(&hub, config, opts, on_event, cancel.clone()).await,
+    };
     ctrl_c.abort();
     let exit = match result {
         Ok(outcome) => report(&outcome, &args, cancel.is_cancelled()),
@@ -96,6 +104,12 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
             );
             pool::add_json_fields(outcome, map);
             rates::add_json_fields(outcome, map);
+            if !outcome.resumed.is_empty() {
+                map.insert(
+                    "resumed".into(),
+                    serde_json::to_value(&outcome.resumed).unwrap_or_default(),
+                );
+            }
         }
         println!("{value}");
     } else {

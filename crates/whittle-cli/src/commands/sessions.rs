@@ -1,5 +1,7 @@
+use whittle_core::session::SESSIONS_DIR;
 use whittle_core::workspace::list_sessions;
 use whittle_mcp::config::Config;
+use whittle_mcp::run::{run_state, RunState};
 
 use crate::exit::Exit;
 
@@ -12,16 +14,28 @@ pub fn run(config: &Config) -> Exit {
         }
     };
     for s in &sessions {
-        let status = s
-            .status
-            .map(|st| format!("{st:?}").to_lowercase())
-            .unwrap_or_else(|| "?".into());
+        // A minimize run whose meta says running but whose lock nobody holds was
+        // interrupted (killed, crashed, power lost): it can be resumed.
+        let dir = config.workspace.join(SESSIONS_DIR).join(&s.session_id);
+        let state = match (&s.evidence_of, s.status) {
+            (Some(_), Some(status)) => Some(run_state(&dir, status)),
+            _ => None,
+        };
+        let status = match (state, s.status) {
+            (Some(RunState::Interrupted), _) => "interrupted".to_owned(),
+            (Some(RunState::Running), _) => "running".to_owned(),
+            (_, Some(st)) => format!("{st:?}").to_lowercase(),
+            (_, None) => "?".into(),
+        };
         print!(
             "{}  {}  {} steps  {} crashes ({} distinct)  {}",
             s.session_id, status, s.step_count, s.crash_count, s.crash_groups, s.platform
         );
         match &s.problem {
             Some(problem) => println!("  ⚠ {problem}"),
+            None if state == Some(RunState::Interrupted) => {
+                println!("  (resume: whittle minimize --resume {})", s.session_id)
+            }
             None => println!(),
         }
     }

@@ -50,9 +50,11 @@ pub fn export_evidence(
         .map(|rel| (rel, dir.join(rel)))
         .filter(|(_, p)| p.starts_with(&dir) && p.is_file())
         .map(|(rel, path)| ExportShot {
+            // The last step naming the file: a resumed run that ran an attempt again
+            // (it had no verdict) replaced its screenshot.
             attempt: attempts
                 .iter()
-                .find(|a| a.screenshot.as_deref() == Some(rel.as_str()))
+                .rfind(|a| a.screenshot.as_deref() == Some(rel.as_str()))
                 .map(|a| a.label.clone()),
             path,
         })

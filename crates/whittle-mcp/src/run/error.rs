@@ -59,6 +59,9 @@ pub enum RunError {
     Mcp(#[from] McpError),
     #[error("cancelled by user")]
     Cancelled,
+    /// `--resume` refused; the evidence session is as it was.
+    #[error(transparent)]
+    Resume(#[from] super::ResumeError),
 }
 
 fn group_list(groups: &[CrashGroup]) -> String {

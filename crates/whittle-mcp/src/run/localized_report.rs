@@ -37,7 +37,7 @@ fn live_zh(outcome: &RunOutcome) -> Option<String> {
         .map(|dir| dir.join(REPORT_FILE))
         .filter(|path| path.is_file())
         .map(|path| path.display().to_string());
-    Some(render_report_in(
+    let mut text = render_report_in(
         Locale::ZhCn,
         &ReportInput {
             session: &summary.session,
@@ -49,7 +49,15 @@ fn live_zh(outcome: &RunOutcome) -> Option<String> {
             result: search,
             assessment,
         },
-    ))
+    );
+    for mark in &outcome.resumed {
+        let _ = writeln!(
+            text,
+            "  续跑：{}，此前已记录 {} 次 replay（中断后继续，已记录的不再重放）",
+            mark.at, mark.after_attempts
+        );
+    }
+    Some(text)
 }
 
 /// A static suggestion: never replayed, always low, never written back.

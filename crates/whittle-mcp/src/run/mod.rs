@@ -6,14 +6,21 @@ mod decode_warnings;
 mod error;
 mod event;
 mod evidence_session;
+mod evidence_step;
+mod finish;
+mod journal;
 mod live;
 mod localized_report;
+mod lock;
 mod notice;
 mod options;
 mod outcome;
 mod pending;
+mod pool_record;
 mod prepare;
 mod recorded;
+mod resume;
+mod rounds;
 mod search;
 mod static_result;
 mod verify;
@@ -22,16 +29,26 @@ pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
 pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
-pub use live::{read_pool_record, PoolRecord, POOL_FILE};
+pub use journal::{
+    has_journal, parse_journal, read_journal, AttemptOutcome, DiscardMark, Journal, JournalAttempt,
+    JournalContents, JournalError, JournalHeader, ResumeMark, JOURNAL_FILE, JOURNAL_FORMAT,
+};
 pub use localized_report::localized_report;
+pub use lock::{lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE};
 pub use notice::RunNotice;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::{RunOutcome, RunStatus, RunSummary};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
+pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
+pub use resume::{
+    can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
+    RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
+};
+pub use rounds::{Batch, RoundCursor};
 pub use search::PoolReplay;
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 

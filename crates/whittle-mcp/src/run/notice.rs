@@ -24,6 +24,9 @@ pub enum RunNotice {
     ScreenshotOmitted { attempt: u32, why: String },
     /// Bookkeeping files that could not be written (the result is unaffected).
     FileNotWritten { file: String, detail: String },
+    /// The run goes on from its journal after an interruption: `after_attempts` were
+    /// done before, and are not replayed again.
+    Resumed { at: String, after_attempts: u32 },
 }
 
 impl fmt::Display for RunNotice {
@@ -48,6 +51,10 @@ impl fmt::Display for RunNotice {
                 write!(f, "attempt {attempt}: screenshot omitted ({why})")
             }
             RunNotice::FileNotWritten { file, detail } => write!(f, "{file} not written: {detail}"),
+            RunNotice::Resumed { at, after_attempts } => write!(
+                f,
+                "resumed at {at} after {after_attempts} recorded attempts (they are not replayed again)"
+            ),
         }
     }
 }

@@ -84,4 +84,6 @@ pub struct RunOutcome {
     pub search: Option<SearchResult>,
     pub assessment: Option<Assessment>,
     pub static_suggestion: Option<StaticSuggestion>,
+    /// Each time the run was resumed after an interruption (empty for a run in one go).
+    pub resumed: Vec<super::ResumeMark>,
 }

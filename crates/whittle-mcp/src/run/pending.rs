@@ -135,6 +135,10 @@ pub struct PendingResult {
     pub minimal_plan: Vec<PlanEntry>,
     /// Masked screenshots, relative to the evidence session folder.
     pub screenshots: Vec<String>,
+    /// When the run was resumed after an interruption, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub resumed: Option<Vec<super::ResumeMark>>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -120,6 +120,9 @@ pub fn read_recorded_run(evidence_dir: &Path) -> Result<RecordedRun, RecordedRun
             None => unreadable_steps += 1,
         }
     }
+    // One attempt per number, the last recorded: a resumed run runs an attempt that had
+    // no verdict (a device error, a cancel) again under its own number.
+    attempts.reverse();
     attempts.sort_by_key(|a| a.attempt);
     attempts.dedup_by_key(|a| a.attempt);
     let result = read_result(evidence_dir).map_err(|e| match e {

@@ -4,22 +4,25 @@
 //! attempt in attempt order and answers. The capture of every pool device is checked
 //! before each round. With one device this is the sequential seed loop.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
-use whittle_core::contract::report::RecordStepArgs;
 use whittle_core::engine::{Outcome, Phase, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::plan::ReplayStep;
 
 use super::evidence_session::{capture_problem, DeviceCapture, EvidenceSession};
-use super::{AttemptReason, LiveRun, RunEvent, RunNotice};
+use super::evidence_step::{evidence_step, finished_event};
+use super::journal::{AttemptOutcome, Journal, JournalAttempt};
+use super::resume::outcome_of;
+use super::rounds::{Batch, RoundCursor};
+use super::{LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{archive_screenshot, ArchivedShot};
@@ -40,6 +43,9 @@ pub(crate) struct Search<'a, E> {
     /// attempt), since after a crash every reproducing attempt's screen is the launcher's
     /// and would repeat it; each attempt's notes and history row still say it.
     pub omissions_told: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// Where every finished attempt is made durable before the next replay starts
+    /// (`None` only for a run that ends before its baseline).
+    pub journal: Option<&'a Journal>,
 }
 
 /// Which device ran which attempt, and whether its verdict was used.
@@ -57,11 +63,12 @@ pub struct PoolReplay {
     pub consumed: bool,
 }
 
-/// One replay's raw result, before its evidence step is recorded.
+/// One replay's raw result and its journal record, before its evidence step is recorded.
 struct Ran {
     replayed: Result<ReplayVerdict, String>,
-    shot: ArchivedShot,
-    duration_ms: u32,
+    entry: JournalAttempt,
+    /// Whether `entry` is on disk.
+    journaled: Result<(), String>,
 }
 
 impl<E> Search<'_, E> {
@@ -78,18 +85,21 @@ impl<E> Search<'_, E> {
 
 impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     /// Runs the scheduler to its end. `capture_start_failure` ends it before the
-    /// baseline without counting an attempt.
+    /// baseline without counting an attempt. `cursor` says which round comes next (a
+    /// resumed run first finishes the round its interruption cut short).
     pub async fn run(
         &self,
         scheduler: &mut Scheduler,
+        cursor: &mut RoundCursor,
         mut capture_start_failure: Option<String>,
         log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
+        let mut device_of: HashMap<u32, String> = HashMap::new();
         loop {
             if let Some(result) = scheduler.is_done() {
                 return result;
             }
-            let jobs = scheduler.dispatch(self.captures.len().max(1));
+            let batch = cursor.next(scheduler, self.captures.len().max(1));
             (self.on_event)(RunEvent::Snapshot(scheduler.snapshot()));
             let problem = match capture_start_failure.take() {
                 Some(reason) => Some(reason),
@@ -97,7 +107,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             };
             if let Some(reason) = problem {
                 // Nothing ran: the round's first job latches the failure, none is charged.
-                for job in &jobs {
+                for job in &batch.jobs {
                     scheduler.complete(
                         job.attempt,
                         Outcome::CaptureMissing {
@@ -107,31 +117,31 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 }
                 continue;
             }
-            let rounds = jobs
+            let rounds = batch
+                .jobs
                 .iter()
                 .zip(self.captures)
                 .map(|(job, capture)| {
-                    Box::pin(self.replay_job(job, &capture.device))
+                    device_of.insert(job.attempt, capture.device.clone());
+                    Box::pin(self.replay_job(&batch, job, &capture.device))
                         as Pin<Box<dyn Future<Output = Ran> + Send + '_>>
                 })
                 .collect();
             let results = join_all(rounds).await;
             // Evidence steps in attempt order, so the report lists them in that order.
-            for ((job, capture), ran) in jobs.iter().zip(self.captures).zip(results) {
-                let outcome = self.record(job, &capture.device, ran).await;
+            for (job, ran) in batch.jobs.iter().zip(results) {
+                let outcome = self.record(ran).await;
                 scheduler.complete(job.attempt, outcome);
             }
             for settled in scheduler.settled() {
-                let device = jobs
-                    .iter()
-                    .position(|j| j.attempt == settled.job.attempt)
-                    .and_then(|at| self.captures.get(at))
-                    .map_or_else(String::new, |c| c.device.clone());
                 log.push(PoolReplay {
                     attempt: settled.job.attempt,
                     phase: settled.job.phase,
-                    server: self.hub.device_route(&device).map(|r| r.server),
-                    device,
+                    server: device_of
+                        .get(&settled.job.attempt)
+                        .and_then(|d| self.hub.device_route(d))
+                        .map(|r| r.server),
+                    device: device_of.remove(&settled.job.attempt).unwrap_or_default(),
                     speculative: settled.job.speculative,
                     consumed: settled.consumed,
                 });
@@ -153,8 +163,9 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         None
     }
 
-    /// Replays one job on `device` and takes its screenshot there.
-    async fn replay_job(&self, job: &Job, device: &str) -> Ran {
+    /// Replays one job on `device`, takes its screenshot there and journals the attempt
+    /// (durable before this returns, so before any later replay starts).
+    async fn replay_job(&self, batch: &Batch, job: &Job, device: &str) -> Ran {
         let Job {
             attempt,
             phase,
@@ -191,113 +202,62 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             )
             .await
         };
+        let entry = journal_entry(batch, job, device, &replayed, &shot, duration_ms);
+        let journaled = match self.journal {
+            Some(journal) => journal.record_attempt(&entry).map_err(|e| e.to_string()),
+            None => Err("the run has no journal".to_owned()),
+        };
+        if let Err(e) = &journaled {
+            tracing::error!(attempt, error = %e, "attempt not saved to the journal");
+        }
         Ran {
             replayed,
-            shot,
-            duration_ms,
+            entry,
+            journaled,
         }
     }
 
     /// Archives one replay as an evidence step and turns it into the engine's outcome.
-    async fn record(&self, job: &Job, device: &str, ran: Ran) -> Outcome {
-        let Job {
-            attempt,
-            phase,
-            ref candidate,
-            speculative,
-        } = *job;
+    async fn record(&self, ran: Ran) -> Outcome {
         let Ran {
             replayed,
-            shot,
-            duration_ms,
+            entry,
+            journaled,
         } = ran;
-        let cancelled = matches!(&replayed, Err(e) if e == CANCELLED);
-        if let Some(why) = shot
-            .omitted_because
+        let cancelled = matches!(entry.outcome, AttemptOutcome::Cancelled);
+        if let Some(why) = entry
+            .screenshot_omitted
             .as_ref()
             .filter(|why| !cancelled && self.first_telling(why))
         {
             (self.on_event)(RunEvent::Notice {
                 notice: RunNotice::ScreenshotOmitted {
-                    attempt,
+                    attempt: entry.attempt,
                     why: why.clone(),
                 },
             });
         }
-        let result_json = match &replayed {
-            Ok(v) => serde_json::to_value(v).unwrap_or_default(),
-            // The user stopped it: not a failure of the device (see `recorded`).
-            Err(_) if cancelled => json!({ "reproduced": false, "reason": "cancelled" }),
-            Err(error) => json!({ "reproduced": false, "reason": "runtime_error", "error": error }),
+        // An attempt that is not in the journal is not durable: it is left out of the
+        // evidence too, so a resume runs it again and the evidence holds it once.
+        let recorded = match journaled {
+            Err(e) => Err(format!("attempt not saved: {e}")),
+            Ok(()) => self
+                .hub
+                .report()
+                .record_step(evidence_step(
+                    &self.evidence.id,
+                    &entry,
+                    self.hub.device_route(&entry.device).map(|r| r.server),
+                ))
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("evidence step not recorded: {e}")),
         };
-        let reproduced = matches!(&replayed, Ok(v) if v.reproduced);
-        let action = format!(
-            "replay [{}]",
-            candidate
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        );
-        let mut notes = json!({
-            "attempt": attempt, "phase": phase, "candidate": candidate, "result": result_json,
-            "device": device, "speculative": speculative, "duration_ms": duration_ms,
-        });
-        // An omitted screenshot says why, next to `screenshot_redacted: true`.
-        if let Some(why) = &shot.omitted_because {
-            notes["screenshot_omitted"] = json!(why);
-        }
-        // In a pool across lab hosts the device id alone does not say which host ran it.
-        if let Some(server) = self.hub.device_route(device).map(|r| r.server) {
-            notes["server"] = json!(server);
-        }
-        let recorded = self
-            .hub
-            .report()
-            .record_step(RecordStepArgs {
-                session_id: self.evidence.id.clone(),
-                action,
-                result: if reproduced { "ok" } else { "fail" }.into(),
-                notes: notes.to_string(),
-                screenshot_src: shot.src.clone(),
-                screenshot_redacted: Some(shot.redacted),
-            })
-            .await;
-
-        let verdict = replayed.as_ref().ok();
-        (self.on_event)(RunEvent::AttemptFinished {
-            attempt,
-            phase,
-            candidate: candidate.clone(),
-            reproduced,
-            reason: match &replayed {
-                Ok(v) => v.reason.map(AttemptReason::from),
-                Err(_) if cancelled => Some(AttemptReason::Cancelled),
-                Err(e) => Some(AttemptReason::RuntimeError { detail: e.clone() }),
-            },
-            step: verdict.and_then(|v| v.step),
-            signature: verdict.and_then(|v| v.signature.clone()),
-            label: verdict.and_then(|v| v.label.clone()),
-            observed: verdict.map(|v| v.observed.clone()).unwrap_or_default(),
-            duration_ms,
-            screenshot: shot.src.clone(),
-            screenshot_redacted: shot.redacted,
-            device: device.to_string(),
-        });
+        (self.on_event)(finished_event(&entry));
         match (replayed, recorded) {
             (Err(error), _) => Outcome::RuntimeError { error },
-            (Ok(_), Err(e)) => Outcome::RuntimeError {
-                error: format!("evidence step not recorded: {e}"),
-            },
-            (
-                Ok(ReplayVerdict {
-                    reproduced: true, ..
-                }),
-                Ok(_),
-            ) => Outcome::Reproduced,
-            (Ok(v), Ok(_)) => Outcome::NotReproduced {
-                reason: v.reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
-            },
+            (Ok(_), Err(error)) => Outcome::RuntimeError { error },
+            (Ok(verdict), Ok(())) => outcome_of(&verdict),
         }
     }
 
@@ -316,6 +276,38 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         ctx.device = device.to_string();
         ctx.timing = self.config.timing_for(device);
         replay(self.hub, &ctx, &steps).await
+    }
+}
+
+/// The journal's record of one finished attempt.
+fn journal_entry(
+    batch: &Batch,
+    job: &Job,
+    device: &str,
+    replayed: &Result<ReplayVerdict, String>,
+    shot: &ArchivedShot,
+    duration_ms: u32,
+) -> JournalAttempt {
+    JournalAttempt {
+        round: batch.round,
+        round_jobs: batch.round_jobs,
+        attempt: job.attempt,
+        phase: job.phase,
+        candidate: job.candidate.clone(),
+        speculative: job.speculative,
+        device: device.to_string(),
+        outcome: match replayed {
+            Ok(verdict) => AttemptOutcome::Replayed {
+                verdict: verdict.clone(),
+            },
+            Err(e) if e == CANCELLED => AttemptOutcome::Cancelled,
+            Err(e) => AttemptOutcome::Failed { error: e.clone() },
+        },
+        duration_ms,
+        screenshot_src: shot.src.clone(),
+        screenshot_redacted: shot.redacted,
+        screenshot_omitted: shot.omitted_because.clone(),
+        finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
     }
 }
 

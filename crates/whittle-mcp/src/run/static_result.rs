@@ -53,5 +53,6 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
         search: None,
         assessment: None,
         static_suggestion: Some(run.suggestion.clone()),
+        resumed: Vec::new(),
     }
 }

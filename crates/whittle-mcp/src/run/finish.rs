@@ -1,0 +1,218 @@
+//! Seed Phase 5 for a live run: stop the capture, assess, write `result.json`,
+//! finalize the evidence session and append the story to its report. Every ending of a
+//! live run — success, failure, cancellation — comes through here.
+
+use std::path::Path;
+
+use whittle_core::assessment::{assess, minimal_path, Assessment};
+use whittle_core::engine::SearchResult;
+use whittle_core::model::SessionStatus;
+use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
+
+use super::decode_warnings::{report_block, write_decode_warnings};
+use super::evidence_session::{stop_problem, EvidenceSession};
+use super::journal::ResumeMark;
+use super::resume::resumed_block;
+use super::{
+    LiveRun, PendingResult, PlanEntry, RunEvent, RunNotice, RunOutcome, RunStatus, RunSummary,
+    DECODE_WARNINGS_FILE,
+};
+use crate::client::Hub;
+use crate::evidence::{append_report_section, write_result};
+use crate::export::safe_block;
+
+/// How much of the target crash's stack a result keeps: the part a developer reads.
+const MAX_STACK_LINES: usize = 60;
+
+/// Phase 5: stop the capture, assess, write result.json, finalize, append the story.
+pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
+    hub: &Hub,
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    mut result: SearchResult,
+    resumes: &[ResumeMark],
+    on_event: &E,
+) -> RunOutcome {
+    if let Some(problem) = stop_problem(hub, &evidence.id).await {
+        result.capture_failure.get_or_insert(problem);
+    }
+    let mut pending = pending_result(run, evidence, &result, resumes);
+    if let Err(e) = write_result(&evidence.dir, &pending) {
+        result
+            .runtime_failure
+            .get_or_insert(format!("result not saved: {e}"));
+        pending = pending_result(run, evidence, &result, resumes);
+    }
+    // Every answer of the run has been read by now except finalize's own.
+    let decode_warnings = hub.decode_warnings();
+    if let Err(e) = write_decode_warnings(&evidence.dir, &decode_warnings) {
+        on_event(RunEvent::Warning {
+            message: format!("{DECODE_WARNINGS_FILE} not written: {e}"),
+        });
+    }
+    let assessment = assess(&result, run.identity);
+    let minimal = pending.minimal_path.clone();
+    let target = run
+        .ctx
+        .target
+        .fingerprint()
+        .unwrap_or(&run.target_label)
+        .to_string();
+    // A resumed run says so, and when, under the report's verdict.
+    let render = |report: Option<&str>, result: &SearchResult, assessment: &Assessment| {
+        render_report(&ReportInput {
+            session: &run.session_id,
+            crash_id: &run.crash.crash_id,
+            original_path: &run.plan.repro_path,
+            minimal_path: &minimal,
+            target: &target,
+            evidence_report: report,
+            result,
+            assessment,
+        }) + &resumed_block(resumes)
+    };
+    let status = if assessment.write_back_allowed {
+        SessionStatus::Passed
+    } else {
+        SessionStatus::Failed
+    };
+    let summary = render(None, &result, &assessment);
+    let (report, assessment) = match hub.report().finalize(&evidence.id, status, &summary).await {
+        Ok(done) => {
+            let text = render(Some(&done.report_path), &result, &assessment)
+                + &report_block(&decode_warnings);
+            if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
+                on_event(RunEvent::Notice {
+                    notice: RunNotice::FileNotWritten {
+                        file: "report.md".into(),
+                        detail: e.to_string(),
+                    },
+                });
+            }
+            (text, assessment)
+        }
+        Err(e) => {
+            result
+                .runtime_failure
+                .get_or_insert(format!("evidence session not finalized: {e}"));
+            pending = pending_result(run, evidence, &result, resumes);
+            let _ = write_result(&evidence.dir, &pending);
+            let assessment = assess(&result, run.identity);
+            let text = render(None, &result, &assessment) + &report_block(&decode_warnings);
+            (text, assessment)
+        }
+    };
+
+    let status = RunStatus::of(&result);
+    let summary = RunSummary {
+        status,
+        session: run.session_id.clone(),
+        crash_id: run.crash.crash_id.clone(),
+        original_path: run.plan.repro_path.clone(),
+        minimal_path: if result.baseline_reproduced {
+            minimal
+        } else {
+            Vec::new()
+        },
+        attempts: result.attempts,
+        confidence: assessment.confidence,
+        complete: assessment.minimized_complete,
+        fixed_point_reached: result.fixed_point_reached,
+        final_confirmed: result.final_confirmed,
+        flaky_observed: result.flaky_observed,
+        budget_exhausted: result.budget_exhausted,
+        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
+        evidence_session: Some(evidence.id.clone()),
+        warnings: run
+            .plan
+            .warnings
+            .iter()
+            .cloned()
+            .chain(run.pool_warnings.iter().map(|w| w.to_string()))
+            .chain(assessment.warnings.iter().map(|w| w.to_string()))
+            .chain(decode_warnings.iter().map(ToString::to_string))
+            .collect(),
+    };
+    on_event(RunEvent::Finished(summary.clone()));
+    RunOutcome {
+        summary,
+        report,
+        pending: pending.write_back_allowed.then_some(pending),
+        evidence_dir: Some(evidence.dir.clone()),
+        search: Some(result),
+        assessment: Some(assessment),
+        static_suggestion: None,
+        resumed: resumes.to_vec(),
+    }
+}
+
+fn pending_result(
+    run: &LiveRun,
+    evidence: &EvidenceSession,
+    result: &SearchResult,
+    resumes: &[ResumeMark],
+) -> PendingResult {
+    let assessment = assess(result, run.identity);
+    let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
+    let screenshots = screenshot_files(&evidence.dir);
+    PendingResult {
+        status: Some(RunStatus::of(result)),
+        original_session: run.session_id.clone(),
+        original_session_dir: run.session.dir.to_string_lossy().to_string(),
+        crash_id: run.crash.crash_id.clone(),
+        evidence_session: evidence.id.clone(),
+        original_path: run.plan.repro_path.clone(),
+        minimal_plan: if result.baseline_reproduced {
+            PlanEntry::for_path(&run.plan, &minimal)
+        } else {
+            Vec::new()
+        },
+        minimal_path: if result.baseline_reproduced {
+            minimal
+        } else {
+            Vec::new()
+        },
+        attempts: result.attempts,
+        max_replays: result.max_replays,
+        confidence: assessment.confidence,
+        complete: assessment.minimized_complete,
+        converged: assessment.converged,
+        fixed_point_reached: result.fixed_point_reached,
+        final_confirmed: result.final_confirmed,
+        flaky_observed: result.flaky_observed,
+        budget_exhausted: result.budget_exhausted,
+        capture_failure: result.capture_failure.clone(),
+        runtime_failure: result.runtime_failure.clone(),
+        write_back_allowed: assessment.write_back_allowed,
+        warnings: assessment.warnings.iter().map(|w| w.to_string()).collect(),
+        proof: result.proof.clone(),
+        proof_lines: render_proof_table(result),
+        final_outcomes: Some(result.final_outcomes().to_vec()),
+        target: run.ctx.target.clone(),
+        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
+        target_label: run.target_label.clone(),
+        package: run.ctx.package.clone(),
+        app_version: run.app_version.clone(),
+        device: run.ctx.device.clone(),
+        device_name: run.device_name.clone(),
+        os_version: run.os_version.clone(),
+        target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
+            .filter(|s| !s.trim().is_empty()),
+        screenshots,
+        resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
+    }
+}
+
+fn screenshot_files(dir: &Path) -> Vec<String> {
+    let folder = dir.join(crate::evidence::SCREENSHOTS_DIR);
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with("attempt-") && n.ends_with(".png"))
+        .map(|n| format!("{}/{n}", crate::evidence::SCREENSHOTS_DIR))
+        .collect();
+    names.sort();
+    names
+}

@@ -1,0 +1,386 @@
+//! The run's own journal, `journal.jsonl` in the evidence session: what the run is
+//! (session, crash, target, strategy, budget, plan, app identity) on its first line, then
+//! one line per finished attempt, appended and fsynced as soon as the attempt's replay and
+//! screenshot are done — before its round is consumed and before any next replay starts.
+//! A crash at any moment therefore loses at most the replays in flight; `--resume` feeds
+//! the recorded verdicts back to a fresh engine (see `resume`).
+//!
+//! Why a file of the run's own rather than the report server's `steps.jsonl`: the report
+//! role may be any MCP server (a foreign one may not fsync, may reorder or reword notes),
+//! while resuming needs exact, typed verdicts that are durable when the client moves on.
+//! The report server still gets its step per attempt (the human-readable evidence).
+//!
+//! The file is untrusted on the way back in: only typed fields are read, an unfinished
+//! last line (a write cut short by a full disk or a power loss) counts as never written,
+//! and anything else that does not parse refuses the resume.
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::{Deserialize, Serialize};
+use whittle_core::engine::Phase;
+use whittle_core::strategy::Strategy;
+
+use crate::atomic::{append_durable, sync_dir};
+use crate::replay::{ReplayVerdict, TargetIdentity};
+
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// The journal layout this Whittle writes and reads.
+pub const JOURNAL_FORMAT: u32 = 1;
+/// Far above a long run (about 2 KB per attempt); a larger file is not read.
+const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The first line: what must still hold for the run to be resumed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalHeader {
+    pub format: u32,
+    pub original_session: String,
+    pub crash_id: String,
+    pub target: TargetIdentity,
+    pub strategy: Strategy,
+    pub max_replays: u32,
+    /// Replays of the full path allowed until it reproduces (`--baseline-tries`; 1 in
+    /// journals written before it existed, the seed's single try).
+    #[serde(default = "one_baseline_try")]
+    pub baseline_tries: u32,
+    /// The replayable steps the engine started from.
+    pub candidates: Vec<u32>,
+    /// The primary device, and how many devices the pool had.
+    pub device: String,
+    pub devices: u32,
+    /// SHA-256 over the original session's meta, steps and crashes files.
+    pub session_files: String,
+    /// The tested app's installed version, as the device reported it.
+    pub app_version: Option<String>,
+    /// The Whittle that ran the engine.
+    pub whittle_version: String,
+    pub started_at: String,
+}
+
+fn one_baseline_try() -> u32 {
+    1
+}
+
+/// One finished attempt: the job the scheduler gave out and what became of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalAttempt {
+    /// The scheduler round it ran in, and how many jobs that round had (a resume
+    /// re-dispatches each round with its recorded size).
+    pub round: u32,
+    pub round_jobs: u32,
+    pub attempt: u32,
+    pub phase: Phase,
+    pub candidate: Vec<u32>,
+    pub speculative: bool,
+    pub device: String,
+    pub outcome: AttemptOutcome,
+    pub duration_ms: u32,
+    pub screenshot_src: Option<String>,
+    pub screenshot_redacted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot_omitted: Option<String>,
+    pub finished_at: String,
+}
+
+/// A replay's verdict, or why it has none (those attempts are run again on resume).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AttemptOutcome {
+    Replayed { verdict: ReplayVerdict },
+    Cancelled,
+    Failed { error: String },
+}
+
+impl AttemptOutcome {
+    pub fn verdict(&self) -> Option<&ReplayVerdict> {
+        match self {
+            AttemptOutcome::Replayed { verdict } => Some(verdict),
+            AttemptOutcome::Cancelled | AttemptOutcome::Failed { .. } => None,
+        }
+    }
+}
+
+/// A resume of the run: when, and how many attempts were already done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ResumeMark {
+    pub at: String,
+    pub after_attempts: u32,
+}
+
+/// The tester ended an interrupted run without resuming it (the window's *Discard*).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscardMark {
+    pub at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "record", rename_all = "snake_case")]
+enum Line {
+    Run(JournalHeader),
+    Attempt(JournalAttempt),
+    Resumed(ResumeMark),
+    Discarded(DiscardMark),
+}
+
+/// Everything a journal holds, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JournalContents {
+    pub header: JournalHeader,
+    pub attempts: Vec<JournalAttempt>,
+    pub resumes: Vec<ResumeMark>,
+    /// Set once the run was discarded: it is never resumed.
+    pub discarded: Option<DiscardMark>,
+    /// An unfinished last line was found (and is ignored).
+    pub torn_tail: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} does not exist: the run kept no journal (it was started by a Whittle without resume, or is not a minimize run)", path.display())]
+    Missing { path: PathBuf },
+    #[error("{} is not a regular file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error("{} is larger than {MAX_JOURNAL_BYTES} bytes", path.display())]
+    TooLarge { path: PathBuf },
+    #[error("{} line {line} is damaged: {problem}", path.display())]
+    Damaged {
+        path: PathBuf,
+        line: usize,
+        problem: String,
+    },
+    #[error("{} was written in format {found}; this Whittle reads format {JOURNAL_FORMAT}", path.display())]
+    Format { path: PathBuf, found: u32 },
+    #[error("{} stopped accepting records after an earlier write failed", path.display())]
+    Broken { path: PathBuf },
+}
+
+/// An open journal. Appends are whole lines made durable one by one; after a failed
+/// append nothing more is written, so an unfinished line can only be the last one.
+#[derive(Debug)]
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+    broken: AtomicBool,
+}
+
+impl Journal {
+    /// Starts the journal of a new run (the file must not exist yet).
+    pub fn create(dir: &Path, header: &JournalHeader) -> Result<Journal, JournalError> {
+        let path = dir.join(JOURNAL_FILE);
+        let io = |source| JournalError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(io)?;
+        let journal = Journal {
+            file,
+            path: path.clone(),
+            broken: AtomicBool::new(false),
+        };
+        journal.append(&Line::Run(header.clone()))?;
+        sync_dir(dir).map_err(io)?;
+        Ok(journal)
+    }
+
+    /// Opens an existing journal to continue it: reads it, cuts off an unfinished last
+    /// line (so the next record starts on a line of its own) and returns what it holds.
+    pub fn reopen(dir: &Path) -> Result<(Journal, JournalContents), JournalError> {
+        let path = dir.join(JOURNAL_FILE);
+        let (text, len) = read_text(&path)?;
+        let (contents, valid) = parse(&path, &text)?;
+        let io = |source| JournalError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = OpenOptions::new().append(true).open(&path).map_err(io)?;
+        if valid < len {
+            file.set_len(valid).map_err(io)?;
+            file.sync_data().map_err(io)?;
+        }
+        Ok((
+            Journal {
+                file,
+                path,
+                broken: AtomicBool::new(false),
+            },
+            contents,
+        ))
+    }
+
+    pub fn record_attempt(&self, attempt: &JournalAttempt) -> Result<(), JournalError> {
+        self.append(&Line::Attempt(attempt.clone()))
+    }
+
+    pub fn record_resume(&self, mark: &ResumeMark) -> Result<(), JournalError> {
+        self.append(&Line::Resumed(mark.clone()))
+    }
+
+    pub fn record_discard(&self, mark: &DiscardMark) -> Result<(), JournalError> {
+        self.append(&Line::Discarded(mark.clone()))
+    }
+
+    fn append(&self, line: &Line) -> Result<(), JournalError> {
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(JournalError::Broken {
+                path: self.path.clone(),
+            });
+        }
+        let mut bytes = serde_json::to_vec(line).map_err(|e| JournalError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        bytes.push(b'\n');
+        append_durable(&self.file, &bytes).map_err(|source| {
+            self.broken.store(true, Ordering::SeqCst);
+            JournalError::Io {
+                path: self.path.clone(),
+                source,
+            }
+        })
+    }
+}
+
+/// Reads the journal of the evidence session in `dir` without changing it.
+pub fn read_journal(dir: &Path) -> Result<JournalContents, JournalError> {
+    let path = dir.join(JOURNAL_FILE);
+    let (text, _) = read_text(&path)?;
+    parse(&path, &text).map(|(contents, _)| contents)
+}
+
+/// Parses journal bytes (as [`read_journal`] does a file's).
+pub fn parse_journal(bytes: &[u8]) -> Result<JournalContents, JournalError> {
+    parse(Path::new(JOURNAL_FILE), bytes).map(|(contents, _)| contents)
+}
+
+/// Whether the evidence session in `dir` kept a journal (a run that can be resumed).
+pub fn has_journal(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(JOURNAL_FILE)).is_ok_and(|m| m.file_type().is_file())
+}
+
+fn read_text(path: &Path) -> Result<(Vec<u8>, u64), JournalError> {
+    let meta = std::fs::symlink_metadata(path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            JournalError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            JournalError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    // Evidence is untrusted: never follow a link out of the session.
+    if !meta.file_type().is_file() {
+        return Err(JournalError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    if meta.len() > MAX_JOURNAL_BYTES {
+        return Err(JournalError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(MAX_JOURNAL_BYTES).read_to_end(&mut bytes))
+        .map_err(|source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    Ok((bytes, len))
+}
+
+/// The journal's records and the byte length of its readable part. The last line may be
+/// unfinished or unreadable (a write cut short): it is left out. Any other line that does
+/// not parse is damage, and refuses.
+fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalError> {
+    let damaged = |line: usize, problem: String| JournalError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        problem,
+    };
+    // Bytes, not text: a write cut short can end inside a UTF-8 sequence.
+    let mut lines: Vec<(usize, &[u8], bool)> = Vec::new();
+    let mut start = 0usize;
+    for piece in text.split_inclusive(|&b| b == b'\n') {
+        lines.push((start, piece, piece.ends_with(b"\n")));
+        start += piece.len();
+    }
+    let mut header = None;
+    let mut attempts = Vec::new();
+    let mut resumes = Vec::new();
+    let mut discarded = None;
+    let mut valid = 0usize;
+    let mut torn_tail = false;
+    let count = lines.len();
+    for (at, (offset, piece, complete)) in lines.into_iter().enumerate() {
+        let number = at + 1;
+        let body = piece.strip_suffix(b"\n").unwrap_or(piece);
+        if body.trim_ascii().is_empty() && complete {
+            valid = offset + piece.len();
+            continue;
+        }
+        let parsed = if complete {
+            serde_json::from_slice::<Line>(body).map_err(|e| e.to_string())
+        } else {
+            Err("unfinished line".to_owned())
+        };
+        match parsed {
+            Ok(line) => {
+                match line {
+                    Line::Run(h) if header.is_none() && number == 1 => {
+                        if h.format != JOURNAL_FORMAT {
+                            return Err(JournalError::Format {
+                                path: path.to_path_buf(),
+                                found: h.format,
+                            });
+                        }
+                        header = Some(h);
+                    }
+                    Line::Run(_) => {
+                        return Err(damaged(number, "a second run header".into()));
+                    }
+                    Line::Attempt(a) if header.is_some() => attempts.push(a),
+                    Line::Resumed(m) if header.is_some() => resumes.push(m),
+                    Line::Discarded(m) if header.is_some() => discarded = Some(m),
+                    Line::Attempt(_) | Line::Resumed(_) | Line::Discarded(_) => {
+                        return Err(damaged(number, "the run header is missing".into()));
+                    }
+                }
+                valid = offset + piece.len();
+            }
+            Err(_) if at + 1 == count => torn_tail = true,
+            Err(problem) => return Err(damaged(number, problem)),
+        }
+    }
+    let header = header.ok_or_else(|| damaged(1, "the run header is missing".into()))?;
+    Ok((
+        JournalContents {
+            header,
+            attempts,
+            resumes,
+            discarded,
+            torn_tail,
+        },
+        u64::try_from(valid).unwrap_or(u64::MAX),
+    ))
+}
+
+#[cfg(test)]
+#[path = "journal_tests.rs"]
+mod tests;

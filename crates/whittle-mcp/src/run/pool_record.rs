@@ -1,0 +1,34 @@
+//! `pool.json`: which device ran which attempt of a run on several devices.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::PoolReplay;
+
+/// The evidence of a run on several devices: which device ran which attempt.
+pub const POOL_FILE: &str = "pool.json";
+
+/// `pool.json`: the pool, and every replay with its device (wasted ones included).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolRecord {
+    pub devices: Vec<String>,
+    /// Device → lab host, when the pool spans several servers.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, String>,
+    /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
+    pub wasted: u32,
+    pub replays: Vec<PoolReplay>,
+}
+
+pub(crate) fn write_pool_record(dir: &Path, record: &PoolRecord) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(record).map_err(std::io::Error::other)?;
+    std::fs::write(dir.join(POOL_FILE), text)
+}
+
+/// The pool record of a finished run on several devices, if it has one.
+pub fn read_pool_record(evidence_dir: &Path) -> Option<PoolRecord> {
+    let text = std::fs::read_to_string(evidence_dir.join(POOL_FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}

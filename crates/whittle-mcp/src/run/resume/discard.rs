@@ -1,0 +1,56 @@
+//! Ending an interrupted run without resuming it (the window's *Discard*): the journal
+//! notes it, so it is never resumed, and the evidence's `meta.json` says `failed`, so
+//! nothing lists it as running or interrupted any more. Its evidence stays as it was
+//! (attempts, screenshots, log) for whoever wants to read it.
+
+use std::path::Path;
+
+use serde_json::Value;
+use whittle_core::session::{resolve_session_dir, validate_session_id, META_FILE};
+
+use super::super::journal::{has_journal, DiscardMark, Journal};
+use super::super::lock::RunLock;
+use super::{ensure_unfinished, ResumeError};
+use crate::atomic::{write_atomic, FileMode};
+
+/// Discards the run of evidence session `evidence_session` in `workspace`. Refused
+/// while the run is going on or once it ended with a verdict.
+pub fn discard(workspace: &Path, evidence_session: &str) -> Result<(), ResumeError> {
+    validate_session_id(evidence_session).map_err(|e| ResumeError::Unreadable {
+        evidence: evidence_session.to_owned(),
+        detail: e.to_string(),
+    })?;
+    let dir = resolve_session_dir(workspace, evidence_session)?;
+    let _lock = RunLock::acquire(&dir)?;
+    let mark = DiscardMark {
+        at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    };
+    // A run from before journals has nothing to note; its meta alone says it ended.
+    if has_journal(&dir) {
+        let (journal, contents) = Journal::reopen(&dir)?;
+        ensure_unfinished(&dir, evidence_session, &contents)?;
+        journal.record_discard(&mark)?;
+    }
+    mark_failed(&dir).map_err(|detail| ResumeError::Unreadable {
+        evidence: evidence_session.to_owned(),
+        detail,
+    })
+}
+
+/// `meta.json`'s `status` set to `failed` when it still says `running`; every other
+/// field (this Whittle may not know them all) is kept as it is.
+fn mark_failed(dir: &Path) -> Result<(), String> {
+    let path = dir.join(META_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let Ok(Value::Object(mut meta)) = serde_json::from_str::<Value>(&text) else {
+        return Err(format!("{} is not a JSON object", path.display()));
+    };
+    if meta.get("status").and_then(Value::as_str) != Some("running") {
+        return Ok(());
+    }
+    meta.insert("status".into(), "failed".into());
+    let mut bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
+    bytes.push(b'\n');
+    write_atomic(&path, &bytes, FileMode::Private)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
