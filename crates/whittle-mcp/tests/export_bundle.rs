@@ -70,6 +70,7 @@ fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
         screenshots: shots,
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
         review: None,
+        filmstrip: None,
     }
 }
 

@@ -1,3 +1,4 @@
+mod filmstrip;
 mod pool;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -87,6 +88,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 sidecar.map(|p| p.to_string_lossy().to_string()).into(),
             );
             pool::add_json_fields(outcome, map);
+            filmstrip::add_json_fields(outcome, map);
         }
         println!("{value}");
     } else {
@@ -96,6 +98,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
             whittle_mcp::run::localized_report(outcome, locale::current())
         );
         pool::print_line(outcome);
+        filmstrip::print_line(outcome);
         if let Some(path) = sidecar {
             println!("{}{}", locale::words().written, path.display());
         }

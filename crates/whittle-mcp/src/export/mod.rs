@@ -4,20 +4,32 @@
 
 mod error;
 mod files;
+mod filmstrip;
+mod flow_steps;
+mod maestro_flow;
+mod robo_script;
+mod ticket;
 mod input;
 mod manifest;
 mod name;
 mod read;
 mod redact;
+mod repro_extras;
 mod repro_md;
 mod write;
 
 pub use error::ExportError;
-pub use input::{ExportInput, ExportShot, ExportStep, ShotLabel, ShotVerdict};
-pub use manifest::{
-    Manifest, ManifestFile, ManifestShot, ReplayFile, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE,
-    SCREENSHOTS_DIR,
+pub use input::{
+    ExportInput, ExportShot, ExportStep, FilmFrame, FilmstripInput, ShotLabel, ShotVerdict,
 };
+pub use maestro_flow::maestro_flow;
+pub use manifest::{
+    Manifest, ManifestFile, ManifestFilmstrip, ManifestFrame, ManifestShot, ReplayFile,
+    FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE,
+    ROBO_FILE, SCREENSHOTS_DIR,
+};
+pub use robo_script::robo_script;
+pub use ticket::ticket_markdown;
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;

@@ -1,6 +1,8 @@
 use std::path::{Path, PathBuf};
 
 use super::files::write_file;
+use super::filmstrip::write_filmstrip;
+use super::{maestro_flow, repro_extras, robo_script, MAESTRO_FILE, ROBO_FILE};
 use super::manifest::BUNDLE_SCHEMA;
 use super::redact::{redact_json, safe_line};
 use super::{
@@ -99,11 +101,19 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         steps,
     };
     files.push(write_file(dir, REPLAY_FILE, &to_json(&replay, dir)?)?);
-    files.push(write_file(
-        dir,
-        REPRO_FILE,
-        repro_md::render(input, name_of(dir), &shots).as_bytes(),
-    )?);
+    let (film_files, filmstrip) = match &input.filmstrip {
+        Some(film) => {
+            let (files, manifest) = write_filmstrip(dir, film)?;
+            (files, Some(manifest))
+        }
+        None => (Vec::new(), None),
+    };
+    files.extend(film_files);
+    files.push(write_file(dir, MAESTRO_FILE, maestro_flow(input).as_bytes())?);
+    files.push(write_file(dir, ROBO_FILE, robo_script(input).as_bytes())?);
+    let repro = repro_md::render(input, name_of(dir), &shots)
+        + &repro_extras::render(filmstrip.as_ref());
+    files.push(write_file(dir, REPRO_FILE, repro.as_bytes())?);
 
     let manifest = Manifest {
         schema: BUNDLE_SCHEMA,
@@ -129,6 +139,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
             })
             .collect(),
         review: input.review.clone(),
+        filmstrip,
         files,
     };
     write_manifest_last(dir, &to_json(&manifest, dir)?)

@@ -22,6 +22,9 @@ pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
 pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
+// `import --record` runs one replay with the same evidence and device choice.
+pub(crate) use evidence_session::{capture_problem, stop_problem};
+pub(crate) use prepare::choose_device;
 pub use live::{read_pool_record, PoolRecord, POOL_FILE};
 pub use localized_report::localized_report;
 pub use notice::RunNotice;
