@@ -14,7 +14,9 @@ use whittle_core::import::{maestro, robo, ImportedAction, ImportedFlow};
 use whittle_mcp::export::{read_bundle, MAESTRO_FILE, ROBO_FILE};
 
 fn demo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../demo")
+        .join(rel)
 }
 
 /// The demo shop with its launch and action delays zeroed (tests replay it dozens of times).
@@ -49,32 +51,69 @@ fn path_of(v: &Value) -> Vec<u64> {
 }
 
 /// import --record → minimize → export; returns the bundle's folder and the minimal path.
-fn round_trip(env: &Env, format: &str, file: &Path, extra: &[&str], trigger: u64) -> (PathBuf, Vec<u64>) {
-    let mut args = vec!["import", format, file.to_str().unwrap(), "--record", "--json"];
+fn round_trip(
+    env: &Env,
+    format: &str,
+    file: &Path,
+    extra: &[&str],
+    trigger: u64,
+) -> (PathBuf, Vec<u64>) {
+    let mut args = vec![
+        "import",
+        format,
+        file.to_str().unwrap(),
+        "--record",
+        "--json",
+    ];
     args.extend_from_slice(extra);
     let out = env.whittle(&args);
-    assert_eq!(out.status.code(), Some(0), "{}\n{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let imported = json_out(&out);
     let session = imported["session_id"].as_str().unwrap().to_string();
     let crashes = imported["recorded"]["crashes"].as_array().unwrap();
     assert_eq!(crashes.len(), 1, "{imported}");
     assert_eq!(crashes[0]["step_index"], trigger, "{imported}");
-    assert_eq!(path_of(&crashes[0]["repro_path"]), (1..=trigger).collect::<Vec<_>>());
+    assert_eq!(
+        path_of(&crashes[0]["repro_path"]),
+        (1..=trigger).collect::<Vec<_>>()
+    );
     let dir = env.session_dir(&session);
     assert_eq!(common::meta_status(&dir), "failed");
     assert!(dir.join("crashes.jsonl").is_file());
 
     let out = env.whittle(&["minimize", &session, "--json", "--approve"]);
-    assert_eq!(out.status.code(), Some(0), "{}\n{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let result = json_out(&out);
     let minimal = path_of(&result["minimal_path"]);
     let evidence = result["evidence_session"].as_str().unwrap().to_string();
     // The final confirmation took the filmstrip and its cost is reported.
-    assert!(result["filmstrip"]["frames"].as_u64().unwrap() >= 1, "{result}");
+    assert!(
+        result["filmstrip"]["frames"].as_u64().unwrap() >= 1,
+        "{result}"
+    );
     assert!(result["filmstrip"]["extra_device_ms"].is_u64(), "{result}");
 
     let out_dir = env.dir.path().join("bundles");
-    let out = env.whittle(&["export", &evidence, "--out", out_dir.to_str().unwrap(), "--name", format]);
+    let out = env.whittle(&[
+        "export",
+        &evidence,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--name",
+        format,
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     (out_dir.join(format), minimal)
 }
@@ -84,7 +123,11 @@ fn check_filmstrip(bundle: &Path, minimal: &[u64]) {
     let film = read.manifest.filmstrip.expect("a filmstrip");
     // One frame after the launch and one after each action of the minimal path.
     assert_eq!(film.frames.len(), minimal.len());
-    let steps: Vec<u64> = film.frames.iter().map(|f| u64::from(f.step.unwrap())).collect();
+    let steps: Vec<u64> = film
+        .frames
+        .iter()
+        .map(|f| u64::from(f.step.unwrap()))
+        .collect();
     assert_eq!(steps, minimal);
     let shown: Vec<_> = film.frames.iter().filter_map(|f| f.path.as_ref()).collect();
     assert!(!shown.is_empty());
@@ -102,7 +145,10 @@ fn check_filmstrip(bundle: &Path, minimal: &[u64]) {
     let bytes = std::fs::read(&gif).unwrap();
     assert_eq!(&bytes[..6], b"GIF89a");
     let md = std::fs::read_to_string(bundle.join("repro.md")).unwrap();
-    assert!(md.contains("## Filmstrip") && md.contains("filmstrip.gif"), "{md}");
+    assert!(
+        md.contains("## Filmstrip") && md.contains("filmstrip.gif"),
+        "{md}"
+    );
     assert!(md.contains("maestro test repro.maestro.yaml"));
 }
 
@@ -116,7 +162,10 @@ fn a_maestro_flow_imports_records_minimizes_and_exports_its_minimal_path() {
 
     let exported = std::fs::read(bundle.join(MAESTRO_FILE)).unwrap();
     let text = String::from_utf8(exported.clone()).unwrap();
-    assert!(text.contains("appId: \"com.example.shop\"\n---\n"), "{text}");
+    assert!(
+        text.contains("appId: \"com.example.shop\"\n---\n"),
+        "{text}"
+    );
     let back = maestro::parse(MAESTRO_FILE, &exported).unwrap();
     assert_eq!(back.package.as_deref(), Some("com.example.shop"));
     assert_eq!(actions(&back), at_path(&original, &minimal), "{text}");
@@ -129,8 +178,18 @@ fn a_maestro_flow_imports_records_minimizes_and_exports_its_minimal_path() {
 
     // The bundle still verifies (every file listed and hashed) and replays.
     let out = env.whittle(&["verify", bundle.to_str().unwrap(), "--runs", "1"]);
-    assert_eq!(out.status.code(), Some(0), "{}\n{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("reproduced 1 of 1"), "{}", stdout(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("reproduced 1 of 1"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -143,8 +202,11 @@ fn a_robo_script_imports_records_minimizes_and_exports_its_minimal_path() {
     let original = robo::parse("checkout", &std::fs::read(&script).unwrap()).unwrap();
     let back = robo::parse(ROBO_FILE, &std::fs::read(bundle.join(ROBO_FILE)).unwrap()).unwrap();
     assert_eq!(actions(&back), at_path(&original, &minimal));
-    let flow = maestro::parse(MAESTRO_FILE, &std::fs::read(bundle.join(MAESTRO_FILE)).unwrap())
-        .unwrap();
+    let flow = maestro::parse(
+        MAESTRO_FILE,
+        &std::fs::read(bundle.join(MAESTRO_FILE)).unwrap(),
+    )
+    .unwrap();
     assert_eq!(actions(&flow), at_path(&original, &minimal));
     check_filmstrip(&bundle, &minimal);
 }
@@ -158,8 +220,21 @@ fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
         "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    id: com.example.shop:id/product_card\n- back\n",
     )
     .unwrap();
-    let out = env.whittle(&["import", "maestro", flow.to_str().unwrap(), "--record", "--name", "browse"]);
-    assert_eq!(out.status.code(), Some(1), "{}\n{}", stdout(&out), stderr(&out));
+    let out = env.whittle(&[
+        "import",
+        "maestro",
+        flow.to_str().unwrap(),
+        "--record",
+        "--name",
+        "browse",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
     assert!(stdout(&out).contains("without a crash"), "{}", stdout(&out));
     let id = env
         .session_names()
@@ -183,15 +258,35 @@ fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
 fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
     let env = env();
     let bad = env.dir.path().join("bad.yaml");
-    std::fs::write(&bad, "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    idd: x\n").unwrap();
+    std::fs::write(
+        &bad,
+        "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    idd: x\n",
+    )
+    .unwrap();
     let out = env.whittle(&["import", "maestro", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("bad.yaml line 5, field commands[1].tapOn.idd"), "{err}");
-    let json = env.whittle(&["import", "robo", bad.to_str().unwrap(), "--json", "--package", "x"]);
+    assert!(
+        err.contains("bad.yaml line 5, field commands[1].tapOn.idd"),
+        "{err}"
+    );
+    let json = env.whittle(&[
+        "import",
+        "robo",
+        bad.to_str().unwrap(),
+        "--json",
+        "--package",
+        "x",
+    ]);
     assert_eq!(json.status.code(), Some(2));
     assert_eq!(json_out(&json)["status"], "refused");
-    let out = env.whittle(&["import", "maestro", demo("flows/checkout.maestro.yaml").to_str().unwrap(), "--name", "../../outside"]);
+    let out = env.whittle(&[
+        "import",
+        "maestro",
+        demo("flows/checkout.maestro.yaml").to_str().unwrap(),
+        "--name",
+        "../../outside",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("never a path"), "{}", stderr(&out));
     assert!(env.session_names().is_empty(), "{:?}", env.session_names());
@@ -201,10 +296,19 @@ fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
 fn export_markdown_prints_a_ticket() {
     let env = env();
     let flow = demo("flows/checkout.maestro.yaml");
-    let out = env.whittle(&["import", "maestro", flow.to_str().unwrap(), "--record", "--json"]);
+    let out = env.whittle(&[
+        "import",
+        "maestro",
+        flow.to_str().unwrap(),
+        "--record",
+        "--json",
+    ]);
     let session = json_out(&out)["session_id"].as_str().unwrap().to_string();
     let out = env.whittle(&["minimize", &session, "--json"]);
-    let evidence = json_out(&out)["evidence_session"].as_str().unwrap().to_string();
+    let evidence = json_out(&out)["evidence_session"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let out = env.whittle(&["export", &evidence, "--markdown"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let md = stdout(&out);
@@ -221,5 +325,8 @@ fn export_markdown_prints_a_ticket() {
     ] {
         assert!(md.contains(words), "{words:?} missing from\n{md}");
     }
-    assert!(!md.contains("espresso"), "a removed detour's value is not in the ticket");
+    assert!(
+        !md.contains("espresso"),
+        "a removed detour's value is not in the ticket"
+    );
 }

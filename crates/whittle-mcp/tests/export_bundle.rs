@@ -146,7 +146,9 @@ fn writes_a_complete_bundle_that_verifies() {
         listed,
         [
             "replay.json",
+            "repro.maestro.yaml",
             "repro.md",
+            "repro.robo.json",
             "screenshots/01-attempt-01.png",
             "screenshots/02-attempt_02.png"
         ]

@@ -116,7 +116,10 @@ fn print_summary(s: &ImportSummary) {
         s.skipped.len()
     );
     for skipped in &s.skipped {
-        println!("  step {} ({}): {}", skipped.step, skipped.description, skipped.reason);
+        println!(
+            "  step {} ({}): {}",
+            skipped.step, skipped.description, skipped.reason
+        );
     }
     for note in &s.notes {
         println!("  note: {note}");
@@ -156,7 +159,10 @@ fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, R
     if let Some(map) = value.as_object_mut() {
         let (record, error) = match recorded {
             None => (serde_json::Value::Null, serde_json::Value::Null),
-            Some(Ok(outcome)) => (serde_json::to_value(outcome).unwrap_or_default(), serde_json::Value::Null),
+            Some(Ok(outcome)) => (
+                serde_json::to_value(outcome).unwrap_or_default(),
+                serde_json::Value::Null,
+            ),
             Some(Err(e)) => (serde_json::Value::Null, json!(e.to_string())),
         };
         map.insert("recorded".into(), record);

@@ -205,9 +205,10 @@ pub async fn archive_frame(
 /// (its frames resolved to files inside the evidence session).
 pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<FilmstripInput> {
     let record = FilmstripRecord::read(evidence_dir);
-    let strip = record.strips.iter().find(|s| {
-        s.reproduced && s.candidate.iter().all(|i| minimal_path.contains(i))
-    })?;
+    let strip = record
+        .strips
+        .iter()
+        .find(|s| s.reproduced && s.candidate.iter().all(|i| minimal_path.contains(i)))?;
     let frames = strip
         .frames
         .iter()

@@ -94,7 +94,15 @@ pub(crate) async fn archive(
     masking: &MaskingConfig,
 ) -> ArchivedShot {
     let name = format!("attempt-{attempt:03}.png");
-    archive_to(screen, package, evidence_dir, SCREENSHOTS_DIR, &name, masking).await
+    archive_to(
+        screen,
+        package,
+        evidence_dir,
+        SCREENSHOTS_DIR,
+        &name,
+        masking,
+    )
+    .await
 }
 
 /// [`archive`] into `<evidence>/<folder>/<name>` (a filmstrip frame goes to

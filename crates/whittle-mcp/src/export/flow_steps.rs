@@ -7,7 +7,18 @@ use whittle_core::contract::ui::By;
 
 use super::redact::{redact_json, REDACTED};
 use super::ExportStep;
-use crate::run::PlanEntry;
+
+/// The fields of a plan entry (`run::PlanEntry`) the flows need, read leniently: a
+/// missing field is absent, not an unreadable step.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Entry {
+    action_type: String,
+    strategy: Option<whittle_core::contract::ui::Strategy>,
+    button: Option<String>,
+    input_value: Option<String>,
+    input_redacted: bool,
+}
 
 /// One step of the exported flow, numbered as repro.md numbers it.
 pub(crate) struct FlowStep {
@@ -21,9 +32,16 @@ pub(crate) struct FlowStep {
 
 pub(crate) enum FlowAction {
     Launch,
-    Tap { by: By, value: String },
+    Tap {
+        by: By,
+        value: String,
+    },
     /// `value` is `None` when it is private.
-    Input { by: By, value: String, text: Option<String> },
+    Input {
+        by: By,
+        value: String,
+        text: Option<String>,
+    },
     Back,
     /// A step that cannot be written: why, for the comment.
     LeftOut(String),
@@ -54,7 +72,7 @@ fn action(step: &ExportStep) -> FlowAction {
     // becomes `[redacted]`, which is then left out below.
     let mut action = step.action.clone();
     redact_json(&mut action);
-    let Ok(entry) = serde_json::from_value::<PlanEntry>(action) else {
+    let Ok(entry) = serde_json::from_value::<Entry>(action) else {
         return FlowAction::LeftOut("its replay data could not be read".into());
     };
     let element = entry

@@ -6,7 +6,8 @@ use std::fmt::Write;
 use super::{ManifestFilmstrip, FILMSTRIP_GIF, MAESTRO_FILE, ROBO_FILE};
 
 pub(crate) fn render(filmstrip: Option<&ManifestFilmstrip>) -> String {
-    let mut md = String::new();
+    // The section before may end without a blank line (the review sentence).
+    let mut md = String::from("\n");
     let _ = writeln!(md, "## Run it yourself\n");
     let _ = writeln!(
         md,
@@ -26,7 +27,10 @@ pub(crate) fn render(filmstrip: Option<&ManifestFilmstrip>) -> String {
     if let Some(gif) = &film.gif {
         let _ = writeln!(md, "![The minimal path, step by step]({gif})\n");
     } else {
-        let _ = writeln!(md, "No frame could be shown ({FILMSTRIP_GIF} not written).\n");
+        let _ = writeln!(
+            md,
+            "No frame could be shown ({FILMSTRIP_GIF} not written).\n"
+        );
     }
     let _ = writeln!(
         md,

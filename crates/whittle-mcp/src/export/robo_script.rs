@@ -16,7 +16,11 @@ pub fn robo_script(input: &ExportInput) -> String {
             .index
             .map(|i| format!(" (original step {i})"))
             .unwrap_or_default();
-        let description = format!("{}. {}{original}", step.position, comment(&step.description));
+        let description = format!(
+            "{}. {}{original}",
+            step.position,
+            comment(&step.description)
+        );
         let action = match step.action {
             // Robo starts the app before the script.
             FlowAction::Launch => continue,
@@ -44,14 +48,21 @@ pub fn robo_script(input: &ExportInput) -> String {
             }
             FlowAction::Back => json!({ "eventType": "PRESSED_BACK", "description": description }),
             FlowAction::LeftOut(why) => {
-                lines.push(format!("  // {description}: left for the human ({}).", comment(&why)));
+                lines.push(format!(
+                    "  // {description}: left for the human ({}).",
+                    comment(&why)
+                ));
                 continue;
             }
         };
         lines.push(format!("  {action},"));
     }
     // The last action has no trailing comma (comments after it are fine).
-    if let Some(last) = lines.iter_mut().rev().find(|l| !l.trim_start().starts_with("//")) {
+    if let Some(last) = lines
+        .iter_mut()
+        .rev()
+        .find(|l| !l.trim_start().starts_with("//"))
+    {
         if last.ends_with(',') {
             last.pop();
         }

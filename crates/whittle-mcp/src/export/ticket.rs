@@ -47,7 +47,12 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
             .index
             .map(|i| format!(" (original step {i})"))
             .unwrap_or_default();
-        let _ = writeln!(md, "{}. {}{original}", step.position, safe_line(&step.description));
+        let _ = writeln!(
+            md,
+            "{}. {}{original}",
+            step.position,
+            safe_line(&step.description)
+        );
     }
     let _ = writeln!(
         md,
@@ -73,7 +78,11 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
         }
         let _ = writeln!(md, "\n</details>\n");
     }
-    if let Some(stack) = input.target_stack.as_deref().filter(|s| !s.trim().is_empty()) {
+    if let Some(stack) = input
+        .target_stack
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+    {
         let text = safe_block(stack, STACK_LINES);
         let fence = fence_for(&text);
         let _ = writeln!(

@@ -2,9 +2,9 @@ use std::path::{Path, PathBuf};
 
 use super::files::write_file;
 use super::filmstrip::write_filmstrip;
-use super::{maestro_flow, repro_extras, robo_script, MAESTRO_FILE, ROBO_FILE};
 use super::manifest::BUNDLE_SCHEMA;
 use super::redact::{redact_json, safe_line};
+use super::{maestro_flow, repro_extras, robo_script, MAESTRO_FILE, ROBO_FILE};
 use super::{
     repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ManifestShot, ReplayFile,
     ShotLabel, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
@@ -109,10 +109,14 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         None => (Vec::new(), None),
     };
     files.extend(film_files);
-    files.push(write_file(dir, MAESTRO_FILE, maestro_flow(input).as_bytes())?);
+    files.push(write_file(
+        dir,
+        MAESTRO_FILE,
+        maestro_flow(input).as_bytes(),
+    )?);
     files.push(write_file(dir, ROBO_FILE, robo_script(input).as_bytes())?);
-    let repro = repro_md::render(input, name_of(dir), &shots)
-        + &repro_extras::render(filmstrip.as_ref());
+    let repro =
+        repro_md::render(input, name_of(dir), &shots) + &repro_extras::render(filmstrip.as_ref());
     files.push(write_file(dir, REPRO_FILE, repro.as_bytes())?);
 
     let manifest = Manifest {

@@ -18,7 +18,9 @@ pub enum ImportFailure {
          folder inside the workspace, never a path)"
     )]
     BadName(String),
-    #[error("{file} does not name the app (Robo scripts never do): give its package with --package")]
+    #[error(
+        "{file} does not name the app (Robo scripts never do): give its package with --package"
+    )]
     NoPackage { file: String },
     #[error("{file} is for {in_file}, but --package says {given}")]
     PackageConflict {

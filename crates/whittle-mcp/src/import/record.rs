@@ -81,8 +81,17 @@ pub async fn record_session(
         .ok_or_else(|| RecordError::NoPackage(session_id.clone()))?;
     let path: Vec<u32> = session.steps.iter().map(|s| s.index).collect();
     let plan = build_plan(&session.steps, &path).map_err(RunError::from)?;
-    let device = choose_device(hub, session.meta.device_id.as_deref(), opts.device.as_deref()).await?;
-    let apps = hub.mobile().list_apps(&device).await.map_err(RunError::from)?;
+    let device = choose_device(
+        hub,
+        session.meta.device_id.as_deref(),
+        opts.device.as_deref(),
+    )
+    .await?;
+    let apps = hub
+        .mobile()
+        .list_apps(&device)
+        .await
+        .map_err(RunError::from)?;
     let app = apps
         .apps
         .iter()
@@ -93,7 +102,7 @@ pub async fn record_session(
         })?;
     let app_version = AppVersion {
         name: app.version_name.clone(),
-        code: app.version_code.and_then(|c| u32::try_from(c).ok()),
+        code: app.version_code,
     };
 
     let short = evidence_name(&session_id).replacen("minimize-", "record-", 1);
@@ -117,7 +126,10 @@ pub async fn record_session(
     };
     if let Some(problem) = capture {
         let _ = stop_problem(hub, &started.session_id).await;
-        let _ = hub.report().finalize(&started.session_id, SessionStatus::Failed, &problem).await;
+        let _ = hub
+            .report()
+            .finalize(&started.session_id, SessionStatus::Failed, &problem)
+            .await;
         return Err(RecordError::Capture(problem));
     }
 
@@ -172,7 +184,12 @@ pub async fn record_session(
         .record_step(RecordStepArgs {
             session_id: started.session_id.clone(),
             action: format!("record {session_id}"),
-            result: if drained.as_ref().is_ok_and(|d| d.count > 0) { "ok" } else { "fail" }.into(),
+            result: if drained.as_ref().is_ok_and(|d| d.count > 0) {
+                "ok"
+            } else {
+                "fail"
+            }
+            .into(),
             notes: notes.to_string(),
             screenshot_src: shot.src.clone(),
             screenshot_redacted: Some(shot.redacted),
@@ -182,7 +199,10 @@ pub async fn record_session(
     let drained = match (drained, capture_end) {
         (Ok(d), None) => d,
         (Err(e), _) | (Ok(_), Some(e)) => {
-            let _ = hub.report().finalize(&started.session_id, SessionStatus::Failed, &e).await;
+            let _ = hub
+                .report()
+                .finalize(&started.session_id, SessionStatus::Failed, &e)
+                .await;
             return Err(RecordError::Replay(e));
         }
     };
@@ -191,7 +211,11 @@ pub async fn record_session(
     let mut stacks = Vec::new();
     for crash in &drained.crashes {
         let step = seen.get(&crash.record_id).copied().unwrap_or(last_step);
-        let label = match hub.analyzer().compute_signature(&crash.stack, Some(crash.kind)).await {
+        let label = match hub
+            .analyzer()
+            .compute_signature(&crash.stack, Some(crash.kind))
+            .await
+        {
             Ok(signature) => signature.label,
             Err(_) => String::new(),
         };
@@ -213,7 +237,10 @@ pub async fn record_session(
         0 => format!("recorded {session_id}: the flow ran without a crash"),
         n => format!("recorded {session_id}: {n} crash(es)"),
     };
-    let _ = hub.report().finalize(&started.session_id, status, &summary).await;
+    let _ = hub
+        .report()
+        .finalize(&started.session_id, status, &summary)
+        .await;
     write_crashes(&dir, &crashes, &stacks)?;
     update_meta(&dir, status, &device, app_version)?;
     Ok(RecordOutcome {
@@ -274,7 +301,9 @@ fn write_crashes(
     }
     if path.exists() {
         return Err(RecordError::AlreadyRecorded(
-            dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            dir.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
         ));
     }
     let mut text = String::new();

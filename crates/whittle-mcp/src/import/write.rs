@@ -101,7 +101,11 @@ pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSumma
     })
 }
 
-fn package_of(flow: &ImportedFlow, file: &str, given: Option<&str>) -> Result<String, ImportFailure> {
+fn package_of(
+    flow: &ImportedFlow,
+    file: &str,
+    given: Option<&str>,
+) -> Result<String, ImportFailure> {
     match (flow.package.as_deref(), given) {
         (Some(in_file), Some(given)) if in_file != given => Err(ImportFailure::PackageConflict {
             file: file.to_owned(),
@@ -211,7 +215,10 @@ fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
-fn write_error(path: &Path, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> ImportFailure {
+fn write_error(
+    path: &Path,
+    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+) -> ImportFailure {
     ImportFailure::Write {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),

@@ -40,10 +40,18 @@ fn a_flow_becomes_a_session_the_loader_reads() {
         package: None,
     };
     let summary = import_flow(ws.path(), &opts).unwrap();
-    assert!(summary.session_id.ends_with("_Checkout_crash"), "{}", summary.session_id);
+    assert!(
+        summary.session_id.ends_with("_Checkout_crash"),
+        "{}",
+        summary.session_id
+    );
     assert_eq!((summary.steps, summary.replayable), (5, 3));
     assert_eq!(summary.skipped.len(), 1);
-    assert!(summary.skipped[0].reason.contains("assert visible"), "{:?}", summary.skipped);
+    assert!(
+        summary.skipped[0].reason.contains("assert visible"),
+        "{:?}",
+        summary.skipped
+    );
     let session = load_session(Path::new(&summary.session_dir)).unwrap();
     assert_eq!(session.meta.package.as_deref(), Some("com.example.shop"));
     assert_eq!(session.meta.extra["import"]["format"], "maestro");
@@ -51,7 +59,10 @@ fn a_flow_becomes_a_session_the_loader_reads() {
     assert!(session.crashes.is_empty());
     assert_eq!(session.steps.len(), 5);
     let notes: serde_json::Value = serde_json::from_str(&session.steps[2].notes).unwrap();
-    assert_eq!(notes["replay"]["element_key"], "com.example.shop:id/btn_search");
+    assert_eq!(
+        notes["replay"]["element_key"],
+        "com.example.shop:id/btn_search"
+    );
     assert_eq!(notes["replay"]["input_value"], "espresso");
     assert_eq!(notes["import"]["line"], 7);
     // Only the session folder: no temporary folder left in the workspace.
@@ -83,7 +94,10 @@ fn robo_scripts_need_a_package_and_names_must_stay_in_the_workspace() {
     for bad in ["../escape", "a/b", "..", ""] {
         opts.name = Some(bad.into());
         assert!(
-            matches!(import_flow(ws.path(), &opts), Err(ImportFailure::BadName(_))),
+            matches!(
+                import_flow(ws.path(), &opts),
+                Err(ImportFailure::BadName(_))
+            ),
             "{bad}"
         );
     }
@@ -119,9 +133,14 @@ fn a_bad_file_writes_nothing() {
         name: None,
         package: None,
     };
-    assert!(import_flow(ws.path(), &opts).unwrap_err().to_string().contains("larger than"));
+    assert!(import_flow(ws.path(), &opts)
+        .unwrap_err()
+        .to_string()
+        .contains("larger than"));
     assert!(entries(&ws.path().join("sessions")).is_empty());
-    assert!(!entries(ws.path()).iter().any(|n| n.starts_with(".whittle-import")));
+    assert!(!entries(ws.path())
+        .iter()
+        .any(|n| n.starts_with(".whittle-import")));
     let missing = tempfile::tempdir().unwrap();
     assert!(matches!(
         import_flow(missing.path(), &opts),
@@ -131,7 +150,13 @@ fn a_bad_file_writes_nothing() {
 
 #[test]
 fn ids_are_stamped_safe_names() {
-    assert_eq!(base_id("2026-01-02_030405", "My flow: login!"), "2026-01-02_030405_My_flow_login");
-    assert_eq!(base_id("2026-01-02_030405", "../.."), "2026-01-02_030405_imported");
+    assert_eq!(
+        base_id("2026-01-02_030405", "My flow: login!"),
+        "2026-01-02_030405_My_flow_login"
+    );
+    assert_eq!(
+        base_id("2026-01-02_030405", "../.."),
+        "2026-01-02_030405_imported"
+    );
     assert!(base_id("2026-01-02_030405", &"x".repeat(300)).len() <= 124);
 }

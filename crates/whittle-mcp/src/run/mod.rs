@@ -24,7 +24,6 @@ pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
 // `import --record` runs one replay with the same evidence and device choice.
 pub(crate) use evidence_session::{capture_problem, stop_problem};
-pub(crate) use prepare::choose_device;
 pub use live::{read_pool_record, PoolRecord, POOL_FILE};
 pub use localized_report::localized_report;
 pub use notice::RunNotice;
@@ -33,6 +32,7 @@ pub use outcome::{RunOutcome, RunStatus, RunSummary};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
+pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
 pub use search::PoolReplay;
