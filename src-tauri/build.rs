@@ -25,6 +25,10 @@ fn main() {
         "reveal_logs",
         "check_real_device",
         "use_real_device",
+        "import_flow",
+        "record_flow",
+        "ticket_markdown",
+        "filmstrip",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri build script failed");

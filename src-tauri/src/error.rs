@@ -31,6 +31,10 @@ pub enum AppError {
     ScreenshotUnavailable { reason: String },
     #[error("{path} cannot be shown: {reason}")]
     RevealFailed { path: String, reason: String },
+    #[error("the flow was not imported: {reason}")]
+    ImportFailed { reason: String },
+    #[error("the flow was not recorded: {reason}")]
+    RecordFailed { reason: String },
 }
 
 /// Stable codes; renaming one is a breaking change for the UI.
@@ -50,6 +54,8 @@ pub enum ErrorCode {
     ExportFailed,
     ScreenshotUnavailable,
     RevealFailed,
+    ImportFailed,
+    RecordFailed,
 }
 
 /// The wire shape of an [`AppError`].
@@ -75,6 +81,8 @@ impl AppError {
             AppError::ExportFailed { .. } => ErrorCode::ExportFailed,
             AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
             AppError::RevealFailed { .. } => ErrorCode::RevealFailed,
+            AppError::ImportFailed { .. } => ErrorCode::ImportFailed,
+            AppError::RecordFailed { .. } => ErrorCode::RecordFailed,
         }
     }
 
@@ -152,6 +160,8 @@ mod tests {
                 path: "/p".into(),
                 reason: "r".into(),
             },
+            AppError::ImportFailed { reason: "r".into() },
+            AppError::RecordFailed { reason: "r".into() },
         ];
         let codes: Vec<String> = all
             .iter()
@@ -178,6 +188,8 @@ mod tests {
                 "export_failed",
                 "screenshot_unavailable",
                 "reveal_failed",
+                "import_failed",
+                "record_failed",
             ]
         );
     }

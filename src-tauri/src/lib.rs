@@ -9,6 +9,7 @@ pub mod device_setup;
 pub mod devices;
 pub mod error;
 pub mod first_run;
+pub mod formats;
 pub mod live_run;
 pub mod logging;
 pub mod past_runs;
@@ -56,6 +57,10 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::reveal_logs,
         commands::check_real_device,
         commands::use_real_device,
+        commands::import_flow,
+        commands::record_flow,
+        commands::ticket_markdown,
+        commands::filmstrip,
     ])
 }
 

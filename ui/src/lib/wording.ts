@@ -304,6 +304,8 @@ const KNOWN_CODES: Record<ErrorCode, true> = {
   export_failed: true,
   screenshot_unavailable: true,
   reveal_failed: true,
+  import_failed: true,
+  record_failed: true,
 };
 
 const isKnown = (code: string | null): code is ErrorCode => code !== null && Object.hasOwn(KNOWN_CODES, code);

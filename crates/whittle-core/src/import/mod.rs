@@ -12,7 +12,7 @@ mod error;
 pub mod maestro;
 pub mod robo;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use action::{ElementKey, ImportedAction};
 pub use error::{ImportError, ImportProblem};
@@ -24,7 +24,7 @@ pub const MAX_FLOW_BYTES: usize = 2 * 1024 * 1024;
 pub const MAX_FLOW_STEPS: usize = 10_000;
 
 /// Which tool a flow was written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum FlowFormat {
