@@ -109,9 +109,11 @@ fn print_summary(s: &ImportSummary) {
         s.package,
         s.session_id
     );
+    let setup = (s.steps as usize).saturating_sub(s.replayable as usize + s.skipped.len());
     println!(
-        "{} steps: {} replayed, {} kept but not replayed",
+        "{} steps: {} launch, {} replayed, {} kept but not replayed",
         s.steps,
+        setup,
         s.replayable,
         s.skipped.len()
     );

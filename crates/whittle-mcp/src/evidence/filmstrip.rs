@@ -121,10 +121,6 @@ impl<'a> FilmRecorder<'a> {
         }
     }
 
-    pub fn enabled(&self) -> bool {
-        self.enabled
-    }
-
     async fn frame(&mut self, step: Option<u32>) {
         if !self.enabled {
             return;
