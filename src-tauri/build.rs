@@ -29,6 +29,10 @@ fn main() {
         "check_real_device",
         "use_real_device",
         "set_privacy_level",
+        "import_flow",
+        "record_flow",
+        "ticket_markdown",
+        "filmstrip",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri build script failed");

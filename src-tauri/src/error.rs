@@ -33,6 +33,10 @@ pub enum AppError {
     RevealFailed { path: String, reason: String },
     #[error("the interrupted run was not discarded: {reason}")]
     DiscardFailed { reason: String },
+    #[error("the flow was not imported: {reason}")]
+    ImportFailed { reason: String },
+    #[error("the flow was not recorded: {reason}")]
+    RecordFailed { reason: String },
 }
 
 /// Stable codes; renaming one is a breaking change for the UI.
@@ -53,6 +57,8 @@ pub enum ErrorCode {
     ScreenshotUnavailable,
     RevealFailed,
     DiscardFailed,
+    ImportFailed,
+    RecordFailed,
 }
 
 /// The wire shape of an [`AppError`].
@@ -79,6 +85,8 @@ impl AppError {
             AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
             AppError::RevealFailed { .. } => ErrorCode::RevealFailed,
             AppError::DiscardFailed { .. } => ErrorCode::DiscardFailed,
+            AppError::ImportFailed { .. } => ErrorCode::ImportFailed,
+            AppError::RecordFailed { .. } => ErrorCode::RecordFailed,
         }
     }
 
@@ -156,6 +164,8 @@ mod tests {
                 path: "/p".into(),
                 reason: "r".into(),
             },
+            AppError::ImportFailed { reason: "r".into() },
+            AppError::RecordFailed { reason: "r".into() },
         ];
         let codes: Vec<String> = all
             .iter()
@@ -182,6 +192,8 @@ mod tests {
                 "export_failed",
                 "screenshot_unavailable",
                 "reveal_failed",
+                "import_failed",
+                "record_failed",
             ]
         );
     }

@@ -10,6 +10,7 @@ pub mod device_setup;
 pub mod devices;
 pub mod error;
 pub mod first_run;
+pub mod formats;
 pub mod live_run;
 pub mod logging;
 pub mod own_runs;
@@ -63,6 +64,10 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::check_real_device,
         commands::use_real_device,
         commands::set_privacy_level,
+        commands::import_flow,
+        commands::record_flow,
+        commands::ticket_markdown,
+        commands::filmstrip,
     ])
 }
 

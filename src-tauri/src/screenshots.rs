@@ -71,7 +71,7 @@ pub(crate) fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<Pa
     resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
 }
 
-fn png_data_url(png: &[u8]) -> String {
+pub(crate) fn png_data_url(png: &[u8]) -> String {
     format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(png)

@@ -164,6 +164,12 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   );
   await new Promise((r) => setTimeout(r, 500)); // let WebKit paint the scrolled page
   await saveScreenshot("3-result.png");
+  // The filmstrip of the minimal path: a frame after the launch and after each step.
+  const film = await one(byTestId("filmstrip"), "the result's filmstrip");
+  assert.match(await textOf(film), /extra device time/);
+  await exec(`arguments[0].scrollIntoView({ block: "center" });`, [film]);
+  await new Promise((r) => setTimeout(r, 500));
+  await saveScreenshot("3b-filmstrip.png");
 
   // The evidence: a masked screenshot in the viewer.
   await clickInView(await one(byTestId("open-screenshot"), "a screenshot button in the history"));

@@ -70,6 +70,14 @@ export const commands = {
 	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("use_real_device", { real })),
 	/**  Sets the screenshot privacy level in the config (from the next run on). */
 	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("set_privacy_level", { level })),
+	/**  Imports a Maestro flow or a Robo script as a new session of the workspace. */
+	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, ErrorPayload>(__TAURI_INVOKE("import_flow", { request })),
+	/**  Replays an imported session once and records the crashes it causes. */
+	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, ErrorPayload>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
+	/**  A finished run's result as ticket-ready Markdown. */
+	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
+	/**  The masked frames of the minimal path, when the final confirmation took them. */
+	filmstrip: (workspace: string, evidenceSession: string) => typedError<FilmstripView_Serialize | null, ErrorPayload>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
 };
 
 /* Types */
@@ -250,12 +258,96 @@ export type EngineSnapshot_Serialize = {
 };
 
 /**  Stable codes; renaming one is a breaking change for the UI. */
-export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed" | "discard_failed";
+export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
 
 /**  The wire shape of an [`AppError`]. */
 export type ErrorPayload = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  The filmstrip the final confirmation took, for the result view. */
+export type FilmstripView = FilmstripView_Serialize | FilmstripView_Deserialize;
+
+/**  The filmstrip the final confirmation took, for the result view. */
+export type FilmstripView_Deserialize = {
+	/**  The replay the frames come from. */
+	attempt: number,
+	frames: FrameView_Deserialize[],
+	/**  Device time every frame of the run cost. */
+	extra_device_ms: number,
+};
+
+/**  The filmstrip the final confirmation took, for the result view. */
+export type FilmstripView_Serialize = {
+	/**  The replay the frames come from. */
+	attempt: number,
+	frames: FrameView_Serialize[],
+	/**  Device time every frame of the run cost. */
+	extra_device_ms: number,
+};
+
+/**  Which tool a flow was written for. */
+export type FlowFormat = "maestro" | "robo";
+
+export type FrameView = FrameView_Serialize | FrameView_Deserialize;
+
+export type FrameView_Deserialize = {
+	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
+	position: number,
+	/**  The original session's step it follows. */
+	step?: number | null,
+	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
+	image?: string | null,
+	omitted?: string | null,
+};
+
+export type FrameView_Serialize = {
+	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
+	position: number,
+	/**  The original session's step it follows. */
+	step: number | null,
+	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
+	image: string | null,
+	omitted: string | null,
+};
+
+/**  What the *Import…* dialog sends. */
+export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
+
+/**  What the *Import…* dialog sends. */
+export type ImportRequest_Deserialize = {
+	workspace: string,
+	format: FlowFormat,
+	/**  The flow file the user picked. */
+	file: string,
+	name?: string | null,
+	package?: string | null,
+};
+
+/**  What the *Import…* dialog sends. */
+export type ImportRequest_Serialize = {
+	workspace: string,
+	format: FlowFormat,
+	/**  The flow file the user picked. */
+	file: string,
+	name: string | null,
+	package: string | null,
+};
+
+/**  What an import made, for the CLI (`--json`) and the app. */
+export type ImportSummary = {
+	session_id: string,
+	session_dir: string,
+	format: FlowFormat,
+	package: string,
+	steps: number,
+	/**  Steps a replay performs (launch excluded). */
+	replayable: number,
+	/**  Steps kept but not replayed, with the plan's reason. */
+	skipped: SkippedStep[],
+	/**  What the file held that is not a step (hooks, execution options). */
+	notes: string[],
 };
 
 /**  A run of this app that was interrupted, as the start banner shows it. */
@@ -639,6 +731,41 @@ export type ProofRow = {
 	removed_step: number,
 	candidate: number[],
 	outcomes: boolean[],
+};
+
+/**  What one recorded run found. */
+export type RecordOutcome = RecordOutcome_Serialize | RecordOutcome_Deserialize;
+
+/**  What one recorded run found. */
+export type RecordOutcome_Deserialize = {
+	session_id: string,
+	evidence_session: string,
+	device: string,
+	/**  `failed` when the flow crashed the app, else `passed`. */
+	status: SessionStatus,
+	crashes: RecordedCrash[],
+	/**  Where the replay stopped early (an element not found after a crash, say). */
+	stopped_at_step?: number | null,
+};
+
+/**  What one recorded run found. */
+export type RecordOutcome_Serialize = {
+	session_id: string,
+	evidence_session: string,
+	device: string,
+	/**  `failed` when the flow crashed the app, else `passed`. */
+	status: SessionStatus,
+	crashes: RecordedCrash[],
+	/**  Where the replay stopped early (an element not found after a crash, say). */
+	stopped_at_step: number | null,
+};
+
+export type RecordedCrash = {
+	crash_id: string,
+	kind: CrashKind,
+	label: string,
+	step_index: number,
+	repro_path: number[],
 };
 
 /**
@@ -1143,6 +1270,12 @@ export type ShotReview = {
 
 /**  Why a step of the path cannot be replayed live. */
 export type SkipReason = { code: "input_redacted" } | { code: "sensitive" } | { code: "no_element_key" } | { code: "unstable_key"; key_kind: string } | { code: "unsupported_action"; action_type: string } | { code: "missing_input_value" } | { code: "unsupported_button"; button: string };
+
+export type SkippedStep = {
+	step: number,
+	description: string,
+	reason: string,
+};
 
 export type StepRole = "setup" | "replayable" | "skipped";
 

@@ -36,11 +36,16 @@ pub enum Command {
         #[arg(long, value_name = "PKG")]
         package: Option<String>,
     },
-    /// Export an evidence session as a bug-ticket bundle.
+    /// Export an evidence session as a bug-ticket bundle (or, with --markdown, print a
+    /// ticket-ready summary).
     Export {
         evidence_session: String,
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
+        #[arg(long, value_name = "DIR", required_unless_present = "markdown")]
+        out: Option<PathBuf>,
+        /// Print the ticket as Markdown (steps, confidence, proof, device and app) instead
+        /// of writing a bundle.
+        #[arg(long)]
+        markdown: bool,
         /// Bundle folder name (default: the evidence session id).
         #[arg(long)]
         name: Option<String>,
@@ -55,6 +60,34 @@ pub enum Command {
     },
     /// Benchmark the search strategies on generated scenarios (in-process simulator model).
     Bench(BenchArgs),
+    /// Import a Maestro flow or a Firebase Robo script as a session of the workspace.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// `maestro` (a flow, YAML) or `robo` (a Robo script, JSON).
+    pub format: whittle_core::import::FlowFormat,
+    /// The flow file.
+    pub file: PathBuf,
+    /// The workspace to write the session into (default: the config's).
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// The session's name (default: the flow's name, else the file's).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The app's package, when the file does not name it (Robo scripts never do).
+    #[arg(long)]
+    pub package: Option<String>,
+    /// Replay the flow once on a device and record the crashes it causes.
+    #[arg(long)]
+    pub record: bool,
+    /// The device to record on (default: the only online Android device).
+    #[arg(long, requires = "record")]
+    pub device: Option<String>,
+    /// Print one JSON object: {"session_id", …}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -71,8 +71,16 @@ async fn run(cli: Cli) -> Exit {
         Command::Export {
             evidence_session,
             out,
+            markdown,
             name,
-        } => commands::export::run(&config, &evidence_session, &out, name.as_deref()),
+        } => match (markdown, out) {
+            (true, _) => commands::export::markdown(&config, &evidence_session),
+            (false, Some(out)) => {
+                commands::export::run(&config, &evidence_session, &out, name.as_deref())
+            }
+            (false, None) => Exit::Usage,
+        },
+        Command::Import(args) => commands::import::run(&config, args).await,
         Command::Verify {
             bundle,
             runs,

@@ -5,6 +5,7 @@ pub mod assessment;
 pub mod bench;
 pub mod contract;
 pub mod engine;
+pub mod import;
 pub mod model;
 pub mod parallel;
 pub mod plan;

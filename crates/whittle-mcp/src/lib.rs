@@ -5,6 +5,7 @@ pub mod client;
 pub mod config;
 pub mod evidence;
 pub mod export;
+pub mod import;
 pub mod mask;
 pub mod replay;
 pub mod run;

@@ -137,6 +137,7 @@ fn input(shots: Vec<PathBuf>) -> ExportInput {
             .collect(),
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
         review: None,
+        filmstrip: None,
     }
 }
 

@@ -74,6 +74,7 @@ fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
         screenshots: shots,
         masking_level: Some(whittle_mcp::config::PrivacyLevel::Strict),
         review: None,
+        filmstrip: None,
     }
 }
 
@@ -152,7 +153,9 @@ fn writes_a_complete_bundle_that_verifies() {
         listed,
         [
             "replay.json",
+            "repro.maestro.yaml",
             "repro.md",
+            "repro.robo.json",
             "screenshots/01-attempt-01.png",
             "screenshots/02-attempt_02.png"
         ]

@@ -2,11 +2,13 @@
 //! records its error. Paths come from the window (the user's folder choice).
 
 mod evidence;
+mod formats;
 mod run;
 mod sessions;
 mod setup;
 
 pub use evidence::*;
+pub use formats::*;
 pub use run::*;
 pub use sessions::*;
 pub use setup::*;

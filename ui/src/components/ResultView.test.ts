@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import ResultView from "./ResultView.svelte";
 import { commandCalls, fail, fakeBackend } from "../test/ipc";
 import { planSteps, result, summary } from "../test/runFixtures";
@@ -120,5 +120,29 @@ describe("ResultView", () => {
     render(ResultView, { result, steps: planSteps });
     await fireEvent.click(screen.getByRole("button", { name: "Choose…" }));
     await waitFor(() => expect((screen.getByTestId("export-folder") as HTMLInputElement).value).toBe("/picked/folder"));
+  });
+});
+
+describe("ResultView: Copy as Markdown", () => {
+  it("puts the ticket text on the clipboard", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const calls = fakeBackend({ ticket_markdown: () => "### Crash: NPE\n\n**Steps to reproduce**", filmstrip: () => null });
+    render(ResultView, { result, steps: planSteps, workspace: "/ws" });
+    await fireEvent.click(screen.getByTestId("copy-markdown"));
+    await waitFor(() => expect(screen.getByTestId("copied")).toBeInTheDocument());
+    expect(commandCalls(calls, "ticket_markdown")).toEqual([{ workspace: "/ws", evidenceSession: evidence }]);
+    expect(writeText).toHaveBeenCalledWith("### Crash: NPE\n\n**Steps to reproduce**");
+  });
+
+  it("shows the text to copy by hand when the clipboard refuses it", async () => {
+    Object.defineProperty(navigator, "clipboard", {
+      value: { writeText: () => Promise.reject(new Error("denied")) },
+      configurable: true,
+    });
+    fakeBackend({ ticket_markdown: () => "### Crash: NPE", filmstrip: () => null });
+    render(ResultView, { result, steps: planSteps, workspace: "/ws" });
+    await fireEvent.click(screen.getByTestId("copy-markdown"));
+    await waitFor(() => expect(screen.getByTestId("markdown-text")).toHaveTextContent("### Crash: NPE"));
   });
 });

@@ -5,6 +5,10 @@ import {
   commands,
   type DeviceSetupReport_Serialize,
   type PrivacyLevel,
+  type FilmstripView_Serialize,
+  type FlowFormat,
+  type ImportSummary,
+  type RecordOutcome_Serialize,
   type SetupView_Serialize,
 } from "../bindings";
 import { t } from "./i18n/index.svelte";
@@ -29,6 +33,18 @@ import type {
 } from "./runTypes";
 
 export type SetupView = SetupView_Serialize;
+export type FilmstripView = FilmstripView_Serialize;
+export type RecordOutcome = RecordOutcome_Serialize;
+export type { FlowFormat, ImportSummary };
+
+/** What the Import dialog asks for. */
+export type ImportRequest = {
+  workspace: string;
+  format: FlowFormat;
+  file: string;
+  name: string | null;
+  package: string | null;
+};
 export type DeviceSetupReport = DeviceSetupReport_Serialize;
 
 export class CommandError extends Error {
@@ -137,4 +153,11 @@ export const api = {
     name: string,
     reviewed: boolean,
   ): Promise<ReviewChecklist> => unwrap(await commands.markReviewed(workspace, evidenceSession, name, reviewed)),
+  importFlow: async (request: ImportRequest): Promise<ImportSummary> => unwrap(await commands.importFlow(request)),
+  recordFlow: async (workspace: string, sessionId: string, device: string | null): Promise<RecordOutcome> =>
+    unwrap(await commands.recordFlow(workspace, sessionId, device)),
+  ticketMarkdown: async (workspace: string, evidenceSession: string): Promise<string> =>
+    unwrap(await commands.ticketMarkdown(workspace, evidenceSession)),
+  filmstrip: async (workspace: string, evidenceSession: string): Promise<FilmstripView | null> =>
+    unwrap(await commands.filmstrip(workspace, evidenceSession)),
 };

@@ -307,6 +307,8 @@ const KNOWN_CODES: Record<ErrorCode, true> = {
   screenshot_unavailable: true,
   reveal_failed: true,
   discard_failed: true,
+  import_failed: true,
+  record_failed: true,
 };
 
 const isKnown = (code: string | null): code is ErrorCode => code !== null && Object.hasOwn(KNOWN_CODES, code);

@@ -25,3 +25,20 @@ pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&st
         }
     }
 }
+
+/// `whittle export --markdown`: the ticket text on stdout.
+pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
+    match whittle_mcp::evidence::ticket_markdown(&config.workspace, evidence_session) {
+        Ok(text) => {
+            print!("{text}");
+            Exit::Live
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            match e {
+                EvidenceExportError::NoResult(_) => Exit::NoResult,
+                _ => Exit::Usage,
+            }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+mod filmstrip;
 mod pool;
 mod rates;
 
@@ -110,6 +111,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                     serde_json::to_value(&outcome.resumed).unwrap_or_default(),
                 );
             }
+            filmstrip::add_json_fields(outcome, map);
         }
         println!("{value}");
     } else {
@@ -119,6 +121,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
             whittle_mcp::run::localized_report(outcome, locale::current())
         );
         pool::print_line(outcome);
+        filmstrip::print_line(outcome);
         if let Some(path) = sidecar {
             println!("{}{}", locale::words().written, path.display());
         }

@@ -2,6 +2,7 @@ pub mod analyze;
 pub mod bench;
 pub mod doctor;
 pub mod export;
+pub mod import;
 pub mod minimize;
 pub mod plain_http;
 pub mod sessions;

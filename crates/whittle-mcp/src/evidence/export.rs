@@ -27,6 +27,27 @@ pub fn export_evidence(
     out_dir: &Path,
     name: &str,
 ) -> Result<PathBuf, EvidenceExportError> {
+    let input = export_input(workspace, evidence_session)?;
+    Ok(export_bundle(&input, out_dir, name)?)
+}
+
+/// The ticket text for an evidence session (`whittle export --markdown`, the app's
+/// *Copy as Markdown*): what a bundle's repro.md says, for pasting.
+pub fn ticket_markdown(
+    workspace: &Path,
+    evidence_session: &str,
+) -> Result<String, EvidenceExportError> {
+    Ok(crate::export::ticket_markdown(&export_input(
+        workspace,
+        evidence_session,
+    )?))
+}
+
+/// Everything a bundle of `evidence_session` is made of.
+pub fn export_input(
+    workspace: &Path,
+    evidence_session: &str,
+) -> Result<ExportInput, EvidenceExportError> {
     let dir = resolve_session_dir(workspace, evidence_session)?;
     let result = read_result(&dir)?;
     let confidence = result
@@ -81,8 +102,9 @@ pub fn export_evidence(
         screenshots,
         masking_level: masking_level(&dir),
         review,
+        filmstrip: super::filmstrip::for_export(&dir, &result.minimal_path),
     };
-    Ok(export_bundle(&input, out_dir, name)?)
+    Ok(input)
 }
 
 /// The rates of a result that recorded its final path's verdicts (none for older ones).

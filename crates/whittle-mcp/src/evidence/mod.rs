@@ -5,6 +5,7 @@
 mod attempts;
 mod checklist;
 mod export;
+mod filmstrip;
 mod preview;
 mod report_section;
 mod result_file;
@@ -16,7 +17,8 @@ pub use attempts::{recorded_attempts, RecordedAttempt};
 pub use checklist::{
     mark_reviewed, review_checklist, ReviewChecklist, ReviewSummary, ShotReview, REVIEW_FILE,
 };
-pub use export::{export_evidence, EvidenceExportError};
+pub use export::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
+pub use filmstrip::{archive_frame, FilmRecorder, FilmstripRecord, FILMSTRIP_DIR};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
 pub use result_file::{read_result, write_result, ResultFileError};

@@ -38,7 +38,7 @@ pub async fn archive_screenshot(
     masking: &MaskingConfig,
 ) -> ArchivedShot {
     let span = tracing::info_span!("archive_screenshot", attempt, device, level = %masking.level);
-    let screen = HubScreen { hub, device };
+    let screen = HubScreen::new(hub, device);
     archive(&screen, package, evidence_dir, attempt, masking)
         .instrument(span)
         .await
@@ -53,9 +53,15 @@ pub(crate) trait Screen {
     async fn screenshot(&self, save_to: &str) -> Result<(), String>;
 }
 
-struct HubScreen<'a> {
+pub(crate) struct HubScreen<'a> {
     hub: &'a Hub,
     device: &'a str,
+}
+
+impl<'a> HubScreen<'a> {
+    pub(crate) fn new(hub: &'a Hub, device: &'a str) -> Self {
+        HubScreen { hub, device }
+    }
 }
 
 impl Screen for HubScreen<'_> {
@@ -87,6 +93,28 @@ pub(crate) async fn archive(
     attempt: u32,
     masking: &MaskingConfig,
 ) -> ArchivedShot {
+    let name = format!("attempt-{attempt:03}.png");
+    archive_to(
+        screen,
+        package,
+        evidence_dir,
+        SCREENSHOTS_DIR,
+        &name,
+        masking,
+    )
+    .await
+}
+
+/// [`archive`] into `<evidence>/<folder>/<name>` (a filmstrip frame goes to
+/// `filmstrip/attempt-NNN/step-NN.png`): the same capture, masking and omission rules.
+pub(crate) async fn archive_to(
+    screen: &impl Screen,
+    package: &str,
+    evidence_dir: &Path,
+    folder_rel: &str,
+    name: &str,
+    masking: &MaskingConfig,
+) -> ArchivedShot {
     let omitted = |why: String| ArchivedShot {
         src: None,
         redacted: true,
@@ -97,12 +125,11 @@ pub(crate) async fn archive(
         Err(e) => return omitted(format!("no temp file for the screenshot: {e}")),
     };
     let raw_path = raw.path().to_string_lossy().to_string();
-    let folder = evidence_dir.join(SCREENSHOTS_DIR);
+    let folder = evidence_dir.join(folder_rel);
     if let Err(e) = std::fs::create_dir_all(&folder) {
         return omitted(format!("cannot create {}: {e}", folder.display()));
     }
-    let name = format!("attempt-{attempt:03}.png");
-    let out = folder.join(&name);
+    let out = folder.join(name);
     let mut take = 1;
     let outcome = loop {
         let before = screen.hierarchy().await;
@@ -142,7 +169,7 @@ pub(crate) async fn archive(
                 tracing::warn!(error = %e, "mask record not written");
             }
             ArchivedShot {
-                src: Some(format!("{SCREENSHOTS_DIR}/{name}")),
+                src: Some(format!("{folder_rel}/{name}")),
                 redacted: false,
                 omitted_because: None,
             }

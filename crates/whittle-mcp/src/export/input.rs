@@ -38,6 +38,28 @@ pub struct ExportInput {
     pub masking_level: Option<PrivacyLevel>,
     /// The reviewer's checklist over the screenshots, when the evidence has one.
     pub review: Option<ReviewSummary>,
+    /// Masked frames of the minimal path, when the final confirmation took them.
+    pub filmstrip: Option<FilmstripInput>,
+}
+
+/// The frames of one final-confirmation replay of the minimal path (already masked).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilmstripInput {
+    /// The replay they were taken in.
+    pub attempt: u32,
+    /// In order: after the launch, then after each step.
+    pub frames: Vec<FilmFrame>,
+    /// Device time every frame of the run cost.
+    pub extra_device_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilmFrame {
+    /// The original session's step it follows (`None`: the launch had no step).
+    pub step: Option<u32>,
+    /// The masked PNG; `None` when it was omitted.
+    pub path: Option<PathBuf>,
+    pub omitted: Option<String>,
 }
 
 /// One step of the minimal path.

@@ -9,6 +9,12 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 pub const REPLAY_FILE: &str = "replay.json";
 pub const REPRO_FILE: &str = "repro.md";
 pub const SCREENSHOTS_DIR: &str = "screenshots";
+/// The minimal path as a Maestro flow (`maestro test repro.maestro.yaml`).
+pub const MAESTRO_FILE: &str = "repro.maestro.yaml";
+/// The minimal path as a Firebase Robo script.
+pub const ROBO_FILE: &str = "repro.robo.json";
+pub const FILMSTRIP_DIR: &str = "filmstrip";
+pub const FILMSTRIP_GIF: &str = "filmstrip.gif";
 pub(crate) const BUNDLE_SCHEMA: u32 = 1;
 
 /// `manifest.json`: identity of the app and run, and every other file with its hash.
@@ -39,7 +45,32 @@ pub struct Manifest {
     /// How many screenshots a person checked before export, and which they did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<ReviewSummary>,
+    /// The frames of the minimal path, in order, and what they cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filmstrip: Option<ManifestFilmstrip>,
     pub files: Vec<ManifestFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFilmstrip {
+    /// The final-confirmation replay the frames were taken in.
+    pub attempt: u32,
+    pub frames: Vec<ManifestFrame>,
+    /// `filmstrip.gif`, when at least one frame could be shown.
+    pub gif: Option<String>,
+    /// Device time the frames added to the run.
+    pub extra_device_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFrame {
+    /// 1-based, as in `filmstrip/step-NN.png` and the steps of repro.md.
+    pub position: u32,
+    /// The original session's step the frame follows.
+    pub step: Option<u32>,
+    /// Relative to the bundle; absent when the frame was omitted.
+    pub path: Option<String>,
+    pub omitted: Option<String>,
 }
 
 /// A screenshot of the bundle and what it is evidence of.

@@ -4,21 +4,33 @@
 
 mod error;
 mod files;
+mod filmstrip;
+mod flow_steps;
 mod input;
+mod maestro_flow;
 mod manifest;
 mod name;
 mod read;
 mod redact;
+mod repro_extras;
 mod repro_md;
+mod robo_script;
+mod ticket;
 mod write;
 
 pub use error::ExportError;
-pub use input::{ExportInput, ExportShot, ExportStep, ShotLabel, ShotVerdict};
+pub use input::{
+    ExportInput, ExportShot, ExportStep, FilmFrame, FilmstripInput, ShotLabel, ShotVerdict,
+};
+pub use maestro_flow::maestro_flow;
 pub use manifest::{
-    Manifest, ManifestFile, ManifestShot, ReplayFile, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE,
+    Manifest, ManifestFile, ManifestFilmstrip, ManifestFrame, ManifestShot, ReplayFile,
+    FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, ROBO_FILE,
     SCREENSHOTS_DIR,
 };
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;
+pub use robo_script::robo_script;
+pub use ticket::ticket_markdown;
 pub use write::export_bundle;

@@ -1,8 +1,10 @@
 use std::path::{Path, PathBuf};
 
 use super::files::write_file;
+use super::filmstrip::write_filmstrip;
 use super::manifest::BUNDLE_SCHEMA;
 use super::redact::{redact_json, safe_line};
+use super::{maestro_flow, repro_extras, robo_script, MAESTRO_FILE, ROBO_FILE};
 use super::{
     repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ManifestShot, ReplayFile,
     ShotLabel, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
@@ -99,11 +101,23 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         steps,
     };
     files.push(write_file(dir, REPLAY_FILE, &to_json(&replay, dir)?)?);
+    let (film_files, filmstrip) = match &input.filmstrip {
+        Some(film) => {
+            let (files, manifest) = write_filmstrip(dir, film)?;
+            (files, Some(manifest))
+        }
+        None => (Vec::new(), None),
+    };
+    files.extend(film_files);
     files.push(write_file(
         dir,
-        REPRO_FILE,
-        repro_md::render(input, name_of(dir), &shots).as_bytes(),
+        MAESTRO_FILE,
+        maestro_flow(input).as_bytes(),
     )?);
+    files.push(write_file(dir, ROBO_FILE, robo_script(input).as_bytes())?);
+    let repro =
+        repro_md::render(input, name_of(dir), &shots) + &repro_extras::render(filmstrip.as_ref());
+    files.push(write_file(dir, REPRO_FILE, repro.as_bytes())?);
 
     let manifest = Manifest {
         schema: BUNDLE_SCHEMA,
@@ -129,6 +143,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
             })
             .collect(),
         review: input.review.clone(),
+        filmstrip,
         files,
     };
     write_manifest_last(dir, &to_json(&manifest, dir)?)

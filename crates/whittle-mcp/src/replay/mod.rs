@@ -7,6 +7,7 @@
 mod context;
 mod drain;
 mod error;
+mod observe;
 mod run;
 mod stack_excerpt;
 mod target;
@@ -16,7 +17,8 @@ mod wait;
 pub use context::ReplayContext;
 pub use drain::{drain_crashes, DrainError, DrainLimits, MAX_SCAN_ROUNDS, QUIET_ROUNDS};
 pub use error::ReplayError;
-pub use run::{replay, LAUNCH_ANCHOR_TIMEOUT_MS};
+pub use observe::{NoObserver, ReplayObserver};
+pub use run::{replay, replay_observed, LAUNCH_ANCHOR_TIMEOUT_MS};
 pub use stack_excerpt::{stack_excerpt, MAX_STACK_LINES, WITHHELD_LINE};
 pub use target::{DegradedIdentity, TargetIdentity};
 pub use verdict::{MissReason, ObservedCrash, ReplayVerdict};

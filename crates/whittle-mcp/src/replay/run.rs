@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use whittle_core::plan::{ReplayAction, ReplayStep};
 
+use super::observe::{NoObserver, ReplayObserver};
 use super::wait::settle;
 use super::{
     drain_crashes, stack_excerpt, DrainLimits, MissReason, ObservedCrash, ReplayContext,
@@ -24,6 +25,17 @@ pub async fn replay(
     hub: &Hub,
     ctx: &ReplayContext,
     steps: &[&ReplayStep],
+) -> Result<ReplayVerdict, ReplayError> {
+    replay_observed(hub, ctx, steps, &mut NoObserver).await
+}
+
+/// [`replay`], with `observer` looking at the device after the launch and after each
+/// action (see `observe`).
+pub async fn replay_observed<O: ReplayObserver + Send>(
+    hub: &Hub,
+    ctx: &ReplayContext,
+    steps: &[&ReplayStep],
+    observer: &mut O,
 ) -> Result<ReplayVerdict, ReplayError> {
     let device = ctx.device.as_str();
     let package = ctx.package.as_str();
@@ -52,7 +64,8 @@ pub async fn replay(
             .map_err(ReplayError::mcp(None))?;
     }
 
-    let failure = run_actions(hub, ctx, steps).await?;
+    observer.after_launch().await;
+    let failure = run_actions(hub, ctx, steps, observer).await?;
 
     // Actions that succeeded before a failure may still trigger a delayed crash, so the
     // drain always runs. The settle may end early on a stable screen: a crash that lands
@@ -106,10 +119,11 @@ pub async fn replay(
     })
 }
 
-async fn run_actions(
+async fn run_actions<O: ReplayObserver + Send>(
     hub: &Hub,
     ctx: &ReplayContext,
     steps: &[&ReplayStep],
+    observer: &mut O,
 ) -> Result<Option<ActionFailure>, ReplayError> {
     let device = ctx.device.as_str();
     for (i, step) in steps.iter().enumerate() {
@@ -154,6 +168,7 @@ async fn run_actions(
                 step: step.index,
             }));
         }
+        observer.after_action(step.index).await;
     }
     Ok(None)
 }

@@ -33,6 +33,8 @@ pub use journal::{
     has_journal, parse_journal, read_journal, AttemptOutcome, DiscardMark, Journal, JournalAttempt,
     JournalContents, JournalError, JournalHeader, ResumeMark, JOURNAL_FILE, JOURNAL_FORMAT,
 };
+// `import --record` runs one replay with the same evidence and device choice.
+pub(crate) use evidence_session::{capture_problem, stop_problem};
 pub use localized_report::localized_report;
 pub use lock::{lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE};
 pub use notice::RunNotice;
@@ -42,6 +44,7 @@ pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
 pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
+pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
 pub use resume::{

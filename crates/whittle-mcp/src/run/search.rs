@@ -25,8 +25,8 @@ use super::rounds::{Batch, RoundCursor};
 use super::{LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
-use crate::evidence::{archive_screenshot, ArchivedShot};
-use crate::replay::{replay, ReplayError, ReplayVerdict};
+use crate::evidence::{archive_screenshot, ArchivedShot, FilmRecorder, FilmstripRecord};
+use crate::replay::{replay_observed, ReplayError, ReplayVerdict};
 
 pub const CANCELLED: &str = "cancelled by user";
 
@@ -179,11 +179,13 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         });
         let started = Instant::now();
         let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
+        let mut film = self.film_recorder(job, device);
         let replayed = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => Err(CANCELLED.to_string()),
-            r = self.replay(candidate, device).instrument(span) => r.map_err(|e| e.to_string()),
+            r = self.replay(candidate, device, &mut film).instrument(span) => r.map_err(|e| e.to_string()),
         };
+        film.finish(matches!(&replayed, Ok(v) if v.reproduced));
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let shot = if self.cancel.is_cancelled() {
             ArchivedShot {
@@ -261,21 +263,44 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         }
     }
 
-    async fn replay(&self, candidate: &[u32], device: &str) -> Result<ReplayVerdict, ReplayError> {
+    /// The filmstrip of the minimal path is taken during the final confirmation
+    /// replays, until one that reproduced the crash has it; other replays take none.
+    fn film_recorder<'b>(&'b self, job: &Job, device: &'b str) -> FilmRecorder<'b> {
+        let wanted = job.phase == Phase::Confirm
+            && !FilmstripRecord::read(&self.evidence.dir).has_reproduced(&job.candidate);
+        FilmRecorder::new(
+            self.hub,
+            device,
+            &self.run.ctx.package,
+            &self.evidence.dir,
+            &self.config.masking,
+            job.attempt,
+            &job.candidate,
+            self.run.plan.setup.first().copied(),
+            wanted,
+        )
+    }
+
+    async fn replay(
+        &self,
+        candidate: &[u32],
+        device: &str,
+        film: &mut FilmRecorder<'_>,
+    ) -> Result<ReplayVerdict, ReplayError> {
         let plan = &self.run.plan;
         let steps: Vec<&ReplayStep> = candidate
             .iter()
             .map(|&i| plan.step(i).ok_or(ReplayError::UnknownStep { step: i }))
             .collect::<Result<_, _>>()?;
         if device == self.run.ctx.device {
-            return replay(self.hub, &self.run.ctx, &steps).await;
+            return replay_observed(self.hub, &self.run.ctx, &steps, film).await;
         }
         // A pool device: the same run, another device (its own timing is the replay
         // module's business).
         let mut ctx = self.run.ctx.clone();
         ctx.device = device.to_string();
         ctx.timing = self.config.timing_for(device);
-        replay(self.hub, &ctx, &steps).await
+        replay_observed(self.hub, &ctx, &steps, film).await
     }
 }
 

@@ -1,0 +1,174 @@
+//! `whittle import maestro|robo FILE`: the flow becomes a session; with `--record` it is
+//! replayed once and the crashes it caused are recorded, ready to minimize.
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use whittle_mcp::config::Config;
+use whittle_mcp::import::{
+    import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordError,
+    RecordOptions, RecordOutcome,
+};
+
+use crate::cli::ImportArgs;
+use crate::exit::Exit;
+
+pub async fn run(config: &Config, args: ImportArgs) -> Exit {
+    let mut config = config.clone();
+    if let Some(workspace) = &args.workspace {
+        config.workspace = std::path::absolute(workspace).unwrap_or_else(|_| workspace.clone());
+    }
+    let opts = ImportOptions {
+        format: args.format,
+        file: args.file.clone(),
+        name: args.name.clone(),
+        package: args.package.clone(),
+    };
+    let summary = match import_flow(&config.workspace, &opts) {
+        Ok(summary) => summary,
+        Err(e) => return refuse(&e, args.json),
+    };
+    let recorded = if args.record {
+        Some(record(&config, &summary, args.device.clone()).await)
+    } else {
+        None
+    };
+    if args.json {
+        print_json(&summary, recorded.as_ref());
+    } else {
+        print_summary(&summary);
+        match &recorded {
+            Some(Ok(outcome)) => print_recorded(outcome),
+            Some(Err(e)) => eprintln!("error: {e}"),
+            None => println!(
+                "Not replayed yet: run it once with `whittle import … --record`, or replay it \
+                 in the app (Run once and record)."
+            ),
+        }
+    }
+    match recorded {
+        None => Exit::Live,
+        Some(Ok(outcome)) if outcome.crashes.is_empty() => Exit::NoResult,
+        Some(Ok(_)) => Exit::Live,
+        Some(Err(RecordError::Run(e))) => Exit::of_error(&e),
+        Some(Err(RecordError::NoPackage(_) | RecordError::NotInstalled { .. })) => Exit::Usage,
+        Some(Err(RecordError::AlreadyRecorded(_))) => Exit::Usage,
+        Some(Err(_)) => Exit::Infrastructure,
+    }
+}
+
+async fn record(
+    config: &Config,
+    summary: &ImportSummary,
+    device: Option<String>,
+) -> Result<RecordOutcome, RecordError> {
+    let hub = match super::connect(config).await {
+        Ok(hub) => hub,
+        Err(_) => {
+            return Err(RecordError::Replay(
+                "the MCP servers did not start (see above)".into(),
+            ))
+        }
+    };
+    let cancel = CancellationToken::new();
+    let on_ctrl_c = cancel.clone();
+    let ctrl_c = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_ctrl_c.cancel();
+        }
+    });
+    let opts = RecordOptions {
+        session: summary.session_id.clone(),
+        device,
+    };
+    let result = record_session(&hub, config, &opts, &cancel).await;
+    ctrl_c.abort();
+    hub.shutdown().await;
+    result
+}
+
+fn refuse(e: &ImportFailure, json: bool) -> Exit {
+    let exit = match e {
+        ImportFailure::Write { .. } => Exit::Infrastructure,
+        _ => Exit::Usage,
+    };
+    if json {
+        println!(
+            "{}",
+            json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 })
+        );
+    } else {
+        eprintln!("error: {e}");
+    }
+    exit
+}
+
+fn print_summary(s: &ImportSummary) {
+    println!(
+        "Imported a {} flow for {} as session {}",
+        s.format.as_str(),
+        s.package,
+        s.session_id
+    );
+    let setup = (s.steps as usize).saturating_sub(s.replayable as usize + s.skipped.len());
+    println!(
+        "{} steps: {} launch, {} replayed, {} kept but not replayed",
+        s.steps,
+        setup,
+        s.replayable,
+        s.skipped.len()
+    );
+    for skipped in &s.skipped {
+        println!(
+            "  step {} ({}): {}",
+            skipped.step, skipped.description, skipped.reason
+        );
+    }
+    for note in &s.notes {
+        println!("  note: {note}");
+    }
+}
+
+fn print_recorded(outcome: &RecordOutcome) {
+    if outcome.crashes.is_empty() {
+        println!(
+            "Replayed once on {}: the flow ran without a crash, so the session is saved as \
+             passed (nothing to minimize).",
+            outcome.device
+        );
+        return;
+    }
+    println!(
+        "Replayed once on {}: {} crash(es) recorded (evidence: {})",
+        outcome.device,
+        outcome.crashes.len(),
+        outcome.evidence_session
+    );
+    for crash in &outcome.crashes {
+        println!(
+            "  {} {} {} after step {} (path {:?})",
+            crash.crash_id,
+            crash.kind.as_str(),
+            crash.label,
+            crash.step_index,
+            crash.repro_path
+        );
+    }
+    println!("Next: whittle minimize {}", outcome.session_id);
+}
+
+fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, RecordError>>) {
+    let mut value = serde_json::to_value(summary).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        let (record, error) = match recorded {
+            None => (serde_json::Value::Null, serde_json::Value::Null),
+            Some(Ok(outcome)) => (
+                serde_json::to_value(outcome).unwrap_or_default(),
+                serde_json::Value::Null,
+            ),
+            Some(Err(e)) => (serde_json::Value::Null, json!(e.to_string())),
+        };
+        map.insert("recorded".into(), record);
+        map.insert("record_error".into(), error);
+    }
+    println!("{value}");
+}

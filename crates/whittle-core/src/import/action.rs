@@ -1,0 +1,248 @@
+//! An imported command as Whittle's step: the allowlisted `notes.replay` fields the
+//! plan reads (see `plan::record`), the human `action` text, and where it came from.
+//! A typed value that looks private is not written at all: the step is marked
+//! `input_redacted`, as a recorder would have, so neither the session nor an export
+//! ever holds it.
+
+use serde_json::{json, Map, Value};
+
+use super::{FlowFormat, ImportedStep};
+use crate::model::{Step, StepResult};
+use crate::sensitive::{looks_sensitive_input, looks_sensitive_key};
+use crate::session::clip_untrusted;
+
+/// How a command names its element, in the plan's `element_key` syntax.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ElementKey {
+    /// A resource id (`com.x:id/btn`, `id/btn` or a bare name).
+    Id(String),
+    /// Visible text.
+    Text(String),
+    /// Content description (accessibility label).
+    Label(String),
+    /// Only a class name: not a stable identity (the plan skips it with its reason).
+    Class(String),
+    /// Only a screen position: not a stable identity either.
+    Position(String),
+}
+
+impl ElementKey {
+    /// The `element_key` string the plan's key rules read back.
+    pub fn to_key(&self) -> String {
+        match self {
+            ElementKey::Id(id) => id.clone(),
+            ElementKey::Text(text) => format!("text:{text}"),
+            ElementKey::Label(label) => format!("label:{label}"),
+            ElementKey::Class(class) => format!("class:{class}"),
+            ElementKey::Position(at) => format!("bounds:{at}"),
+        }
+    }
+}
+
+/// What one command does, as far as Whittle's replay is concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportedAction {
+    Launch,
+    Tap {
+        element: ElementKey,
+    },
+    /// `element` is `None` when the flow does not say which field (Maestro's
+    /// `inputText` with no field tapped before it); `value` is `None` when the text is
+    /// not known (a variable the flow does not define).
+    InputText {
+        element: Option<ElementKey>,
+        value: Option<String>,
+    },
+    /// An Android button, upper case (`BACK`, `HOME`, `ENTER`).
+    PressButton {
+        button: String,
+    },
+    /// A command Whittle does not replay, in words (`assert visible`, `view swiped`).
+    Unsupported {
+        what: String,
+    },
+}
+
+impl ImportedAction {
+    /// The `notes.replay` object for this action.
+    pub fn replay_json(&self) -> Value {
+        match self {
+            ImportedAction::Launch => json!({ "action_type": "launch" }),
+            ImportedAction::Tap { element } => {
+                json!({ "action_type": "tap", "element_key": element.to_key() })
+            }
+            ImportedAction::InputText { element, value } => {
+                let mut replay = Map::new();
+                replay.insert("action_type".into(), json!("input_text"));
+                let key = element.as_ref().map(ElementKey::to_key);
+                if let Some(key) = &key {
+                    replay.insert("element_key".into(), json!(key));
+                }
+                if let Some(value) = value {
+                    let key = key.as_deref().unwrap_or("");
+                    if looks_sensitive_key(key) || looks_sensitive_input(key, value) {
+                        replay.insert("input_redacted".into(), json!(true));
+                    } else {
+                        replay.insert("input_value".into(), json!(value));
+                    }
+                }
+                Value::Object(replay)
+            }
+            ImportedAction::PressButton { button } => {
+                json!({ "action_type": "press_button", "button": button })
+            }
+            ImportedAction::Unsupported { what } => json!({ "action_type": what }),
+        }
+    }
+
+    /// A short human description for the step's `action`: never a typed value.
+    fn words(&self, command: &str) -> String {
+        let element = |e: &ElementKey| match e {
+            ElementKey::Id(id) => format!("id {id}"),
+            ElementKey::Text(t) => format!("text {t:?}"),
+            ElementKey::Label(l) => format!("label {l:?}"),
+            ElementKey::Class(c) => format!("class {c}"),
+            ElementKey::Position(p) => format!("position {p}"),
+        };
+        let text = match self {
+            ImportedAction::Launch => "launch app".to_owned(),
+            ImportedAction::Tap { element: e } => format!("tap {}", element(e)),
+            ImportedAction::InputText {
+                element: Some(e), ..
+            } => {
+                format!("type into {}", element(e))
+            }
+            ImportedAction::InputText { element: None, .. } => {
+                "type into the focused field".to_owned()
+            }
+            ImportedAction::PressButton { button } => format!("press {button}"),
+            ImportedAction::Unsupported { what } => what.clone(),
+        };
+        clip_untrusted(&format!("{command}: {text}"), 160)
+    }
+}
+
+impl ImportedStep {
+    /// The step as `steps.jsonl` holds it: `notes` is the JSON object with the
+    /// `replay` fields and an `import` record (format, command, line) for people.
+    pub fn to_step(&self, index: u32, ts: &str, format: FlowFormat) -> Step {
+        let mut source = Map::new();
+        source.insert("format".into(), json!(format.as_str()));
+        source.insert("command".into(), json!(clip_untrusted(&self.command, 60)));
+        if let Some(line) = self.line {
+            source.insert("line".into(), json!(line));
+        }
+        let notes = json!({ "replay": self.action.replay_json(), "import": source });
+        Step {
+            index,
+            ts: Some(ts.to_owned()),
+            action: self.action.words(&self.command),
+            result: StepResult::Ok,
+            notes: notes.to_string(),
+            screenshot_src: None,
+            screenshot_redacted: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{build_plan, Disposition, ReplayAction, SkipReason};
+
+    fn step(action: ImportedAction, index: u32) -> Step {
+        ImportedStep {
+            line: Some(3),
+            command: "cmd".into(),
+            action,
+        }
+        .to_step(index, "2026-05-14T16:03:54Z", FlowFormat::Maestro)
+    }
+
+    #[test]
+    fn imported_steps_go_through_the_same_plan_builder() {
+        let steps = vec![
+            step(ImportedAction::Launch, 1),
+            step(
+                ImportedAction::Tap {
+                    element: ElementKey::Id("com.x:id/btn".into()),
+                },
+                2,
+            ),
+            step(
+                ImportedAction::InputText {
+                    element: Some(ElementKey::Id("com.x:id/search".into())),
+                    value: Some("red shoes".into()),
+                },
+                3,
+            ),
+            step(
+                ImportedAction::PressButton {
+                    button: "BACK".into(),
+                },
+                4,
+            ),
+            step(
+                ImportedAction::Unsupported {
+                    what: "assert visible".into(),
+                },
+                5,
+            ),
+            step(
+                ImportedAction::Tap {
+                    element: ElementKey::Position("50%,50%".into()),
+                },
+                6,
+            ),
+        ];
+        let plan = build_plan(&steps, &[1, 2, 3, 4, 5, 6]).unwrap();
+        assert_eq!(plan.setup, [1]);
+        assert_eq!(plan.candidate_ids(), [2, 3, 4]);
+        match &plan.step(3).unwrap().action {
+            ReplayAction::InputText { value, .. } => assert_eq!(value.expose(), "red shoes"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            plan.steps[4].disposition,
+            Disposition::Skipped {
+                reason: SkipReason::UnsupportedAction {
+                    action_type: "assert visible".into()
+                }
+            }
+        );
+        assert!(matches!(
+            plan.steps[5].disposition,
+            Disposition::Skipped {
+                reason: SkipReason::UnstableKey { .. }
+            }
+        ));
+    }
+
+    #[test]
+    fn a_private_value_is_never_written() {
+        let s = step(
+            ImportedAction::InputText {
+                element: Some(ElementKey::Id("com.x:id/password".into())),
+                value: Some("hunter2-Secret!".into()),
+            },
+            2,
+        );
+        assert!(!s.notes.contains("hunter2"), "{}", s.notes);
+        assert!(!s.action.contains("hunter2"));
+        let plan = build_plan(&[step(ImportedAction::Launch, 1), s], &[1, 2]).unwrap();
+        assert_eq!(
+            plan.steps[1].disposition,
+            Disposition::Skipped {
+                reason: SkipReason::InputRedacted
+            }
+        );
+        let email = step(
+            ImportedAction::InputText {
+                element: Some(ElementKey::Id("com.x:id/field".into())),
+                value: Some("qa.tester@example.com".into()),
+            },
+            2,
+        );
+        assert!(!email.notes.contains("example.com"), "{}", email.notes);
+    }
+}

@@ -1,0 +1,143 @@
+//! Maestro flows (mobile-dev-inc/maestro, `maestro-orchestra/.../yaml/`): a config
+//! section (`appId`, optional `name` and `env`), a line `---`, then a list of commands,
+//! each a bare word (`- back`) or a one-key mapping (`- tapOn: {id: …}`).
+//!
+//! What becomes what:
+//! - `launchApp` (of the flow's own app) → launch, the fixed setup of every replay.
+//! - `tapOn` → tap, by `id` (resource id) or `text` (a bare string is text); a `point`
+//!   is a screen position (not replayable); relative selectors (`below`, `index`, …),
+//!   `optional` and repeated taps cannot be said to Whittle's `tap_element`, so the
+//!   step is kept and skipped.
+//! - `inputText` → typing into the field the last `tapOn` named (Maestro types into
+//!   the focused field); with no tap before it the step has no element.
+//! - `back`, `action: back` and `pressKey: Back` → BACK; other keys → that button.
+//! - every other Maestro command is kept as a step Whittle does not replay.
+//!
+//! `${NAME}` is replaced from the flow's `env` block; a value using anything else (an
+//! outside variable, a script) is unknown. Text selectors are Maestro regexes; Whittle
+//! matches them as literal text (Maestro accepts the literal too).
+
+mod commands;
+mod selector;
+mod yaml;
+
+use std::collections::BTreeMap;
+
+use saphyr::{LoadableYamlNode, MarkedYaml};
+
+use super::{checked_text, FlowFormat, ImportError, ImportProblem, ImportedFlow};
+use commands::Commands;
+use yaml::{key_text, line_of, mapping, scalar_text, Doc};
+
+/// Parses a Maestro flow; `file` names it in errors.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<ImportedFlow, ImportError> {
+    let text = checked_text(file, bytes)?;
+    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
+        ImportError::at(
+            file,
+            Some(e.marker().line()),
+            None,
+            ImportProblem::Syntax {
+                format: "YAML",
+                detail: e.info().to_owned(),
+            },
+        )
+    })?;
+    let doc = Doc { file };
+    let sections: Vec<&MarkedYaml> = docs.iter().filter(|d| !d.data.is_null()).collect();
+    let [config, commands] = sections.as_slice() else {
+        return Err(doc.error(
+            sections.get(2).map(|d| line_of(d)),
+            None,
+            ImportProblem::Structure(format!(
+                "a Maestro flow has a config section (appId: …) and a commands section, \
+                 separated by a line `---` (found {} section(s))",
+                sections.len()
+            )),
+        ));
+    };
+    let config = Config::read(&doc, config)?;
+    let mut reader = Commands::new(&doc, &config.app_id, &config.env);
+    let steps = reader.read(commands)?;
+    Ok(ImportedFlow {
+        format: FlowFormat::Maestro,
+        package: Some(config.app_id),
+        name: config.name,
+        steps,
+        notes: config.notes,
+    })
+}
+
+/// The config section: what the flow is for.
+struct Config {
+    app_id: String,
+    name: Option<String>,
+    env: BTreeMap<String, String>,
+    notes: Vec<String>,
+}
+
+impl Config {
+    fn read(doc: &Doc, node: &MarkedYaml) -> Result<Config, ImportError> {
+        let map = mapping(doc, node, "config")?;
+        let mut app_id = None;
+        let mut name = None;
+        let mut env = BTreeMap::new();
+        let mut notes = Vec::new();
+        for (key, value) in map.iter() {
+            let field = key_text(doc, key, "config")?;
+            match field.as_str() {
+                "appId" | "url" => {
+                    app_id = Some(
+                        scalar_text(value)
+                            .filter(|s| !s.trim().is_empty())
+                            .ok_or_else(|| {
+                                doc.error(
+                                    Some(line_of(value)),
+                                    Some(field.clone()),
+                                    ImportProblem::BadValue(
+                                        "appId must be the app's package name".into(),
+                                    ),
+                                )
+                            })?,
+                    )
+                }
+                "name" => name = scalar_text(value),
+                "env" => {
+                    for (k, v) in mapping(doc, value, "env")?.iter() {
+                        let k = key_text(doc, k, "env")?;
+                        // A value that is not a scalar cannot be substituted into text.
+                        if let Some(v) = scalar_text(v) {
+                            env.insert(k, v);
+                        }
+                    }
+                }
+                "onFlowStart" | "onFlowComplete" => notes.push(format!(
+                    "The flow's {field} hook (line {}) is not imported: a replay starts from a \
+                     fresh launch.",
+                    line_of(key)
+                )),
+                // tags, jsScriptEngine, ext…: about running the flow, not what it does.
+                _ => {}
+            }
+        }
+        let app_id = app_id.ok_or_else(|| {
+            doc.error(
+                Some(line_of(node)),
+                Some("appId".into()),
+                ImportProblem::Structure(
+                    "the config section must name the app (appId: com.example.app)".into(),
+                ),
+            )
+        })?;
+        Ok(Config {
+            app_id,
+            name,
+            env,
+            notes,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "maestro/tests.rs"]
+mod tests;

@@ -1,0 +1,310 @@
+//! Firebase Test Lab Robo scripts (firebase.google.com/docs/test-lab/android/
+//! robo-scripts-reference): a JSON list of scripts (`{"actions": […], "crawlStage",
+//! "contextDescriptor", …}`) or, for one unconditional script, just its actions
+//! (`[{"eventType": …}, …]`). Lines starting with `#` or `//` are comments, and the
+//! list may follow an execution header `"roboscript": {…}`.
+//!
+//! What becomes what (each action's first element descriptor names its target; Robo's
+//! other descriptors are its ancestors, which `tap_element` cannot check):
+//! - `VIEW_CLICKED`, `LIST_ITEM_CLICKED` → tap by `resourceId`, else `text`, else
+//!   `contentDescription`, else only a class (not replayable); OCR `visionText` is text.
+//! - `VIEW_TEXT_CHANGED` → typing `replacementText` into the target (by `resourceId`,
+//!   else `contentDescription`: a field's `text` is what was typed, not its name).
+//! - `PRESSED_BACK` (and the recorder's `PRESSED_BACK_EMULATOR_28`) → BACK;
+//!   `GO_HOME` → HOME.
+//! - every other event type is kept as a step Whittle does not replay, and so is every
+//!   action that Robo runs only under a condition (a script with a context descriptor
+//!   other than "app under test shown", a `pre_crawl`/`post_crawl`/`close_screen`
+//!   script, a conditional or `optional` action). `ADB_SHELL_COMMAND` is never run.
+//!
+//! Robo launches the app before a script, so the import starts with a launch step.
+
+mod model;
+
+use super::{
+    checked_text, ElementKey, FlowFormat, ImportError, ImportProblem, ImportedAction, ImportedFlow,
+    ImportedStep, MAX_FLOW_STEPS,
+};
+use model::{Action, Descriptor, EventType, Script};
+
+/// `__%APP_PACKAGE_NAME%__`, replaced by the app's package when it is known.
+const PACKAGE_TEMPLATE: &str = "__%APP_PACKAGE_NAME%__";
+
+/// Parses a Robo script; `file` names it in errors. `package` fills the template
+/// parameter `__%APP_PACKAGE_NAME%__` when given.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<ImportedFlow, ImportError> {
+    parse_for(file, bytes, None)
+}
+
+/// [`parse`] with the app's package known (it fills the template parameter).
+pub fn parse_for(
+    file: &str,
+    bytes: &[u8],
+    package: Option<&str>,
+) -> Result<ImportedFlow, ImportError> {
+    let text = checked_text(file, bytes)?;
+    let (json, header) = without_comments_and_header(text);
+    let mut notes = Vec::new();
+    if let Some(line) = header {
+        notes.push(format!(
+            "The execution options on line {line} (\"roboscript\") are not imported: Whittle \
+             replays every step strictly, in order."
+        ));
+    }
+    let scripts = read_scripts(file, &json)?;
+    let total: usize = scripts.iter().map(|s| s.actions.len()).sum();
+    let lines = event_lines(&json).filter(|l| l.len() == total);
+    let mut steps = vec![ImportedStep {
+        line: None,
+        command: "(Robo launches the app)".into(),
+        action: ImportedAction::Launch,
+    }];
+    let mut n = 0usize;
+    for script in &scripts {
+        let conditional_script = script.condition_words();
+        for action in &script.actions {
+            let line = lines.as_ref().and_then(|l| l.get(n).copied());
+            n += 1;
+            if steps.len() > MAX_FLOW_STEPS {
+                return Err(ImportError::file(
+                    file,
+                    ImportProblem::TooManySteps {
+                        limit: MAX_FLOW_STEPS,
+                    },
+                ));
+            }
+            let mapped = match (
+                &conditional_script,
+                action.is_conditional(),
+                action.optional,
+            ) {
+                (Some(words), _, _) => unsupported(&format!("{} {words}", action.event.name())),
+                (None, true, _) => unsupported(&format!("conditional {}", action.event.name())),
+                (None, false, true) => unsupported(&format!("optional {}", action.event.name())),
+                (None, false, false) => map_action(action, package),
+            };
+            steps.push(ImportedStep {
+                line,
+                command: action.event.name().to_owned(),
+                action: mapped,
+            });
+        }
+    }
+    if n == 0 {
+        return Err(ImportError::file(file, ImportProblem::NoSteps));
+    }
+    Ok(ImportedFlow {
+        format: FlowFormat::Robo,
+        package: None,
+        name: None,
+        steps,
+        notes,
+    })
+}
+
+fn read_scripts(file: &str, json: &str) -> Result<Vec<Script>, ImportError> {
+    // Which of the three shapes: read once untyped (syntax errors have their line here),
+    // then typed from the text again, so a bad field is reported with its line too.
+    let shape: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| json_error(file, None, &e))?;
+    let is_action = |v: &serde_json::Value| v.get("eventType").is_some();
+    match &shape {
+        serde_json::Value::Array(items) if items.first().is_some_and(is_action) => {
+            Ok(vec![Script {
+                crawl_stage: None,
+                context: None,
+                actions: typed(file, json)?,
+            }])
+        }
+        serde_json::Value::Array(_) => typed(file, json),
+        serde_json::Value::Object(map) if map.contains_key("actions") => {
+            Ok(vec![typed(file, json)?])
+        }
+        _ => Err(ImportError::at(
+            file,
+            Some(1),
+            None,
+            ImportProblem::Structure(
+                "a Robo script is a JSON list of actions ({\"eventType\": …}) or of scripts \
+                 ({\"actions\": […]})"
+                    .into(),
+            ),
+        )),
+    }
+}
+
+fn typed<T: serde::de::DeserializeOwned>(file: &str, json: &str) -> Result<T, ImportError> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let field = Some(e.path().to_string()).filter(|f| f != ".");
+        json_error(file, field, e.inner())
+    })
+}
+
+fn json_error(file: &str, field: Option<String>, e: &serde_json::Error) -> ImportError {
+    let detail = without_position(e);
+    let problem = if e.is_syntax() || e.is_eof() {
+        ImportProblem::Syntax {
+            format: "JSON",
+            detail,
+        }
+    } else {
+        ImportProblem::BadValue(detail)
+    };
+    ImportError::at(file, Some(e.line()).filter(|&l| l > 0), field, problem)
+}
+
+/// serde_json's message without its "at line L column C" tail (the error has its line).
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+fn unsupported(what: &str) -> ImportedAction {
+    ImportedAction::Unsupported {
+        what: crate::session::clip_untrusted(&what.to_ascii_lowercase(), 60),
+    }
+}
+
+fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
+    let fill = |s: &str| match package {
+        Some(p) => s.replace(PACKAGE_TEMPLATE, p),
+        None => s.to_owned(),
+    };
+    let target = action.elements.first();
+    match action.event {
+        EventType::ViewClicked | EventType::ListItemClicked => {
+            let element = match (target, &action.vision_text) {
+                (Some(d), _) if d.has_regex() => return unsupported("click by a regex descriptor"),
+                (Some(d), _) => d.click_key(&fill),
+                (None, Some(text)) if action.match_index.unwrap_or(0) == 0 && !text.is_empty() => {
+                    Some(ElementKey::Text(text.clone()))
+                }
+                _ => None,
+            };
+            match element {
+                Some(element) => ImportedAction::Tap { element },
+                None => unsupported("click without an element"),
+            }
+        }
+        EventType::ViewTextChanged => match target {
+            Some(d) if d.has_regex() => unsupported("text change by a regex descriptor"),
+            _ => ImportedAction::InputText {
+                element: target.and_then(|d| d.field_key(&fill)),
+                value: action.replacement_text.clone(),
+            },
+        },
+        EventType::PressedBack | EventType::PressedBackEmulator28 => ImportedAction::PressButton {
+            button: "BACK".into(),
+        },
+        EventType::GoHome => ImportedAction::PressButton {
+            button: "HOME".into(),
+        },
+        other => unsupported(other.name()),
+    }
+}
+
+impl Descriptor {
+    fn has_regex(&self) -> bool {
+        [
+            &self.resource_id_regex,
+            &self.text_regex,
+            &self.content_description_regex,
+        ]
+        .iter()
+        .any(|r| r.as_deref().is_some_and(|r| !r.is_empty()))
+    }
+
+    /// A click's target: its id, else the text it shows, else its description.
+    fn click_key(&self, fill: &dyn Fn(&str) -> String) -> Option<ElementKey> {
+        nonempty(&self.resource_id)
+            .map(|id| ElementKey::Id(fill(id)))
+            .or_else(|| nonempty(&self.text).map(|t| ElementKey::Text(t.to_owned())))
+            .or_else(|| {
+                nonempty(&self.content_description).map(|l| ElementKey::Label(l.to_owned()))
+            })
+            .or_else(|| nonempty(&self.class_name).map(|c| ElementKey::Class(c.to_owned())))
+    }
+
+    /// A text field: its id, else its description. Its `text` is what was typed.
+    fn field_key(&self, fill: &dyn Fn(&str) -> String) -> Option<ElementKey> {
+        nonempty(&self.resource_id)
+            .map(|id| ElementKey::Id(fill(id)))
+            .or_else(|| {
+                nonempty(&self.content_description).map(|l| ElementKey::Label(l.to_owned()))
+            })
+            .or_else(|| nonempty(&self.class_name).map(|c| ElementKey::Class(c.to_owned())))
+    }
+}
+
+fn nonempty(s: &Option<String>) -> Option<&str> {
+    s.as_deref().filter(|s| !s.trim().is_empty())
+}
+
+/// The text with comment lines blanked (line numbers stay) and an execution header
+/// `"roboscript": {…}` blanked too; returns the header's line when there was one.
+fn without_comments_and_header(text: &str) -> (String, Option<usize>) {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('#') || trimmed.starts_with("//") {
+            // JSON strings cannot span lines, so a line that starts this way is a comment.
+            out.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        } else {
+            out.push_str(line);
+        }
+    }
+    let start = out.len() - out.trim_start().len();
+    let rest = &out[start..];
+    let Some(after_key) = rest.strip_prefix("\"roboscript\"") else {
+        return (out, None);
+    };
+    let Some(colon) = after_key.trim_start().strip_prefix(':') else {
+        return (out, None);
+    };
+    let header_start = out.len() - colon.len();
+    // The header is one JSON object; blank exactly it so the list after it parses.
+    let mut stream = serde_json::Deserializer::from_str(colon).into_iter::<serde_json::Value>();
+    let Some(Ok(serde_json::Value::Object(_))) = stream.next() else {
+        return (out, None);
+    };
+    let header_end = header_start + stream.byte_offset();
+    let line = out[..start].matches('\n').count() + 1;
+    let blanked: String = out[start..header_end]
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    out.replace_range(start..header_end, &blanked);
+    (out, Some(line))
+}
+
+/// The line of each `"eventType"` key in document order, which is the order of the
+/// actions (a context descriptor has none); the caller checks the count.
+fn event_lines(json: &str) -> Option<Vec<usize>> {
+    let mut lines = Vec::new();
+    let mut line = 1;
+    let bytes = json.as_bytes();
+    let needle = b"\"eventType\"";
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\n' {
+            line += 1;
+        } else if bytes[i..].starts_with(needle) {
+            let after = json[i + needle.len()..].trim_start();
+            if after.starts_with(':') {
+                lines.push(line);
+            }
+            i += needle.len();
+            continue;
+        }
+        i += 1;
+    }
+    Some(lines)
+}
+
+#[cfg(test)]
+#[path = "robo/tests.rs"]
+mod tests;

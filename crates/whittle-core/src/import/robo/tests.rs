@@ -1,0 +1,153 @@
+use super::*;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../../tests/fixtures/robo/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn actions(flow: &ImportedFlow) -> Vec<ImportedAction> {
+    flow.steps.iter().map(|s| s.action.clone()).collect()
+}
+
+fn id(s: &str) -> ElementKey {
+    ElementKey::Id(s.into())
+}
+
+fn unsupported(s: &str) -> ImportedAction {
+    ImportedAction::Unsupported { what: s.into() }
+}
+
+fn sign_in() -> Vec<ImportedAction> {
+    vec![
+        ImportedAction::Launch,
+        ImportedAction::InputText {
+            element: Some(id("my.app.package:id/username")),
+            value: Some("user123".into()),
+        },
+        ImportedAction::InputText {
+            element: Some(id("my.app.package:id/password")),
+            value: Some("12345".into()),
+        },
+        ImportedAction::Tap {
+            element: id("my.app.package:id/login"),
+        },
+    ]
+}
+
+#[test]
+fn the_script_and_its_simple_form_import_alike() {
+    let script = parse("s.json", &fixture("reference_sign_in_script.json")).unwrap();
+    let simple = parse("a.json", &fixture("reference_sign_in_actions.json")).unwrap();
+    assert_eq!(actions(&script), sign_in());
+    assert_eq!(actions(&simple), sign_in());
+    assert_eq!(script.package, None);
+    let lines: Vec<_> = simple.steps.iter().map(|s| s.line).collect();
+    assert_eq!(lines, [None, Some(3), Some(12), Some(21)]);
+    assert_eq!(simple.steps[3].command, "VIEW_CLICKED");
+}
+
+#[test]
+fn the_target_is_the_first_descriptor_and_ancestors_are_ignored() {
+    let flow = parse("t.json", &fixture("reference_topeka_descriptors.json")).unwrap();
+    assert_eq!(
+        actions(&flow)[1..],
+        [
+            ImportedAction::InputText {
+                element: Some(id("com.google.samples.apps.topeka:id/first_name")),
+                value: Some("John".into())
+            },
+            ImportedAction::Tap {
+                element: id("com.google.samples.apps.topeka:id/done")
+            }
+        ]
+    );
+    let recorded = parse("g.json", &fixture("gist_rohitsurwase_recorded.json")).unwrap();
+    assert_eq!(
+        actions(&recorded)[1],
+        ImportedAction::Tap {
+            element: id("com.package.name:id/ivNext")
+        }
+    );
+}
+
+#[test]
+fn comments_and_the_execution_header_are_read_past() {
+    let flow = parse("c.json", &fixture("reference_comments.json")).unwrap();
+    assert_eq!(flow.steps[1].line, Some(5));
+    let header = parse("h.json", &fixture("reference_execution_header.json")).unwrap();
+    assert_eq!(actions(&header)[1], unsupported("wait"));
+    assert_eq!(header.notes.len(), 1, "{:?}", header.notes);
+    assert_eq!(header.steps[1].line, Some(12));
+}
+
+#[test]
+fn other_events_and_conditional_scripts_are_kept_unreplayed() {
+    let two = parse("2.json", &fixture("reference_two_scripts.json")).unwrap();
+    assert_eq!(
+        actions(&two)[1..],
+        [
+            unsupported("disable_keyboard"),
+            ImportedAction::PressButton {
+                button: "BACK".into()
+            }
+        ]
+    );
+    let wait = parse("w.json", &fixture("reference_wait_back.json")).unwrap();
+    assert_eq!(actions(&wait)[1], unsupported("wait"));
+    let conditional = parse("c.json", &fixture("reference_conditional_and_shell.json")).unwrap();
+    assert_eq!(
+        actions(&conditional)[1..],
+        [
+            unsupported("adb_shell_command in a pre_crawl script"),
+            unsupported("view_clicked when element_present"),
+        ]
+    );
+}
+
+#[test]
+fn the_package_template_is_filled_when_the_package_is_known() {
+    let text = br#"[{"eventType": "VIEW_CLICKED", "elementDescriptors": [{"resourceId": "__%APP_PACKAGE_NAME%__:id/go"}]}]"#;
+    let flow = parse_for("p.json", text, Some("com.example.shop")).unwrap();
+    assert_eq!(
+        flow.steps[1].action,
+        ImportedAction::Tap {
+            element: id("com.example.shop:id/go")
+        }
+    );
+}
+
+#[test]
+fn errors_name_file_line_and_field() {
+    let unknown = b"[\n  {\n    \"eventType\": \"TELEPORT\"\n  }\n]\n";
+    let e = parse("s.json", unknown).unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    assert_eq!(e.field.as_deref(), Some("[0].eventType"), "{e}");
+    assert!(e.to_string().contains("unknown variant `TELEPORT`"), "{e}");
+    let bad_type = b"[{\"eventType\": \"VIEW_TEXT_CHANGED\",\n \"replacementText\": 5}]";
+    let e = parse("s.json", bad_type).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(2), Some("[0].replacementText")),
+        "{e}"
+    );
+    let scripts = b"[{\"actions\": [\n{\"eventType\": \"VIEW_CLICKED\"},\n{\"eventType\": 7}]}]";
+    let e = parse("s.json", scripts).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(3), Some("[0].actions[1].eventType")),
+        "{e}"
+    );
+    let syntax = b"[\n{\"eventType\": \"WAIT\",}\n]";
+    let e = parse("s.json", syntax).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.to_string().contains("not valid JSON"), "{e}");
+    let e = parse("s.json", b"{\"x\": 1}").unwrap_err();
+    assert!(e.to_string().contains("list of actions"), "{e}");
+    let e = parse("s.json", b"[]").unwrap_err();
+    assert_eq!(e.problem, ImportProblem::NoSteps);
+    let deep = "[".repeat(10_000);
+    assert!(parse("d.json", deep.as_bytes()).is_err());
+}

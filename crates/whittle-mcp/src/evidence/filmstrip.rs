@@ -1,0 +1,233 @@
+//! The filmstrip of the minimal path: during the final confirmation replays (replays the
+//! engine asked for anyway), a masked screenshot after the launch and after each step,
+//! taken with the same capture, masking rules and privacy level as every screenshot.
+//! Frames go to `filmstrip/attempt-NNN/step-NN.png`; `filmstrip/filmstrip.json` says
+//! which attempt each strip belongs to, whether that replay reproduced the crash, and
+//! how much device time the frames cost.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::screenshot::{archive_to, ArchivedShot, HubScreen};
+use crate::atomic::{write_atomic, FileMode};
+use crate::client::Hub;
+use crate::config::MaskingConfig;
+use crate::export::{FilmFrame, FilmstripInput};
+use crate::replay::ReplayObserver;
+
+pub const FILMSTRIP_DIR: &str = "filmstrip";
+const RECORD_FILE: &str = "filmstrip.json";
+
+/// `filmstrip/filmstrip.json`: every strip taken, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FilmstripRecord {
+    pub strips: Vec<Strip>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strip {
+    pub attempt: u32,
+    /// The replayed steps after launch.
+    pub candidate: Vec<u32>,
+    pub reproduced: bool,
+    pub frames: Vec<StripFrame>,
+    /// Device time the frames added to the replay.
+    pub extra_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StripFrame {
+    /// The step of the original session the frame follows (the launch step for the
+    /// first frame; `None` when the path has no launch step of its own).
+    pub step: Option<u32>,
+    /// Relative to the evidence session; `None` when the frame was omitted.
+    pub src: Option<String>,
+    pub omitted: Option<String>,
+}
+
+impl FilmstripRecord {
+    pub fn read(evidence_dir: &Path) -> FilmstripRecord {
+        std::fs::read_to_string(evidence_dir.join(FILMSTRIP_DIR).join(RECORD_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Whether a strip of `candidate` that reproduced the crash is already there.
+    pub fn has_reproduced(&self, candidate: &[u32]) -> bool {
+        self.strips
+            .iter()
+            .any(|s| s.reproduced && s.candidate == candidate)
+    }
+
+    /// All device time frames cost in this run.
+    pub fn extra_ms(&self) -> u64 {
+        self.strips.iter().map(|s| s.extra_ms).sum()
+    }
+
+    fn append(evidence_dir: &Path, strip: Strip) -> std::io::Result<()> {
+        let mut record = FilmstripRecord::read(evidence_dir);
+        record.strips.push(strip);
+        let dir = evidence_dir.join(FILMSTRIP_DIR);
+        std::fs::create_dir_all(&dir)?;
+        let bytes = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        write_atomic(&dir.join(RECORD_FILE), &bytes, FileMode::Private)
+    }
+}
+
+/// Takes the frames of one replay. A disabled recorder looks at nothing, so every
+/// replay can carry one and only the confirmation replays pay for frames.
+pub struct FilmRecorder<'a> {
+    hub: &'a Hub,
+    device: &'a str,
+    package: &'a str,
+    evidence_dir: &'a Path,
+    masking: &'a MaskingConfig,
+    attempt: u32,
+    candidate: Vec<u32>,
+    launch_step: Option<u32>,
+    enabled: bool,
+    frames: Vec<StripFrame>,
+    extra: Duration,
+}
+
+impl<'a> FilmRecorder<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        hub: &'a Hub,
+        device: &'a str,
+        package: &'a str,
+        evidence_dir: &'a Path,
+        masking: &'a MaskingConfig,
+        attempt: u32,
+        candidate: &[u32],
+        launch_step: Option<u32>,
+        enabled: bool,
+    ) -> Self {
+        FilmRecorder {
+            hub,
+            device,
+            package,
+            evidence_dir,
+            masking,
+            attempt,
+            candidate: candidate.to_vec(),
+            launch_step,
+            enabled,
+            frames: Vec::new(),
+            extra: Duration::ZERO,
+        }
+    }
+
+    async fn frame(&mut self, step: Option<u32>) {
+        if !self.enabled {
+            return;
+        }
+        let started = Instant::now();
+        let folder = format!("{FILMSTRIP_DIR}/attempt-{:03}", self.attempt);
+        let name = format!("step-{:02}.png", self.frames.len() + 1);
+        let shot = archive_frame(
+            self.hub,
+            self.device,
+            self.package,
+            self.evidence_dir,
+            &folder,
+            &name,
+            self.masking,
+        )
+        .await;
+        self.extra += started.elapsed();
+        self.frames.push(StripFrame {
+            step,
+            src: shot.src,
+            omitted: shot.omitted_because,
+        });
+    }
+
+    /// Records the strip (with the replay's verdict) in `filmstrip.json`; returns the
+    /// device time the frames cost.
+    pub fn finish(self, reproduced: bool) -> Duration {
+        if !self.enabled || self.frames.is_empty() {
+            return Duration::ZERO;
+        }
+        let strip = Strip {
+            attempt: self.attempt,
+            candidate: self.candidate,
+            reproduced,
+            frames: self.frames,
+            extra_ms: u64::try_from(self.extra.as_millis()).unwrap_or(u64::MAX),
+        };
+        if let Err(e) = FilmstripRecord::append(self.evidence_dir, strip) {
+            // The frames are evidence extras; the run goes on without them.
+            tracing::warn!(error = %e, "filmstrip record not written");
+        }
+        self.extra
+    }
+}
+
+impl ReplayObserver for FilmRecorder<'_> {
+    fn after_launch(&mut self) -> impl std::future::Future<Output = ()> + Send {
+        let step = self.launch_step;
+        self.frame(step)
+    }
+
+    fn after_action(&mut self, step: u32) -> impl std::future::Future<Output = ()> + Send {
+        self.frame(Some(step))
+    }
+}
+
+/// One masked frame into `<evidence>/<folder>/<name>`.
+pub async fn archive_frame(
+    hub: &Hub,
+    device: &str,
+    package: &str,
+    evidence_dir: &Path,
+    folder: &str,
+    name: &str,
+    masking: &MaskingConfig,
+) -> ArchivedShot {
+    let span = tracing::info_span!("filmstrip_frame", device, name);
+    let screen = HubScreen::new(hub, device);
+    tracing::Instrument::instrument(
+        archive_to(&screen, package, evidence_dir, folder, name, masking),
+        span,
+    )
+    .await
+}
+
+/// The strip to export: the first one of the minimal path that reproduced the crash
+/// (its frames resolved to files inside the evidence session).
+pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<FilmstripInput> {
+    let record = FilmstripRecord::read(evidence_dir);
+    let strip = record
+        .strips
+        .iter()
+        .find(|s| s.reproduced && s.candidate.iter().all(|i| minimal_path.contains(i)))?;
+    let frames = strip
+        .frames
+        .iter()
+        .map(|f| FilmFrame {
+            step: f.step,
+            // The record is evidence, so untrusted: only a plain relative path inside
+            // the session, never `..` or an absolute one.
+            path: f
+                .src
+                .as_deref()
+                .filter(|rel| {
+                    Path::new(rel)
+                        .components()
+                        .all(|c| matches!(c, std::path::Component::Normal(_)))
+                })
+                .map(|rel| evidence_dir.join(rel))
+                .filter(|p: &PathBuf| p.is_file()),
+            omitted: f.omitted.clone(),
+        })
+        .collect();
+    Some(FilmstripInput {
+        attempt: strip.attempt,
+        frames,
+        extra_device_ms: record.extra_ms(),
+    })
+}

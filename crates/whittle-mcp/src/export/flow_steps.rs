@@ -1,0 +1,102 @@
+//! The minimal path as the runnable exports (Maestro flow, Robo script) see it: the
+//! replay plan's entries, read back from the bundle's redacted copy of them. A value
+//! that is private (redacted by the plan, or replaced by `[redacted]` on the way out)
+//! is never written: the step says so and is left for the human.
+
+use whittle_core::contract::ui::By;
+
+use super::redact::{redact_json, REDACTED};
+use super::ExportStep;
+
+/// The fields of a plan entry (`run::PlanEntry`) the flows need, read leniently: a
+/// missing field is absent, not an unreadable step.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Entry {
+    action_type: String,
+    strategy: Option<whittle_core::contract::ui::Strategy>,
+    button: Option<String>,
+    input_value: Option<String>,
+    input_redacted: bool,
+}
+
+/// One step of the exported flow, numbered as repro.md numbers it.
+pub(crate) struct FlowStep {
+    /// 1 is the launch; the other steps follow from 2 in path order.
+    pub position: usize,
+    /// The step of the original session (`None` for a launch the path does not have).
+    pub index: Option<u32>,
+    pub description: String,
+    pub action: FlowAction,
+}
+
+pub(crate) enum FlowAction {
+    Launch,
+    Tap {
+        by: By,
+        value: String,
+    },
+    /// `value` is `None` when it is private.
+    Input {
+        by: By,
+        value: String,
+        text: Option<String>,
+    },
+    Back,
+    /// A step that cannot be written: why, for the comment.
+    LeftOut(String),
+}
+
+/// The launch first (always: every replay starts with one), then every other step.
+pub(crate) fn flow_steps(steps: &[ExportStep]) -> Vec<FlowStep> {
+    let launch = steps.iter().find(|s| s.is_launch());
+    let mut out = vec![FlowStep {
+        position: 1,
+        index: launch.map(|s| s.index),
+        description: "Launch the app from a fresh start (force-stopped first)".into(),
+        action: FlowAction::Launch,
+    }];
+    for step in steps.iter().filter(|s| !s.is_launch()) {
+        out.push(FlowStep {
+            position: out.len() + 1,
+            index: Some(step.index),
+            description: step.description.clone(),
+            action: action(step),
+        });
+    }
+    out
+}
+
+fn action(step: &ExportStep) -> FlowAction {
+    // The last guard before a value leaves in a runnable file: whatever looks private
+    // becomes `[redacted]`, which is then left out below.
+    let mut action = step.action.clone();
+    redact_json(&mut action);
+    let Ok(entry) = serde_json::from_value::<Entry>(action) else {
+        return FlowAction::LeftOut("its replay data could not be read".into());
+    };
+    let element = entry
+        .strategy
+        .as_ref()
+        .map(|s| (s.by, s.value.clone()))
+        .filter(|(_, v)| !v.is_empty());
+    match (entry.action_type.as_str(), element) {
+        ("press_button", _) if entry.button.as_deref() == Some("BACK") => FlowAction::Back,
+        (_, Some((_, value))) if value == REDACTED => {
+            FlowAction::LeftOut("its element's name looks private, so it is withheld".into())
+        }
+        ("tap", Some((by, value))) => FlowAction::Tap { by, value },
+        ("input_text", Some((by, value))) => {
+            let text = entry
+                .input_value
+                .filter(|v| !entry.input_redacted && v != REDACTED);
+            FlowAction::Input { by, value, text }
+        }
+        (other, _) => FlowAction::LeftOut(format!("Whittle has no way to write a {other:?} step")),
+    }
+}
+
+/// A comment-safe line: no line breaks, no control characters.
+pub(crate) fn comment(text: &str) -> String {
+    super::redact::safe_line(text)
+}

@@ -1,0 +1,75 @@
+//! `repro.maestro.yaml`: the minimal path as a Maestro flow (`maestro test` runs it):
+//! the config section (`appId`), `---`, `launchApp`, then each step. Maestro types into
+//! the focused field, so typing is a `tapOn` of the field and an `inputText`. Every
+//! value is written as a JSON string, which YAML reads as the same double-quoted string.
+
+use std::fmt::Write;
+
+use whittle_core::contract::ui::By;
+
+use super::flow_steps::{comment, flow_steps, FlowAction};
+use super::ExportInput;
+
+pub fn maestro_flow(input: &ExportInput) -> String {
+    let mut y = String::new();
+    let _ = writeln!(
+        y,
+        "# Minimal reproduction of {} found by Whittle {}.",
+        comment(&input.target_label),
+        comment(&input.engine_version)
+    );
+    let _ = writeln!(
+        y,
+        "# Original path {:?}, minimal path {:?}. Run it with: maestro test repro.maestro.yaml",
+        input.original_path, input.minimal_path
+    );
+    let _ = writeln!(y, "appId: {}", quoted(&input.package));
+    let _ = writeln!(y, "---");
+    for step in flow_steps(&input.steps) {
+        let original = step
+            .index
+            .map(|i| format!(" (original step {i})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            y,
+            "# {}. {}{original}",
+            step.position,
+            comment(&step.description)
+        );
+        match step.action {
+            FlowAction::Launch => y.push_str("- launchApp\n"),
+            FlowAction::Tap { by, value } => tap(&mut y, by, &value),
+            FlowAction::Input { by, value, text } => {
+                tap(&mut y, by, &value);
+                match text {
+                    Some(text) => {
+                        let _ = writeln!(y, "- inputText: {}", quoted(&text));
+                    }
+                    None => y.push_str(
+                        "# The value typed here is private, so it is not in this file: type it \
+                         by hand.\n# - inputText: \"…\"\n",
+                    ),
+                }
+            }
+            FlowAction::Back => y.push_str("- back\n"),
+            FlowAction::LeftOut(why) => {
+                let _ = writeln!(y, "# Left for the human: {}.", comment(&why));
+            }
+        }
+    }
+    y
+}
+
+/// Maestro matches `text` against the text, hint and accessibility text, so a content
+/// description is a `text` selector too.
+fn tap(y: &mut String, by: By, value: &str) {
+    let key = match by {
+        By::Identifier => "id",
+        By::Text | By::Label => "text",
+    };
+    let _ = writeln!(y, "- tapOn:\n    {key}: {}", quoted(value));
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}

@@ -1,0 +1,350 @@
+//! `import --record` (and the app's *Run once and record*): one replay of the whole
+//! imported flow with the minimize run's replay subroutine, inside an evidence session
+//! with a running log capture and a masked screenshot, then the crashes it caused go
+//! into the session's `crashes.jsonl` (trigger step, full path up to it), so the
+//! session can be minimized at once. No crash: the session is marked passed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use whittle_core::contract::report::RecordStepArgs;
+use whittle_core::model::{AppVersion, CrashKind, SessionStatus};
+use whittle_core::plan::{build_plan, ReplayStep};
+use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};
+
+use super::RecordError;
+use crate::atomic::{write_atomic, FileMode};
+use crate::client::Hub;
+use crate::config::Config;
+use crate::evidence::archive_screenshot;
+use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
+use crate::run::{capture_problem, choose_device, evidence_name, stop_problem, RunError};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordOptions {
+    /// Session id, or an absolute session folder inside the workspace.
+    pub session: String,
+    pub device: Option<String>,
+}
+
+/// What one recorded run found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RecordOutcome {
+    pub session_id: String,
+    pub evidence_session: String,
+    pub device: String,
+    /// `failed` when the flow crashed the app, else `passed`.
+    pub status: SessionStatus,
+    pub crashes: Vec<RecordedCrash>,
+    /// Where the replay stopped early (an element not found after a crash, say).
+    pub stopped_at_step: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RecordedCrash {
+    pub crash_id: String,
+    pub kind: CrashKind,
+    pub label: String,
+    pub step_index: u32,
+    pub repro_path: Vec<u32>,
+}
+
+/// A fingerprint no analyzer produces (they are 12 lowercase hex digits): the replay
+/// then compares every crash and matches none, so all of them are observed.
+const NO_TARGET: &str = "record: every crash";
+
+pub async fn record_session(
+    hub: &Hub,
+    config: &Config,
+    opts: &RecordOptions,
+    cancel: &CancellationToken,
+) -> Result<RecordOutcome, RecordError> {
+    let dir = resolve_session_dir(&config.workspace, &opts.session).map_err(RunError::from)?;
+    let session = load_session(&dir).map_err(RunError::from)?;
+    let session_id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !session.crashes.is_empty() || dir.join(CRASHES_FILE).exists() {
+        return Err(RecordError::AlreadyRecorded(session_id));
+    }
+    let package = session
+        .meta
+        .package
+        .clone()
+        .filter(|p| !p.trim().is_empty())
+        .ok_or_else(|| RecordError::NoPackage(session_id.clone()))?;
+    let path: Vec<u32> = session.steps.iter().map(|s| s.index).collect();
+    let plan = build_plan(&session.steps, &path).map_err(RunError::from)?;
+    let device = choose_device(
+        hub,
+        session.meta.device_id.as_deref(),
+        opts.device.as_deref(),
+    )
+    .await?;
+    let apps = hub
+        .mobile()
+        .list_apps(&device)
+        .await
+        .map_err(RunError::from)?;
+    let app = apps
+        .apps
+        .iter()
+        .find(|a| a.package == package && !a.system)
+        .ok_or_else(|| RecordError::NotInstalled {
+            package: package.clone(),
+            device: device.clone(),
+        })?;
+    let app_version = AppVersion {
+        name: app.version_name.clone(),
+        code: app.version_code,
+    };
+
+    let short = evidence_name(&session_id).replacen("minimize-", "record-", 1);
+    let extra = json!({
+        "original_session": session_id, "purpose": "record", "package": package,
+        "device_id": device, "platform": "android", "masking_level": config.masking.level,
+    });
+    let started = hub
+        .report()
+        .start_session(&short, extra.as_object().cloned().unwrap_or_default())
+        .await
+        .map_err(RunError::from)?;
+    let evidence_dir = std::path::PathBuf::from(&started.session_dir);
+    let capture = match hub
+        .log()
+        .start_capture(&started.session_id, &started.session_dir, &device)
+        .await
+    {
+        Err(e) => Some(format!("log capture did not start: {e}")),
+        Ok(_) => capture_problem(hub, &started.session_id).await,
+    };
+    if let Some(problem) = capture {
+        let _ = stop_problem(hub, &started.session_id).await;
+        let _ = hub
+            .report()
+            .finalize(&started.session_id, SessionStatus::Failed, &problem)
+            .await;
+        return Err(RecordError::Capture(problem));
+    }
+
+    let ctx = ReplayContext {
+        timing: config.timing_for(&device),
+        device: device.clone(),
+        package: package.clone(),
+        launch_anchor: plan.launch_anchor.clone(),
+        target: TargetIdentity::Fingerprint {
+            fingerprint: NO_TARGET.into(),
+        },
+    };
+    let steps: Vec<&ReplayStep> = plan.replayable.iter().collect();
+    let launch_step = plan.setup.first().copied();
+    let mut poll = CrashPoll {
+        hub,
+        device: &device,
+        package: &package,
+        seen: BTreeMap::new(),
+        last_step: launch_step.unwrap_or(1),
+    };
+    let span = tracing::info_span!("record", session = %session_id, device = %device);
+    let replayed = tokio::select! {
+        biased;
+        _ = cancel.cancelled() => Err("cancelled by user".to_string()),
+        r = tracing::Instrument::instrument(replay_observed(hub, &ctx, &steps, &mut poll), span) => {
+            r.map_err(|e| e.to_string())
+        }
+    };
+    let last_step = poll.last_step;
+    let seen = poll.seen;
+    // Every crash of the app the log holds now (nothing clears it until the next replay).
+    let drained = match &replayed {
+        Ok(_) => hub
+            .log()
+            .get_recent_crashes(&device, Some(&package))
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.clone()),
+    };
+    let shot = archive_screenshot(hub, &device, &package, &evidence_dir, 1, &config.masking).await;
+    let verdict = replayed.as_ref().ok();
+    let notes = json!({
+        "attempt": 1, "purpose": "record", "candidate": plan.candidate_ids(), "device": device,
+        "result": match &replayed {
+            Ok(v) => serde_json::to_value(v).unwrap_or_default(),
+            Err(e) => json!({"reproduced": false, "reason": "runtime_error", "error": e}),
+        },
+    });
+    let _ = hub
+        .report()
+        .record_step(RecordStepArgs {
+            session_id: started.session_id.clone(),
+            action: format!("record {session_id}"),
+            result: if drained.as_ref().is_ok_and(|d| d.count > 0) {
+                "ok"
+            } else {
+                "fail"
+            }
+            .into(),
+            notes: notes.to_string(),
+            screenshot_src: shot.src.clone(),
+            screenshot_redacted: Some(shot.redacted),
+        })
+        .await;
+    let capture_end = stop_problem(hub, &started.session_id).await;
+    let drained = match (drained, capture_end) {
+        (Ok(d), None) => d,
+        (Err(e), _) | (Ok(_), Some(e)) => {
+            let _ = hub
+                .report()
+                .finalize(&started.session_id, SessionStatus::Failed, &e)
+                .await;
+            return Err(RecordError::Replay(e));
+        }
+    };
+
+    let mut crashes = Vec::new();
+    let mut stacks = Vec::new();
+    for crash in &drained.crashes {
+        let step = seen.get(&crash.record_id).copied().unwrap_or(last_step);
+        let label = match hub
+            .analyzer()
+            .compute_signature(&crash.stack, Some(crash.kind))
+            .await
+        {
+            Ok(signature) => signature.label,
+            Err(_) => String::new(),
+        };
+        crashes.push(RecordedCrash {
+            crash_id: format!("c{}", crashes.len() + 1),
+            kind: crash.kind,
+            label,
+            step_index: step,
+            repro_path: path.iter().copied().filter(|&i| i <= step).collect(),
+        });
+        stacks.push((crash.ts.clone(), crash.process.clone(), crash.stack.clone()));
+    }
+    let status = if crashes.is_empty() {
+        SessionStatus::Passed
+    } else {
+        SessionStatus::Failed
+    };
+    let summary = match crashes.len() {
+        0 => format!("recorded {session_id}: the flow ran without a crash"),
+        n => format!("recorded {session_id}: {n} crash(es)"),
+    };
+    let _ = hub
+        .report()
+        .finalize(&started.session_id, status, &summary)
+        .await;
+    write_crashes(&dir, &crashes, &stacks)?;
+    update_meta(&dir, status, &device, app_version)?;
+    Ok(RecordOutcome {
+        session_id,
+        evidence_session: started.session_id,
+        device,
+        status,
+        crashes,
+        stopped_at_step: verdict.and_then(|v| v.step),
+    })
+}
+
+/// Which step each crash followed: the log is read (never cleared) after every step.
+struct CrashPoll<'a> {
+    hub: &'a Hub,
+    device: &'a str,
+    package: &'a str,
+    seen: BTreeMap<String, u32>,
+    last_step: u32,
+}
+
+impl CrashPoll<'_> {
+    async fn poll(&mut self) {
+        // A failed read only loses the attribution: the crash is still read at the end.
+        if let Ok(recent) = self
+            .hub
+            .log()
+            .get_recent_crashes(self.device, Some(self.package))
+            .await
+        {
+            for crash in recent.crashes {
+                self.seen.entry(crash.record_id).or_insert(self.last_step);
+            }
+        }
+    }
+}
+
+impl ReplayObserver for CrashPoll<'_> {
+    fn after_launch(&mut self) -> impl std::future::Future<Output = ()> + Send {
+        self.poll()
+    }
+
+    fn after_action(&mut self, step: u32) -> impl std::future::Future<Output = ()> + Send {
+        self.last_step = step;
+        self.poll()
+    }
+}
+
+/// `crashes.jsonl`, created once: it must not exist (Whittle never rewrites it).
+fn write_crashes(
+    dir: &Path,
+    crashes: &[RecordedCrash],
+    stacks: &[(String, String, String)],
+) -> Result<(), RecordError> {
+    let path = dir.join(CRASHES_FILE);
+    if crashes.is_empty() {
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(RecordError::AlreadyRecorded(
+            dir.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        ));
+    }
+    let mut text = String::new();
+    for (crash, (ts, process, stack)) in crashes.iter().zip(stacks) {
+        let line = json!({
+            "crash_id": crash.crash_id, "ts": ts, "kind": crash.kind, "process": process,
+            "label": crash.label, "stack": stack, "step_index": crash.step_index,
+            "repro_path": crash.repro_path,
+        });
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    write_atomic(&path, text.as_bytes(), FileMode::Shared).map_err(|source| RecordError::Write {
+        path: path.clone(),
+        source,
+    })
+}
+
+/// The run's verdict, device and app version into `meta.json` (atomically).
+fn update_meta(
+    dir: &Path,
+    status: SessionStatus,
+    device: &str,
+    version: AppVersion,
+) -> Result<(), RecordError> {
+    let path = dir.join(META_FILE);
+    let err = |source| RecordError::Write {
+        path: path.clone(),
+        source,
+    };
+    let text = std::fs::read(&path).map_err(err)?;
+    let mut meta = whittle_core::session::parse_meta(text.as_slice())
+        .map_err(|e| err(std::io::Error::other(e.to_string())))?;
+    meta.status = status;
+    meta.device_id = Some(device.to_owned());
+    if version.name.is_some() || version.code.is_some() {
+        meta.app_version = Some(version);
+    }
+    if let Some(import) = meta.extra.get_mut("import").and_then(|v| v.as_object_mut()) {
+        import.insert("recorded".into(), json!(true));
+    }
+    let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| err(std::io::Error::other(e)))?;
+    write_atomic(&path, &bytes, FileMode::Shared).map_err(err)
+}

@@ -1,0 +1,58 @@
+//! *Import…*, *Run once and record*, *Copy as Markdown* and the filmstrip.
+
+use tauri::State;
+use whittle_mcp::import::{ImportSummary, RecordOutcome};
+
+use crate::error::AppError;
+use crate::formats::{self, FilmstripView, ImportRequest};
+use crate::state::AppState;
+
+/// Imports a Maestro flow or a Robo script as a new session of the workspace.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn import_flow(request: ImportRequest) -> Result<ImportSummary, AppError> {
+    formats::import(&request)
+}
+
+/// Replays an imported session once and records the crashes it causes.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(state), err)]
+pub async fn record_flow(
+    state: State<'_, AppState>,
+    workspace: String,
+    session_id: String,
+    device: Option<String>,
+) -> Result<RecordOutcome, AppError> {
+    // One device, one replay at a time: a minimize run may be using it.
+    if state.runs.is_running() {
+        return Err(AppError::RunInProgress);
+    }
+    formats::record(
+        state.config_path.as_deref(),
+        &workspace,
+        &session_id,
+        device,
+    )
+    .await
+}
+
+/// A finished run's result as ticket-ready Markdown.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn ticket_markdown(workspace: String, evidence_session: String) -> Result<String, AppError> {
+    formats::markdown(&workspace, &evidence_session)
+}
+
+/// The masked frames of the minimal path, when the final confirmation took them.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn filmstrip(
+    workspace: String,
+    evidence_session: String,
+) -> Result<Option<FilmstripView>, AppError> {
+    formats::filmstrip(&workspace, &evidence_session)
+}

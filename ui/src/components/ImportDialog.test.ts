@@ -1,0 +1,60 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
+import ImportDialog from "./ImportDialog.svelte";
+import { commandCalls, fail, fakeBackend } from "../test/ipc";
+
+const summary = {
+  session_id: "2026-12-03_093306_checkout-from-maestro",
+  session_dir: "/ws/sessions/2026-12-03_093306_checkout-from-maestro",
+  format: "maestro",
+  package: "com.example.shop",
+  steps: 11,
+  replayable: 9,
+  skipped: [{ step: 9, description: "Unsupported action “assert visible”", reason: "Whittle cannot replay “assert visible” actions." }],
+  notes: [],
+};
+
+describe("ImportDialog", () => {
+  it("imports the chosen file and opens the new session", async () => {
+    const calls = fakeBackend({ import_flow: () => summary });
+    const onimported = vi.fn();
+    render(ImportDialog, { workspace: "/ws", onclose: () => {}, onimported });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/checkout.yaml" } });
+    expect(screen.getByTestId("import-format")).toHaveValue("maestro");
+    await fireEvent.input(screen.getByTestId("import-name"), { target: { value: "checkout" } });
+    await fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(screen.getByTestId("import-done")).toBeInTheDocument());
+    expect(commandCalls(calls, "import_flow")).toEqual([
+      {
+        request: { workspace: "/ws", format: "maestro", file: "/flows/checkout.yaml", name: "checkout", package: null },
+      },
+    ]);
+    expect(screen.getByTestId("import-done")).toHaveTextContent("9 of 11 steps will be replayed");
+    expect(screen.getByTestId("import-done")).toHaveTextContent("Step 9 is kept but not replayed");
+    await fireEvent.click(screen.getByRole("button", { name: "Open the session" }));
+    expect(onimported).toHaveBeenCalledWith(summary.session_id);
+  });
+
+  it("guesses a Robo script from .json and passes the package it needs", async () => {
+    const calls = fakeBackend({ import_flow: () => ({ ...summary, format: "robo", skipped: [] }) });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/checkout.robo.json" } });
+    expect(screen.getByTestId("import-format")).toHaveValue("robo");
+    await fireEvent.input(screen.getByTestId("import-package"), { target: { value: "com.example.shop" } });
+    await fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(commandCalls(calls, "import_flow")).toHaveLength(1));
+    expect(commandCalls(calls, "import_flow")[0]).toMatchObject({ request: { format: "robo", package: "com.example.shop" } });
+  });
+
+  it("shows a refused file with its line and field, and what to do", async () => {
+    fakeBackend({
+      import_flow: () => fail("import_failed", "the flow was not imported: bad.yaml line 5, field commands[1].tapOn.idd: unknown selector key"),
+    });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/bad.yaml" } });
+    await fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(screen.getByText(/bad.yaml line 5, field commands\[1\].tapOn.idd/)).toBeInTheDocument());
+    expect(screen.getByText(/The flow was not imported\./)).toBeInTheDocument();
+    expect(screen.queryByTestId("import-done")).toBeNull();
+  });
+});
