@@ -1,0 +1,242 @@
+//! The house rules of `docs/architecture.md`, checked on every `cargo test`:
+//!
+//! 1. Every dependency between Whittle's own crates (normal, dev and build, in the
+//!    workspace and in `fuzz/`) is listed in [`ALLOWED`]; anything else fails, so a
+//!    server can never start importing the application layer, nor anything import a
+//!    front end, without this table (and the document that draws it) changing first.
+//! 2. The core depends on none of the crates in [`CORE_DENIED`] (async runtimes, MCP,
+//!    HTTP, the desktop framework, image and file-system helpers, randomness, clocks):
+//!    it must stay a library of pure decisions that any front end can drive.
+//! 3. The core's source reads no clock, and touches files only in the workspace readers
+//!    named in [`CORE_FILE_READERS`], which never write.
+//!
+//! The manifests are read with `cargo metadata --no-deps --offline` (cargo resolves
+//! `workspace = true` inheritance for us; nothing is downloaded or built).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+#[path = "architecture/check.rs"]
+mod check;
+#[path = "architecture/check_tests.rs"]
+mod check_tests;
+
+use check::{dependency_violations, source_violations};
+
+/// The part a crate plays in the house (`docs/architecture.md`, "The crates").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    /// Formats, plan, engine, strategies, signatures, assessment, redaction, contract.
+    Core,
+    /// The run, replay, evidence, masking, export, sidecar, config and the MCP client.
+    Application,
+    /// The MCP servers Whittle ships (report, analyzer, simulator, adb).
+    Servers,
+    /// The `whittle` command.
+    Cli,
+    /// The desktop app (Tauri).
+    Desktop,
+    /// cargo-fuzz targets (outside the workspace).
+    Fuzz,
+}
+use Layer::*;
+
+/// The one place each crate's package name is written: renaming a crate means editing
+/// its name here (and in `docs/architecture.md`), nothing else in this file.
+const CRATES: &[(Layer, &str)] = &[
+    (Core, "whittle-core"),
+    (Application, "whittle-mcp"),
+    (Servers, "whittle-servers"),
+    (Cli, "whittle-cli"),
+    (Desktop, "whittle-app"),
+    (Fuzz, "whittle-fuzz"),
+];
+
+/// Manifests outside the workspace whose crates are part of the house.
+const EXTRA_MANIFESTS: &[&str] = &["fuzz/Cargo.toml"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Normal,
+    Dev,
+    Build,
+}
+
+const ANY: &[Kind] = &[Kind::Normal, Kind::Dev, Kind::Build];
+const DEV_ONLY: &[Kind] = &[Kind::Dev];
+
+/// Every allowed dependency between two different crates of the house, and of which
+/// kinds; the same table as `docs/architecture.md`. A crate may always depend on itself
+/// (that is how a crate switches on its own test-only features).
+const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
+    // The servers share the tool contract and the signature code with the client.
+    (Servers, Core, ANY),
+    (Application, Core, ANY),
+    // Tests of the client talk to the real servers; the library never links them.
+    (Application, Servers, DEV_ONLY),
+    (Cli, Core, ANY),
+    (Cli, Application, ANY),
+    (Desktop, Core, ANY),
+    (Desktop, Application, ANY),
+    // Fuzz targets call every parser of untrusted input where it lives.
+    (Fuzz, Core, ANY),
+    (Fuzz, Application, ANY),
+    (Fuzz, Servers, ANY),
+];
+
+/// External crates the core may not depend on (normal or build, optional or not; its
+/// tests may use what they like). A trailing `*` denies a whole family by prefix.
+const CORE_DENIED: &[&str] = &[
+    // Async runtimes: the engine is driven by whoever owns the clock and the devices.
+    "tokio*",
+    "futures*",
+    "async-std",
+    "smol",
+    // MCP and HTTP: talking to servers is the application layer's job.
+    "rmcp",
+    "reqwest",
+    "hyper*",
+    "rustls",
+    "tower*",
+    "http",
+    "http-body*",
+    // The desktop framework and its IPC.
+    "tauri*",
+    "wry",
+    // Images, fonts and the file system beyond reading a session.
+    "image",
+    "png",
+    "gif",
+    "ab_glyph",
+    "font8x8",
+    "fs4",
+    "notify*",
+    "dirs",
+    "tempfile",
+    "walkdir",
+    // Logging sinks and command lines belong to the binaries.
+    "tracing-subscriber",
+    "tracing-appender",
+    "clap",
+    // Randomness and clocks: the same inputs must give the same decisions.
+    "rand*",
+    "getrandom",
+    "fastrand",
+    "time",
+    "quanta",
+    "coarsetime",
+    "instant",
+    "web-time",
+];
+
+/// The only core files that may touch the file system: the readers of a session
+/// workspace (they read, never write; `docs/architecture.md` says why they are here).
+/// A path ending in `/` covers its folder.
+const CORE_FILE_READERS: &[&str] = &["src/workspace.rs", "src/session/"];
+
+/// Source text that reads a clock or sleeps.
+const CLOCK_USES: &[&str] = &[
+    "SystemTime",
+    "Instant::now",
+    "Utc::now",
+    "Local::now",
+    "thread::sleep",
+];
+/// Source text that reaches files, processes, the network or the environment.
+const OUTSIDE_USES: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::",
+    "std::net",
+    "std::process",
+    "Command::new",
+    "std::env",
+    "env::var",
+];
+/// Source text that writes a file (forbidden even in the readers).
+const WRITES: &[&str] = &[
+    "fs::write",
+    "File::create",
+    "OpenOptions",
+    "create_dir",
+    "remove_file",
+    "remove_dir",
+    "fs::rename",
+    "fs::copy",
+];
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `cargo metadata --no-deps` of one manifest.
+fn metadata(manifest: &Path) -> Value {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .arg("--manifest-path")
+        .arg(manifest)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo metadata: {e}"));
+    assert!(
+        output.status.success(),
+        "cargo metadata --manifest-path {} failed: {}",
+        manifest.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON")
+}
+
+/// The packages of the workspace and of every extra manifest.
+fn all_packages() -> Vec<Value> {
+    let root = repo_root();
+    let manifests = std::iter::once(root.join("Cargo.toml"))
+        .chain(EXTRA_MANIFESTS.iter().map(|m| root.join(m)));
+    manifests
+        .flat_map(|manifest| match metadata(&manifest)["packages"].take() {
+            Value::Array(packages) => packages,
+            other => panic!("no packages in the metadata of {manifest:?}: {other}"),
+        })
+        .collect()
+}
+
+/// Every `.rs` file under `dir`, as (path relative to `base`, contents).
+fn rust_files(base: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(base, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(base).expect("under the crate");
+            let text = std::fs::read_to_string(&path).expect("readable source");
+            out.push((rel.to_string_lossy().replace('\\', "/"), text));
+        }
+    }
+}
+
+#[test]
+fn crates_depend_only_along_the_allowed_edges() {
+    let problems = dependency_violations(&all_packages());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(base, &base.join("src"), &mut files);
+    assert!(files.len() > 10, "the core's sources were not found");
+    let problems = source_violations(&files);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -1,0 +1,171 @@
+//! The checks themselves, on made-up manifests and sources: each rule must catch what it
+//! forbids, and only that.
+
+use serde_json::Value;
+
+use super::check::{dependency_violations, name_of, source_violations};
+use super::Layer::*;
+
+fn package(name: &str, deps: &[(&str, Option<&str>, bool)]) -> Value {
+    let deps: Vec<Value> = deps
+        .iter()
+        .map(|(to, kind, path)| {
+            serde_json::json!({
+                "name": to,
+                "kind": kind,
+                "path": path.then(|| format!("/x/{to}")),
+                "optional": false,
+            })
+        })
+        .collect();
+    serde_json::json!({ "name": name, "dependencies": deps })
+}
+
+/// Every crate of the table, with the edges the real manifests have today.
+fn house(extra: &[Value]) -> Vec<Value> {
+    let mut packages = vec![
+        package(name_of(Core), &[("serde", None, false)]),
+        package(
+            name_of(Servers),
+            &[
+                (name_of(Core), None, true),
+                (name_of(Servers), Some("dev"), true),
+            ],
+        ),
+        package(
+            name_of(Application),
+            &[
+                (name_of(Core), None, true),
+                (name_of(Servers), Some("dev"), true),
+            ],
+        ),
+        package(
+            name_of(Cli),
+            &[
+                (name_of(Core), None, true),
+                (name_of(Application), None, true),
+            ],
+        ),
+        package(
+            name_of(Desktop),
+            &[
+                (name_of(Core), None, true),
+                (name_of(Application), None, true),
+            ],
+        ),
+        package(
+            name_of(Fuzz),
+            &[(name_of(Core), None, true), (name_of(Servers), None, true)],
+        ),
+    ];
+    packages.extend_from_slice(extra);
+    packages
+}
+
+fn replace(mut packages: Vec<Value>, replacement: Value) -> Vec<Value> {
+    for p in &mut packages {
+        if p["name"] == replacement["name"] {
+            *p = replacement.clone();
+        }
+    }
+    packages
+}
+
+#[test]
+fn the_made_up_house_passes() {
+    assert_eq!(dependency_violations(&house(&[])), Vec::<String>::new());
+}
+
+#[test]
+fn a_server_importing_the_application_layer_is_caught() {
+    let servers = package(
+        name_of(Servers),
+        &[
+            (name_of(Core), None, true),
+            (name_of(Application), None, true),
+        ],
+    );
+    let problems = dependency_violations(&replace(house(&[]), servers));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains(name_of(Application)), "{problems:?}");
+}
+
+#[test]
+fn a_dev_only_edge_used_by_the_library_is_caught() {
+    let application = package(
+        name_of(Application),
+        &[(name_of(Core), None, true), (name_of(Servers), None, true)],
+    );
+    let problems = dependency_violations(&replace(house(&[]), application));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("normal dependency"), "{problems:?}");
+}
+
+#[test]
+fn nothing_may_import_a_front_end_or_the_core_anything_internal() {
+    let core = package(name_of(Core), &[(name_of(Application), Some("dev"), true)]);
+    let application = package(
+        name_of(Application),
+        &[
+            (name_of(Core), None, true),
+            (name_of(Cli), Some("build"), true),
+        ],
+    );
+    let packages = replace(replace(house(&[]), core), application);
+    assert_eq!(dependency_violations(&packages).len(), 2);
+}
+
+#[test]
+fn a_denied_crate_in_the_core_is_caught_but_not_in_its_tests() {
+    let core = package(
+        name_of(Core),
+        &[
+            ("tokio", None, false),
+            ("tauri-plugin-dialog", Some("build"), false),
+            ("rand", Some("dev"), false),
+            ("regex", None, false),
+        ],
+    );
+    let problems = dependency_violations(&replace(house(&[]), core));
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("`tokio`") && problems[1].contains("`tauri-plugin-dialog`"));
+}
+
+#[test]
+fn a_crate_without_a_place_and_a_stale_name_are_caught() {
+    let stray = package("whittle-contract", &[(name_of(Core), None, true)]);
+    let problems = dependency_violations(&house(&[stray]));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let without_fuzz: Vec<Value> = house(&[])
+        .into_iter()
+        .filter(|p| p["name"] != name_of(Fuzz))
+        .collect();
+    assert_eq!(dependency_violations(&without_fuzz).len(), 1);
+}
+
+#[test]
+fn the_source_rules_catch_clocks_io_and_writes() {
+    let files = vec![
+        (
+            "src/engine/x.rs".to_string(),
+            "let t = std::time::Instant::now();\n// SystemTime in a comment is fine\n".to_string(),
+        ),
+        (
+            "src/plan/y.rs".to_string(),
+            "let s = std::fs::read_to_string(p);\n".to_string(),
+        ),
+        (
+            "src/session/z.rs".to_string(),
+            "let s = std::fs::read_to_string(p);\nstd::fs::write(p, s);\n".to_string(),
+        ),
+        (
+            "src/workspace.rs".to_string(),
+            "use std::fs;\nlet v = std::env::var(\"X\");\n".to_string(),
+        ),
+    ];
+    let problems = source_violations(&files);
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems[0].starts_with("src/engine/x.rs:1:") && problems[0].contains("clock"));
+    assert!(problems[1].starts_with("src/plan/y.rs:1:"));
+    assert!(problems[2].starts_with("src/session/z.rs:2:") && problems[2].contains("writes"));
+}
