@@ -207,7 +207,16 @@ fn all_packages() -> Vec<Value> {
         .collect()
 }
 
-/// Every `.rs` file under `dir`, as (path relative to `base`, contents).
+/// A unit-test module in its own file (`tests.rs`, `*_tests.rs`): compiled only under
+/// `cfg(test)`, so it may read fixtures like any test.
+fn is_test_module(path: &Path) -> bool {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .is_some_and(|s| s == "tests" || s.ends_with("_tests"))
+}
+
+/// Every `.rs` file under `dir` but unit-test modules, as (path relative to `base`,
+/// contents).
 fn rust_files(base: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
@@ -217,7 +226,7 @@ fn rust_files(base: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
     for path in entries {
         if path.is_dir() {
             rust_files(base, &path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && !is_test_module(&path) {
             let rel = path.strip_prefix(base).expect("under the crate");
             let text = std::fs::read_to_string(&path).expect("readable source");
             out.push((rel.to_string_lossy().replace('\\', "/"), text));
