@@ -50,7 +50,7 @@ pub struct CrashDetail {
 pub struct PlanView {
     pub steps: Vec<StepView>,
     pub coverage: CoverageView,
-    /// Seed Phase 1: at least half of the non-launch actions must be replayable.
+    /// Phase 1 (docs/design.md §13): at least half of the non-launch actions must be replayable.
     pub live_run_allowed: bool,
     /// What a tester should know before a run, as data the window words.
     pub notices: Vec<PlanNotice>,

@@ -1,4 +1,4 @@
-// Interop check with the public mobile-mcp server (mobile role, SPEC §2).
+// Interop check with the public mobile-mcp server (mobile role, docs/design.md §2).
 // Run: node --test tests/interop/
 // Installs @mobilenext/mobile-mcp into a temp folder; when that is not possible (offline,
 // registry refused) the test is skipped with the reason. Needs no device: it checks the
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 
-// SPEC §2 mobile role; must match whittle_core::contract::mobile::TOOLS.
+// docs/design.md §2 mobile role; must match whittle_core::contract::mobile::TOOLS.
 const SPEC_MOBILE_TOOLS = [
   'mobile_list_available_devices',
   'mobile_list_apps',
@@ -82,7 +82,7 @@ function connect(script) {
   return { child, request, notify, exited: () => exited };
 }
 
-test('mobile-mcp serves the SPEC mobile tools and lists devices without one', async (t) => {
+test('mobile-mcp serves the contract's mobile tools and lists devices without one', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'whittle-mobile-mcp-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const why = install(dir);
@@ -109,7 +109,7 @@ test('mobile-mcp serves the SPEC mobile tools and lists devices without one', as
   for (const name of SPEC_MOBILE_TOOLS) {
     assert.ok(names.includes(name), `mobile-mcp lacks ${name}; it has ${names.join(', ')}`);
   }
-  // The argument names Whittle sends (SPEC §2) are in mobile-mcp's schemas.
+  // The argument names Whittle sends (docs/design.md §2) are in mobile-mcp's schemas.
   const schema = (n) => tools.find((x) => x.name === n).inputSchema?.properties ?? {};
   assert.ok('device' in schema('mobile_list_apps'));
   assert.ok('packageName' in schema('mobile_launch_app'));

@@ -165,7 +165,7 @@ export type CrashDetail_Serialize = {
 export type CrashKind = "java" | "anr" | "native";
 
 /**
- *  The exact identity used when no stable fingerprint exists (seed Phase 0 step 5):
+ *  The exact identity used when no stable fingerprint exists (Phase 0 (docs/design.md §13) step 5):
  *  kind, process, analyzer label AND the normalized top frames, all equal. Never
  *  kind + process alone: another ANR in the same process is a different bug.
  */
@@ -606,7 +606,7 @@ export type PendingResult_Serialize = {
 	resumed?: ResumeMark[],
 };
 
-/**  Which part of the seed's Phase 3 issued a replay. */
+/**  Which part of the Phase 3 (docs/design.md §13) issued a replay. */
 export type Phase = 
 /**  The live check of the full replayable path. */
 "baseline" | 
@@ -670,7 +670,7 @@ export type PlanView = PlanView_Serialize | PlanView_Deserialize;
 export type PlanView_Deserialize = {
 	steps: StepView_Deserialize[],
 	coverage: CoverageView,
-	/**  Seed Phase 1: at least half of the non-launch actions must be replayable. */
+	/**  Phase 1 (docs/design.md §13): at least half of the non-launch actions must be replayable. */
 	live_run_allowed: boolean,
 	/**  What a tester should know before a run, as data the window words. */
 	notices: PlanNotice[],
@@ -681,7 +681,7 @@ export type PlanView_Deserialize = {
 export type PlanView_Serialize = {
 	steps: StepView_Serialize[],
 	coverage: CoverageView,
-	/**  Seed Phase 1: at least half of the non-launch actions must be replayable. */
+	/**  Phase 1 (docs/design.md §13): at least half of the non-launch actions must be replayable. */
 	live_run_allowed: boolean,
 	/**  What a tester should know before a run, as data the window words. */
 	notices: PlanNotice[],
@@ -1050,10 +1050,10 @@ export type RunStatus =
 /**  No live run was possible; a static, low-confidence suggestion only. */
 "static" | "capture_failed" | "runtime_failed" | "cancelled";
 
-/**  SPEC §8's `--json` object. */
+/**  docs/design.md §8's `--json` object. */
 export type RunSummary = RunSummary_Serialize | RunSummary_Deserialize;
 
-/**  SPEC §8's `--json` object. */
+/**  docs/design.md §8's `--json` object. */
 export type RunSummary_Deserialize = {
 	status: RunStatus,
 	session: string,
@@ -1072,7 +1072,7 @@ export type RunSummary_Deserialize = {
 	warnings: string[],
 };
 
-/**  SPEC §8's `--json` object. */
+/**  docs/design.md §8's `--json` object. */
 export type RunSummary_Serialize = {
 	status: RunStatus,
 	session: string,

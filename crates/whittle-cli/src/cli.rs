@@ -1,4 +1,4 @@
-//! The `whittle` command line (SPEC §8).
+//! The `whittle` command line (docs/design.md §8).
 
 use std::path::PathBuf;
 
@@ -21,7 +21,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Minimize a session's crash path by live replays (seed Phases 0–5).
+    /// Minimize a session's crash path by live replays (Phases 0–5 (docs/design.md §13)).
     Minimize(MinimizeArgs),
     /// List the workspace's sessions.
     Sessions,

@@ -2,7 +2,7 @@ use std::process::ExitCode;
 
 use whittle_mcp::run::{LockError, ResumeError, RunError, RunStatus};
 
-/// SPEC §8 exit codes.
+/// docs/design.md §8 exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// A live result was produced.

@@ -1,4 +1,4 @@
-//! `whittle`: the minimize engine, headless (SPEC §8). Report text goes to stdout
+//! `whittle`: the minimize engine, headless (docs/design.md §8). Report text goes to stdout
 //! (or one JSON object with `--json`), progress and diagnostics to stderr.
 
 mod cli;

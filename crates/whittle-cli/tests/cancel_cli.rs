@@ -1,6 +1,6 @@
 //! Ctrl-C during `whittle minimize`: the run stops after the current step, the capture
 //! is stopped, the evidence session is finalized `failed`, nothing is written back and
-//! the exit code is 3 (SPEC §8).
+//! the exit code is 3 (docs/design.md §8).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Seed Phase 5 steps 1 and 3: what a finished search may claim, and why not more.
+//! Phase 5 (docs/design.md §13) steps 1 and 3: what a finished search may claim, and why not more.
 
 use std::fmt;
 
@@ -8,7 +8,7 @@ use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
 use crate::model::Confidence;
 use crate::rate::Rate;
 
-/// How trustworthy the "same crash" comparison was (seed Phase 0 step 5).
+/// How trustworthy the "same crash" comparison was (Phase 0 (docs/design.md §13) step 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct IdentityQuality {

@@ -1,4 +1,4 @@
-//! Seed Phase 5 step 5: the terminal/report wording, in English or Simplified Chinese
+//! Phase 5 (docs/design.md §13) step 5: the terminal/report wording, in English or Simplified Chinese
 //! (the seed's own Chinese: 最小路径 / 已收敛, 当前已复现的最短候选 / 未完成最小性证明).
 //! "Minimal" and "converged" are said only when the fixed point was reached and the
 //! final path was confirmed; a ✅ only over a complete, high-confidence proof. Both

@@ -1,4 +1,4 @@
-//! The report wording (seed Phase 5 step 5): never a ✅ or "converged" over an
+//! The report wording (Phase 5 (docs/design.md §13) step 5): never a ✅ or "converged" over an
 //! incomplete proof; every reason a result falls short is spelled out.
 
 mod engine_support;

@@ -1,4 +1,4 @@
-//! Seed Phase 1: the replay plan built from a crash's repro_path.
+//! Phase 1 (docs/design.md §13): the replay plan built from a crash's repro_path.
 
 use serde_json::{json, Value};
 use whittle_core::contract::ui::{By, Strategy};

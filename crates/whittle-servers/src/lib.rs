@@ -1,4 +1,4 @@
-//! The MCP servers Whittle ships. Each module serves one or more roles of SPEC §2 over
+//! The MCP servers Whittle ships. Each module serves one or more roles of docs/design.md §2 over
 //! stdio, or over streamable HTTP with `--listen` (`listen`); `main.rs` picks one by subcommand.
 
 pub mod sim;

@@ -1,4 +1,4 @@
-//! How every device server (simulator, adb) shapes a tool answer (SPEC §2): a JSON object
+//! How every device server (simulator, adb) shapes a tool answer (docs/design.md §2): a JSON object
 //! as `structuredContent` plus one text block with the same JSON; a failure the client
 //! should see as a tool result is `isError: true` with a message.
 use rmcp::model::{CallToolResult, ContentBlock};

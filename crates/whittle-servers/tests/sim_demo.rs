@@ -141,7 +141,7 @@ fn demo_model_parses_and_recorded_stacks_come_from_its_rules() {
     let rule_skeletons: Vec<String> = model.crashes.iter().map(|r| skeleton(&r.stack)).collect();
     let mut checked = 0;
     for entry in std::fs::read_dir(demo().join("workspace/sessions")).unwrap() {
-        // A session without crashes.jsonl has no crashes (SPEC §1): e.g. the evidence
+        // A session without crashes.jsonl has no crashes (docs/design.md §1): e.g. the evidence
         // session a demo `whittle minimize` run leaves in the workspace.
         let Ok(crashes) = std::fs::read_to_string(entry.unwrap().path().join("crashes.jsonl"))
         else {

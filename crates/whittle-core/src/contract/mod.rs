@@ -1,4 +1,4 @@
-//! The MCP tool contract of SPEC §2: one argument type and one result type per tool,
+//! The MCP tool contract of docs/design.md §2: one argument type and one result type per tool,
 //! shared by the servers Whittle ships and by its client, so both sides agree by
 //! construction. Results travel as `structuredContent` and as one JSON text block.
 //! Servers written by others are read leniently where a field decides nothing and

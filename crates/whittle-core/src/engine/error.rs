@@ -2,7 +2,7 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EngineError {
-    /// Seed Phase 0: a zero budget must be refused before any side effect.
+    /// Phase 0 (docs/design.md §13): a zero budget must be refused before any side effect.
     #[error("max_replays must be at least 1 (got {max_replays})")]
     InvalidBudget { max_replays: u32 },
     /// Candidates are keyed by their step indexes, so an index may appear only once.

@@ -1,4 +1,4 @@
-//! The seed's Phase 3 as a resumable state machine over any search strategy: the live
+//! The Phase 3 (docs/design.md §13) as a resumable state machine over any search strategy: the live
 //! baseline, the strategy's search stage, then the shared fixed-point audit and final
 //! confirmation ([`ProofStage`]). The [`Ledger`] keeps every count and flag; a strategy
 //! contributes only its search ([`SearchStage`]).

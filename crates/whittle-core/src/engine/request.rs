@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::SearchResult;
 
-/// Which part of the seed's Phase 3 issued a replay.
+/// Which part of the Phase 3 (docs/design.md §13) issued a replay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]

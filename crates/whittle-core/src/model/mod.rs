@@ -1,4 +1,4 @@
-//! The session workspace's on-disk records (SPEC §1), as typed values.
+//! The session workspace's on-disk records (docs/design.md §1), as typed values.
 //! Every field read from disk is untrusted test data; parsing lives in `session`.
 
 mod crash;

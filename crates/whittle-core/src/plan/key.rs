@@ -1,4 +1,4 @@
-//! Element key → how to find the element (seed Phase 1 prefix rules).
+//! Element key → how to find the element (Phase 1 (docs/design.md §13) prefix rules).
 
 use crate::contract::ui::{By, Strategy};
 

@@ -1,4 +1,4 @@
-//! Seed Phase 1: from a crash's `repro_path` to a replay plan — which steps are fixed
+//! Phase 1 (docs/design.md §13): from a crash's `repro_path` to a replay plan — which steps are fixed
 //! setup (launch), which can be replayed live and how, and which are skipped and why.
 //!
 //! Sources of a step's replay data, in order (see `record`):

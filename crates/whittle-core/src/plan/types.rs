@@ -155,7 +155,7 @@ impl ReplayPlan {
     }
 
     /// The path to report for a reproducing candidate: the original path's entries
-    /// that are setup or in `candidate`, in original order (seed Phase 3, `minimal`).
+    /// that are setup or in `candidate`, in original order (Phase 3 (docs/design.md §13), `minimal`).
     pub fn path_with_setup(&self, candidate: &[u32]) -> Vec<u32> {
         self.repro_path
             .iter()

@@ -1,4 +1,4 @@
-//! Parsing a session folder (SPEC §1) into typed values, with errors that name the
+//! Parsing a session folder (docs/design.md §1) into typed values, with errors that name the
 //! file and line a tester should look at. Everything read is untrusted test data.
 
 mod crashes;

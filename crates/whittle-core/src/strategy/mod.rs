@@ -1,7 +1,7 @@
 //! Search strategies behind one driver interface. A strategy is only its search stage
 //! ([`SearchStage`]); the [`Engine`] runs the baseline, the search, then the shared
 //! fixed-point audit and confirmation, and keeps the books in one [`crate::engine::Ledger`].
-//! `seed` is the seed's Phase 3 search (the default, unchanged); `binary` is an opt-in
+//! `seed` is the Phase 3 (docs/design.md §13) search (the default, unchanged); `binary` is an opt-in
 //! strategy that needs fewer replays for the same proof (see [`binary`]); `flaky` samples
 //! every verdict for crashes that show on only some replays (see [`flaky`]). Every engine
 //! asks for replays and takes outcomes the same way and ends with the same

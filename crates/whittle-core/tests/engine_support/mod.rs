@@ -1,5 +1,5 @@
 //! Shared by the engine tests: a driver loop, test oracles, the claims every result
-//! must respect and the reference transcription of the seed's Phase 3 pseudo-code.
+//! must respect and the reference transcription of the Phase 3 (docs/design.md §13) pseudo-code.
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod claims;

@@ -1,4 +1,4 @@
-//! The seed's Phase 3 (minimize-skill.zh.md, "Phase 3 · ddmin 主循环"), transcribed line
+//! The Phase 3 (docs/design.md §13) (minimize-skill.zh.md, "Phase 3 · ddmin 主循环"), transcribed line
 //! by line into straight-line Rust. The engine is a resumable state machine; this is the
 //! plain program it must behave exactly like. Comments quote the pseudo-code.
 //!

@@ -1,6 +1,6 @@
 use serde_json::Value;
 
-/// Argument keys whose values may be what a tester typed (SPEC §5).
+/// Argument keys whose values may be what a tester typed (docs/design.md §5).
 const SECRET_KEYS: &[&str] = &["text", "input_value", "password"];
 
 /// A copy of tool arguments safe for a debug log.

@@ -1,4 +1,4 @@
-//! `whittle.json` (SPEC §8): which MCP server serves each role, timing, masking.
+//! `whittle.json` (docs/design.md §8): which MCP server serves each role, timing, masking.
 //! Its `mcpServers` block has the shape other MCP clients use, so entries paste in.
 
 mod env_expand;

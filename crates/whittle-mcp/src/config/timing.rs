@@ -13,7 +13,7 @@ pub enum WaitMode {
     Fixed,
 }
 
-/// Replay pacing (SPEC §8 `timing`), in milliseconds. `settle_ms` and
+/// Replay pacing (docs/design.md §8 `timing`), in milliseconds. `settle_ms` and
 /// `action_pause_ms` are upper bounds in `evidence` mode and exact sleeps in `fixed`
 /// mode; `drain_interval_ms` is always a time window (see `replay::drain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -30,7 +30,7 @@ pub fn thumbnail_png(png: &[u8], name: &str, max_height: u32) -> Result<Vec<u8>,
 }
 
 /// The bytes of a recorded step's screenshot: `src` must be a plain relative path inside
-/// the session folder (no `..`, no absolute path, no symlink on the way), as SPEC §1
+/// the session folder (no `..`, no absolute path, no symlink on the way), as docs/design.md §1
 /// defines `screenshot_src`; anything else is refused before it is opened.
 pub fn session_step_png(session_dir: &Path, src: &str) -> Result<Vec<u8>, ReviewError> {
     let bad = || ReviewError::BadName(src.to_owned());

@@ -1,4 +1,4 @@
-//! Bug-ticket bundles (SPEC §7): `<out>/<name>/` with repro.md, replay.json, masked
+//! Bug-ticket bundles (docs/design.md §7): `<out>/<name>/` with repro.md, replay.json, masked
 //! screenshots and, written last, manifest.json with the SHA-256 of every file, so a
 //! folder with a manifest is complete.
 

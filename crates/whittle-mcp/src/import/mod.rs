@@ -1,5 +1,5 @@
 //! `whittle import`: a Maestro flow or a Robo script becomes a session of the workspace
-//! (SPEC §1 format, new-format `notes.replay`), written whole or not at all; `record`
+//! (docs/design.md §1 format, new-format `notes.replay`), written whole or not at all; `record`
 //! then replays it once to find the crashes it causes.
 
 mod error;

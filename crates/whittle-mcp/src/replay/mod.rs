@@ -1,4 +1,4 @@
-//! Seed Phase 4, `replay(subset)`: one clean, live replay of a candidate on the device,
+//! Phase 4 (docs/design.md §13), `replay(subset)`: one clean, live replay of a candidate on the device,
 //! followed by a bounded crash drain and a comparison of EVERY drained crash against the
 //! target identity. Expected negatives (no crash, element not found, a different crash)
 //! are verdicts; unexpected MCP/device failures are errors, so the engine can never

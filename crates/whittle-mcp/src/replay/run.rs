@@ -19,7 +19,7 @@ struct ActionFailure {
     step: u32,
 }
 
-/// Seed Phase 4: terminate → clear_logs → launch → (anchor) → actions → settle →
+/// Phase 4 (docs/design.md §13): terminate → clear_logs → launch → (anchor) → actions → settle →
 /// bounded drain → compare every crash. `steps` are the candidate's plan steps in order.
 pub async fn replay(
     hub: &Hub,

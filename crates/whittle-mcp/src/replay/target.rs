@@ -2,7 +2,7 @@ use serde::{Deserialize, Serialize};
 use whittle_core::contract::analyzer::Signature;
 use whittle_core::model::CrashKind;
 
-/// The exact identity used when no stable fingerprint exists (seed Phase 0 step 5):
+/// The exact identity used when no stable fingerprint exists (Phase 0 (docs/design.md §13) step 5):
 /// kind, process, analyzer label AND the normalized top frames, all equal. Never
 /// kind + process alone: another ANR in the same process is a different bug.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

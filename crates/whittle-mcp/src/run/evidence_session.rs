@@ -1,4 +1,4 @@
-//! Seed Phase 2: the "minimize" child session and its log capture.
+//! Phase 2 (docs/design.md §13): the "minimize" child session and its log capture.
 
 use serde_json::{json, Map, Value};
 use whittle_core::contract::log::CaptureState;

@@ -1,4 +1,4 @@
-//! Seed Phase 5 for a live run: stop the capture, assess, write `result.json`,
+//! Phase 5 (docs/design.md §13) for a live run: stop the capture, assess, write `result.json`,
 //! finalize the evidence session and append the story to its report. Every ending of a
 //! live run — success, failure, cancellation — comes through here.
 

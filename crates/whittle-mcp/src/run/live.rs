@@ -1,4 +1,4 @@
-//! Seed Phases 2 and 3 for a prepared live run, new or resumed. Once the evidence session
+//! Phases 2 and 3 (docs/design.md §13) for a prepared live run, new or resumed. Once the evidence session
 //! exists, every path — success, failure, cancellation — goes through `finish` (Phase 5,
 //! `finish.rs`), which stops the capture and finalizes the session ("try/finally" of the
 //! seed).
@@ -125,7 +125,7 @@ pub(crate) struct Held<'a> {
     pub setup_failure: Option<String>,
 }
 
-/// Seed Phases 2 (capture), 3 and 5 on an evidence session that exists and is held.
+/// Phases 2 (docs/design.md §13) (capture), 3 and 5 on an evidence session that exists and is held.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
     hub: &Hub,

@@ -1,4 +1,4 @@
-//! The minimize run (seed Phases 0–5) over the five MCP roles. Nothing is written to
+//! The minimize run (Phases 0–5 (docs/design.md §13)) over the five MCP roles. Nothing is written to
 //! the original session: a live result is returned as a [`PendingResult`] that only
 //! [`approve`] writes back, on the user's say-so.
 

@@ -2,7 +2,7 @@ use whittle_core::strategy::{SearchOptions, Strategy};
 
 use super::RunError;
 
-/// Default `--max-replays` (seed Phase 0 step 2).
+/// Default `--max-replays` (Phase 0 (docs/design.md §13) step 2).
 pub const DEFAULT_MAX_REPLAYS: i64 = 30;
 
 /// What the user asked for. Everything is validated before any side effect.

@@ -50,7 +50,7 @@ impl RunStatus {
     }
 }
 
-/// SPEC §8's `--json` object.
+/// docs/design.md §8's `--json` object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunSummary {

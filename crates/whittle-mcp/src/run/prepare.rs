@@ -1,4 +1,4 @@
-//! Seed Phases 0 and 1: everything is resolved and checked before any side effect.
+//! Phases 0 and 1 (docs/design.md §13): everything is resolved and checked before any side effect.
 //! Session meta is untrusted: the device and package it names are re-checked against
 //! what the device reports.
 

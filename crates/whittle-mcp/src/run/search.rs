@@ -1,4 +1,4 @@
-//! Seed Phase 3 driven live on a device pool: the parallel scheduler decides which
+//! Phase 3 (docs/design.md §13) driven live on a device pool: the parallel scheduler decides which
 //! replays run (the reducer's request, plus speculative ones on the other devices),
 //! this loop runs each round's replays concurrently, archives the evidence of every
 //! attempt in attempt order and answers. The capture of every pool device is checked

@@ -22,7 +22,7 @@ pub fn servers_bin() -> Option<PathBuf> {
     }
 }
 
-/// A small app per SPEC §6: home -> cart -> checkout crashes.
+/// A small app per docs/design.md §6: home -> cart -> checkout crashes.
 pub const MODEL: &str = r#"{
   "package": "com.example.shop", "version": {"name": "2.3.0", "code": 230},
   "launch": {"screen": "home", "anchor": "com.example.shop:id/home_root"},

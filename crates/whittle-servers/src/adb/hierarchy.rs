@@ -1,4 +1,4 @@
-//! `uiautomator dump` XML → the ui role's elements (SPEC §2), plus what a tap needs of
+//! `uiautomator dump` XML → the ui role's elements (docs/design.md §2), plus what a tap needs of
 //! the view tree: which nodes handle a tap themselves, and each node's parent. How a
 //! strategy finds an element is `crate::element_match`, shared with the simulator.
 use std::collections::HashMap;

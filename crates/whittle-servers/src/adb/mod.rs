@@ -1,4 +1,4 @@
-//! A real Android device over `adb`, served as the mobile, ui and log roles (SPEC §2) by
+//! A real Android device over `adb`, served as the mobile, ui and log roles (docs/design.md §2) by
 //! one stdio MCP server: `whittle-servers adb [--adb PATH] [--serial S]`.
 //!
 //! Every device command is a fixed argument vector run without a local shell. adb still

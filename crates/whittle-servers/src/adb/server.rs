@@ -1,4 +1,4 @@
-//! The MCP face of the adb backend: the mobile, ui and log tools of SPEC §2, with the
+//! The MCP face of the adb backend: the mobile, ui and log tools of docs/design.md §2, with the
 //! simulator's result conventions. Tool names are literals (the macro needs them); a test
 //! checks them against the contract constants.
 use std::sync::Arc;

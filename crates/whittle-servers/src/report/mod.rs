@@ -1,4 +1,4 @@
-//! The `report` role (SPEC §2): a session store in a workspace folder.
+//! The `report` role (docs/design.md §2): a session store in a workspace folder.
 mod error;
 mod id;
 mod markdown;

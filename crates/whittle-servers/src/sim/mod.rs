@@ -1,4 +1,4 @@
-//! The simulated Android device (SPEC §6): a deterministic app model served as the
+//! The simulated Android device (docs/design.md §6): a deterministic app model served as the
 //! mobile, ui and log roles by one stdio MCP server, `whittle-servers sim --model FILE
 //! [--devices N] [--seed S] [--fault KIND]...`. Devices `sim-1`..`sim-N` each run their
 //! own instance of the app.
@@ -49,7 +49,7 @@ pub const MAX_DEVICES: u32 = 64;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimArgs {
-    /// The app model (JSON, SPEC §6).
+    /// The app model (JSON, docs/design.md §6).
     #[arg(long)]
     pub model: PathBuf,
     /// How many devices (sim-1..sim-N).

@@ -1,4 +1,4 @@
-//! The simulated app model (SPEC §6) as typed values, loaded strictly: unknown fields
+//! The simulated app model (docs/design.md §6) as typed values, loaded strictly: unknown fields
 //! and dangling screen references are refused with the JSON path of the culprit.
 use std::collections::BTreeMap;
 use std::path::Path;

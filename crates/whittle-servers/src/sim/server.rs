@@ -1,4 +1,4 @@
-//! The MCP face of the simulator: the mobile, ui and log tools of SPEC §2 over one
+//! The MCP face of the simulator: the mobile, ui and log tools of docs/design.md §2 over one
 //! server. Tool names are literals (the macro needs them); a test checks them against
 //! the contract constants.
 use std::path::Path;

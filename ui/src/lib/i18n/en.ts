@@ -177,7 +177,7 @@ export const en = {
   "lifecycle.stopped": "Stopped",
   "lifecycle.finished": "Finished",
 
-  // Phases of the search (SPEC §3 Phase 3)
+  // Phases of the search (docs/design.md §3 Phase 3)
   "phase.baseline": "Checking that the recorded path still crashes",
   "phase.bisect": "Removing blocks of steps",
   "phase.one_by_one": "Removing one step at a time",
@@ -201,7 +201,7 @@ export const en = {
   "reason.runtime": "Device or server error",
   "reason.runtimeDetail": "Device or server error: {detail}",
 
-  // Confidence and the result's headline (SPEC §3 Phase 5: "minimal" only over a complete proof)
+  // Confidence and the result's headline (docs/design.md §3 Phase 5: "minimal" only over a complete proof)
   "confidence.high": "High",
   "confidence.medium": "Medium",
   "confidence.low": "Low",
