@@ -30,6 +30,9 @@ use check::{dependency_violations, source_violations};
 enum Layer {
     /// Formats, plan, engine, strategies, signatures, assessment, redaction, contract.
     Core,
+    /// I/O helpers both the application layer and the servers use (atomic writes): they
+    /// import no crate of the house, so sharing them links nobody to anybody.
+    Support,
     /// The run, replay, evidence, masking, export, sidecar, config and the MCP client.
     Application,
     /// The MCP servers Whittle ships (report, analyzer, simulator, adb).
@@ -47,6 +50,7 @@ use Layer::*;
 /// its name here (and in `docs/architecture.md`), nothing else in this file.
 const CRATES: &[(Layer, &str)] = &[
     (Core, "whittle-core"),
+    (Support, "whittle-atomic"),
     (Application, "whittle-mcp"),
     (Servers, "whittle-servers"),
     (Cli, "whittle-cli"),
@@ -73,6 +77,8 @@ const DEV_ONLY: &[Kind] = &[Kind::Dev];
 const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     // The servers share the tool contract and the signature code with the client.
     (Servers, Core, ANY),
+    (Servers, Support, ANY),
+    (Application, Support, ANY),
     (Application, Core, ANY),
     // Tests of the client talk to the real servers; the library never links them.
     (Application, Servers, DEV_ONLY),

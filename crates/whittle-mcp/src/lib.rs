@@ -1,6 +1,6 @@
 //! MCP client, replay runner and minimize orchestrator.
 
-pub mod atomic;
+pub use whittle_atomic as atomic;
 pub mod client;
 pub mod config;
 pub mod evidence;

@@ -7,7 +7,7 @@ pub mod adb;
 pub(crate) mod tool_result;
 
 pub mod analyzer;
-pub mod atomic;
+pub use whittle_atomic as atomic;
 pub mod capture_log;
 pub mod element_match;
 pub mod listen;

@@ -25,10 +25,12 @@ fn package(name: &str, deps: &[(&str, Option<&str>, bool)]) -> Value {
 fn house(extra: &[Value]) -> Vec<Value> {
     let mut packages = vec![
         package(name_of(Core), &[("serde", None, false)]),
+        package(name_of(Support), &[("tempfile", None, false)]),
         package(
             name_of(Servers),
             &[
                 (name_of(Core), None, true),
+                (name_of(Support), None, true),
                 (name_of(Servers), Some("dev"), true),
             ],
         ),
@@ -36,6 +38,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             name_of(Application),
             &[
                 (name_of(Core), None, true),
+                (name_of(Support), None, true),
                 (name_of(Servers), Some("dev"), true),
             ],
         ),

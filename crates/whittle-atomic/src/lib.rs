@@ -1,14 +1,34 @@
-//! Whole-file writes that a crash, a full disk or a power loss can never leave
-//! half-written: the bytes go to a temporary file in the same folder, are fsynced, and
-//! replace the target in one rename; the folder is then fsynced so the rename is durable.
-//! A failure at any step drops the temporary file (which deletes it).
+//! The one way Whittle replaces a whole file (the sidecar, `result.json`, an export's
+//! `manifest.json`, the report server's session files) and grows a journal: the bytes go to a temporary file in the same folder, are fsynced,
+//! and replace the target in one rename; the folder is then fsynced so the rename is
+//! durable. A failure at any step drops the temporary file (which deletes it), so a
+//! full or read-only disk leaves the old file intact and no `.tmp` behind.
 //!
-//! An identical copy of `whittle_mcp::atomic` (same API): this crate does not depend on
-//! whittle-mcp, and a shared crate for forty lines would cost more than it saves.
+//! Its own crate because the application layer and the servers both write files and
+//! neither may depend on the other (`docs/architecture.md`).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
+
+#[cfg(feature = "fault-injection")]
+pub mod fault;
+#[cfg(not(feature = "fault-injection"))]
+mod fault {
+    #[derive(Clone, Copy)]
+    pub(super) enum Stage {
+        Create,
+        Write,
+        Rename,
+        Append,
+    }
+    #[inline(always)]
+    pub(super) fn check(_stage: Stage) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+use fault::{check, Stage};
 
 /// Who may read the file once written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,18 +49,38 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: FileMode) -> io::Result<()>
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    check(Stage::Create)?;
     // Hidden and named after the target, so a leftover (after a power loss) is recognisable.
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{}.", name.to_string_lossy()))
         .suffix(".tmp")
         .tempfile_in(dir)?;
+    if let Err(e) = check(Stage::Write) {
+        // A disk filling up mid-write: part of the bytes made it, then the error.
+        tmp.write_all(&bytes[..bytes.len() / 2])?;
+        return Err(e);
+    }
     tmp.write_all(bytes)?;
     if mode == FileMode::Shared {
         set_shared(tmp.as_file())?;
     }
     tmp.as_file().sync_all()?;
+    check(Stage::Rename)?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// Appends `bytes` (one whole record) to `file` and makes them durable before returning:
+/// the one way a journal grows. A failure may leave part of the record at the end of the
+/// file (a disk that filled up mid-write); readers treat an unfinished last line as never
+/// written, and the writer cuts it off before appending again.
+pub fn append_durable(mut file: &File, bytes: &[u8]) -> io::Result<()> {
+    if let Err(e) = check(Stage::Append) {
+        file.write_all(&bytes[..bytes.len() / 2])?;
+        return Err(e);
+    }
+    file.write_all(bytes)?;
+    file.sync_data()
 }
 
 /// Makes a folder's entries (a new file, a rename) durable.
