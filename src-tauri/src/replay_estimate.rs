@@ -7,7 +7,7 @@
 //! The model has no flakiness, so a flaky crash costs more than shown.
 
 use serde::Serialize;
-use whittle_core::bench::lower_bound;
+use whittle_core::bound::lower_bound;
 use whittle_core::engine::{Outcome, Request};
 use whittle_core::strategy::Strategy;
 

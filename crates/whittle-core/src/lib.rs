@@ -2,7 +2,7 @@
 //! workspace readers; the reduction engine has no I/O, no clock and no randomness.
 
 pub mod assessment;
-pub mod bench;
+pub mod bound;
 pub mod contract;
 pub mod engine;
 pub mod import;

@@ -37,6 +37,8 @@ enum Layer {
     Application,
     /// The MCP servers Whittle ships (report, analyzer, simulator, adb).
     Servers,
+    /// The benchmark harness (`whittle bench`): scenarios, the simulator's timing, plots.
+    Bench,
     /// The `whittle` command.
     Cli,
     /// The desktop app (Tauri).
@@ -53,6 +55,7 @@ const CRATES: &[(Layer, &str)] = &[
     (Support, "whittle-atomic"),
     (Application, "whittle-mcp"),
     (Servers, "whittle-servers"),
+    (Bench, "whittle-bench"),
     (Cli, "whittle-cli"),
     (Desktop, "whittle-app"),
     (Fuzz, "whittle-fuzz"),
@@ -82,7 +85,11 @@ const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     (Application, Core, ANY),
     // Tests of the client talk to the real servers; the library never links them.
     (Application, Servers, DEV_ONLY),
+    // The bench reads the simulator's timing from the simulator's own model.
+    (Bench, Core, ANY),
+    (Bench, Servers, ANY),
     (Cli, Core, ANY),
+    (Cli, Bench, ANY),
     (Cli, Application, ANY),
     (Desktop, Core, ANY),
     (Desktop, Application, ANY),

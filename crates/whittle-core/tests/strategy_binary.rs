@@ -14,7 +14,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use whittle_core::assessment::assess;
-use whittle_core::bench::lower_bound;
+use whittle_core::bound::lower_bound;
 use whittle_core::model::Confidence;
 use whittle_core::strategy::Strategy as Search;
 use whittle_core::{EngineError, Outcome, Phase, ReplayRequest, SearchResult};

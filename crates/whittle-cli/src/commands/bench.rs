@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::json;
 use thiserror::Error;
-use whittle_core::bench::{
+use whittle_bench::{
     decide_all, flaky_goal, flaky_markdown, flaky_summary, flaky_summary_markdown, flaky_table,
     plot, simulate, simulate_on, suite, summarize, table, FlakyBench, FlakyGoal, FlakyRow,
     FlakySummary, Row, Shape, Summary, Timing,

@@ -4,9 +4,10 @@
 use proptest::prelude::*;
 
 use super::Scheduler;
-use crate::bench::SplitMix64;
 use crate::engine::{Outcome, Phase, Request, SearchResult, HIGH_CONFIDENCE_RUNS};
 use crate::strategy::Strategy;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 type Consumed = Vec<(Phase, Vec<u32>, Outcome)>;
 
@@ -15,13 +16,13 @@ type Consumed = Vec<(Phase, Vec<u32>, Outcome)>;
 struct Oracle {
     essential: Vec<u32>,
     percent: u32,
-    rng: SplitMix64,
+    rng: ChaCha8Rng,
 }
 
 impl Oracle {
     fn answer(&mut self, candidate: &[u32]) -> Outcome {
         let triggered = self.essential.iter().all(|s| candidate.contains(s));
-        if triggered && self.rng.below(100) < self.percent {
+        if triggered && self.rng.gen_range(0..100) < self.percent {
             Outcome::Reproduced
         } else {
             Outcome::NotReproduced {
@@ -119,7 +120,7 @@ proptest! {
         strategy in prop::sample::select(Strategy::ALL.to_vec()),
     ) {
         let essential = essential_set(n, &picks);
-        let oracle = || Oracle { essential: essential.clone(), percent: 100, rng: SplitMix64::new(1) };
+        let oracle = || Oracle { essential: essential.clone(), percent: 100, rng: ChaCha8Rng::seed_from_u64(1) };
         let (seq, seq_log) = sequential(strategy, n, max, &mut oracle());
         let par = parallel(strategy, n, max, devices, &mut oracle());
 
@@ -153,7 +154,7 @@ proptest! {
         seed in any::<u64>(),
         strategy in prop::sample::select(Strategy::ALL.to_vec()),
     ) {
-        let mut oracle = Oracle { essential: essential_set(n, &picks), percent, rng: SplitMix64::new(seed) };
+        let mut oracle = Oracle { essential: essential_set(n, &picks), percent, rng: ChaCha8Rng::seed_from_u64(seed) };
         let par = parallel(strategy, n, max, devices, &mut oracle);
         prop_assert!(par.result.attempts <= max);
         prop_assert_eq!(par.ran, par.result.attempts);

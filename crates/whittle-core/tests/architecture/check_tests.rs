@@ -43,9 +43,14 @@ fn house(extra: &[Value]) -> Vec<Value> {
             ],
         ),
         package(
+            name_of(Bench),
+            &[(name_of(Core), None, true), (name_of(Servers), None, true)],
+        ),
+        package(
             name_of(Cli),
             &[
                 (name_of(Core), None, true),
+                (name_of(Bench), None, true),
                 (name_of(Application), None, true),
             ],
         ),

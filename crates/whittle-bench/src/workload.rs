@@ -2,8 +2,8 @@
 //! a whole search against a deterministic oracle (the crash needs every essential
 //! step), so a timer around it measures the engine's decisions, not a device.
 
-use crate::engine::{EngineError, Outcome, Request};
-use crate::strategy::Strategy;
+use whittle_core::engine::{EngineError, Outcome, Request};
+use whittle_core::strategy::Strategy;
 
 /// The two shapes of the criterion bench for a path of `steps` steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::flaky_table::FlakyRow;
-use crate::strategy::Strategy;
+use whittle_core::strategy::Strategy;
 
 /// One line per (strategy, crash rate) over every (n, k) of the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

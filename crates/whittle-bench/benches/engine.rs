@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use whittle_core::bench::{decide_all, Shape};
+use whittle_bench::{decide_all, Shape};
 use whittle_core::strategy::Strategy;
 
 /// One group per shape; throughput is per replay decided.

@@ -1,4 +1,4 @@
-//! The replay lower bound of PERF-NOTES: any strategy that keeps the seed's proof needs
+//! The replay lower bound (docs/performance.md): any strategy that keeps the seed's proof needs
 //! one baseline, ⌈log2 C(n,k)⌉ verdicts to single out the k essential steps among n,
 //! 3k negatives (3 per single deletion) and 2 more confirmations (the search's last
 //! hit is the first of the 3).

@@ -5,12 +5,12 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::bound::lower_bound;
 use super::run::Run;
 use super::scenario::{Scenario, ScenarioKind};
-use crate::assessment::{assess, IdentityQuality};
-use crate::model::Confidence;
-use crate::strategy::Strategy;
+use whittle_core::assessment::{assess, IdentityQuality};
+use whittle_core::bound::lower_bound;
+use whittle_core::model::Confidence;
+use whittle_core::strategy::Strategy;
 
 /// The oracle compares exact signatures, as a reliable fingerprint does.
 const RELIABLE: IdentityQuality = IdentityQuality {
@@ -243,7 +243,7 @@ pub fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{simulate, simulate_on, suite, Timing};
+    use crate::{simulate, simulate_on, suite, Timing};
 
     #[test]
     fn rows_and_summary_agree_with_the_runs() {

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::oracle::{SimOracle, Timing};
 use super::scenario::Scenario;
-use crate::engine::{EngineError, Phase, Request, SearchResult};
-use crate::strategy::Strategy;
+use whittle_core::engine::{EngineError, Phase, Request, SearchResult};
+use whittle_core::strategy::Strategy;
 
 /// One replay the engine asked for, as the device model needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ pub fn simulate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::suite;
+    use crate::suite;
 
     #[test]
     fn every_replay_is_counted_and_timed() {

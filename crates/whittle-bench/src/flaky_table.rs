@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use super::oracle::{SimOracle, Timing};
 use super::rng::SplitMix64;
 use super::scenario::{pick_steps, Scenario, ScenarioKind};
-use crate::assessment::{assess, IdentityQuality};
-use crate::engine::{EngineError, Request, SearchResult};
-use crate::model::Confidence;
-use crate::strategy::{SearchOptions, Strategy};
+use whittle_core::assessment::{assess, IdentityQuality};
+use whittle_core::engine::{EngineError, Request, SearchResult};
+use whittle_core::model::Confidence;
+use whittle_core::strategy::{SearchOptions, Strategy};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -224,7 +224,7 @@ pub fn flaky_markdown(rows: &[FlakyRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{flaky_goal, flaky_summary, flaky_summary_markdown};
+    use crate::{flaky_goal, flaky_summary, flaky_summary_markdown};
 
     #[test]
     fn sessions_repeat_per_seed_and_differ_between_seeds() {

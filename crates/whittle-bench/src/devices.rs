@@ -6,9 +6,9 @@
 use super::oracle::{SimOracle, Timing};
 use super::run::{ReplayRecord, Run};
 use super::scenario::Scenario;
-use crate::engine::EngineError;
-use crate::parallel::Scheduler;
-use crate::strategy::Strategy;
+use whittle_core::engine::EngineError;
+use whittle_core::parallel::Scheduler;
+use whittle_core::strategy::Strategy;
 
 pub fn simulate_on(
     scenario: &Scenario,
@@ -65,7 +65,7 @@ pub fn simulate_on(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{simulate, suite};
+    use crate::{simulate, suite};
 
     #[test]
     fn one_device_is_the_sequential_run_and_more_devices_are_faster() {

@@ -181,8 +181,8 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{simulate, suite, Timing};
-    use crate::strategy::Strategy;
+    use crate::{simulate, suite, Timing};
+    use whittle_core::strategy::Strategy;
 
     #[test]
     fn one_point_per_run_and_one_line_per_series_plus_the_bound() {

@@ -1,14 +1,16 @@
 //! The in-process oracle: what the simulator would answer to a replay, and how long the
 //! replay would take on it.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
+use whittle_servers::sim::AppModel;
 
 use super::rng::SplitMix64;
 use super::scenario::Scenario;
-use crate::engine::Outcome;
+use whittle_core::engine::Outcome;
 
-/// The simulator's timing profile (`demo/shop.json`: 600 ms launch, 250 ms per action)
-/// plus the driver's settle before the crash drain.
+/// The simulator's timing profile plus the driver's settle before the crash drain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Timing {
     pub launch_ms: u32,
@@ -16,12 +18,36 @@ pub struct Timing {
     pub settle_ms: u32,
 }
 
+/// The demo app as the simulator runs it, and the demo configuration's waits: read, not
+/// copied, so the bench cannot drift from what `whittle-servers sim` does.
+const DEMO_MODEL: &str = include_str!("../../../demo/shop.json");
+const DEMO_CONFIG: &str = include_str!("../../../demo/whittle.json");
+
+#[derive(Deserialize)]
+struct ConfigTiming {
+    timing: SettleOnly,
+}
+
+#[derive(Deserialize)]
+struct SettleOnly {
+    settle_ms: u32,
+}
+
 impl Default for Timing {
+    /// The demo device: launch and action times from the simulator's model of the demo
+    /// app (`demo/shop.json`, parsed by the simulator's own `AppModel`), the settle from
+    /// `demo/whittle.json`. Both files are compiled in; `demo_timing_is_the_models` checks
+    /// they parse.
     fn default() -> Timing {
+        let model = AppModel::parse(DEMO_MODEL, Path::new("demo/shop.json"))
+            .expect("the demo model compiled into whittle-bench parses");
+        let config: ConfigTiming = serde_json::from_str(DEMO_CONFIG)
+            .expect("the demo configuration compiled into whittle-bench parses");
+        let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         Timing {
-            launch_ms: 600,
-            action_ms: 250,
-            settle_ms: 300,
+            launch_ms: ms(model.timing.launch_ms),
+            action_ms: ms(model.timing.action_ms),
+            settle_ms: config.timing.settle_ms,
         }
     }
 }
@@ -95,8 +121,16 @@ impl<'a> SimOracle<'a> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn demo_timing_is_the_models() {
+        let t = super::Timing::default();
+        // The figures docs/performance.md was measured with; a changed model moves them.
+        assert_eq!((t.launch_ms, t.action_ms, t.settle_ms), (600, 250, 300));
+    }
+
     use super::*;
-    use crate::bench::ScenarioKind;
+    use crate::ScenarioKind;
 
     fn scenario(kind: ScenarioKind, percent: u32, delay: u32) -> Scenario {
         Scenario {
