@@ -1,9 +1,9 @@
 //! The MCP servers Whittle ships. Each module serves one or more roles of SPEC §2 over
 //! stdio, or over streamable HTTP with `--listen` (`listen`); `main.rs` picks one by subcommand.
 
-pub mod sim;
-
 pub mod adb;
+pub mod device;
+pub mod sim;
 pub(crate) mod tool_result;
 
 pub mod analyzer;
