@@ -8,7 +8,6 @@ pub(crate) mod tool_result;
 
 pub mod analyzer;
 pub mod atomic;
-pub mod capture_log;
 pub mod element_match;
 pub mod listen;
 pub mod report;

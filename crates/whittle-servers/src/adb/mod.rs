@@ -26,8 +26,6 @@ mod validate;
 
 use std::path::PathBuf;
 
-use rmcp::ServiceExt;
-
 pub use backend::Backend;
 pub use error::AdbError;
 pub use runner::Adb;
@@ -70,13 +68,5 @@ pub fn build(args: &AdbArgs) -> Result<AdbServer, AdbServeError> {
 pub async fn serve_stdio(args: AdbArgs) -> Result<(), AdbServeError> {
     let server = build(&args)?;
     tracing::info!(adb = %args.adb.display(), serial = ?args.serial, "adb device server ready");
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| AdbServeError::Serve(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| AdbServeError::Serve(e.to_string()))?;
-    Ok(())
+    server.serve_stdio().await.map_err(AdbServeError::Serve)
 }

@@ -10,7 +10,7 @@ use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, Ui
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
 use super::descriptions::ToolDescriptions;
-use crate::capture_log::CaptureLogError;
+use crate::device::capture_log::CaptureLogError;
 
 /// Why a capture did not start: the request or its log file, or the device.
 #[derive(Debug, thiserror::Error)]

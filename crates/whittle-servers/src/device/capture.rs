@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 use whittle_core::contract::log::{Capture, CaptureState, StopCaptureResult};
 
 use super::backend::CaptureStartError;
-use crate::capture_log::{check_request, open_log, CaptureLogError};
+use crate::device::capture_log::{check_request, open_log, CaptureLogError};
 
 /// What feeds a capture's log file.
 pub trait CaptureFeed: Send + 'static {

@@ -6,6 +6,7 @@
 mod answer;
 mod backend;
 pub mod capture;
+pub mod capture_log;
 mod descriptions;
 pub mod fault;
 mod faulty;

@@ -14,9 +14,10 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler};
+use rmcp::{tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::Serialize;
 use serde_json::json;
+use tracing::Instrument;
 use whittle_core::contract::log::{
     CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
     StopCaptureArgs,
@@ -65,14 +66,32 @@ impl<B: DeviceBackend> DeviceServer<B> {
     pub fn backend(&self) -> &B {
         &self.backend
     }
+
+    /// Serves on stdin/stdout until the client goes away.
+    pub async fn serve_stdio(self) -> Result<(), String> {
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| e.to_string())?;
+        running.waiting().await.map_err(|e| e.to_string())?;
+        Ok(())
+    }
 }
 
 /// A backend's answer as a tool result; its error as a tool error with its message.
 fn answer<T: Serialize, E: std::fmt::Display>(result: Result<T, E>) -> ToolResult {
-    Ok(match result {
-        Ok(value) => ok(&value),
-        Err(e) => fail(e.to_string()),
-    })
+    match result {
+        Ok(value) => answered(value),
+        Err(e) => refused(e),
+    }
+}
+
+fn answered<T: Serialize>(value: T) -> ToolResult {
+    Ok(ok(&value))
+}
+
+fn refused(error: impl std::fmt::Display) -> ToolResult {
+    Ok(fail(error.to_string()))
 }
 
 #[tool_router]
@@ -121,18 +140,18 @@ impl<B: DeviceBackend> DeviceServer<B> {
     #[tool(name = "wait_for_element")]
     async fn wait_for_element(&self, Parameters(a): Parameters<WaitForElementArgs>) -> ToolResult {
         let deadline = Instant::now() + Duration::from_millis(u64::from(a.timeout_ms));
-        let found = |found| answer(Ok::<_, String>(WaitForElementResult { found }));
+        let found = |found| answered(WaitForElementResult { found });
         let (mut looked, mut last_error) = (false, None);
         loop {
             match self.backend.element_present(&a.device, &a.strategies).await {
                 Ok(true) => return found(true),
                 Ok(false) => looked = true,
-                Err(e) if B::is_final(&e) => return answer(Err::<(), _>(e)),
+                Err(e) if B::is_final(&e) => return refused(e),
                 Err(e) => last_error = Some(e),
             }
             if Instant::now() >= deadline {
                 return match (looked, last_error) {
-                    (false, Some(e)) => answer(Err::<(), _>(e)),
+                    (false, Some(e)) => refused(e),
                     _ => found(false),
                 };
             }
@@ -188,14 +207,12 @@ impl<B: DeviceBackend> DeviceServer<B> {
     #[tool(name = "list_captures")]
     async fn list_captures(&self) -> ToolResult {
         let captures = self.backend.list_captures().await;
-        answer(Ok::<_, String>(CaptureList { captures }))
+        answered(CaptureList { captures })
     }
 
     #[tool(name = "stop_capture")]
     async fn stop_capture(&self, Parameters(a): Parameters<StopCaptureArgs>) -> ToolResult {
-        answer(Ok::<_, String>(
-            self.backend.stop_capture(&a.session_id).await,
-        ))
+        answered(self.backend.stop_capture(&a.session_id).await)
     }
 }
 
@@ -207,14 +224,21 @@ impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.tools.has_route(&request.name) {
-            if let Some(Intercepted::Garbage) = self.backend.intercept(&request.name).await {
-                let text = ContentBlock::text("Done! The device did the thing.");
-                return Ok(CallToolResult::success(vec![text]).into());
+        // The tool's name only: arguments may hold typed text.
+        let span =
+            tracing::debug_span!("device_tool", server = B::SERVER_NAME, tool = %request.name);
+        async move {
+            if self.tools.has_route(&request.name) {
+                if let Some(Intercepted::Garbage) = self.backend.intercept(&request.name).await {
+                    let text = ContentBlock::text("Done! The device did the thing.");
+                    return Ok(CallToolResult::success(vec![text]).into());
+                }
             }
+            let context = ToolCallContext::new(self, request, context);
+            self.tools.call(context).await
         }
-        let context = ToolCallContext::new(self, request, context);
-        self.tools.call(context).await
+        .instrument(span)
+        .await
     }
 
     fn get_info(&self) -> ServerConfig {

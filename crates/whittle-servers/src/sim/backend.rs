@@ -14,8 +14,8 @@ use super::model::Timing;
 use super::render;
 use super::view::current_elements;
 use super::world::{DelayedCrash, Outcome, World};
-use crate::capture_log::CaptureLogError;
 use crate::device::capture::SharedCaptures;
+use crate::device::capture_log::CaptureLogError;
 use crate::device::{
     ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Terminated, ToolDescriptions,
 };

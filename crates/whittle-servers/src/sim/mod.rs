@@ -9,7 +9,8 @@
 //! a baseline could miss a 60 % crash every time. The seed in use is logged at start and
 //! written at the top of every log capture, so `--seed` can repeat a run's draws.
 //!
-//! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable):
+//! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable;
+//! applied by `crate::device::FaultyBackend` around the simulator):
 //! - `capture-dies-after=N`: a capture turns `failed` with reason "logcat process
 //!   exited" once its device has seen N launches since the capture started.
 //! - `hang=TOOL`: that tool never answers (the client must time out / cancel).
@@ -35,8 +36,6 @@ mod world;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-
-use rmcp::ServiceExt;
 
 pub use backend::SimBackend;
 pub use error::{ActionError, ModelError, SimError};
@@ -105,13 +104,5 @@ pub async fn serve_stdio(args: SimArgs) -> Result<(), SimError> {
         from = if args.seed.is_some() { "--seed" } else { "entropy" },
         "simulator ready; `--seed {seed}` repeats its flaky-crash draws"
     );
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| SimError::Serve(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| SimError::Serve(e.to_string()))?;
-    Ok(())
+    server.serve_stdio().await.map_err(SimError::Serve)
 }
