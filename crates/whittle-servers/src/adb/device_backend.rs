@@ -3,7 +3,7 @@
 //! (uiautomator writes one dump file per device), and captures fed by `adb logcat`.
 use std::time::Duration;
 
-use whittle_core::contract::log::{Capture, CaptureState, LogCrash, StopCaptureResult};
+use whittle_core::contract::log::{CaptureState, LogCrash};
 use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
 use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
@@ -12,6 +12,7 @@ use super::capture::LogcatChild;
 use super::error::AdbError;
 use super::hierarchy::find;
 use super::ui_actions::ActionOutcome;
+use crate::device::capture::SharedCaptures;
 use crate::device::{
     ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Terminated, ToolDescriptions,
 };
@@ -26,6 +27,7 @@ fn refusal(outcome: ActionOutcome) -> Option<String> {
 
 impl DeviceBackend for Backend {
     type Error = AdbError;
+    type Feed = LogcatChild;
 
     const SERVER_NAME: &'static str = "whittle-adb";
     const DESCRIPTIONS: ToolDescriptions = ToolDescriptions {
@@ -166,15 +168,7 @@ impl DeviceBackend for Backend {
             })
     }
 
-    async fn list_captures(&self) -> Vec<Capture> {
-        self.captures.lock().list()
-    }
-
-    async fn stop_capture(&self, session_id: &str) -> StopCaptureResult {
-        self.captures.stop(session_id).await
-    }
-
-    async fn fail_captures(&self, session_id: Option<&str>, reason: &str) {
-        self.captures.lock().fail(session_id, reason);
+    fn captures(&self) -> &SharedCaptures<LogcatChild> {
+        &self.captures
     }
 }

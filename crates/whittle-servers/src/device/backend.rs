@@ -4,11 +4,12 @@
 use std::future::Future;
 use std::time::Duration;
 
-use whittle_core::contract::log::{Capture, CaptureState, LogCrash, StopCaptureResult};
+use whittle_core::contract::log::{CaptureState, LogCrash};
 use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
 use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
+use super::capture::{CaptureFeed, SharedCaptures};
 use super::descriptions::ToolDescriptions;
 use crate::device::capture_log::CaptureLogError;
 
@@ -41,6 +42,8 @@ pub enum Intercepted {
 /// unknown or refused id is an error whatever the operation.
 pub trait DeviceBackend: Send + Sync + 'static {
     type Error: std::error::Error + Send + Sync + 'static;
+    /// What writes a capture's log file.
+    type Feed: CaptureFeed;
 
     /// The server's name in the MCP handshake.
     const SERVER_NAME: &'static str;
@@ -136,15 +139,7 @@ pub trait DeviceBackend: Send + Sync + 'static {
         device: &str,
     ) -> impl Future<Output = Result<CaptureState, CaptureStartError<Self::Error>>> + Send;
 
-    fn list_captures(&self) -> impl Future<Output = Vec<Capture>> + Send;
-
-    fn stop_capture(&self, session_id: &str) -> impl Future<Output = StopCaptureResult> + Send;
-
-    /// Turns running captures `failed` with `reason`: the one of `session_id`, or every
-    /// one when `None` (the log has a gap from here on).
-    fn fail_captures(
-        &self,
-        session_id: Option<&str>,
-        reason: &str,
-    ) -> impl Future<Output = ()> + Send;
+    /// Every capture this backend started, listed, stopped and failed alike whatever
+    /// feeds them.
+    fn captures(&self) -> &SharedCaptures<Self::Feed>;
 }

@@ -243,3 +243,93 @@ impl<F: CaptureFeed> SharedCaptures<F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A feed whose fate the test decides.
+    struct Scripted {
+        dies_with: Option<&'static str>,
+        end_fails: bool,
+    }
+
+    impl CaptureFeed for Scripted {
+        fn ended(&mut self) -> Option<String> {
+            self.dies_with.map(str::to_string)
+        }
+
+        async fn end(self) -> Result<(), String> {
+            match self.end_fails {
+                true => Err("cannot stop the feed".into()),
+                false => Ok(()),
+            }
+        }
+    }
+
+    fn start(captures: &SharedCaptures<Scripted>, dir: &Path, id: &str, feed: Scripted) {
+        let dir = dir.to_str().unwrap();
+        let started = captures.lock().start::<()>(id, dir, "dev", |_, _| Ok(feed));
+        assert_eq!(started.unwrap(), CaptureState::Running);
+    }
+
+    #[tokio::test]
+    async fn a_feed_that_dies_or_cannot_be_ended_fails_its_capture_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let captures = SharedCaptures::default();
+        let live = || Scripted {
+            dies_with: None,
+            end_fails: false,
+        };
+        start(&captures, dir.path(), "live", live());
+        let again =
+            captures
+                .lock()
+                .start::<()>("live", dir.path().to_str().unwrap(), "dev", |_, _| {
+                    Ok(live())
+                });
+        assert!(matches!(
+            again,
+            Err(CaptureStartError::Log(CaptureLogError::AlreadyRunning(_)))
+        ));
+        let dying = Scripted {
+            dies_with: Some("feed exited (1)"),
+            end_fails: false,
+        };
+        start(&captures, dir.path(), "dying", dying);
+        let stuck = Scripted {
+            dies_with: None,
+            end_fails: true,
+        };
+        start(&captures, dir.path(), "stuck", stuck);
+
+        let listed = captures.lock().list();
+        let status: Vec<_> = listed
+            .iter()
+            .map(|c| (c.session_id.as_str(), c.status))
+            .collect();
+        assert_eq!(
+            status,
+            [
+                ("dying", CaptureState::Failed),
+                ("live", CaptureState::Running),
+                ("stuck", CaptureState::Running)
+            ]
+        );
+        let died = captures.stop("dying").await;
+        assert_eq!(
+            (died.stopped, died.reason.as_deref()),
+            (false, Some("feed exited (1)"))
+        );
+        let stuck = captures.stop("stuck").await;
+        assert_eq!((stuck.stopped, stuck.status), (false, CaptureState::Failed));
+        assert_eq!(stuck.reason.as_deref(), Some("cannot stop the feed"));
+        let stopped = captures.stop("live").await;
+        assert_eq!(
+            (stopped.stopped, stopped.status),
+            (true, CaptureState::Stopped)
+        );
+        // A stopped session may capture again.
+        start(&captures, dir.path(), "live", live());
+    }
+}

@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use whittle_core::contract::log::{Capture, CaptureState, LogCrash, StopCaptureResult};
+use whittle_core::contract::log::{CaptureState, LogCrash};
 use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
 use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
 use super::backend::{CaptureStartError, DeviceBackend, Intercepted};
+use super::capture::SharedCaptures;
 use super::descriptions::ToolDescriptions;
 use super::fault::Faults;
 
@@ -71,7 +72,7 @@ impl<B: DeviceBackend> FaultyBackend<B> {
     }
 
     /// Counts a launch that started a process; applies `capture-dies-after`.
-    async fn count_launch(&self, device: &str) {
+    fn count_launch(&self, device: &str) {
         let dying: Vec<String> = {
             let mut state = self.state();
             state.launches += 1;
@@ -88,14 +89,16 @@ impl<B: DeviceBackend> FaultyBackend<B> {
                 })
                 .collect()
         };
+        let mut captures = self.inner.captures().lock();
         for session in dying {
-            self.inner.fail_captures(Some(&session), DIED_REASON).await;
+            captures.fail(Some(&session), DIED_REASON);
         }
     }
 }
 
 impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
     type Error = FaultError<B::Error>;
+    type Feed = B::Feed;
 
     const SERVER_NAME: &'static str = B::SERVER_NAME;
     const DESCRIPTIONS: ToolDescriptions = B::DESCRIPTIONS;
@@ -149,7 +152,7 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
         if due(self.faults.device_gone_after_launches()) {
             tracing::warn!("fault: every device is gone");
             self.state().unplugged = true;
-            self.inner.fail_captures(None, DISCONNECTED_REASON).await;
+            self.captures().lock().fail(None, DISCONNECTED_REASON);
             return Err(FaultError::Disconnected(device.to_string()));
         }
         let launched = self
@@ -158,7 +161,7 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
             .await
             .map_err(FaultError::Device)?;
         if launched.started() {
-            self.count_launch(device).await;
+            self.count_launch(device);
         }
         Ok(launched)
     }
@@ -261,15 +264,7 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
         Ok(started)
     }
 
-    async fn list_captures(&self) -> Vec<Capture> {
-        self.inner.list_captures().await
-    }
-
-    async fn stop_capture(&self, session_id: &str) -> StopCaptureResult {
-        self.inner.stop_capture(session_id).await
-    }
-
-    async fn fail_captures(&self, session_id: Option<&str>, reason: &str) {
-        self.inner.fail_captures(session_id, reason).await
+    fn captures(&self) -> &SharedCaptures<B::Feed> {
+        self.inner.captures()
     }
 }

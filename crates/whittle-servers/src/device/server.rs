@@ -206,13 +206,13 @@ impl<B: DeviceBackend> DeviceServer<B> {
 
     #[tool(name = "list_captures")]
     async fn list_captures(&self) -> ToolResult {
-        let captures = self.backend.list_captures().await;
+        let captures = self.backend.captures().lock().list();
         answered(CaptureList { captures })
     }
 
     #[tool(name = "stop_capture")]
     async fn stop_capture(&self, Parameters(a): Parameters<StopCaptureArgs>) -> ToolResult {
-        answered(self.backend.stop_capture(&a.session_id).await)
+        answered(self.backend.captures().stop(&a.session_id).await)
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use whittle_core::contract::log::{Capture, CaptureState, LogCrash, StopCaptureResult};
+use whittle_core::contract::log::{CaptureState, LogCrash};
 use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
 use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
@@ -81,6 +81,7 @@ async fn pause(ms: u64) {
 
 impl DeviceBackend for SimBackend {
     type Error = ActionError;
+    type Feed = ();
 
     const SERVER_NAME: &'static str = "whittle-sim";
     const DESCRIPTIONS: ToolDescriptions = ToolDescriptions {
@@ -285,15 +286,7 @@ impl DeviceBackend for SimBackend {
             })
     }
 
-    async fn list_captures(&self) -> Vec<Capture> {
-        self.captures.lock().list()
-    }
-
-    async fn stop_capture(&self, session_id: &str) -> StopCaptureResult {
-        self.captures.stop(session_id).await
-    }
-
-    async fn fail_captures(&self, session_id: Option<&str>, reason: &str) {
-        self.captures.lock().fail(session_id, reason);
+    fn captures(&self) -> &SharedCaptures<()> {
+        &self.captures
     }
 }
