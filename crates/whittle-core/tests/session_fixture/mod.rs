@@ -76,3 +76,23 @@ pub fn crash(id: &str, stack: &str, path: &[u32]) -> Value {
 
 pub const NPE: &str = "java.lang.NullPointerException: Attempt to invoke virtual method\n\tat com.example.shop.CartActivity.onCheckout(CartActivity.java:42)\n\tat android.view.View.performClick(View.java:7448)";
 pub const ISE: &str = "java.lang.IllegalStateException: cart empty\n\tat com.example.shop.Cart.total(Cart.java:12)\n\tat com.example.shop.CartActivity.onResume(CartActivity.java:30)";
+
+/// A workspace with one session of `steps` steps and crash `c1` (an NPE after 1, 2, 3).
+pub fn fresh(steps: u32) -> (Workspace, std::path::PathBuf) {
+    let ws = Workspace::new();
+    let dir = ws.session(
+        "2026-05-14_100000_s",
+        "2026-05-14T10:00:00Z",
+        steps,
+        &[crash("c1", NPE, &[1, 2, 3])],
+    );
+    (ws, dir)
+}
+
+pub fn steps_lines(n: u32) -> Vec<String> {
+    (1..=n).map(|i| step(i).to_string()).collect()
+}
+
+pub fn load_err(dir: &std::path::Path) -> whittle_core::session::SessionError {
+    whittle_core::session::load_session(dir).expect_err("session should be refused")
+}

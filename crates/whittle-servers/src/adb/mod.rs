@@ -11,6 +11,7 @@ mod backend;
 mod buttons;
 mod capture;
 pub mod crash_log;
+mod device_backend;
 mod devices;
 mod error;
 pub mod hierarchy;
@@ -18,19 +19,19 @@ pub mod input_escape;
 mod packages;
 mod png;
 mod runner;
-mod server;
 pub mod tap_target;
 mod threadtime;
+mod ui_actions;
 mod validate;
 
 use std::path::PathBuf;
 
-use rmcp::ServiceExt;
-
 pub use backend::Backend;
 pub use error::AdbError;
 pub use runner::Adb;
-pub use server::AdbServer;
+
+/// The adb device server: the device router over adb.
+pub type AdbServer = crate::device::DeviceServer<Backend>;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct AdbArgs {
@@ -57,23 +58,15 @@ pub fn build(args: &AdbArgs) -> Result<AdbServer, AdbServeError> {
         Some(s) => Some(validate::serial(s)?.to_string()),
         None => None,
     };
-    Ok(AdbServer::new(Backend {
-        adb: Adb::new(args.adb.clone()),
+    Ok(AdbServer::new(Backend::new(
+        Adb::new(args.adb.clone()),
         serial,
-    }))
+    )))
 }
 
 /// Serves on stdin/stdout until the client goes away.
 pub async fn serve_stdio(args: AdbArgs) -> Result<(), AdbServeError> {
     let server = build(&args)?;
     tracing::info!(adb = %args.adb.display(), serial = ?args.serial, "adb device server ready");
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| AdbServeError::Serve(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| AdbServeError::Serve(e.to_string()))?;
-    Ok(())
+    server.serve_stdio().await.map_err(AdbServeError::Serve)
 }

@@ -1,4 +1,5 @@
-//! Errors of the simulator: a bad model file, or bad command-line options.
+//! Errors of the simulator: a bad model file, bad command-line options, or a refused
+//! device action.
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
@@ -30,4 +31,22 @@ pub enum SimError {
     DeviceCount { got: u32, max: u32 },
     #[error("MCP server over stdio failed: {0}")]
     Serve(String),
+}
+
+/// A refusal the client should see as a tool error (bad device, package, button...).
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    #[error("unknown device {0:?} (this simulator has sim-1..sim-{1})")]
+    UnknownDevice(String, usize),
+    #[error("package {package:?} is not installed on {device}")]
+    UnknownPackage { device: String, package: String },
+    #[error("button {0:?} is not supported by the simulator; only BACK is")]
+    UnsupportedButton(String),
+    #[error("saveTo {0:?} must be an absolute path in an existing folder")]
+    BadSavePath(String),
+    #[error("cannot write screenshot {path}: {source}")]
+    Screenshot {
+        path: PathBuf,
+        source: image::ImageError,
+    },
 }

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use whittle_core::contract::ui::{By, Strategy};
 
-use super::fault::Faults;
 use super::model::AppModel;
 use super::world::World;
 
@@ -28,15 +27,12 @@ fn id(name: &str) -> Vec<Strategy> {
 /// Steps 1–4 of `2026-05-15_101200_flaky-and-anr` on a fresh simulator with `seed`:
 /// whether the flaky rule fired (it is delayed, so it shows as a scheduled crash).
 fn first_replay_crashes(model: &Arc<AppModel>, seed: u64) -> bool {
-    let mut world = World::new(Arc::clone(model), 1, seed, Faults::new(Vec::new()));
+    let mut world = World::new(Arc::clone(model), 1, seed, Default::default());
     world.launch(0, &model.package).expect("launch");
-    assert_eq!(world.tap(0, &id("btn_search")).result["tapped"], true);
-    assert_eq!(
-        world.input_text(0, &id("search_box"), "grinder").result["ok"],
-        true
-    );
+    assert!(world.tap(0, &id("btn_search")).result.tapped);
+    assert!(world.input_text(0, &id("search_box"), "grinder").result.ok);
     let go = world.tap(0, &id("btn_search_go"));
-    assert_eq!(go.result["tapped"], true);
+    assert!(go.result.tapped);
     go.delayed
         .iter()
         .any(|d| model.crashes[d.rule].name == FLAKY_RULE)

@@ -9,7 +9,8 @@
 //! a baseline could miss a 60 % crash every time. The seed in use is logged at start and
 //! written at the top of every log capture, so `--seed` can repeat a run's draws.
 //!
-//! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable):
+//! Faults, for testing clients against a misbehaving backend (`--fault`, repeatable;
+//! applied by `crate::device::FaultyBackend` around the simulator):
 //! - `capture-dies-after=N`: a capture turns `failed` with reason "logcat process
 //!   exited" once its device has seen N launches since the capture started.
 //! - `hang=TOOL`: that tool never answers (the client must time out / cancel).
@@ -19,17 +20,16 @@
 //! - `device-gone-after-launches=N`: on the (N+1)th launch every device disappears (a
 //!   pulled cable): none is listed, each call naming one fails, running captures fail.
 
-mod capture;
+mod backend;
 mod condition;
 mod device;
 mod error;
-mod fault;
 #[cfg(test)]
 mod first_replay_rate;
 mod flaky;
+mod logcat;
 mod model;
 mod render;
-mod server;
 mod stack;
 mod view;
 mod world;
@@ -37,12 +37,22 @@ mod world;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
-
-pub use error::{ModelError, SimError};
-pub use fault::Fault;
+pub use backend::SimBackend;
+pub use error::{ActionError, ModelError, SimError};
 pub use model::AppModel;
-pub use server::SimServer;
+
+pub use crate::device::Fault;
+use crate::device::{DeviceServer, Faults, FaultyBackend};
+
+/// The simulator's MCP server: the device router over the simulator, faults around it.
+pub type SimServer = DeviceServer<FaultyBackend<SimBackend>>;
+
+impl SimServer {
+    /// The seed of the flaky-crash draws.
+    pub fn seed(&self) -> u64 {
+        self.backend().inner().seed()
+    }
+}
 
 /// More devices than this is a typo, not a test farm.
 pub const MAX_DEVICES: u32 = 64;
@@ -73,10 +83,14 @@ pub fn build(args: &SimArgs) -> Result<SimServer, SimError> {
         });
     }
     let model = Arc::new(AppModel::load(&args.model)?);
-    let faults = fault::Faults::new(args.faults.clone());
     let seed = args.seed.unwrap_or_else(flaky::entropy_seed);
-    let world = world::World::new(model, args.devices, seed, faults.clone());
-    Ok(SimServer::new(world, faults))
+    let captures = Arc::default();
+    let world = world::World::new(model, args.devices, seed, Arc::clone(&captures));
+    let faults = Faults::new(args.faults.clone());
+    Ok(DeviceServer::new(FaultyBackend::new(
+        SimBackend::new(world, captures),
+        faults,
+    )))
 }
 
 /// Serves the simulator on stdin/stdout until the client goes away.
@@ -90,13 +104,5 @@ pub async fn serve_stdio(args: SimArgs) -> Result<(), SimError> {
         from = if args.seed.is_some() { "--seed" } else { "entropy" },
         "simulator ready; `--seed {seed}` repeats its flaky-crash draws"
     );
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| SimError::Serve(e.to_string()))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| SimError::Serve(e.to_string()))?;
-    Ok(())
+    server.serve_stdio().await.map_err(SimError::Serve)
 }

@@ -4,13 +4,15 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use whittle_core::contract::log::LogCrash;
-use whittle_core::contract::ui::{Hierarchy, Strategy};
+use whittle_core::contract::ui::{Hierarchy, InputTextResult, Strategy, TapElementResult};
 
-use super::capture::{logcat_line, Captures};
 use super::device::{AppProcess, Device};
-use super::fault::Faults;
+use super::error::ActionError;
+use super::logcat::logcat_line;
 use super::model::{AppModel, Trigger, EXIT};
 use super::view::{app_hierarchy, current_elements, find};
+use crate::device::capture::SharedCaptures;
+use crate::device::{ButtonAnswer, Launched, Terminated};
 
 mod crash_rules;
 
@@ -29,13 +31,13 @@ pub struct DelayedCrash {
 
 /// The result of an action, plus the crashes it scheduled.
 #[derive(Debug)]
-pub struct Outcome {
-    pub result: Value,
+pub struct Outcome<T> {
+    pub result: T,
     pub delayed: Vec<DelayedCrash>,
 }
 
-impl Outcome {
-    fn plain(result: Value) -> Outcome {
+impl<T> Outcome<T> {
+    fn plain(result: T) -> Outcome<T> {
         Outcome {
             result,
             delayed: Vec::new(),
@@ -43,41 +45,27 @@ impl Outcome {
     }
 }
 
-/// A refusal the client should see as a tool error (bad device, package, button...).
-#[derive(Debug, thiserror::Error)]
-pub enum ActionError {
-    #[error("unknown device {0:?} (this simulator has sim-1..sim-{1})")]
-    UnknownDevice(String, usize),
-    #[error("package {package:?} is not installed on {device}")]
-    UnknownPackage { device: String, package: String },
-    #[error("button {0:?} is not supported by the simulator; only BACK is")]
-    UnsupportedButton(String),
-    /// adb's own words for a device that went away.
-    #[error("device '{0}' not found (it was disconnected)")]
-    Disconnected(String),
-}
-
 pub struct World {
     pub model: Arc<AppModel>,
     seed: u64,
     pub devices: Vec<Device>,
-    pub captures: Captures,
-    faults: Faults,
-    total_launches: u64,
-    /// Fault `device-gone-after-launches` fired: every device is gone.
-    pub unplugged: bool,
+    /// Where the devices' log lines go; shared with the backend, which starts and stops
+    /// the captures.
+    captures: Arc<SharedCaptures<()>>,
 }
 
 impl World {
-    pub fn new(model: Arc<AppModel>, devices: u32, seed: u64, faults: Faults) -> World {
+    pub fn new(
+        model: Arc<AppModel>,
+        devices: u32,
+        seed: u64,
+        captures: Arc<SharedCaptures<()>>,
+    ) -> World {
         World {
             model,
             seed,
             devices: (1..=devices).map(Device::new).collect(),
-            captures: Captures::new(faults.capture_dies_after()),
-            faults,
-            total_launches: 0,
-            unplugged: false,
+            captures,
         }
     }
 
@@ -87,9 +75,6 @@ impl World {
     }
 
     pub fn device_index(&self, id: &str) -> Result<usize, ActionError> {
-        if self.unplugged {
-            return Err(ActionError::Disconnected(id.to_string()));
-        }
         self.devices
             .iter()
             .position(|d| d.id == id)
@@ -107,36 +92,15 @@ impl World {
         }
     }
 
-    /// Whether this launch must end the server (fault `exit-after-launches`).
-    pub fn launch_would_exit(&self) -> bool {
-        self.faults
-            .exit_after_launches()
-            .is_some_and(|n| self.total_launches >= u64::from(n))
-    }
-
-    /// Applies fault `device-gone-after-launches` before a launch: true when the devices
-    /// have just gone (the launch then fails as on a pulled cable).
-    pub fn unplug_before_launch(&mut self) -> bool {
-        let due = self
-            .faults
-            .device_gone_after_launches()
-            .is_some_and(|n| self.total_launches >= u64::from(n));
-        if due && !self.unplugged {
-            self.unplugged = true;
-            self.captures.fail_all(super::capture::DISCONNECTED_REASON);
-        }
-        self.unplugged
-    }
-
-    pub fn launch(&mut self, dev: usize, package: &str) -> Result<Outcome, ActionError> {
+    pub fn launch(&mut self, dev: usize, package: &str) -> Result<Outcome<Launched>, ActionError> {
         self.check_package(dev, package)?;
         if self.devices[dev].app.is_some() {
             // `am start` on a running app only brings it to the front.
-            return Ok(Outcome::plain(
-                json!({"launched": true, "already_running": true}),
-            ));
+            return Ok(Outcome::plain(Launched {
+                already_running: Some(true),
+                ..Launched::done()
+            }));
         }
-        self.total_launches += 1;
         let model = Arc::clone(&self.model);
         let device = &mut self.devices[dev];
         device.launches += 1;
@@ -150,8 +114,6 @@ impl World {
             entered: Default::default(),
             focused: None,
         });
-        let id = device.id.clone();
-        self.captures.on_launch(&id);
         self.log(
             dev,
             'I',
@@ -167,12 +129,19 @@ impl World {
         let mut delayed = self.fire(dev, &Trigger::Launch);
         delayed.extend(self.fire(dev, &Trigger::Enter(model.launch.screen.clone())));
         Ok(Outcome {
-            result: json!({"launched": true, "package": model.package}),
+            result: Launched {
+                package: Some(model.package.clone()),
+                ..Launched::done()
+            },
             delayed,
         })
     }
 
-    pub fn terminate(&mut self, dev: usize, package: &str) -> Result<Outcome, ActionError> {
+    pub fn terminate(
+        &mut self,
+        dev: usize,
+        package: &str,
+    ) -> Result<Outcome<Terminated>, ActionError> {
         self.check_package(dev, package)?;
         let was_running = self.devices[dev].app.take();
         if let Some(app) = &was_running {
@@ -188,19 +157,22 @@ impl World {
                 ),
             );
         }
-        Ok(Outcome::plain(
-            json!({"terminated": true, "was_running": was_running.is_some()}),
-        ))
+        Ok(Outcome::plain(Terminated {
+            terminated: true,
+            was_running: Some(was_running.is_some()),
+        }))
     }
 
-    pub fn press_button(&mut self, dev: usize, button: &str) -> Result<Outcome, ActionError> {
+    pub fn press_button(
+        &mut self,
+        dev: usize,
+        button: &str,
+    ) -> Result<Outcome<ButtonAnswer>, ActionError> {
         if button != "BACK" {
             return Err(ActionError::UnsupportedButton(button.to_string()));
         }
         let Some(app) = &self.devices[dev].app else {
-            return Ok(Outcome::plain(
-                json!({"ok": false, "reason": APP_NOT_RUNNING}),
-            ));
+            return Ok(Outcome::plain(handled(Some(APP_NOT_RUNNING))));
         };
         let screen = app.screen.clone();
         self.log(dev, 'I', "ViewRootImpl", "KeyEvent BACK");
@@ -212,7 +184,7 @@ impl World {
         );
         let Some(app) = self.devices[dev].app.as_mut() else {
             return Ok(Outcome {
-                result: json!({"ok": true}),
+                result: handled(None),
                 delayed,
             });
         };
@@ -237,19 +209,19 @@ impl World {
             delayed.extend(self.fire(dev, &Trigger::Enter(target)));
         }
         Ok(Outcome {
-            result: json!({"ok": true}),
+            result: handled(None),
             delayed,
         })
     }
 
-    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> Outcome {
+    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> Outcome<TapElementResult> {
         let model = Arc::clone(&self.model);
         let Some(app) = &self.devices[dev].app else {
-            return Outcome::plain(json!({"tapped": false, "reason": APP_NOT_RUNNING}));
+            return Outcome::plain(tapped(Some(APP_NOT_RUNNING)));
         };
         let elements = current_elements(&model, app);
         let Some(el) = find(&elements, strategies) else {
-            return Outcome::plain(json!({"tapped": false, "reason": ELEMENT_NOT_FOUND}));
+            return Outcome::plain(tapped(Some(ELEMENT_NOT_FOUND)));
         };
         let (screen, element, effect) = (
             app.screen.clone(),
@@ -280,7 +252,7 @@ impl World {
         let mut delayed = self.fire(dev, &Trigger::Tap { screen, element });
         let Some(app) = self.devices[dev].app.as_mut() else {
             return Outcome {
-                result: json!({"tapped": true}),
+                result: tapped(None),
                 delayed,
             };
         };
@@ -299,23 +271,28 @@ impl World {
             }
         }
         Outcome {
-            result: json!({"tapped": true}),
+            result: tapped(None),
             delayed,
         }
     }
 
-    pub fn input_text(&mut self, dev: usize, strategies: &[Strategy], text: &str) -> Outcome {
+    pub fn input_text(
+        &mut self,
+        dev: usize,
+        strategies: &[Strategy],
+        text: &str,
+    ) -> Outcome<InputTextResult> {
         let model = Arc::clone(&self.model);
         let Some(app) = &self.devices[dev].app else {
-            return Outcome::plain(json!({"ok": false, "reason": APP_NOT_RUNNING}));
+            return Outcome::plain(typed(Some(APP_NOT_RUNNING)));
         };
         let elements = current_elements(&model, app);
         let Some(el) = find(&elements, strategies) else {
-            return Outcome::plain(json!({"ok": false, "reason": ELEMENT_NOT_FOUND}));
+            return Outcome::plain(typed(Some(ELEMENT_NOT_FOUND)));
         };
         let editable = el.model.input.is_some() || el.model.class.ends_with("EditText");
         if !editable {
-            return Outcome::plain(json!({"ok": false, "reason": NOT_EDITABLE}));
+            return Outcome::plain(typed(Some(NOT_EDITABLE)));
         }
         let (screen, element, index) = (app.screen.clone(), el.model.id.clone(), el.index);
         let effect = el.model.input.clone();
@@ -351,7 +328,7 @@ impl World {
             }
         }
         Outcome {
-            result: json!({"ok": true}),
+            result: typed(None),
             delayed,
         }
     }
@@ -386,7 +363,28 @@ impl World {
 
     fn log_pid(&mut self, dev: usize, pid: u32, level: char, tag: &str, message: &str) {
         let line = logcat_line(&chrono::Utc::now(), pid, level, tag, message);
-        let id = self.devices[dev].id.clone();
-        self.captures.append(&id, &[line]);
+        self.captures.lock().append(&self.devices[dev].id, &[line]);
+    }
+}
+
+/// A press that reached the app (`None`), or why it did not.
+fn handled(refused: Option<&str>) -> ButtonAnswer {
+    ButtonAnswer::Handled {
+        ok: refused.is_none(),
+        reason: refused.map(str::to_string),
+    }
+}
+
+fn tapped(refused: Option<&str>) -> TapElementResult {
+    TapElementResult {
+        tapped: refused.is_none(),
+        reason: refused.map(str::to_string),
+    }
+}
+
+fn typed(refused: Option<&str>) -> InputTextResult {
+    InputTextResult {
+        ok: refused.is_none(),
+        reason: refused.map(str::to_string),
     }
 }

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use super::{DelayedCrash, World};
-use crate::sim::capture::logcat_line;
 use crate::sim::flaky;
+use crate::sim::logcat::logcat_line;
 use crate::sim::model::Trigger;
 use crate::sim::stack;
 
@@ -95,6 +95,6 @@ impl World {
             &format!("Sending signal. PID: {} SIG: 9", app.pid),
         ));
         let id = device.id.clone();
-        self.captures.append(&id, &lines);
+        self.captures.lock().append(&id, &lines);
     }
 }

@@ -1,6 +1,6 @@
-//! What every device server's `start_capture` checks before capturing, and the log file
-//! it appends to: `<session_dir>/logcat.txt`. The sim and adb captures differ in what
-//! feeds the file, not in how a request is validated or the file is opened.
+//! What every capture's start checks before capturing, and the log file it appends to:
+//! `<session_dir>/logcat.txt`. Backends differ in what feeds the file (`capture`), not in
+//! how a request is validated or the file is opened.
 use std::fs::File;
 use std::path::{Path, PathBuf};
 

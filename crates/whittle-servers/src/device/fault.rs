@@ -1,5 +1,6 @@
 //! Injected faults (`--fault KIND`, repeatable), so clients can be tested against a
-//! device backend that misbehaves. See the module comment of `sim` for the list.
+//! device backend that misbehaves. See the module comment of `sim` for the list;
+//! `faulty` applies them around any backend.
 use std::str::FromStr;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl FromStr for Fault {
     }
 }
 
-/// The active faults, queried by the server.
+/// The active faults, queried by `FaultyBackend`.
 #[derive(Debug, Clone, Default)]
 pub struct Faults(Vec<Fault>);
 

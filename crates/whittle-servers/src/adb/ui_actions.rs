@@ -1,0 +1,254 @@
+//! The ui role over adb: screen dumps, taps at an element's centre, and typing (with
+//! `input text`, or ADBKeyBoard for text `input text` cannot type). Typed text never
+//! appears in a log, a reason or an error.
+use std::time::Duration;
+
+use whittle_core::contract::ui::{Strategy, UiElement};
+
+use super::adb_keyboard;
+use super::backend::Backend;
+use super::error::AdbError;
+use super::hierarchy::{parse_dump_tree, DumpNode};
+use super::input_escape::{input_text_words, Untypeable};
+use super::tap_target::find_tap_point;
+
+/// Where `uiautomator dump` writes; read back with `exec-out cat`.
+const DUMP_PATH: &str = "/sdcard/window_dump.xml";
+/// Dumps fail while the screen animates ("could not get idle state"); a short pause and a
+/// retry usually lands after the animation.
+const DUMP_ATTEMPTS: u32 = 3;
+const DUMP_RETRY_PAUSE: Duration = Duration::from_millis(400);
+
+/// Same reason strings as the simulator, so a client reads both alike.
+pub const ELEMENT_NOT_FOUND: &str = "element_not_found";
+
+/// What an element action did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionOutcome {
+    Done,
+    /// An expected negative (element absent, text not typeable), with a reason code.
+    Refused(String),
+}
+
+impl Backend {
+    /// The current screen's elements; retried while uiautomator cannot get an idle screen.
+    pub(super) async fn dump_elements(&self, dev: &str) -> Result<Vec<UiElement>, AdbError> {
+        Ok(self
+            .dump(dev)
+            .await?
+            .into_iter()
+            .map(|n| n.element)
+            .collect())
+    }
+
+    /// As [`Backend::dump_elements`], with the view tree a tap needs.
+    async fn dump(&self, dev: &str) -> Result<Vec<DumpNode>, AdbError> {
+        let s = Some(self.device(dev)?);
+        let mut last = String::new();
+        for attempt in 1..=DUMP_ATTEMPTS {
+            if attempt > 1 {
+                tokio::time::sleep(DUMP_RETRY_PAUSE).await;
+            }
+            match self.dump_once(s).await {
+                Ok(elements) => return Ok(elements),
+                Err(e) => {
+                    tracing::debug!(attempt, error = %e, "uiautomator dump failed");
+                    last = e;
+                }
+            }
+        }
+        Err(AdbError::Dump {
+            attempts: DUMP_ATTEMPTS,
+            last,
+        })
+    }
+
+    async fn dump_once(&self, s: Option<&str>) -> Result<Vec<DumpNode>, String> {
+        let said = self
+            .adb
+            .text(
+                s,
+                &["shell", "uiautomator", "dump", DUMP_PATH],
+                "dumping the screen",
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        // Success prints "UI hierchary dumped to: …" (sic); failures print ERROR: … and
+        // may still exit 0.
+        if !said.contains("dumped to") {
+            return Err(format!("uiautomator said {:?}", said.trim()));
+        }
+        let xml = self
+            .adb
+            .text(
+                s,
+                &["exec-out", "cat", DUMP_PATH],
+                "reading the screen dump",
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        parse_dump_tree(&xml).map_err(|e| e.to_string())
+    }
+
+    async fn tap_at(&self, s: &str, (x, y): (i32, i32)) -> Result<(), AdbError> {
+        let (x, y) = (x.to_string(), y.to_string());
+        self.adb
+            .run(Some(s), &["shell", "input", "tap", &x, &y], "tapping")
+            .await
+            .map(drop)
+    }
+
+    pub(super) async fn tap_first(
+        &self,
+        dev: &str,
+        strategies: &[Strategy],
+    ) -> Result<ActionOutcome, AdbError> {
+        let s = self.device(dev)?;
+        let nodes = self.dump(s).await?;
+        let Some(point) = find_tap_point(&nodes, strategies) else {
+            return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
+        };
+        self.tap_at(s, point).await?;
+        Ok(ActionOutcome::Done)
+    }
+
+    /// Taps the field to focus it, then types. Text that `input text` cannot type goes
+    /// through ADBKeyBoard when the device has it, and is otherwise refused before the
+    /// field is touched; the text itself never appears in a reason or a log.
+    pub(super) async fn type_into(
+        &self,
+        dev: &str,
+        strategies: &[Strategy],
+        text: &str,
+    ) -> Result<ActionOutcome, AdbError> {
+        let s = self.device(dev)?;
+        let typing = match input_text_words(text) {
+            Ok(words) => Typing::Keys(words),
+            Err(Untypeable::NonAscii) => match self.adb_keyboard_restore_to(s).await? {
+                Some(previous) => Typing::AdbKeyboard { previous },
+                None => {
+                    return Ok(ActionOutcome::Refused(format!(
+                        "text_not_typeable: {}; install the ADBKeyBoard input method ({}) on the device to type it",
+                        Untypeable::NonAscii,
+                        adb_keyboard::ADB_KEYBOARD_IME
+                    )))
+                }
+            },
+            Err(e @ Untypeable::Control) => {
+                return Ok(ActionOutcome::Refused(format!("text_not_typeable: {e}")))
+            }
+        };
+        let nodes = self.dump(s).await?;
+        let Some(point) = find_tap_point(&nodes, strategies) else {
+            return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
+        };
+        self.tap_at(s, point).await?;
+        match typing {
+            Typing::Keys(words) => {
+                for word in &words {
+                    self.adb
+                        .run(Some(s), &["shell", "input", "text", word], "typing text")
+                        .await
+                        .map_err(withhold_output)?;
+                }
+            }
+            Typing::AdbKeyboard { previous } => {
+                let typed = self.type_with_adb_keyboard(s, text).await;
+                // The tester's own keyboard comes back even when typing failed.
+                let restored = self
+                    .adb
+                    .run(
+                        Some(s),
+                        &["shell", "ime", "set", &previous],
+                        "restoring the keyboard",
+                    )
+                    .await;
+                typed?;
+                restored?;
+            }
+        }
+        Ok(ActionOutcome::Done)
+    }
+
+    /// `Some(current IME)` when ADBKeyBoard is installed and the current keyboard can be
+    /// restored afterwards; `None` when the fallback is not available.
+    async fn adb_keyboard_restore_to(&self, s: &str) -> Result<Option<String>, AdbError> {
+        let listed = self
+            .adb
+            .run(
+                Some(s),
+                &["shell", "ime", "list", "-a", "-s"],
+                "listing input methods",
+            )
+            .await?;
+        if !adb_keyboard::is_installed(&String::from_utf8_lossy(&listed)) {
+            return Ok(None);
+        }
+        let current = self
+            .adb
+            .run(
+                Some(s),
+                &["shell", "settings", "get", "secure", "default_input_method"],
+                "reading the current keyboard",
+            )
+            .await?;
+        Ok(adb_keyboard::parse_current_ime(&String::from_utf8_lossy(
+            &current,
+        )))
+    }
+
+    async fn type_with_adb_keyboard(&self, s: &str, text: &str) -> Result<(), AdbError> {
+        let ime = adb_keyboard::ADB_KEYBOARD_IME;
+        self.adb
+            .run(
+                Some(s),
+                &["shell", "ime", "enable", ime],
+                "enabling ADBKeyBoard",
+            )
+            .await?;
+        self.adb
+            .run(
+                Some(s),
+                &["shell", "ime", "set", ime],
+                "switching to ADBKeyBoard",
+            )
+            .await?;
+        let msg = adb_keyboard::encode(text);
+        let args = [
+            "shell",
+            "am",
+            "broadcast",
+            "-a",
+            adb_keyboard::BROADCAST_B64,
+            "--es",
+            "msg",
+            &msg,
+        ];
+        self.adb
+            .run(Some(s), &args, "typing text with ADBKeyBoard")
+            .await
+            .map(drop)
+            .map_err(withhold_output)
+    }
+}
+
+/// adb's output for a typing step may echo the typed text; an error keeps only the exit
+/// status.
+fn withhold_output(e: AdbError) -> AdbError {
+    match e {
+        AdbError::Failed { what, code, .. } => AdbError::Failed {
+            what,
+            code,
+            detail: "(output withheld: it may contain the typed text)".into(),
+        },
+        other => other,
+    }
+}
+
+/// How one `input_text` reaches the device.
+enum Typing {
+    /// `input text` words, in order.
+    Keys(Vec<String>),
+    /// ADBKeyBoard, then back to the keyboard that was active.
+    AdbKeyboard { previous: String },
+}

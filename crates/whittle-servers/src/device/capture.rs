@@ -1,0 +1,335 @@
+//! Evidence captures of every device backend: one `<session_dir>/logcat.txt` per
+//! session, fed by something the backend chooses (an `adb logcat` child, or nothing when
+//! the backend writes its log lines itself with [`Captures::append`]). A feed that ends
+//! on its own turns its capture `failed` with the reason, never silently `running`.
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::future::Future;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use whittle_core::contract::log::{Capture, CaptureState, StopCaptureResult};
+
+use super::backend::CaptureStartError;
+use crate::device::capture_log::{check_request, open_log, CaptureLogError};
+
+/// What feeds a capture's log file.
+pub trait CaptureFeed: Send + 'static {
+    /// Why the feed ended on its own since the last look, if it did.
+    fn ended(&mut self) -> Option<String>;
+    /// Ends the feed. Owned, so the registry's lock is not held while it ends.
+    fn end(self) -> impl Future<Output = Result<(), String>> + Send;
+}
+
+/// No feed: the backend appends its own lines.
+impl CaptureFeed for () {
+    fn ended(&mut self) -> Option<String> {
+        None
+    }
+
+    async fn end(self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Entry<F> {
+    device: String,
+    log_path: PathBuf,
+    status: CaptureState,
+    reason: Option<String>,
+    /// `None` once failed or stopped, and while being ended by `stop`.
+    feed: Option<F>,
+}
+
+impl<F: CaptureFeed> Entry<F> {
+    fn poll(&mut self) {
+        if self.status != CaptureState::Running {
+            return;
+        }
+        if let Some(reason) = self.feed.as_mut().and_then(CaptureFeed::ended) {
+            self.fail(reason);
+        }
+    }
+
+    /// Dropping the feed ends it (an adb child is killed on drop).
+    fn fail(&mut self, reason: String) {
+        self.status = CaptureState::Failed;
+        self.reason = Some(reason);
+        self.feed = None;
+    }
+
+    fn answer(&self, stopped: bool) -> StopCaptureResult {
+        StopCaptureResult {
+            stopped,
+            status: self.status,
+            reason: if stopped { None } else { self.reason.clone() },
+            error: None,
+            log_path: Some(self.log_path.display().to_string()),
+        }
+    }
+}
+
+/// What the first, locked half of a stop found.
+pub enum Stop<F> {
+    Answered(StopCaptureResult),
+    /// A feed to end before the capture counts as stopped.
+    Ending(F),
+}
+
+#[derive(Debug)]
+pub struct Captures<F> {
+    entries: BTreeMap<String, Entry<F>>,
+}
+
+impl<F> Default for Captures<F> {
+    fn default() -> Self {
+        Captures {
+            entries: BTreeMap::new(),
+        }
+    }
+}
+
+impl<F: CaptureFeed> Captures<F> {
+    /// Starts capturing `device` into `<session_dir>/logcat.txt`; `feed` gets the
+    /// opened file (and its path, for errors) and returns what will keep writing it.
+    pub fn start<E>(
+        &mut self,
+        session_id: &str,
+        session_dir: &str,
+        device: &str,
+        feed: impl FnOnce(&Path, File) -> Result<F, CaptureStartError<E>>,
+    ) -> Result<CaptureState, CaptureStartError<E>> {
+        let dir = check_request(session_id, session_dir)?;
+        if let Some(e) = self.entries.get_mut(session_id) {
+            e.poll();
+            if e.status == CaptureState::Running {
+                return Err(CaptureLogError::AlreadyRunning(session_id.to_string()).into());
+            }
+        }
+        let (log_path, file) = open_log(dir)?;
+        let feed = feed(&log_path, file)?;
+        self.entries.insert(
+            session_id.to_string(),
+            Entry {
+                device: device.to_string(),
+                log_path,
+                status: CaptureState::Running,
+                reason: None,
+                feed: Some(feed),
+            },
+        );
+        Ok(CaptureState::Running)
+    }
+
+    /// Appends lines to every running capture of `device`; a write failure fails that
+    /// capture rather than going unnoticed.
+    pub fn append(&mut self, device: &str, lines: &[String]) {
+        let running = self
+            .entries
+            .values_mut()
+            .filter(|e| e.device == device && e.status == CaptureState::Running);
+        for e in running {
+            let written = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&e.log_path)
+                .and_then(|mut f| lines.iter().try_for_each(|line| writeln!(f, "{line}")));
+            if let Err(err) = written {
+                let reason = format!("cannot write {}: {err}", e.log_path.display());
+                e.fail(reason);
+            }
+        }
+    }
+
+    /// Fails running captures with `reason`: `session_id`'s, or all when `None`.
+    pub fn fail(&mut self, session_id: Option<&str>, reason: &str) {
+        for (id, e) in self.entries.iter_mut() {
+            if session_id.is_none_or(|s| s == id) && e.status == CaptureState::Running {
+                e.fail(reason.to_string());
+            }
+        }
+    }
+
+    pub fn list(&mut self) -> Vec<Capture> {
+        self.entries
+            .iter_mut()
+            .map(|(id, e)| {
+                e.poll();
+                Capture {
+                    session_id: id.clone(),
+                    status: e.status,
+                    reason: e.reason.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// The locked half of a stop. A capture that had already failed reports that
+    /// (`stopped: false` with the reason): its log has a gap.
+    pub fn stop(&mut self, session_id: &str) -> Stop<F> {
+        let Some(e) = self.entries.get_mut(session_id) else {
+            return Stop::Answered(StopCaptureResult {
+                stopped: false,
+                status: CaptureState::Failed,
+                reason: None,
+                error: Some(format!("no capture for session {session_id:?}")),
+                log_path: None,
+            });
+        };
+        e.poll();
+        if e.status == CaptureState::Failed {
+            return Stop::Answered(e.answer(false));
+        }
+        match e.feed.take() {
+            Some(feed) => Stop::Ending(feed),
+            None => {
+                e.status = CaptureState::Stopped;
+                Stop::Answered(e.answer(true))
+            }
+        }
+    }
+
+    /// The second half: how ending the feed went.
+    pub fn ended(&mut self, session_id: &str, result: Result<(), String>) -> StopCaptureResult {
+        let Some(e) = self.entries.get_mut(session_id) else {
+            return StopCaptureResult {
+                stopped: false,
+                status: CaptureState::Failed,
+                reason: None,
+                error: Some(format!("no capture for session {session_id:?}")),
+                log_path: None,
+            };
+        };
+        match result {
+            Ok(()) => {
+                e.status = CaptureState::Stopped;
+                e.answer(true)
+            }
+            Err(reason) => {
+                e.fail(reason);
+                e.answer(false)
+            }
+        }
+    }
+}
+
+/// A registry behind a lock, as both backends hold theirs. No await happens under the
+/// lock; a stop ends its feed outside it.
+#[derive(Debug)]
+pub struct SharedCaptures<F>(Mutex<Captures<F>>);
+
+impl<F> Default for SharedCaptures<F> {
+    fn default() -> Self {
+        SharedCaptures(Mutex::new(Captures::default()))
+    }
+}
+
+impl<F: CaptureFeed> SharedCaptures<F> {
+    /// A panicking holder cannot leave an entry half-updated in a way that matters
+    /// more than answering, so a poisoned lock is used as is.
+    pub fn lock(&self) -> MutexGuard<'_, Captures<F>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub async fn stop(&self, session_id: &str) -> StopCaptureResult {
+        let stop = self.lock().stop(session_id);
+        match stop {
+            Stop::Answered(answer) => answer,
+            Stop::Ending(feed) => {
+                let result = feed.end().await;
+                self.lock().ended(session_id, result)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A feed whose fate the test decides.
+    struct Scripted {
+        dies_with: Option<&'static str>,
+        end_fails: bool,
+    }
+
+    impl CaptureFeed for Scripted {
+        fn ended(&mut self) -> Option<String> {
+            self.dies_with.map(str::to_string)
+        }
+
+        async fn end(self) -> Result<(), String> {
+            match self.end_fails {
+                true => Err("cannot stop the feed".into()),
+                false => Ok(()),
+            }
+        }
+    }
+
+    fn start(captures: &SharedCaptures<Scripted>, dir: &Path, id: &str, feed: Scripted) {
+        let dir = dir.to_str().unwrap();
+        let started = captures.lock().start::<()>(id, dir, "dev", |_, _| Ok(feed));
+        assert_eq!(started.unwrap(), CaptureState::Running);
+    }
+
+    #[tokio::test]
+    async fn a_feed_that_dies_or_cannot_be_ended_fails_its_capture_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let captures = SharedCaptures::default();
+        let live = || Scripted {
+            dies_with: None,
+            end_fails: false,
+        };
+        start(&captures, dir.path(), "live", live());
+        let again =
+            captures
+                .lock()
+                .start::<()>("live", dir.path().to_str().unwrap(), "dev", |_, _| {
+                    Ok(live())
+                });
+        assert!(matches!(
+            again,
+            Err(CaptureStartError::Log(CaptureLogError::AlreadyRunning(_)))
+        ));
+        let dying = Scripted {
+            dies_with: Some("feed exited (1)"),
+            end_fails: false,
+        };
+        start(&captures, dir.path(), "dying", dying);
+        let stuck = Scripted {
+            dies_with: None,
+            end_fails: true,
+        };
+        start(&captures, dir.path(), "stuck", stuck);
+
+        let listed = captures.lock().list();
+        let status: Vec<_> = listed
+            .iter()
+            .map(|c| (c.session_id.as_str(), c.status))
+            .collect();
+        assert_eq!(
+            status,
+            [
+                ("dying", CaptureState::Failed),
+                ("live", CaptureState::Running),
+                ("stuck", CaptureState::Running)
+            ]
+        );
+        let died = captures.stop("dying").await;
+        assert_eq!(
+            (died.stopped, died.reason.as_deref()),
+            (false, Some("feed exited (1)"))
+        );
+        let stuck = captures.stop("stuck").await;
+        assert_eq!((stuck.stopped, stuck.status), (false, CaptureState::Failed));
+        assert_eq!(stuck.reason.as_deref(), Some("cannot stop the feed"));
+        let stopped = captures.stop("live").await;
+        assert_eq!(
+            (stopped.stopped, stopped.status),
+            (true, CaptureState::Stopped)
+        );
+        // A stopped session may capture again.
+        start(&captures, dir.path(), "live", live());
+    }
+}

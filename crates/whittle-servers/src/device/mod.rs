@@ -1,0 +1,20 @@
+//! One skeleton for every device server: the mobile, ui and log tools of the contract
+//! (`whittle_core::contract`) are defined once, in `server`, over a [`DeviceBackend`].
+//! The simulator (`crate::sim`) and a real device over adb (`crate::adb`) are its two
+//! backends; injected faults are a third backend wrapped around another (`faulty`), and
+//! evidence captures of both live in one registry (`capture`).
+mod answer;
+mod backend;
+pub mod capture;
+pub mod capture_log;
+mod descriptions;
+pub mod fault;
+mod faulty;
+mod server;
+
+pub use answer::{ButtonAnswer, Launched, Terminated};
+pub use backend::{CaptureStartError, DeviceBackend, Intercepted};
+pub use descriptions::ToolDescriptions;
+pub use fault::{Fault, Faults};
+pub use faulty::{FaultError, FaultyBackend};
+pub use server::DeviceServer;

@@ -1,0 +1,251 @@
+//! The one MCP router of every device server: each mobile, ui and log tool of the
+//! contract defined once, over any [`DeviceBackend`]. Names and input schemas come from
+//! here, descriptions and the server's name from the backend. Tool names are literals
+//! (the macro needs them); `tests/device_tool_list.rs` checks them against the contract
+//! constants and that the simulator and adb serve the same list.
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde::Serialize;
+use serde_json::json;
+use tracing::Instrument;
+use whittle_core::contract::log::{
+    CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
+    StopCaptureArgs,
+};
+use whittle_core::contract::mobile::{
+    AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs,
+};
+use whittle_core::contract::ui::{
+    Hierarchy, InputTextArgs, TapElementArgs, WaitForElementArgs, WaitForElementResult,
+};
+use whittle_core::contract::DeviceArgs;
+
+use super::backend::{DeviceBackend, Intercepted};
+use crate::tool_result::{fail, ok};
+
+type ToolResult = Result<CallToolResult, ErrorData>;
+
+pub struct DeviceServer<B> {
+    backend: Arc<B>,
+    /// Built once with the backend's descriptions (the macro's default would rebuild
+    /// it on every call).
+    tools: Arc<ToolRouter<Self>>,
+}
+
+impl<B> Clone for DeviceServer<B> {
+    fn clone(&self) -> Self {
+        DeviceServer {
+            backend: Arc::clone(&self.backend),
+            tools: Arc::clone(&self.tools),
+        }
+    }
+}
+
+impl<B: DeviceBackend> DeviceServer<B> {
+    pub fn new(backend: B) -> Self {
+        let mut tools = Self::tool_router();
+        for route in tools.map.values_mut() {
+            route.attr.description = B::DESCRIPTIONS.of(&route.attr.name);
+        }
+        DeviceServer {
+            backend: Arc::new(backend),
+            tools: Arc::new(tools),
+        }
+    }
+
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// Serves on stdin/stdout until the client goes away.
+    pub async fn serve_stdio(self) -> Result<(), String> {
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| e.to_string())?;
+        running.waiting().await.map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// A backend's answer as a tool result; its error as a tool error with its message.
+fn answer<T: Serialize, E: std::fmt::Display>(result: Result<T, E>) -> ToolResult {
+    match result {
+        Ok(value) => answered(value),
+        Err(e) => refused(e),
+    }
+}
+
+fn answered<T: Serialize>(value: T) -> ToolResult {
+    Ok(ok(&value))
+}
+
+fn refused(error: impl std::fmt::Display) -> ToolResult {
+    Ok(fail(error.to_string()))
+}
+
+#[tool_router]
+impl<B: DeviceBackend> DeviceServer<B> {
+    #[tool(name = "mobile_list_available_devices")]
+    async fn list_devices(&self) -> ToolResult {
+        let devices = self.backend.devices().await;
+        answer(devices.map(|devices| DeviceList { devices }))
+    }
+
+    #[tool(name = "mobile_list_apps")]
+    async fn list_apps(&self, Parameters(a): Parameters<DeviceArgs>) -> ToolResult {
+        let apps = self.backend.apps(&a.device).await;
+        answer(apps.map(|apps| AppList { apps }))
+    }
+
+    #[tool(name = "mobile_launch_app")]
+    async fn launch_app(&self, Parameters(a): Parameters<AppArgs>) -> ToolResult {
+        answer(self.backend.launch(&a.device, &a.package_name).await)
+    }
+
+    #[tool(name = "mobile_terminate_app")]
+    async fn terminate_app(&self, Parameters(a): Parameters<AppArgs>) -> ToolResult {
+        answer(self.backend.terminate(&a.device, &a.package_name).await)
+    }
+
+    #[tool(name = "mobile_press_button")]
+    async fn press_button(&self, Parameters(a): Parameters<PressButtonArgs>) -> ToolResult {
+        answer(self.backend.press_button(&a.device, &a.button).await)
+    }
+
+    #[tool(name = "mobile_save_screenshot")]
+    async fn save_screenshot(&self, Parameters(a): Parameters<SaveScreenshotArgs>) -> ToolResult {
+        answer(self.backend.screenshot(&a.device, &a.save_to).await)
+    }
+
+    #[tool(name = "get_hierarchy")]
+    async fn get_hierarchy(&self, Parameters(a): Parameters<DeviceArgs>) -> ToolResult {
+        let elements = self.backend.hierarchy(&a.device).await;
+        answer(elements.map(|elements| Hierarchy { elements }))
+    }
+
+    /// "Not found" needs at least one good look; if every look failed it is a device
+    /// error, which a client must not read as a plain negative. An error that looking
+    /// again cannot cure (an unknown device) is answered at once.
+    #[tool(name = "wait_for_element")]
+    async fn wait_for_element(&self, Parameters(a): Parameters<WaitForElementArgs>) -> ToolResult {
+        let deadline = Instant::now() + Duration::from_millis(u64::from(a.timeout_ms));
+        let found = |found| answered(WaitForElementResult { found });
+        let (mut looked, mut last_error) = (false, None);
+        loop {
+            match self.backend.element_present(&a.device, &a.strategies).await {
+                Ok(true) => return found(true),
+                Ok(false) => looked = true,
+                Err(e) if B::is_final(&e) => return refused(e),
+                Err(e) => last_error = Some(e),
+            }
+            if Instant::now() >= deadline {
+                return match (looked, last_error) {
+                    (false, Some(e)) => refused(e),
+                    _ => found(false),
+                };
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            tokio::time::sleep(B::WAIT_POLL.min(left)).await;
+        }
+    }
+
+    #[tool(name = "tap_element")]
+    async fn tap_element(&self, Parameters(a): Parameters<TapElementArgs>) -> ToolResult {
+        answer(
+            self.backend
+                .tap(&a.device, &a.strategies, a.settle_ms)
+                .await,
+        )
+    }
+
+    #[tool(name = "input_text")]
+    async fn input_text(&self, Parameters(a): Parameters<InputTextArgs>) -> ToolResult {
+        answer(
+            self.backend
+                .input_text(&a.device, &a.strategies, &a.text)
+                .await,
+        )
+    }
+
+    #[tool(name = "clear_logs")]
+    async fn clear_logs(&self, Parameters(a): Parameters<DeviceArgs>) -> ToolResult {
+        let cleared = self.backend.clear_logs(&a.device).await;
+        answer(cleared.map(|()| json!({"cleared": true})))
+    }
+
+    #[tool(name = "get_recent_crashes")]
+    async fn get_recent_crashes(
+        &self,
+        Parameters(a): Parameters<GetRecentCrashesArgs>,
+    ) -> ToolResult {
+        let crashes = self.backend.recent_crashes(&a.device, a.package.as_deref());
+        answer(crashes.await.map(|crashes| RecentCrashes {
+            count: u32::try_from(crashes.len()).unwrap_or(u32::MAX),
+            crashes,
+        }))
+    }
+
+    #[tool(name = "start_capture")]
+    async fn start_capture(&self, Parameters(a): Parameters<StartCaptureArgs>) -> ToolResult {
+        let started = self
+            .backend
+            .start_capture(&a.session_id, &a.session_dir, &a.device);
+        answer(started.await.map(|status| StartCaptureResult { status }))
+    }
+
+    #[tool(name = "list_captures")]
+    async fn list_captures(&self) -> ToolResult {
+        let captures = self.backend.captures().lock().list();
+        answered(CaptureList { captures })
+    }
+
+    #[tool(name = "stop_capture")]
+    async fn stop_capture(&self, Parameters(a): Parameters<StopCaptureArgs>) -> ToolResult {
+        answered(self.backend.captures().stop(&a.session_id).await)
+    }
+}
+
+#[tool_handler(router = self.tools)]
+impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
+    /// The backend may answer a tool itself (an injected fault) before the router runs.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The tool's name only: arguments may hold typed text.
+        let span =
+            tracing::debug_span!("device_tool", server = B::SERVER_NAME, tool = %request.name);
+        async move {
+            if self.tools.has_route(&request.name) {
+                if let Some(Intercepted::Garbage) = self.backend.intercept(&request.name).await {
+                    let text = ContentBlock::text("Done! The device did the thing.");
+                    return Ok(CallToolResult::success(vec![text]).into());
+                }
+            }
+            let context = ToolCallContext::new(self, request, context);
+            self.tools.call(context).await
+        }
+        .instrument(span)
+        .await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        ServerConfig::new(capabilities).with_server_info(Implementation::new(
+            B::SERVER_NAME,
+            env!("CARGO_PKG_VERSION"),
+        ))
+    }
+}
