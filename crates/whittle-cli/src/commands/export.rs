@@ -16,13 +16,7 @@ pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&st
             println!("{}", dir.display());
             Exit::Live
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            match e {
-                EvidenceExportError::NoResult(_) => Exit::NoResult,
-                _ => Exit::Usage,
-            }
-        }
+        Err(e) => refused(&e),
     }
 }
 
@@ -33,12 +27,16 @@ pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
             print!("{text}");
             Exit::Live
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            match e {
-                EvidenceExportError::NoResult(_) => Exit::NoResult,
-                _ => Exit::Usage,
-            }
-        }
+        Err(e) => refused(&e),
+    }
+}
+
+/// An export that did not happen: why on stderr, and the exit code of its cause (no
+/// result to export is exit 1, like a run without one; anything else is a usage error).
+fn refused(e: &EvidenceExportError) -> Exit {
+    eprintln!("error: {e}");
+    match e {
+        EvidenceExportError::NoResult(_) => Exit::NoResult,
+        _ => Exit::Usage,
     }
 }

@@ -27,14 +27,7 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     on_event: &E,
     cancel: &CancellationToken,
 ) -> Result<RunOutcome, RunError> {
-    let engine = run
-        .strategy
-        .reducer_with(
-            run.plan.candidate_ids(),
-            run.max_replays,
-            run.search_options,
-        )
-        .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
+    let engine = run.engine()?;
     let scheduler = Scheduler::new(engine);
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);

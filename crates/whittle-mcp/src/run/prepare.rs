@@ -45,6 +45,22 @@ pub struct LiveRun {
     pub pool_servers: BTreeMap<String, String>,
 }
 
+impl LiveRun {
+    /// A fresh engine for this run: its strategy over its replayable steps, with its
+    /// budget and baseline tries (the same for a new run and a resumed one).
+    pub(crate) fn engine(
+        &self,
+    ) -> Result<Box<dyn whittle_core::strategy::Reducer + Send>, RunError> {
+        self.strategy
+            .reducer_with(
+                self.plan.candidate_ids(),
+                self.max_replays,
+                self.search_options,
+            )
+            .map_err(|e| RunError::InvalidArgument(e.to_string()))
+    }
+}
+
 /// A run that may not replay live: the analyzer's static guess, and why.
 #[derive(Debug, Clone)]
 pub struct StaticRun {

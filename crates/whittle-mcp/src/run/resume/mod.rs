@@ -145,14 +145,7 @@ pub async fn resume(
     if !differences.is_empty() {
         return Err(mismatch(&evidence_id, differences));
     }
-    let engine = run
-        .strategy
-        .reducer_with(
-            run.plan.candidate_ids(),
-            run.max_replays,
-            run.search_options,
-        )
-        .map_err(|e| RunError::InvalidArgument(e.to_string()))?;
+    let engine = run.engine()?;
     let restored = restore(engine, &contents.attempts).map_err(|source| ResumeError::Restore {
         evidence: evidence_id.clone(),
         source,
