@@ -3,6 +3,7 @@
 pub mod atomic;
 pub mod client;
 pub mod config;
+pub mod doctor;
 pub mod evidence;
 pub mod export;
 pub mod import;
