@@ -1,7 +1,8 @@
 //! A temp workspace with sessions written here, a simulator model with zero timing,
 //! and a whittle.json pointing at the real `whittle-servers` binary; `whittle` itself
 //! is spawned as the user would run it.
-#![allow(dead_code)]
+// Each test binary uses a different part of these helpers.
+#![allow(dead_code, unused_imports)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
