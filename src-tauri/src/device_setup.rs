@@ -1,68 +1,66 @@
-//! "Connect a real device": the doctor's checks for a phone on adb, each with a fix, and
-//! switching the config's device roles to the adb backend once they pass.
+//! "Connect a real device": the doctor's checks (`whittle_mcp::doctor`, the same ones
+//! `whittle doctor` prints) run on the config as it would run on adb, and switching the
+//! config's device roles to the adb backend once they pass. An adb server the user
+//! already configured (its `--adb` path, its `--serial`) is the one checked and used.
 
 use std::path::Path;
 
 use serde::Serialize;
 use whittle_core::contract::Role;
-use whittle_mcp::client::{check_roles, Hub, RoleStatus};
 use whittle_mcp::config::{Config, ServerSpec, BUNDLED_SERVERS};
+use whittle_mcp::doctor::{diagnose, Check, DoctorOptions};
 
 use crate::app_config::config_for;
 use crate::config_edit::edit_config;
 use crate::error::AppError;
 
-/// The server name the adb backend gets in `whittle.json`.
+/// The server name the adb backend gets in `whittle.json` when none is configured.
 pub const ADB_SERVER: &str = "adb";
 const DEVICE_ROLES: [Role; 3] = [Role::Mobile, Role::Ui, Role::Log];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckName {
-    Adb,
-    Role,
-    Devices,
-}
-
-/// One line of the checklist: what was checked, what was found, and the fix.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-pub struct SetupCheck {
-    pub name: CheckName,
-    /// The role or device the line is about, when there is one.
-    pub subject: Option<String>,
-    pub ok: bool,
-    pub detail: String,
-    pub fix: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct DeviceSetupReport {
-    pub checks: Vec<SetupCheck>,
+    /// The doctor's checks, in the order they ran.
+    pub checks: Vec<Check>,
     /// Every check passed and at least one Android device is ready.
     pub ready: bool,
     /// The config's device roles already use a real backend.
     pub in_use: bool,
 }
 
-/// The config as it would run on adb: the bundled simulator's roles move to
-/// `whittle-servers adb`; a config that already names another backend is checked as is.
+/// The config as it would run on adb: the bundled simulator's roles move to the
+/// configured `whittle-servers adb` server (a new one without arguments when there is
+/// none); a config that already names another backend is checked as is.
 pub fn adb_variant(config: &Config) -> Config {
     let mut config = config.clone();
     if !uses_simulator(&config) {
         return config;
     }
-    config.servers.insert(
-        ADB_SERVER.into(),
-        ServerSpec::Stdio {
-            command: BUNDLED_SERVERS.into(),
-            args: vec!["adb".into()],
-            env: Default::default(),
-        },
-    );
+    let server = adb_server(&config).unwrap_or_else(|| {
+        config.servers.insert(
+            ADB_SERVER.into(),
+            ServerSpec::Stdio {
+                command: BUNDLED_SERVERS.into(),
+                args: vec!["adb".into()],
+                env: Default::default(),
+            },
+        );
+        ADB_SERVER.to_string()
+    });
     for role in DEVICE_ROLES {
-        config.roles.insert(role, ADB_SERVER.into());
+        config.roles.insert(role, server.clone().into());
     }
     config
+}
+
+/// The first configured server that runs the adb backend.
+fn adb_server(config: &Config) -> Option<String> {
+    config.servers.iter().find_map(|(name, spec)| match spec {
+        ServerSpec::Stdio { args, .. } if args.first().is_some_and(|a| a == "adb") => {
+            Some(name.clone())
+        }
+        _ => None,
+    })
 }
 
 fn uses_simulator(config: &Config) -> bool {
@@ -84,121 +82,12 @@ pub async fn check(
 ) -> Result<DeviceSetupReport, AppError> {
     let current = config_for(config_path, workspace)?;
     let in_use = !uses_simulator(&current);
-    let config = adb_variant(&current);
-    let mut checks = vec![adb_binary()];
-    for role in check_roles(&config).await {
-        let (ok, detail, fix) = match role.status {
-            RoleStatus::Ok => (
-                true,
-                format!("served by {}", role.server.unwrap_or_default()),
-                None,
-            ),
-            RoleStatus::Problem { problem, fix } => (false, problem, Some(fix)),
-        };
-        checks.push(SetupCheck {
-            name: CheckName::Role,
-            subject: Some(role.role.as_str().to_string()),
-            ok,
-            detail,
-            fix,
-        });
-    }
-    if checks.iter().all(|c| c.ok) {
-        checks.extend(devices(&config).await);
-    }
-    let ready = checks.iter().all(|c| c.ok) && checks.iter().any(|c| c.name == CheckName::Devices);
+    let report = diagnose(&adb_variant(&current), &DoctorOptions::default()).await;
     Ok(DeviceSetupReport {
-        checks,
-        ready,
+        ready: report.device_ready(),
+        checks: report.checks,
         in_use,
     })
-}
-
-/// `adb version`, as an argument vector (never a shell).
-fn adb_binary() -> SetupCheck {
-    let (ok, detail, fix) = match std::process::Command::new("adb").arg("version").output() {
-        Ok(out) if out.status.success() => {
-            let text = String::from_utf8_lossy(&out.stdout);
-            (true, text.lines().next().unwrap_or("adb").trim().to_string(), None)
-        }
-        Ok(out) => (false, format!("`adb version` exited with {}", out.status), Some("reinstall the Android platform tools".to_string())),
-        Err(e) => (
-            false,
-            format!("adb was not found: {e}"),
-            Some("install the Android platform tools (Debian/Ubuntu: sudo apt install adb) so that `adb` is on PATH".to_string()),
-        ),
-    };
-    SetupCheck {
-        name: CheckName::Adb,
-        subject: None,
-        ok,
-        detail,
-        fix,
-    }
-}
-
-async fn devices(config: &Config) -> Vec<SetupCheck> {
-    let line = |subject: Option<String>, ok: bool, detail: String, fix: Option<&str>| SetupCheck {
-        name: CheckName::Devices,
-        subject,
-        ok,
-        detail,
-        fix: fix.map(str::to_string),
-    };
-    let hub = match Hub::connect(config).await {
-        Ok(hub) => hub,
-        Err(e) => {
-            return vec![line(
-                None,
-                false,
-                e.to_string(),
-                Some("check the adb server's settings in whittle.json"),
-            )]
-        }
-    };
-    let listed = hub.mobile().list_devices().await;
-    hub.shutdown().await;
-    let devices = match listed {
-        Ok(list) => list.devices,
-        Err(e) => {
-            return vec![line(
-                None,
-                false,
-                e.to_string(),
-                Some("check that `adb devices` works in a terminal"),
-            )]
-        }
-    };
-    let android: Vec<_> = devices
-        .into_iter()
-        .filter(|d| d.platform.eq_ignore_ascii_case("android"))
-        .collect();
-    if android.is_empty() {
-        return vec![line(
-            None,
-            false,
-            "no Android device is connected".into(),
-            Some("connect the phone by USB, turn on USB debugging (Settings → Developer options), accept the prompt on the phone, then check again"),
-        )];
-    }
-    android
-        .into_iter()
-        .map(|d| {
-            let ready =
-                d.state.eq_ignore_ascii_case("online") || d.state.eq_ignore_ascii_case("device");
-            let fix = (!ready).then_some(if d.state.eq_ignore_ascii_case("unauthorized") {
-                "unlock the phone and accept the “Allow USB debugging” prompt"
-            } else {
-                "reconnect the cable or restart adb (adb kill-server), then check again"
-            });
-            line(
-                Some(d.id.clone()),
-                ready,
-                format!("{} ({})", d.name, d.state),
-                fix,
-            )
-        })
-        .collect()
 }
 
 /// Points the config file's device roles at the adb backend (or back at the simulator),
@@ -215,12 +104,19 @@ fn switch_backend(value: &mut serde_json::Value, real: bool) -> Result<(), AppEr
             (args.first()?.as_str()? == "sim").then(|| name.clone())
         })
     });
+    // The user's own adb server (its `--adb`, its `--serial`) when the file has one.
+    let adb = value["mcpServers"].as_object().and_then(|servers| {
+        servers.iter().find_map(|(name, spec)| {
+            let args = spec["args"].as_array()?;
+            (args.first()?.as_str()? == "adb").then(|| name.clone())
+        })
+    });
     let target = if real {
-        if value["mcpServers"].get(ADB_SERVER).is_none() {
+        adb.unwrap_or_else(|| {
             value["mcpServers"][ADB_SERVER] =
                 serde_json::json!({ "command": BUNDLED_SERVERS, "args": ["adb"] });
-        }
-        ADB_SERVER.to_string()
+            ADB_SERVER.to_string()
+        })
     } else {
         sim.ok_or_else(|| failed("the config has no simulator server to switch back to".into()))?
     };
@@ -269,6 +165,66 @@ mod tests {
         assert_eq!(config.timing.wait, whittle_mcp::config::WaitMode::Fixed);
         use_backend(&file, false).unwrap();
         assert!(uses_simulator(&Config::load(&file).unwrap()));
+    }
+
+    /// The demo config plus an adb server of the user's own, with its own adb path.
+    fn with_own_adb(adb: &str) -> String {
+        DEMO.replace(
+            r#""sim": {"#,
+            &format!(
+                r#""phone": {{ "command": "whittle-servers", "args": ["adb", "--adb", "{adb}"] }},
+                      "sim": {{"#
+            ),
+        )
+    }
+
+    #[test]
+    fn an_adb_server_the_user_configured_is_the_one_checked_and_switched_to() {
+        let config =
+            Config::parse(&with_own_adb("/opt/sdk/adb"), Path::new("/tmp/w.json")).unwrap();
+        let adb = adb_variant(&config);
+        assert_eq!(adb.roles[&Role::Mobile], "phone");
+        assert!(!adb.servers.contains_key(ADB_SERVER));
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("whittle.json");
+        std::fs::write(&file, with_own_adb("/opt/sdk/adb")).unwrap();
+        use_backend(&file, true).unwrap();
+        let switched = Config::load(&file).unwrap();
+        assert_eq!(switched.roles[&Role::Ui], "phone");
+        assert!(!switched.servers.contains_key(ADB_SERVER));
+    }
+
+    /// The app's checks honour the adb path the config gives, as `whittle doctor` does:
+    /// a missing one is named with its path and the fix points at the setting.
+    #[test]
+    fn the_check_uses_the_configured_adb_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("whittle.json");
+        std::fs::write(&file, with_own_adb("/nonexistent/sdk/adb")).unwrap();
+        let report =
+            tauri::async_runtime::block_on(check(Some(file.as_path()), dir.path())).unwrap();
+        let adb = report
+            .checks
+            .iter()
+            .find(|c| c.name == whittle_mcp::doctor::CheckName::Adb)
+            .expect("an adb check");
+        assert_eq!(
+            adb.finding,
+            whittle_mcp::doctor::Finding::AdbMissing,
+            "{adb:?}"
+        );
+        assert_eq!(adb.server.as_deref(), Some("phone"));
+        assert!(
+            adb.detail.starts_with("/nonexistent/sdk/adb not found"),
+            "{}",
+            adb.detail
+        );
+        assert!(
+            adb.fix.as_deref().unwrap().contains("\"--adb\" path"),
+            "{adb:?}"
+        );
+        assert!(!report.ready && !report.in_use);
     }
 
     #[test]

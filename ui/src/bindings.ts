@@ -122,7 +122,59 @@ export type CandidateHistory = {
 	outcomes: boolean[],
 };
 
-export type CheckName = "adb" | "role" | "devices";
+/**  One line of the doctor's report. */
+export type Check = Check_Serialize | Check_Deserialize;
+
+/**  What kind of thing a check is about. */
+export type CheckName = 
+/**  How a `url` server is reached (plain HTTP off this machine). */
+"http" | 
+/**  One role on one of its servers: starts, and lists the role's tools. */
+"role" | 
+/**  The adb program an adb-backed server runs, and its remote serial. */
+"adb" | 
+/**  The devices the mobile role lists. */
+"device" | 
+/**  The app under test (or the installed apps) on a device. */
+"app" | 
+/**  A log capture started, listed and stopped on a device. */
+"capture";
+
+export type CheckStatus = "ok" | 
+/**  Works, but the user should know (e.g. readable on the network). */
+"warn" | 
+/**  Stops runs until fixed. */
+"fail";
+
+/**  One line of the doctor's report. */
+export type Check_Deserialize = {
+	name: CheckName,
+	/**  The role, remote serial, device or package the line is about, when there is one. */
+	subject?: string | null,
+	/**  The configured server (key in `mcpServers`) the line is about, when there is one. */
+	server?: string | null,
+	status: CheckStatus,
+	finding: Finding,
+	/**  What was found, in English, with the specifics (versions, paths, server errors). */
+	detail: string,
+	/**  What to do about it, in English; `None` when there is nothing to do. */
+	fix?: string | null,
+};
+
+/**  One line of the doctor's report. */
+export type Check_Serialize = {
+	name: CheckName,
+	/**  The role, remote serial, device or package the line is about, when there is one. */
+	subject: string | null,
+	/**  The configured server (key in `mcpServers`) the line is about, when there is one. */
+	server: string | null,
+	status: CheckStatus,
+	finding: Finding,
+	/**  What was found, in English, with the specifics (versions, paths, server errors). */
+	detail: string,
+	/**  What to do about it, in English; `None` when there is nothing to do. */
+	fix: string | null,
+};
 
 /**  How sure a minimized result is: `low` only for a static suggestion (no live replay). */
 export type Confidence = "low" | "medium" | "high";
@@ -179,7 +231,8 @@ export type DegradedIdentity = {
 export type DeviceSetupReport = DeviceSetupReport_Serialize | DeviceSetupReport_Deserialize;
 
 export type DeviceSetupReport_Deserialize = {
-	checks: SetupCheck_Deserialize[],
+	/**  The doctor's checks, in the order they ran. */
+	checks: Check_Deserialize[],
 	/**  Every check passed and at least one Android device is ready. */
 	ready: boolean,
 	/**  The config's device roles already use a real backend. */
@@ -187,7 +240,8 @@ export type DeviceSetupReport_Deserialize = {
 };
 
 export type DeviceSetupReport_Serialize = {
-	checks: SetupCheck_Serialize[],
+	/**  The doctor's checks, in the order they ran. */
+	checks: Check_Serialize[],
 	/**  Every check passed and at least one Android device is ready. */
 	ready: boolean,
 	/**  The config's device roles already use a real backend. */
@@ -286,6 +340,14 @@ export type FilmstripView_Serialize = {
 	/**  Device time every frame of the run cost. */
 	extra_device_ms: number,
 };
+
+/**
+ *  The stable id of what a check found: one per distinct outcome, so the wording (and
+ *  its translation) belongs to the front end while the decision stays here.
+ */
+export type Finding = "plain_http" | "role_ready" | "role_unassigned" | "role_unknown_server" | "role_start_failed" | "role_unauthorized" | "role_missing_tools" | "adb_found" | "adb_failed" | "adb_missing" | "remote_connected" | "remote_not_ready" | "remote_missing" | "servers_unavailable" | "devices_unavailable" | "no_android_device" | "device_ready" | "device_unauthorized" | "device_not_ready" | 
+/**  Listed, but not Android: shown, never replayed on. */
+"device_not_android" | "app_installed" | "apps_counted" | "app_is_system" | "app_missing" | "apps_unavailable" | "capture_running" | "capture_not_running" | "capture_not_stopped" | "capture_unavailable";
 
 /**  Which tool a flow was written for. */
 export type FlowFormat = "maestro" | "robo";
@@ -1204,29 +1266,6 @@ export type SessionSummary_Serialize = {
 	evidence_of: string | null,
 	/**  How many evidence sessions of this workspace minimized this one. */
 	past_runs: number,
-};
-
-/**  One line of the checklist: what was checked, what was found, and the fix. */
-export type SetupCheck = SetupCheck_Serialize | SetupCheck_Deserialize;
-
-/**  One line of the checklist: what was checked, what was found, and the fix. */
-export type SetupCheck_Deserialize = {
-	name: CheckName,
-	/**  The role or device the line is about, when there is one. */
-	subject?: string | null,
-	ok: boolean,
-	detail: string,
-	fix?: string | null,
-};
-
-/**  One line of the checklist: what was checked, what was found, and the fix. */
-export type SetupCheck_Serialize = {
-	name: CheckName,
-	/**  The role or device the line is about, when there is one. */
-	subject: string | null,
-	ok: boolean,
-	detail: string,
-	fix: string | null,
 };
 
 export type SetupView = SetupView_Serialize | SetupView_Deserialize;

@@ -35,6 +35,9 @@ pub enum Command {
         /// Also check that this app is installed (non-system) on every Android device.
         #[arg(long, value_name = "PKG")]
         package: Option<String>,
+        /// Print the checks as JSON (name, subject, server, status, finding, detail, fix).
+        #[arg(long)]
+        json: bool,
     },
     /// Export an evidence session as a bug-ticket bundle (or, with --markdown, print a
     /// ticket-ready summary).

@@ -67,7 +67,9 @@ async fn run(cli: Cli) -> Exit {
         Command::Minimize(args) => commands::minimize::run(&config, args).await,
         Command::Sessions => commands::sessions::run(&config),
         Command::Analyze { session } => commands::analyze::run(&config, &session),
-        Command::Doctor { package } => commands::doctor::run(&config, package.as_deref()).await,
+        Command::Doctor { package, json } => {
+            commands::doctor::run(&config, package.as_deref(), json).await
+        }
         Command::Export {
             evidence_session,
             out,

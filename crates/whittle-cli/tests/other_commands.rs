@@ -131,6 +131,34 @@ fn doctor_checks_the_app_and_the_capture() {
     assert!(stdout(&out).contains("is a system app"), "{}", stdout(&out));
 }
 
+/// `--json`: the same checks as data, with the stable finding ids the app keys on.
+#[test]
+fn doctor_json_gives_the_checks_as_data() {
+    let env = Env::fast(&[]);
+    let out = env.whittle(&["doctor", "--package", "com.example.missing", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    let report = json_out(&out);
+    let checks = report["checks"].as_array().unwrap();
+    let mobile = checks
+        .iter()
+        .find(|c| c["name"] == "role" && c["subject"] == "mobile")
+        .unwrap();
+    assert_eq!(
+        (&mobile["status"], &mobile["finding"]),
+        (&"ok".into(), &"role_ready".into())
+    );
+    let missing = checks
+        .iter()
+        .find(|c| c["finding"] == "app_missing")
+        .unwrap();
+    assert_eq!(missing["status"], "fail");
+    assert_eq!(
+        missing["detail"],
+        "com.example.missing is not installed on sim-1"
+    );
+    assert!(missing["fix"].as_str().unwrap().starts_with("install it"));
+}
+
 #[test]
 fn doctor_says_when_adb_is_missing_with_a_fix() {
     let env = Env::fast(&[]);

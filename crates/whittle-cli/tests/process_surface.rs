@@ -1,6 +1,6 @@
 //! Surface (issue #8): the only code that starts a process is the code that starts what
 //! the user configured: MCP servers from `whittle.json` (`client/start.rs`), adb at the
-//! configured path (`adb/runner.rs`, `doctor.rs`'s version probe), and the app's "show in
+//! configured path (`adb/runner.rs`, the doctor's `doctor/adb.rs` probe), and the app's "show in
 //! folder" (`reveal.rs`, for paths the app wrote). A new spawn anywhere
 //! else fails this test until it is reviewed and added here with its reason, so no path
 //! from session data (steps, notes, meta) to a process can appear unnoticed.
@@ -18,8 +18,8 @@ const ALLOWED: &[(&str, &str)] = &[
         "runs the configured adb with an argument vector",
     ),
     (
-        "crates/whittle-cli/src/commands/doctor.rs",
-        "runs `adb version` for the configured adb",
+        "crates/whittle-mcp/src/doctor/adb.rs",
+        "runs `adb version` / `adb devices` for the configured adb (the doctor, CLI and app)",
     ),
     (
         "crates/whittle-servers/src/adb/input_escape.rs",
@@ -28,10 +28,6 @@ const ALLOWED: &[(&str, &str)] = &[
     (
         "src-tauri/src/reveal.rs",
         "opens the OS file manager on a path the app itself wrote (never one from a session)",
-    ),
-    (
-        "src-tauri/src/device_setup.rs",
-        "runs `adb version` from PATH, constant arguments (Connect a real device)",
     ),
 ];
 

@@ -3,6 +3,7 @@
 pub use whittle_atomic as atomic;
 pub mod client;
 pub mod config;
+pub mod doctor;
 pub mod evidence;
 pub mod export;
 pub mod import;

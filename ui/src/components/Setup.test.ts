@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import SetupBanner from "./SetupBanner.svelte";
 import DeviceSetup from "./DeviceSetup.svelte";
 import { commandCalls, fakeBackend } from "../test/ipc";
+import { setLocale } from "../lib/i18n/index.svelte";
+import type { Check_Serialize as Check } from "../bindings";
 
 const firstRun = {
   config_path: "/home/t/.config/whittle/whittle.json",
@@ -13,12 +15,20 @@ const firstRun = {
   privacy_level: "standard" as const,
 };
 
-const check = (name: "adb" | "role" | "devices", ok: boolean, subject: string | null = null) => ({
+const check = (
+  name: Check["name"],
+  finding: Check["finding"],
+  status: Check["status"],
+  subject: string | null = null,
+  server: string | null = null,
+): Check => ({
   name,
   subject,
-  ok,
-  detail: ok ? `${name} fine` : `${name} broken`,
-  fix: ok ? null : `fix the ${name}`,
+  server,
+  status,
+  finding,
+  detail: `${finding} detail`,
+  fix: status === "ok" ? null : `fix the ${finding}`,
 });
 
 describe("SetupBanner", () => {
@@ -44,29 +54,62 @@ describe("SetupBanner", () => {
 });
 
 describe("DeviceSetup", () => {
-  it("shows each check with its fix and keeps the switch off until all pass", async () => {
+  it("shows each check, worded from its finding, with its fix, and keeps the switch off until all pass", async () => {
     const calls = fakeBackend({
       check_real_device: () => ({
-        checks: [check("adb", false), check("role", true, "mobile")],
+        checks: [
+          check("adb", "adb_missing", "fail", null, "phone"),
+          check("role", "role_ready", "ok", "mobile", "phone"),
+          check("http", "plain_http", "warn", null, "lab"),
+        ],
         ready: false,
         in_use: false,
       }),
     });
     render(DeviceSetup, { workspace: "/ws", onclose: () => {}, onchanged: () => {} });
-    await waitFor(() => expect(screen.getAllByTestId("setup-check")).toHaveLength(2));
-    const [adb, role] = screen.getAllByTestId("setup-check");
-    expect(adb).toHaveTextContent("adb broken");
-    expect(adb).toHaveTextContent("fix the adb");
-    expect(role).toHaveTextContent("mobile");
+    await waitFor(() => expect(screen.getAllByTestId("setup-check")).toHaveLength(3));
+    const [adb, role, http] = screen.getAllByTestId("setup-check");
+    expect(adb).toHaveTextContent("adb on this computer (phone)");
+    expect(adb).toHaveTextContent("Problem: adb was not found");
+    // The specifics come as the backend found them; the fix is in the window's words and
+    // names the configured server whose --adb to set.
+    expect(adb).toHaveTextContent("adb_missing detail");
+    expect(adb).toHaveTextContent("Fix: Install the Android platform tools");
+    expect(adb).toHaveTextContent("mcpServers.phone");
+    expect(role).toHaveTextContent("Server for role · mobile (phone)");
+    expect(role).toHaveTextContent("OK: Starts and offers the role's tools");
+    expect(role).not.toHaveTextContent("Fix:");
+    expect(http).toHaveTextContent("Warning: Reached over plain HTTP");
+    expect(http).toHaveTextContent("Fix: Use https");
     expect(screen.getByRole("button", { name: "Use the real device for runs" })).toBeDisabled();
     expect(commandCalls(calls, "check_real_device")).toEqual([{ workspace: "/ws" }]);
+  });
+
+  it("words the checks in Simplified Chinese from the same data", async () => {
+    setLocale("zh-CN", false);
+    try {
+      fakeBackend({
+        check_real_device: () => ({
+          checks: [check("adb", "remote_missing", "fail", "10.0.0.9:5555", "farm")],
+          ready: false,
+          in_use: false,
+        }),
+      });
+      render(DeviceSetup, { workspace: "/ws", onclose: () => {}, onchanged: () => {} });
+      const [remote] = await screen.findAllByTestId("setup-check");
+      expect(remote).toHaveTextContent("问题: 远程设备未连接");
+      expect(remote).toHaveTextContent("修复: 在本机运行 adb connect 10.0.0.9:5555");
+      expect(remote).not.toHaveTextContent("fix the remote_missing");
+    } finally {
+      setLocale("en", false);
+    }
   });
 
   it("switches runs to the phone once ready, then checks again", async () => {
     let inUse = false;
     const changed = vi.fn();
     const calls = fakeBackend({
-      check_real_device: () => ({ checks: [check("devices", true, "R58M")], ready: true, in_use: inUse }),
+      check_real_device: () => ({ checks: [check("device", "device_ready", "ok", "R58M")], ready: true, in_use: inUse }),
       use_real_device: () => {
         inUse = true;
         return { ...firstRun, simulator: false };

@@ -4,7 +4,6 @@ pub mod doctor;
 pub mod export;
 pub mod import;
 pub mod minimize;
-pub mod plain_http;
 pub mod sessions;
 pub mod verify;
 

@@ -2,6 +2,7 @@ use serde::Serialize;
 use whittle_core::contract::Role;
 
 use super::connect::{connect_roles, shutdown_all, Connected};
+use super::error::RoleProblem;
 use crate::config::Config;
 
 /// One role's readiness, for `whittle doctor` and the app's settings view.
@@ -23,25 +24,10 @@ pub enum RoleStatus {
 /// Starts the configured servers, checks all five roles, stops the servers again. One
 /// check per role and server: a device role spanning lab hosts is checked on each.
 pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
-    let Connected {
-        connections,
-        problems,
-    } = connect_roles(config).await;
-    shutdown_all(connections).await;
-    Role::ALL
+    role_problems(config)
+        .await
         .into_iter()
-        .flat_map(|role| {
-            let servers: Vec<Option<String>> = match config.roles.get(&role) {
-                Some(names) => names.names().iter().cloned().map(Some).collect(),
-                None => vec![None],
-            };
-            servers.into_iter().map(move |server| (role, server))
-        })
-        .map(|(role, server)| {
-            let found: Vec<_> = problems
-                .iter()
-                .filter(|p| p.role == role && (server.is_none() || p.server == server))
-                .collect();
+        .map(|(role, server, found)| {
             let status = if found.is_empty() {
                 RoleStatus::Ok
             } else {
@@ -63,6 +49,36 @@ pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
                 server,
                 status,
             }
+        })
+        .collect()
+}
+
+/// Each role and server (`None` when the role names none) with its problems, typed: the
+/// doctor (`crate::doctor`) keys its findings on their kinds.
+pub(crate) async fn role_problems(
+    config: &Config,
+) -> Vec<(Role, Option<String>, Vec<RoleProblem>)> {
+    let Connected {
+        connections,
+        problems,
+    } = connect_roles(config).await;
+    shutdown_all(connections).await;
+    Role::ALL
+        .into_iter()
+        .flat_map(|role| {
+            let servers: Vec<Option<String>> = match config.roles.get(&role) {
+                Some(names) => names.names().iter().cloned().map(Some).collect(),
+                None => vec![None],
+            };
+            servers.into_iter().map(move |server| (role, server))
+        })
+        .map(|(role, server)| {
+            let found: Vec<RoleProblem> = problems
+                .iter()
+                .filter(|p| p.role == role && (server.is_none() || p.server == server))
+                .cloned()
+                .collect();
+            (role, server, found)
         })
         .collect()
 }

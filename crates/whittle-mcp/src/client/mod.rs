@@ -19,6 +19,7 @@ mod routing;
 mod start;
 mod tolerance;
 
+pub(crate) use doctor::role_problems;
 pub use doctor::{check_roles, RoleCheck, RoleStatus};
 pub use error::{BadAnswer, HubError, McpError, McpErrorKind, RoleProblem, RoleProblemKind};
 pub use facade::{Analyzer, Log, Mobile, Report, Ui};

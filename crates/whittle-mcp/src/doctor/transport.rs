@@ -1,24 +1,35 @@
-//! `whittle doctor`'s transport check: an MCP server reached over plain `http://` on a
-//! non-loopback address sends every tool call and result (hierarchies, logs, masked
-//! screenshots) and its `headers` (a bearer token) across the network unencrypted.
+//! The transport check: an MCP server reached over plain `http://` on a non-loopback
+//! address sends every tool call and result (hierarchies, logs, masked screenshots) and
+//! its `headers` (a bearer token) across the network unencrypted. A warning, not a
+//! failure: the setup works, it is just readable on the network.
 
 use std::net::IpAddr;
 
-use whittle_mcp::config::{Config, ServerSpec};
+use super::check::{Check, CheckName, Finding};
+use crate::config::{Config, ServerSpec};
 
-/// The fix printed with each warning.
-pub const FIX: &str =
+const FIX: &str =
     "use https, or an SSH tunnel (ssh -L PORT:localhost:PORT HOST) and point the url at 127.0.0.1";
 
-/// `(server name, url)` of every server whose url is plain HTTP to a non-loopback host.
-pub fn plain_http_servers(config: &Config) -> Vec<(&str, &str)> {
+/// One warning per server whose url is plain HTTP to a non-loopback host.
+pub(super) fn plain_http_checks(config: &Config) -> Vec<Check> {
     config
         .servers
         .iter()
         .filter_map(|(name, spec)| match spec {
-            ServerSpec::Http(http) if is_plain_http_off_loopback(&http.url) => {
-                Some((name.as_str(), http.url.as_str()))
-            }
+            ServerSpec::Http(http) if is_plain_http_off_loopback(&http.url) => Some(
+                Check::new(
+                    CheckName::Http,
+                    Finding::PlainHttp,
+                    format!(
+                        "{} is plain HTTP to a non-loopback address; tool calls and results \
+                         cross the network unencrypted",
+                        http.url
+                    ),
+                )
+                .server(Some(name.clone()))
+                .warn(FIX),
+            ),
             _ => None,
         })
         .collect()
@@ -26,7 +37,7 @@ pub fn plain_http_servers(config: &Config) -> Vec<(&str, &str)> {
 
 /// True for `http://` URLs whose host is not 127.0.0.0/8, ::1 or `localhost`. A host
 /// that cannot be read is treated as remote: the warning errs on the side of caution.
-pub fn is_plain_http_off_loopback(url: &str) -> bool {
+fn is_plain_http_off_loopback(url: &str) -> bool {
     let Some(rest) = strip_prefix_ignore_case(url.trim(), "http://") else {
         return false;
     };
