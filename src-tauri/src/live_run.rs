@@ -157,9 +157,7 @@ fn finished_view(
 }
 
 fn refused(e: RunError) -> AppError {
-    AppError::RunRefused {
-        reason: e.to_string(),
-    }
+    AppError::run_refused(&e)
 }
 
 fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView {

@@ -27,9 +27,7 @@ pub fn start(
     options
         .budget()
         .and_then(|_| options.search_options())
-        .map_err(|e| AppError::RunRefused {
-            reason: e.to_string(),
-        })?;
+        .map_err(|e| AppError::run_refused(&e))?;
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
