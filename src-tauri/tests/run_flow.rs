@@ -219,7 +219,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     // and can be exported as such (never approved).
     // (the whole replayable path: nothing was removed yet)
     assert_eq!(result.summary.minimal_path, [1, 2, 3, 4, 5, 9, 10, 11, 12]);
-    assert!(!result.summary.complete);
+    assert!(!result.summary.rating.complete);
     assert!(result.exportable);
     let evidence = result.summary.evidence_session.unwrap();
     assert!(matches!(
