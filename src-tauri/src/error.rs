@@ -1,7 +1,11 @@
 //! The one error type commands return. The UI sees `{ code, message }`: `code` is a
-//! stable machine string to branch on, `message` a sentence a tester understands.
+//! stable machine string to branch on, `message` a sentence a tester understands. A
+//! refused run also carries `refusal`, the typed case with its data (the devices or
+//! crashes to choose from), so the window can offer the choice.
 
 use serde::Serialize;
+
+use crate::run_refusal::RunRefusal;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -20,7 +24,7 @@ pub enum AppError {
     #[error("a minimize run is already in progress; cancel it or wait for it to end")]
     RunInProgress,
     #[error("the run cannot start: {reason}")]
-    RunRefused { reason: String },
+    RunRefused { reason: String, refusal: RunRefusal },
     #[error("there is no result of evidence session {evidence_session} to approve or export in this window")]
     NoResult { evidence_session: String },
     #[error("the result was not written: {reason}")]
@@ -66,6 +70,10 @@ pub enum ErrorCode {
 pub struct ErrorPayload {
     pub code: ErrorCode,
     pub message: String,
+    /// Only with `run_refused`: which refusal, with what the user can choose from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[specta(optional)]
+    pub refusal: Option<RunRefusal>,
 }
 
 impl AppError {
@@ -90,10 +98,22 @@ impl AppError {
         }
     }
 
+    /// A refused run: the sentence is the run's own, the data its typed case.
+    pub fn run_refused(error: &whittle_mcp::run::RunError) -> AppError {
+        AppError::RunRefused {
+            reason: error.to_string(),
+            refusal: RunRefusal::of(error),
+        }
+    }
+
     pub fn payload(&self) -> ErrorPayload {
         ErrorPayload {
             code: self.code(),
             message: self.to_string(),
+            refusal: match self {
+                AppError::RunRefused { refusal, .. } => Some(refusal.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -114,6 +134,8 @@ impl specta::Type for AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use whittle_core::contract::mobile::Device;
+    use whittle_mcp::run::RunError;
 
     #[test]
     fn serializes_as_code_and_message() {
@@ -153,7 +175,7 @@ mod tests {
             AppError::ConfigUnavailable { reason: "r".into() },
             AppError::ServersUnavailable { reason: "r".into() },
             AppError::RunInProgress,
-            AppError::RunRefused { reason: "r".into() },
+            AppError::run_refused(&RunError::NoDevice),
             AppError::NoResult {
                 evidence_session: "e".into(),
             },
@@ -196,5 +218,59 @@ mod tests {
                 "record_failed",
             ]
         );
+    }
+
+    fn device(id: &str, name: &str) -> Device {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "name": name, "platform": "android", "type": "emulator", "state": "online"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_refused_run_carries_its_refusal_next_to_code_and_message() {
+        let err = AppError::run_refused(&RunError::NeedDeviceChoice {
+            devices: vec![device("emulator-5554", "Pixel 7"), device("R58M", "")],
+        });
+        let json = serde_json::to_value(&err).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "code": "run_refused",
+                "message": "the run cannot start: several Android devices are online (emulator-5554, R58M); choose one with --device",
+                "refusal": {
+                    "kind": "needs_device",
+                    "devices": [
+                        { "id": "emulator-5554", "name": "Pixel 7" },
+                        { "id": "R58M", "name": "" },
+                    ],
+                },
+            })
+        );
+    }
+
+    #[test]
+    fn a_refusal_without_data_is_still_tagged() {
+        let json = serde_json::to_value(AppError::run_refused(&RunError::NoDevice)).unwrap();
+        assert_eq!(json["code"], "run_refused");
+        assert_eq!(json["refusal"], serde_json::json!({ "kind": "no_device" }));
+        assert_eq!(
+            json["message"],
+            "the run cannot start: no online Android device is available; connect one or start the simulator"
+        );
+    }
+
+    #[test]
+    fn only_a_refused_run_has_a_refusal() {
+        let others = [
+            AppError::RunInProgress,
+            AppError::ServersUnavailable { reason: "r".into() },
+            AppError::DiscardFailed { reason: "r".into() },
+        ];
+        for err in others {
+            let json = serde_json::to_value(&err).unwrap();
+            let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["code", "message"], "{err:?}");
+        }
     }
 }

@@ -22,6 +22,7 @@ pub mod result_actions;
 pub mod reveal;
 pub mod review;
 pub mod run_control;
+pub mod run_refusal;
 pub mod run_update;
 pub mod runs;
 pub mod screenshots;

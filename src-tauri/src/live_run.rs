@@ -157,9 +157,7 @@ fn finished_view(
 }
 
 fn refused(e: RunError) -> AppError {
-    AppError::RunRefused {
-        reason: e.to_string(),
-    }
+    AppError::run_refused(&e)
 }
 
 fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView {
@@ -179,7 +177,7 @@ fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView
             .as_ref()
             .map(|d| d.display().to_string()),
         default_export_folder: default_export_folder(workspace).display().to_string(),
-        exportable: outcome.summary.confidence.is_some() && outcome.evidence_dir.is_some(),
+        exportable: outcome.summary.rating.confidence.is_some() && outcome.evidence_dir.is_some(),
         approve_blocked: None,
         approved: false,
         failure: outcome.search.as_ref().and_then(|s| {

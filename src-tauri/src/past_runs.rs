@@ -79,7 +79,7 @@ pub fn status_of(result: &PendingResult) -> RunStatus {
         (_, Some(r)) if r == "cancelled by user" => RunStatus::Cancelled,
         (Some(_), _) => RunStatus::CaptureFailed,
         (_, Some(_)) => RunStatus::RuntimeFailed,
-        _ if result.confidence.is_some() => RunStatus::Minimized,
+        _ if result.rating.confidence.is_some() => RunStatus::Minimized,
         _ => RunStatus::NotReproduced,
     }
 }
@@ -158,7 +158,7 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
                 original_steps: count(result.original_path.len()),
                 minimal_steps: (!result.minimal_path.is_empty())
                     .then(|| count(result.minimal_path.len())),
-                confidence: result.confidence,
+                confidence: result.rating.confidence,
                 converged: result.converged,
                 attempts: result.attempts,
                 ..base

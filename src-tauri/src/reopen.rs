@@ -156,7 +156,7 @@ fn result_view(
         sidecar_preview,
         evidence_dir: Some(dir.display().to_string()),
         default_export_folder: default_export_folder(workspace).display().to_string(),
-        exportable: result.confidence.is_some(),
+        exportable: result.rating.confidence.is_some(),
         approve_blocked,
         approved,
         failure: result
@@ -176,12 +176,8 @@ pub fn summary_of(result: &PendingResult, status: RunStatus) -> RunSummary {
         original_path: result.original_path.clone(),
         minimal_path: result.minimal_path.clone(),
         attempts: result.attempts,
-        confidence: result.confidence,
-        complete: result.complete,
-        fixed_point_reached: result.fixed_point_reached,
-        final_confirmed: result.final_confirmed,
-        flaky_observed: result.flaky_observed,
-        budget_exhausted: result.budget_exhausted,
+        rating: result.rating,
+        search: result.search,
         target_fingerprint: result.target_fingerprint.clone(),
         evidence_session: Some(result.evidence_session.clone()),
         warnings: result.warnings.clone(),
@@ -293,19 +289,20 @@ pub fn validate(
     )?;
     check(
         result.write_back_allowed
-            && result.confidence.is_some()
+            && result.rating.confidence.is_some()
             && result.capture_failure.is_none()
             && result.runtime_failure.is_none(),
         "the result does not allow writing back",
     )?;
-    if result.confidence == Some(Confidence::High) {
+    if result.rating.confidence == Some(Confidence::High) {
+        let search = &result.search;
         check(
             result.converged
-                && result.complete
-                && result.fixed_point_reached
-                && result.final_confirmed
-                && !result.flaky_observed
-                && !result.budget_exhausted,
+                && result.rating.complete
+                && search.fixed_point_reached
+                && search.final_confirmed
+                && !search.flaky_observed
+                && !search.budget_exhausted,
             "“high” confidence is not backed by the result's own flags",
         )?;
     }
@@ -318,7 +315,7 @@ pub fn validate(
         .first()
         .filter(|a| a.phase == Phase::Baseline && a.reproduced)
         .ok_or("the evidence has no reproducing baseline")?;
-    if result.final_confirmed {
+    if result.search.final_confirmed {
         let replayable: HashSet<u32> = base.candidate.iter().copied().collect();
         let kept: Vec<u32> = result
             .minimal_path

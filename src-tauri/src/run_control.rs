@@ -27,9 +27,7 @@ pub fn start(
     options
         .budget()
         .and_then(|_| options.search_options())
-        .map_err(|e| AppError::RunRefused {
-            reason: e.to_string(),
-        })?;
+        .map_err(|e| AppError::run_refused(&e))?;
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
@@ -95,7 +93,7 @@ fn spawn(
         let ended = match run.await {
             Ok((view, finished)) => {
                 let summary = &view.summary;
-                tracing::info!(run_id, status = ?summary.status, attempts = summary.attempts, confidence = ?summary.confidence, evidence = ?summary.evidence_session, "minimize run ended");
+                tracing::info!(run_id, status = ?summary.status, attempts = summary.attempts, confidence = ?summary.rating.confidence, evidence = ?summary.evidence_session, "minimize run ended");
                 if let Some((evidence, _)) = &finished {
                     slot.own().ended(evidence);
                 }

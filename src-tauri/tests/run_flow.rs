@@ -12,6 +12,7 @@ use common::*;
 
 use serde_json::{json, Value};
 use whittle_app::error::AppError;
+use whittle_app::run_refusal::RunRefusal;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
@@ -218,7 +219,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     // and can be exported as such (never approved).
     // (the whole replayable path: nothing was removed yet)
     assert_eq!(result.summary.minimal_path, [1, 2, 3, 4, 5, 9, 10, 11, 12]);
-    assert!(!result.summary.complete);
+    assert!(!result.summary.rating.complete);
     assert!(result.exportable);
     let evidence = result.summary.evidence_session.unwrap();
     assert!(matches!(
@@ -238,8 +239,45 @@ fn bad_requests_are_refused_before_anything_starts() {
     let setup = Setup::new();
     let runs = Arc::new(Runs::default());
     let refused = run_control::start(Some(&setup.config()), &runs, setup.request(0), |_| {});
-    assert!(matches!(refused, Err(AppError::RunRefused { .. })));
+    assert!(matches!(
+        refused,
+        Err(AppError::RunRefused {
+            refusal: RunRefusal::InvalidArgument { .. },
+            ..
+        })
+    ));
     let no_config = run_control::start(None, &runs, setup.request(5), |_| {});
     assert!(matches!(no_config, Err(AppError::ConfigUnavailable { .. })));
+    assert!(!runs.is_running());
+}
+
+#[test]
+fn a_run_on_a_device_that_is_gone_is_refused_with_the_devices_to_choose_from() {
+    let setup = Setup::new();
+    let runs = Arc::new(Runs::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut request = setup.request(5);
+    request.device = Some("emulator-0000".into());
+    run_control::start(Some(&setup.config()), &runs, request, move |u| {
+        let _ = tx.send(u);
+    })
+    .unwrap();
+    let error = loop {
+        match rx.recv_timeout(Duration::from_secs(120)).expect("ended") {
+            RunUpdate::Event { .. } => {}
+            RunUpdate::Ended { result, error, .. } => {
+                assert!(result.is_none());
+                break error.expect("a refusal");
+            }
+        }
+    };
+    // The window gets the refusal's case and the simulator's device to offer instead.
+    let json = serde_json::to_value(&error).unwrap();
+    assert_eq!(json["code"], "run_refused");
+    assert_eq!(json["refusal"]["kind"], "device_not_found", "{json}");
+    assert_eq!(json["refusal"]["device"], "emulator-0000");
+    let offered = json["refusal"]["devices"].as_array().unwrap();
+    assert!(!offered.is_empty(), "{json}");
+    assert!(offered.iter().all(|d| d["id"].is_string()), "{json}");
     assert!(!runs.is_running());
 }

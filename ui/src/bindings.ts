@@ -10,77 +10,83 @@ export const commands = {
 	/**  The workspace the window opens on. */
 	defaultWorkspace: () => __TAURI_INVOKE<string>("default_workspace"),
 	/**  The sessions of a workspace, newest first; malformed ones carry their problem. */
-	listSessions: (workspace: string) => typedError<SessionSummary_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_sessions", { workspace })),
+	listSessions: (workspace: string) => typedError<SessionSummary_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("list_sessions", { workspace })),
 	/**  One session with its crashes and each crash's step path. */
-	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, ErrorPayload>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
+	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
 	/**  A past minimize run of `session_id`, read from its evidence without replaying it. */
-	openPastRun: (workspace: string, sessionId: string, evidenceSession: string) => typedError<ReopenedRun_Serialize, ErrorPayload>(__TAURI_INVOKE("open_past_run", { workspace, sessionId, evidenceSession })),
+	openPastRun: (workspace: string, sessionId: string, evidenceSession: string) => typedError<ReopenedRun_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("open_past_run", { workspace, sessionId, evidenceSession })),
 	/**
 	 *  Follows `workspace`'s sessions folder (replacing the previous one); each burst of
 	 *  changes arrives on `on_change` with the names of the sessions that changed.
 	 */
-	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, ErrorPayload>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
+	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
 	/**  The devices the configured mobile server offers. */
-	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload>(__TAURI_INVOKE("list_devices", { workspace })),
+	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
-	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("start_run", { request, onUpdate })),
+	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("start_run", { request, onUpdate })),
 	/**
 	 *  Resumes an interrupted (or failed, or cancelled) run from its journal; progress and
 	 *  the end arrive on `on_update` as for `start_run`.
 	 */
-	resumeRun: (request: ResumeRequest, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload>(__TAURI_INVOKE("resume_run", { request, onUpdate })),
+	resumeRun: (request: ResumeRequest, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("resume_run", { request, onUpdate })),
 	/**  Ends an interrupted run without resuming it; its evidence stays readable. */
-	discardRun: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("discard_run", { workspace, evidenceSession })),
+	discardRun: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("discard_run", { workspace, evidenceSession })),
 	/**  The workspace's interrupted runs (`own`: this app was closed while it ran them). */
 	interruptedRuns: (workspace: string) => __TAURI_INVOKE<InterruptedRun[]>("interrupted_runs", { workspace }),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
 	cancelRun: (runId: number) => __TAURI_INVOKE<boolean>("cancel_run", { runId }),
 	/**  Writes the finished run's result into the original session's sidecar. */
-	approveRun: (evidenceSession: string) => typedError<Approval, ErrorPayload>(__TAURI_INVOKE("approve_run", { evidenceSession })),
+	approveRun: (evidenceSession: string) => typedError<Approval, ErrorPayload_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession })),
 	/**  Writes the bug-ticket bundle into `folder` and returns the bundle's path. */
-	exportRun: (evidenceSession: string, folder: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
+	exportRun: (evidenceSession: string, folder: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
 	/**  Opens the file manager on something this window wrote. */
-	revealPath: (path: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("reveal_path", { path })),
+	revealPath: (path: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("reveal_path", { path })),
 	/**  One archived (masked) screenshot of an evidence session. */
-	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
+	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
 	/**  A small preview of an archived screenshot, as a data URL. */
-	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
+	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
 	/**  A small preview of a recorded step's own screenshot, as a data URL. */
-	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
+	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
 	/**  Burns the reviewer's rectangles into the named screenshots. */
-	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload>(__TAURI_INVOKE("apply_masks", { request })),
+	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("apply_masks", { request })),
 	/**  Deletes a screenshot from the evidence (and so from any export). */
-	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
+	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
 	/**
 	 *  The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
 	 *  them (nothing is written).
 	 */
-	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], ErrorPayload>(__TAURI_INVOKE("preview_masks", { request })),
+	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], ErrorPayload_Serialize>(__TAURI_INVOKE("preview_masks", { request })),
 	/**  Which screenshots of an evidence session a person has checked, and which were omitted. */
-	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist, ErrorPayload>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
+	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist, ErrorPayload_Serialize>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
 	/**  Marks one screenshot as checked (or not) on the review checklist. */
-	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist, ErrorPayload>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
+	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist, ErrorPayload_Serialize>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
 	/**  Where the config is, whether this start created it, where the logs go. */
 	appSetup: () => __TAURI_INVOKE<SetupView_Serialize>("app_setup"),
 	/**  Opens the log folder in the file manager. */
-	revealLogs: () => typedError<null, ErrorPayload>(__TAURI_INVOKE("reveal_logs")),
+	revealLogs: () => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("reveal_logs")),
 	/**  The doctor's checks for a phone on adb, each with its fix. */
-	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, ErrorPayload>(__TAURI_INVOKE("check_real_device", { workspace })),
+	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("check_real_device", { workspace })),
 	/**  Points the config's device roles at the adb backend (`real`) or the simulator. */
-	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("use_real_device", { real })),
+	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("use_real_device", { real })),
 	/**  Sets the screenshot privacy level in the config (from the next run on). */
-	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, ErrorPayload>(__TAURI_INVOKE("set_privacy_level", { level })),
+	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("set_privacy_level", { level })),
 	/**  Imports a Maestro flow or a Robo script as a new session of the workspace. */
-	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, ErrorPayload>(__TAURI_INVOKE("import_flow", { request })),
+	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, ErrorPayload_Serialize>(__TAURI_INVOKE("import_flow", { request })),
 	/**  Replays an imported session once and records the crashes it causes. */
-	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, ErrorPayload>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
+	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
 	/**  A finished run's result as ticket-ready Markdown. */
-	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, ErrorPayload>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
+	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
 	/**  The masked frames of the minimal path, when the final confirmation took them. */
-	filmstrip: (workspace: string, evidenceSession: string) => typedError<FilmstripView_Serialize | null, ErrorPayload>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
+	filmstrip: (workspace: string, evidenceSession: string) => typedError<FilmstripView_Serialize | null, ErrorPayload_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
 };
 
 /* Types */
+/**
+ *  What one step of a replayable path does: the launch every replay starts with, or
+ *  one of the [`ReplayAction`]s. Written as the session's own `action_type` words.
+ */
+export type ActionKind = "launch" | "tap" | "input_text" | "press_button";
+
 export type AppVersion = AppVersion_Serialize | AppVersion_Deserialize;
 
 export type AppVersion_Deserialize = {
@@ -184,6 +190,13 @@ export type CoverageView = {
 	replayable: number,
 };
 
+/**  One distinct crash (a group of crash ids with one signature) the user can pick. */
+export type CrashChoice = {
+	/**  The session's crash ids in this group; the first is the one to run. */
+	crash_ids: string[],
+	label: string,
+};
+
 export type CrashDetail = CrashDetail_Serialize | CrashDetail_Deserialize;
 
 export type CrashDetail_Deserialize = {
@@ -226,6 +239,13 @@ export type DegradedIdentity = {
 	process: string,
 	label: string,
 	top_frames: string[],
+};
+
+/**  A device the user can pick to run on. */
+export type DeviceChoice = {
+	id: string,
+	/**  The model as the server names it; may be empty. */
+	name: string,
 };
 
 export type DeviceSetupReport = DeviceSetupReport_Serialize | DeviceSetupReport_Deserialize;
@@ -315,9 +335,22 @@ export type EngineSnapshot_Serialize = {
 export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
 
 /**  The wire shape of an [`AppError`]. */
-export type ErrorPayload = {
+export type ErrorPayload = ErrorPayload_Serialize | ErrorPayload_Deserialize;
+
+/**  The wire shape of an [`AppError`]. */
+export type ErrorPayload_Deserialize = {
 	code: ErrorCode,
 	message: string,
+	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
+	refusal?: RunRefusal_Deserialize | null,
+};
+
+/**  The wire shape of an [`AppError`]. */
+export type ErrorPayload_Serialize = {
+	code: ErrorCode,
+	message: string,
+	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
+	refusal?: RunRefusal_Serialize,
 };
 
 /**  The filmstrip the final confirmation took, for the result view. */
@@ -572,13 +605,7 @@ export type PendingResult_Deserialize = {
 	minimal_path: number[],
 	attempts: number,
 	max_replays: number,
-	confidence?: Confidence | null,
-	complete: boolean,
 	converged: boolean,
-	fixed_point_reached: boolean,
-	final_confirmed: boolean,
-	flaky_observed: boolean,
-	budget_exhausted: boolean,
 	capture_failure?: string | null,
 	runtime_failure?: string | null,
 	write_back_allowed: boolean,
@@ -610,7 +637,7 @@ export type PendingResult_Deserialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[] | null,
-};
+} & Rating_Deserialize & SearchFlags;
 
 /**
  *  The result of a live run, as written to the evidence session's `result.json`:
@@ -628,13 +655,7 @@ export type PendingResult_Serialize = {
 	minimal_path: number[],
 	attempts: number,
 	max_replays: number,
-	confidence: Confidence | null,
-	complete: boolean,
 	converged: boolean,
-	fixed_point_reached: boolean,
-	final_confirmed: boolean,
-	flaky_observed: boolean,
-	budget_exhausted: boolean,
 	capture_failure: string | null,
 	runtime_failure: string | null,
 	write_back_allowed: boolean,
@@ -666,7 +687,7 @@ export type PendingResult_Serialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[],
-};
+} & Rating_Serialize & SearchFlags;
 
 /**  Which part of the Phase 3 (docs/design.md §13) issued a replay. */
 export type Phase = 
@@ -697,7 +718,7 @@ export type PlanEntry_Deserialize = {
 	index: number,
 	description: string,
 	/**  `launch`, `tap`, `input_text` or `press_button`. */
-	action_type: string,
+	action_type: ActionKind,
 	strategy?: Strategy | null,
 	button?: string | null,
 	input_value?: string | null,
@@ -713,7 +734,7 @@ export type PlanEntry_Serialize = {
 	index: number,
 	description: string,
 	/**  `launch`, `tap`, `input_text` or `press_button`. */
-	action_type: string,
+	action_type: ActionKind,
 	strategy: Strategy | null,
 	button: string | null,
 	input_value: string | null,
@@ -793,6 +814,31 @@ export type ProofRow = {
 	removed_step: number,
 	candidate: number[],
 	outcomes: boolean[],
+};
+
+/**  How far the result can be trusted: the assessment's rating. */
+export type Rating = Rating_Serialize | Rating_Deserialize;
+
+/**  How far the result can be trusted: the assessment's rating. */
+export type Rating_Deserialize = {
+	/**  `None` when the baseline did not reproduce: there is nothing to rate. */
+	confidence?: Confidence | null,
+	/**
+	 *  Every single-deletion candidate of the final path was tried (the sidecar's
+	 *  `minimized_complete`).
+	 */
+	complete: boolean,
+};
+
+/**  How far the result can be trusted: the assessment's rating. */
+export type Rating_Serialize = {
+	/**  `None` when the baseline did not reproduce: there is nothing to rate. */
+	confidence: Confidence | null,
+	/**
+	 *  Every single-deletion candidate of the final path was tried (the sidecar's
+	 *  `minimized_complete`).
+	 */
+	complete: boolean,
 };
 
 /**  What one recorded run found. */
@@ -993,6 +1039,63 @@ export type RunNotice =
  */
 { kind: "resumed"; at: string; after_attempts: number };
 
+/**  One refusal; the UI switches on `kind`. */
+export type RunRefusal = RunRefusal_Serialize | RunRefusal_Deserialize;
+
+/**  One refusal; the UI switches on `kind`. */
+export type RunRefusal_Deserialize = 
+/**  A value of the request is out of range (budget, pool size, baseline tries). */
+{ kind: "invalid_argument"; detail: string } | 
+/**  The session cannot be found or read, or its plan cannot be built. */
+{ kind: "session_unusable"; detail: string } | 
+/**  The session recorded no crash. */
+{ kind: "no_crash" } | 
+/**  The session has several distinct crashes and the run needs one of them. */
+{ kind: "needs_crash"; crashes: CrashChoice[] } | 
+/**  The crash asked for is not among the session's crashes. */
+{ kind: "crash_not_found"; crash_id: string; crashes: CrashChoice[] } | 
+/**  No online Android device. */
+{ kind: "no_device" } | 
+/**  Several online Android devices and none was named. */
+{ kind: "needs_device"; devices: DeviceChoice[] } | 
+/**  The device asked for is not online (or is ambiguous across lab hosts). */
+{ kind: "device_not_found"; device: string; devices: DeviceChoice[] } | 
+/**  The app to replay is not the crashing process, or is not installed. */
+{ kind: "needs_package"; package?: string | null; process: string; detail: string } | 
+/**  A device server failed to answer. */
+{ kind: "server_failed"; detail: string } | 
+/**  The user cancelled before the run began. */
+{ kind: "cancelled" } | 
+/**  The interrupted run cannot go on (changed, finished, held, unreadable). */
+{ kind: "resume_refused"; detail: string };
+
+/**  One refusal; the UI switches on `kind`. */
+export type RunRefusal_Serialize = 
+/**  A value of the request is out of range (budget, pool size, baseline tries). */
+{ kind: "invalid_argument"; detail: string } | 
+/**  The session cannot be found or read, or its plan cannot be built. */
+{ kind: "session_unusable"; detail: string } | 
+/**  The session recorded no crash. */
+{ kind: "no_crash" } | 
+/**  The session has several distinct crashes and the run needs one of them. */
+{ kind: "needs_crash"; crashes: CrashChoice[] } | 
+/**  The crash asked for is not among the session's crashes. */
+{ kind: "crash_not_found"; crash_id: string; crashes: CrashChoice[] } | 
+/**  No online Android device. */
+{ kind: "no_device" } | 
+/**  Several online Android devices and none was named. */
+{ kind: "needs_device"; devices: DeviceChoice[] } | 
+/**  The device asked for is not online (or is ambiguous across lab hosts). */
+{ kind: "device_not_found"; device: string; devices: DeviceChoice[] } | 
+/**  The app to replay is not the crashing process, or is not installed. */
+{ kind: "needs_package"; package: string | null; process: string; detail: string } | 
+/**  A device server failed to answer. */
+{ kind: "server_failed"; detail: string } | 
+/**  The user cancelled before the run began. */
+{ kind: "cancelled" } | 
+/**  The interrupted run cannot go on (changed, finished, held, unreadable). */
+{ kind: "resume_refused"; detail: string };
+
 /**  What the run panel asks for. */
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
 
@@ -1123,16 +1226,10 @@ export type RunSummary_Deserialize = {
 	original_path: number[],
 	minimal_path: number[],
 	attempts: number,
-	confidence?: Confidence | null,
-	complete: boolean,
-	fixed_point_reached: boolean,
-	final_confirmed: boolean,
-	flaky_observed: boolean,
-	budget_exhausted: boolean,
 	target_fingerprint?: string | null,
 	evidence_session?: string | null,
 	warnings: string[],
-};
+} & Rating_Deserialize & SearchFlags;
 
 /**  docs/design.md §8's `--json` object. */
 export type RunSummary_Serialize = {
@@ -1142,16 +1239,10 @@ export type RunSummary_Serialize = {
 	original_path: number[],
 	minimal_path: number[],
 	attempts: number,
-	confidence: Confidence | null,
-	complete: boolean,
-	fixed_point_reached: boolean,
-	final_confirmed: boolean,
-	flaky_observed: boolean,
-	budget_exhausted: boolean,
 	target_fingerprint: string | null,
 	evidence_session: string | null,
 	warnings: string[],
-};
+} & Rating_Serialize & SearchFlags;
 
 export type RunUpdate = RunUpdate_Serialize | RunUpdate_Deserialize;
 
@@ -1159,13 +1250,13 @@ export type RunUpdate_Deserialize =
 /**  One event of the run, in order. */
 { kind: "event"; run_id: number; event: RunEvent_Deserialize } | 
 /**  The run is over: `result` when it produced one, else `error` says why it did not. */
-{ kind: "ended"; run_id: number; result?: RunResultView_Deserialize | null; error?: ErrorPayload | null };
+{ kind: "ended"; run_id: number; result?: RunResultView_Deserialize | null; error?: ErrorPayload_Deserialize | null };
 
 export type RunUpdate_Serialize = 
 /**  One event of the run, in order. */
 { kind: "event"; run_id: number; event: RunEvent_Serialize } | 
 /**  The run is over: `result` when it produced one, else `error` says why it did not. */
-{ kind: "ended"; run_id: number; result: RunResultView_Serialize | null; error: ErrorPayload | null };
+{ kind: "ended"; run_id: number; result: RunResultView_Serialize | null; error: ErrorPayload_Serialize | null };
 
 export type ScreenshotView = {
 	/**  The evidence session the image belongs to: with `name`, its full identity. */
@@ -1177,6 +1268,18 @@ export type ScreenshotView = {
 	/**  Already burned into the image. */
 	masks: MaskRect[],
 	style: MaskStyle,
+};
+
+/**  How the search ended, as the engine reported it. */
+export type SearchFlags = {
+	/**  No single deletion of the final path reproduced. */
+	fixed_point_reached: boolean,
+	/**  The final path reproduced on every one of its confirmation replays. */
+	final_confirmed: boolean,
+	/**  Some path both reproduced and missed (a latch; docs/design.md). */
+	flaky_observed: boolean,
+	/**  The replay budget ran out before the search finished. */
+	budget_exhausted: boolean,
 };
 
 export type SearchStrategy = 

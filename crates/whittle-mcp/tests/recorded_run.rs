@@ -42,7 +42,7 @@ fn a_finished_run_reads_back_attempt_by_attempt() {
     let result = run.result.as_ref().unwrap();
     assert_eq!(result.status, Some(RunStatus::Minimized));
     assert_eq!(result.minimal_path, [1, 10, 11, 12]);
-    assert_eq!(result.confidence, Some(Confidence::High));
+    assert_eq!(result.rating.confidence, Some(Confidence::High));
     assert_eq!(run.attempts.len() as u32, result.attempts);
     let numbers: Vec<u32> = run.attempts.iter().map(|a| a.attempt).collect();
     assert_eq!(numbers, (1..=result.attempts).collect::<Vec<_>>());

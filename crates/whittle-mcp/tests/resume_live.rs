@@ -204,7 +204,10 @@ async fn a_full_disk_ends_the_run_failed_and_a_resume_finishes_it_without_replay
         uninterrupted.summary.minimal_path
     );
     assert_eq!(resumed.summary.attempts, uninterrupted.summary.attempts);
-    assert_eq!(resumed.summary.confidence, uninterrupted.summary.confidence);
+    assert_eq!(
+        resumed.summary.rating.confidence,
+        uninterrupted.summary.rating.confidence
+    );
     assert_eq!(
         resumed.search.as_ref().unwrap().proof,
         uninterrupted.search.as_ref().unwrap().proof

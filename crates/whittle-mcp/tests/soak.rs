@@ -158,7 +158,7 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
     let took = started.elapsed();
 
     assert_eq!(outcome.summary.attempts, REPLAYS, "{}", outcome.report);
-    assert!(outcome.summary.budget_exhausted);
+    assert!(outcome.summary.search.budget_exhausted);
     assert_eq!(outcome.summary.status, RunStatus::Minimized);
     let evidence = outcome.evidence_dir.clone().unwrap();
     assert_eq!(

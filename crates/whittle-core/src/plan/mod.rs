@@ -26,5 +26,6 @@ pub use describe::{StepWords, TargetWords, UnstableKeyKind};
 pub use error::PlanError;
 pub use skip::SkipReason;
 pub use types::{
-    Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan, ReplayStep,
+    ActionKind, Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan,
+    ReplayStep,
 };

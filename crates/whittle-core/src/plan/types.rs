@@ -1,6 +1,6 @@
 //! The replay plan and its parts, as the engine runs them and the app shows them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::contract::ui::Strategy;
 use crate::redact::Redacted;
@@ -97,6 +97,52 @@ pub enum ReplayAction {
     },
 }
 
+impl ReplayAction {
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            ReplayAction::PressButton { .. } => ActionKind::PressButton,
+            ReplayAction::Tap { .. } => ActionKind::Tap,
+            ReplayAction::InputText { .. } => ActionKind::InputText,
+        }
+    }
+}
+
+/// What one step of a replayable path does: the launch every replay starts with, or
+/// one of the [`ReplayAction`]s. Written as the session's own `action_type` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    Launch,
+    Tap,
+    InputText,
+    PressButton,
+}
+
+impl ActionKind {
+    /// The word sessions and results write for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Launch => "launch",
+            ActionKind::Tap => "tap",
+            ActionKind::InputText => "input_text",
+            ActionKind::PressButton => "press_button",
+        }
+    }
+
+    /// The kind `word` names, if it is one (words read from untrusted files).
+    pub fn from_word(word: &str) -> Option<ActionKind> {
+        [
+            ActionKind::Launch,
+            ActionKind::Tap,
+            ActionKind::InputText,
+            ActionKind::PressButton,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == word)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PlannedStep {
@@ -162,5 +208,28 @@ impl ReplayPlan {
             .copied()
             .filter(|i| self.setup.contains(i) || candidate.contains(i))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_action_kind_is_written_as_the_session_word_and_read_back() {
+        for (kind, word) in [
+            (ActionKind::Launch, "launch"),
+            (ActionKind::Tap, "tap"),
+            (ActionKind::InputText, "input_text"),
+            (ActionKind::PressButton, "press_button"),
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), word);
+            assert_eq!(kind.as_str(), word);
+            assert_eq!(ActionKind::from_word(word), Some(kind));
+            let read: ActionKind = serde_json::from_value(word.into()).unwrap();
+            assert_eq!(read, kind);
+        }
+        assert_eq!(ActionKind::from_word("swipe"), None);
+        assert!(serde_json::from_value::<ActionKind>("swipe".into()).is_err());
     }
 }

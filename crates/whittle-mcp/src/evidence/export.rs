@@ -51,6 +51,7 @@ pub fn export_input(
     let dir = resolve_session_dir(workspace, evidence_session)?;
     let result = read_result(&dir)?;
     let confidence = result
+        .rating
         .confidence
         .ok_or_else(|| EvidenceExportError::NoResult(evidence_session.into()))?;
     let steps = result
@@ -93,7 +94,7 @@ pub fn export_input(
         target_stack: result.target_stack.clone(),
         attempts: result.attempts,
         confidence,
-        complete: result.complete,
+        complete: result.rating.complete,
         original_path: result.original_path.clone(),
         minimal_path: result.minimal_path.clone(),
         steps,

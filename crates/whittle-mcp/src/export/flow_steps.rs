@@ -4,6 +4,7 @@
 //! is never written: the step says so and is left for the human.
 
 use whittle_core::contract::ui::By;
+use whittle_core::plan::ActionKind;
 
 use super::redact::{redact_json, REDACTED};
 use super::ExportStep;
@@ -13,6 +14,8 @@ use super::ExportStep;
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
 struct Entry {
+    /// Read as text: a word Whittle cannot write is a step left out, not an
+    /// unreadable one.
     action_type: String,
     strategy: Option<whittle_core::contract::ui::Strategy>,
     button: Option<String>,
@@ -80,19 +83,24 @@ fn action(step: &ExportStep) -> FlowAction {
         .as_ref()
         .map(|s| (s.by, s.value.clone()))
         .filter(|(_, v)| !v.is_empty());
-    match (entry.action_type.as_str(), element) {
-        ("press_button", _) if entry.button.as_deref() == Some("BACK") => FlowAction::Back,
+    match (ActionKind::from_word(&entry.action_type), element) {
+        (Some(ActionKind::PressButton), _) if entry.button.as_deref() == Some("BACK") => {
+            FlowAction::Back
+        }
         (_, Some((_, value))) if value == REDACTED => {
             FlowAction::LeftOut("its element's name looks private, so it is withheld".into())
         }
-        ("tap", Some((by, value))) => FlowAction::Tap { by, value },
-        ("input_text", Some((by, value))) => {
+        (Some(ActionKind::Tap), Some((by, value))) => FlowAction::Tap { by, value },
+        (Some(ActionKind::InputText), Some((by, value))) => {
             let text = entry
                 .input_value
                 .filter(|v| !entry.input_redacted && v != REDACTED);
             FlowAction::Input { by, value, text }
         }
-        (other, _) => FlowAction::LeftOut(format!("Whittle has no way to write a {other:?} step")),
+        _ => FlowAction::LeftOut(format!(
+            "Whittle has no way to write a {:?} step",
+            entry.action_type
+        )),
     }
 }
 

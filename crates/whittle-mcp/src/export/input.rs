@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use whittle_core::engine::Phase;
 use whittle_core::model::Confidence;
+use whittle_core::plan::ActionKind;
 
 use crate::config::PrivacyLevel;
 use crate::evidence::ReviewSummary;
@@ -75,7 +76,11 @@ pub struct ExportStep {
 impl ExportStep {
     /// The fixed launch setup every replay starts with (not an action of its own).
     pub fn is_launch(&self) -> bool {
-        self.action.get("action_type").and_then(|v| v.as_str()) == Some("launch")
+        self.action
+            .get("action_type")
+            .and_then(|v| v.as_str())
+            .and_then(ActionKind::from_word)
+            == Some(ActionKind::Launch)
     }
 }
 

@@ -14,8 +14,8 @@ use super::evidence_session::{stop_problem, EvidenceSession};
 use super::journal::ResumeMark;
 use super::resume::resumed_block;
 use super::{
-    LiveRun, PendingResult, PlanEntry, RunEvent, RunNotice, RunOutcome, RunStatus, RunSummary,
-    DECODE_WARNINGS_FILE,
+    LiveRun, PendingResult, PlanEntry, Rating, RunEvent, RunNotice, RunOutcome, RunStatus,
+    RunSummary, SearchFlags, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
@@ -115,12 +115,8 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             Vec::new()
         },
         attempts: result.attempts,
-        confidence: assessment.confidence,
-        complete: assessment.minimized_complete,
-        fixed_point_reached: result.fixed_point_reached,
-        final_confirmed: result.final_confirmed,
-        flaky_observed: result.flaky_observed,
-        budget_exhausted: result.budget_exhausted,
+        rating: Rating::of(&assessment),
+        search: SearchFlags::of(&result),
         target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
         evidence_session: Some(evidence.id.clone()),
         warnings: run
@@ -174,13 +170,9 @@ fn pending_result(
         },
         attempts: result.attempts,
         max_replays: result.max_replays,
-        confidence: assessment.confidence,
-        complete: assessment.minimized_complete,
+        rating: Rating::of(&assessment),
         converged: assessment.converged,
-        fixed_point_reached: result.fixed_point_reached,
-        final_confirmed: result.final_confirmed,
-        flaky_observed: result.flaky_observed,
-        budget_exhausted: result.budget_exhausted,
+        search: SearchFlags::of(result),
         capture_failure: result.capture_failure.clone(),
         runtime_failure: result.runtime_failure.clone(),
         write_back_allowed: assessment.write_back_allowed,

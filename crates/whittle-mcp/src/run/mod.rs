@@ -19,6 +19,7 @@ mod pending;
 mod pool_record;
 mod prepare;
 mod recorded;
+mod result_flags;
 mod resume;
 mod rounds;
 mod search;
@@ -47,6 +48,7 @@ pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
+pub use result_flags::{Rating, SearchFlags};
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,

@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 use whittle_core::assessment::Assessment;
 use whittle_core::contract::analyzer::StaticSuggestion;
 use whittle_core::engine::SearchResult;
-use whittle_core::model::Confidence;
 
-use super::PendingResult;
+use super::{PendingResult, Rating, SearchFlags};
 
 /// How a run ended, coarse enough to pick an exit code from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,12 +59,10 @@ pub struct RunSummary {
     pub original_path: Vec<u32>,
     pub minimal_path: Vec<u32>,
     pub attempts: u32,
-    pub confidence: Option<Confidence>,
-    pub complete: bool,
-    pub fixed_point_reached: bool,
-    pub final_confirmed: bool,
-    pub flaky_observed: bool,
-    pub budget_exhausted: bool,
+    #[serde(flatten)]
+    pub rating: Rating,
+    #[serde(flatten)]
+    pub search: SearchFlags,
     pub target_fingerprint: Option<String>,
     pub evidence_session: Option<String>,
     pub warnings: Vec<String>,

@@ -3,8 +3,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use whittle_core::contract::ui::Strategy;
 use whittle_core::engine::ProofRow;
-use whittle_core::model::{Confidence, MinimizedEntry};
-use whittle_core::plan::{ReplayAction, ReplayPlan};
+use whittle_core::model::MinimizedEntry;
+use whittle_core::plan::{ActionKind, ReplayAction, ReplayPlan};
 use whittle_core::sensitive::looks_sensitive_input;
 
 use crate::replay::TargetIdentity;
@@ -22,7 +22,7 @@ pub struct PlanEntry {
     pub index: u32,
     pub description: String,
     /// `launch`, `tap`, `input_text` or `press_button`.
-    pub action_type: String,
+    pub action_type: ActionKind,
     pub strategy: Option<Strategy>,
     pub button: Option<String>,
     pub input_value: Option<String>,
@@ -47,7 +47,7 @@ impl PlanEntry {
         let mut entry = PlanEntry {
             index,
             description,
-            action_type: "launch".into(),
+            action_type: ActionKind::Launch,
             strategy: None,
             button: None,
             input_value: None,
@@ -56,17 +56,16 @@ impl PlanEntry {
         if plan.setup.contains(&index) {
             return Some(entry);
         }
-        match &plan.step(index)?.action {
+        let action = &plan.step(index)?.action;
+        entry.action_type = action.kind();
+        match action {
             ReplayAction::PressButton { button } => {
-                entry.action_type = "press_button".into();
                 entry.button = Some(button.clone());
             }
             ReplayAction::Tap { strategy } => {
-                entry.action_type = "tap".into();
                 entry.strategy = Some(strategy.clone());
             }
             ReplayAction::InputText { strategy, value } => {
-                entry.action_type = "input_text".into();
                 entry.strategy = Some(strategy.clone());
                 if looks_sensitive_input(&strategy.value, value.expose()) {
                     entry.input_redacted = true;
@@ -96,13 +95,11 @@ pub struct PendingResult {
     pub minimal_path: Vec<u32>,
     pub attempts: u32,
     pub max_replays: u32,
-    pub confidence: Option<Confidence>,
-    pub complete: bool,
+    #[serde(flatten)]
+    pub rating: super::Rating,
     pub converged: bool,
-    pub fixed_point_reached: bool,
-    pub final_confirmed: bool,
-    pub flaky_observed: bool,
-    pub budget_exhausted: bool,
+    #[serde(flatten)]
+    pub search: super::SearchFlags,
     pub capture_failure: Option<String>,
     pub runtime_failure: Option<String>,
     pub write_back_allowed: bool,
@@ -155,14 +152,18 @@ pub fn sidecar_entry(
     pending: &PendingResult,
     approved_at: String,
 ) -> Result<MinimizedEntry, ApproveError> {
-    let Some(confidence) = pending.confidence.filter(|_| pending.write_back_allowed) else {
+    let Some(confidence) = pending
+        .rating
+        .confidence
+        .filter(|_| pending.write_back_allowed)
+    else {
         return Err(ApproveError::NotAllowed);
     };
     Ok(MinimizedEntry {
         minimized_repro_path: pending.minimal_path.clone(),
         minimized_attempts: pending.attempts,
         minimized_confidence: confidence,
-        minimized_complete: pending.complete,
+        minimized_complete: pending.rating.complete,
         target_fingerprint: pending.target_fingerprint.clone(),
         evidence_session: pending.evidence_session.clone(),
         approved_at,

@@ -3,7 +3,7 @@ use std::fmt::Write as _;
 use whittle_core::model::Confidence;
 use whittle_core::report_text::format_path;
 
-use super::{RunOutcome, RunStatus, RunSummary, StaticRun};
+use super::{Rating, RunOutcome, RunStatus, RunSummary, SearchFlags, StaticRun};
 
 /// A static suggestion: never replayed, always low, never written back.
 pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
@@ -37,12 +37,12 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
             original_path: run.crash.repro_path.clone(),
             minimal_path: run.suggestion.path.clone(),
             attempts: 0,
-            confidence: Some(Confidence::Low),
-            complete: false,
-            fixed_point_reached: false,
-            final_confirmed: false,
-            flaky_observed: false,
-            budget_exhausted: false,
+            rating: Rating {
+                confidence: Some(Confidence::Low),
+                complete: false,
+            },
+            // Nothing was searched.
+            search: SearchFlags::default(),
             target_fingerprint: None,
             evidence_session: None,
             warnings: vec![run.reason.clone()],

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde::Serialize;
-use whittle_core::plan::{ReplayAction, ReplayStep};
+use whittle_core::plan::{ActionKind, ReplayAction, ReplayStep};
 use whittle_core::redact::Redacted;
 
 use super::prepare::choose_device;
@@ -135,15 +135,15 @@ pub async fn verify_bundle(
 /// `None` for the launch setup (every replay launches).
 fn to_action(entry: &PlanEntry) -> Result<Option<ReplayAction>, VerifyError> {
     let missing = |what: &str| VerifyError::Refused(format!("step {} has no {what}", entry.index));
-    Ok(Some(match entry.action_type.as_str() {
-        "launch" => return Ok(None),
-        "press_button" => ReplayAction::PressButton {
+    Ok(Some(match entry.action_type {
+        ActionKind::Launch => return Ok(None),
+        ActionKind::PressButton => ReplayAction::PressButton {
             button: entry.button.clone().ok_or_else(|| missing("button"))?,
         },
-        "tap" => ReplayAction::Tap {
+        ActionKind::Tap => ReplayAction::Tap {
             strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
         },
-        "input_text" => {
+        ActionKind::InputText => {
             let value = entry
                 .input_value
                 .clone()
@@ -158,12 +158,6 @@ fn to_action(entry: &PlanEntry) -> Result<Option<ReplayAction>, VerifyError> {
                 strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
                 value: Redacted::new(value),
             }
-        }
-        other => {
-            return Err(VerifyError::Refused(format!(
-                "step {} has unsupported action {other:?}",
-                entry.index
-            )))
         }
     }))
 }

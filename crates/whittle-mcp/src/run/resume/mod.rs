@@ -268,7 +268,7 @@ fn ensure_unfinished(
                 RunStatus::CaptureFailed
             } else if result.runtime_failure.is_some() {
                 RunStatus::RuntimeFailed
-            } else if result.confidence.is_some() {
+            } else if result.rating.confidence.is_some() {
                 RunStatus::Minimized
             } else {
                 RunStatus::NotReproduced

@@ -1,0 +1,124 @@
+//! The flags a run's result reports, defined once and embedded (flattened, so the
+//! JSON keeps its flat shape) in both [`super::RunSummary`] (`--json`, the window) and
+//! [`super::PendingResult`] (`result.json`): built once from the search's
+//! [`SearchResult`] and its [`Assessment`] instead of copied field by field.
+//!
+//! They are two types, not one, because `result.json` writes `converged` between
+//! them and its bytes must stay as they were (results already on disk, and readers
+//! that diff them); `--json` has no `converged` and writes the two side by side
+//! (docs/design.md §8 lists its fields).
+
+use serde::{Deserialize, Serialize};
+use whittle_core::assessment::Assessment;
+use whittle_core::engine::SearchResult;
+use whittle_core::model::Confidence;
+
+/// How far the result can be trusted: the assessment's rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Rating {
+    /// `None` when the baseline did not reproduce: there is nothing to rate.
+    pub confidence: Option<Confidence>,
+    /// Every single-deletion candidate of the final path was tried (the sidecar's
+    /// `minimized_complete`).
+    pub complete: bool,
+}
+
+impl Rating {
+    pub fn of(assessment: &Assessment) -> Rating {
+        Rating {
+            confidence: assessment.confidence,
+            complete: assessment.minimized_complete,
+        }
+    }
+}
+
+/// How the search ended, as the engine reported it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SearchFlags {
+    /// No single deletion of the final path reproduced.
+    pub fixed_point_reached: bool,
+    /// The final path reproduced on every one of its confirmation replays.
+    pub final_confirmed: bool,
+    /// Some path both reproduced and missed (a latch; docs/design.md).
+    pub flaky_observed: bool,
+    /// The replay budget ran out before the search finished.
+    pub budget_exhausted: bool,
+}
+
+impl SearchFlags {
+    pub fn of(result: &SearchResult) -> SearchFlags {
+        SearchFlags {
+            fixed_point_reached: result.fixed_point_reached,
+            final_confirmed: result.final_confirmed,
+            flaky_observed: result.flaky_observed,
+            budget_exhausted: result.budget_exhausted,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{PendingResult, RunStatus, RunSummary};
+    use super::*;
+
+    /// A `result.json` a run wrote before the flags were shared.
+    const WRITTEN: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/evidence/2026-12-03_074146_minimize-checkout-npe/result.json"
+    ));
+
+    #[test]
+    fn a_written_result_reads_and_writes_back_byte_for_byte() {
+        let pending: PendingResult = serde_json::from_str(WRITTEN).unwrap();
+        assert_eq!(pending.rating.confidence, Some(Confidence::High));
+        assert!(pending.rating.complete && pending.converged);
+        assert!(pending.search.fixed_point_reached && pending.search.final_confirmed);
+        assert!(!pending.search.flaky_observed && !pending.search.budget_exhausted);
+        let again = serde_json::to_vec_pretty(&pending).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), WRITTEN);
+    }
+
+    #[test]
+    fn the_json_summary_keeps_its_fields_in_their_order() {
+        let summary = RunSummary {
+            status: RunStatus::Minimized,
+            session: "s".into(),
+            crash_id: "c1".into(),
+            original_path: vec![1, 2, 3],
+            minimal_path: vec![1, 3],
+            attempts: 7,
+            rating: Rating {
+                confidence: Some(Confidence::Medium),
+                complete: true,
+            },
+            search: SearchFlags {
+                fixed_point_reached: true,
+                final_confirmed: false,
+                flaky_observed: true,
+                budget_exhausted: false,
+            },
+            target_fingerprint: Some("fp".into()),
+            evidence_session: Some("e".into()),
+            warnings: vec!["w".into()],
+        };
+        let json = serde_json::to_string(&summary).unwrap();
+        assert_eq!(
+            json,
+            r#"{"status":"minimized","session":"s","crash_id":"c1","original_path":[1,2,3],"minimal_path":[1,3],"attempts":7,"confidence":"medium","complete":true,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"target_fingerprint":"fp","evidence_session":"e","warnings":["w"]}"#
+        );
+        let back: RunSummary = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, summary);
+    }
+
+    #[test]
+    fn a_missing_confidence_reads_as_none_inside_the_flattened_rating() {
+        // Results of a baseline that did not reproduce write `"confidence": null`;
+        // the shared flags must still read them.
+        let mut value: serde_json::Value = serde_json::from_str(WRITTEN).unwrap();
+        value["confidence"] = serde_json::Value::Null;
+        let pending: PendingResult = serde_json::from_value(value).unwrap();
+        assert_eq!(pending.rating.confidence, None);
+    }
+}

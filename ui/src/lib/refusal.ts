@@ -1,0 +1,27 @@
+// What a refused run lets the user choose: the backend sends the refusal's case with
+// its data (`ErrorPayload.refusal`), and a refusal for want of a device or a crash
+// carries the ones to choose from. Every other refusal is only told, not offered.
+import type { CrashChoice, DeviceChoice, RunRefusal } from "../bindings";
+
+export type RefusalChoice =
+  | { kind: "device"; missing: string | null; devices: DeviceChoice[] }
+  | { kind: "crash"; missing: string | null; crashes: CrashChoice[] };
+
+/** The choice `refusal` offers, or `null` when there is nothing to choose from. */
+export function refusalChoice(refusal: RunRefusal | null | undefined): RefusalChoice | null {
+  if (!refusal) return null;
+  switch (refusal.kind) {
+    case "needs_device":
+      return refusal.devices.length > 0 ? { kind: "device", missing: null, devices: refusal.devices } : null;
+    case "device_not_found":
+      return refusal.devices.length > 0 ? { kind: "device", missing: refusal.device, devices: refusal.devices } : null;
+    case "needs_crash":
+      return refusal.crashes.length > 0 ? { kind: "crash", missing: null, crashes: refusal.crashes } : null;
+    case "crash_not_found":
+      return refusal.crashes.length > 0
+        ? { kind: "crash", missing: refusal.crash_id, crashes: refusal.crashes }
+        : null;
+    default:
+      return null;
+  }
+}
