@@ -82,7 +82,7 @@ function connect(script) {
   return { child, request, notify, exited: () => exited };
 }
 
-test('mobile-mcp serves the contract's mobile tools and lists devices without one', async (t) => {
+test('mobile-mcp serves the contract mobile tools and lists devices without one', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'whittle-mobile-mcp-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const why = install(dir);
