@@ -301,7 +301,15 @@ test("after a restart, the approved result is back without replaying: badge, his
   assert.match(stack, /NullPointerException/);
   assert.match(stack, /the target crash/);
   // Its screenshot is the archived one of that attempt.
-  await clickInView((await find(byTestId("open-screenshot")))[0]);
+  // A reproducing attempt's screenshot may be omitted (the launcher after the crash); the
+  // first attempt with one is taken, once its thumbnail is laid out (it loads lazily).
+  const shot = (await find(byTestId("open-screenshot")))[0];
+  assert.ok(shot, "the reopened history has an archived screenshot");
+  await exec(`arguments[0].scrollIntoView({ block: "center" });`, [shot]);
+  await waitFor("the thumbnail to be laid out", () =>
+    exec(`const r = arguments[0].getBoundingClientRect(); return r.width > 0 && r.height > 0;`, [shot]),
+  );
+  await click(shot);
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
   await waitFor("the reopened screenshot to be decoded", () =>
     exec(
