@@ -19,7 +19,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -37,6 +37,10 @@ const TOKEN: &str = "bench-lab-token-0123456789abcdef";
 const RTT_MS: u32 = 20;
 
 type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
+
+#[path = "support/mod.rs"]
+mod support;
+use support::{copy_dir, median, ms};
 
 fn main() -> BenchResult<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -163,29 +167,6 @@ impl Setup {
         }
         Ok(config)
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 async fn connect(config: &Config) -> BenchResult<Hub> {

@@ -15,7 +15,7 @@
 //! `OVERHEAD_QUICK=1` runs fewer repetitions.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -34,6 +34,10 @@ const REPLAY_TARGET_MS: f64 = 20.0;
 const MASK_TARGET_MS: f64 = 30.0;
 
 type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
+
+#[path = "support/mod.rs"]
+mod support;
+use support::{copy_dir, median, ms};
 
 fn main() -> BenchResult<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -128,29 +132,6 @@ impl Rig {
             .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
             .collect()
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 /// Successive lap times in ms.
