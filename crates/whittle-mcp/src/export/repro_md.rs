@@ -121,13 +121,20 @@ fn verify(md: &mut String, bundle_name: &str) {
     let _ = writeln!(md, "```sh\nwhittle verify {bundle_name} --runs 3\n```\n");
 }
 
-fn confidence(md: &mut String, input: &ExportInput) {
-    let _ = writeln!(md, "## Confidence\n");
-    let verdict = if input.complete {
+/// What the result claims, in the bundle's words: a converged search with a complete proof
+/// is "minimal"; anything less is only the shortest candidate seen to reproduce. Shared by
+/// `repro.md` and the ticket text so the two never word one result differently.
+pub(super) fn proof_state(complete: bool) -> &'static str {
+    if complete {
         "minimal / converged"
     } else {
         "shortest reproducing candidate so far, minimality not proven"
-    };
+    }
+}
+
+fn confidence(md: &mut String, input: &ExportInput) {
+    let _ = writeln!(md, "## Confidence\n");
+    let verdict = proof_state(input.complete);
     let _ = writeln!(
         md,
         "- Confidence: **{}** ({verdict})",

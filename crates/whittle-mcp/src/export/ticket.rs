@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::flow_steps::flow_steps;
 use super::maestro_flow;
 use super::redact::{plain_line, safe_block, safe_line};
+use super::repro_md::proof_state;
 use super::ExportInput;
 
 const STACK_LINES: usize = 40;
@@ -58,11 +59,7 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
         md,
         "\n**Expected:** no crash. **Actual:** the app crashes ({label}).\n"
     );
-    let verdict = if input.complete {
-        "minimal / converged"
-    } else {
-        "shortest reproducing candidate so far, minimality not proven"
-    };
+    let verdict = proof_state(input.complete);
     let _ = writeln!(
         md,
         "**Confidence:** {} ({verdict}) · {} replays · original path {:?} → minimal path {:?}\n",
