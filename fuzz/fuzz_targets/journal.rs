@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use whittle_mcp::run::{parse_journal, restore, JOURNAL_FILE};
+use whittle_service::run::{parse_journal, restore, JOURNAL_FILE};
 
 fuzz_target!(|data: &[u8]| {
     let journal = match parse_journal(data) {

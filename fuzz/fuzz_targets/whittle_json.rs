@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use whittle_mcp::config::Config;
+use whittle_service::config::Config;
 
 const FILE: &str = "/fuzz/config/whittle.json";
 

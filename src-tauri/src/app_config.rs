@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use whittle_mcp::config::Config;
+use whittle_service::config::Config;
 
 use crate::app_paths;
 use crate::error::AppError;

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use serde_json::Value;
-use whittle_mcp::config::Config;
+use whittle_service::config::Config;
 
 use crate::error::AppError;
 
@@ -22,10 +22,10 @@ pub fn edit_config(
     change(&mut value)?;
     let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
     Config::parse(&text, path).map_err(|e| failed(e.to_string()))?;
-    whittle_mcp::atomic::write_atomic(
+    whittle_service::atomic::write_atomic(
         path,
         text.as_bytes(),
-        whittle_mcp::atomic::FileMode::Private,
+        whittle_service::atomic::FileMode::Private,
     )
     .map_err(|e| failed(format!("{}: {e}", path.display())))
 }

@@ -1,4 +1,4 @@
-//! "Connect a real device": the doctor's checks (`whittle_mcp::doctor`, the same ones
+//! "Connect a real device": the doctor's checks (`whittle_service::doctor`, the same ones
 //! `whittle doctor` prints) run on the config as it would run on adb, and switching the
 //! config's device roles to the adb backend once they pass. An adb server the user
 //! already configured (its `--adb` path, its `--serial`) is the one checked and used.
@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde::Serialize;
 use whittle_core::contract::Role;
-use whittle_mcp::config::{Config, ServerSpec, BUNDLED_SERVERS};
-use whittle_mcp::doctor::{diagnose, Check, DoctorOptions};
+use whittle_service::config::{Config, ServerSpec, BUNDLED_SERVERS};
+use whittle_service::doctor::{diagnose, Check, DoctorOptions};
 
 use crate::app_config::config_for;
 use crate::config_edit::edit_config;
@@ -162,7 +162,7 @@ mod tests {
         assert!(!uses_simulator(&config));
         assert_eq!(config.roles[&Role::Log], ADB_SERVER);
         assert_eq!(config.timing.settle_ms, 300);
-        assert_eq!(config.timing.wait, whittle_mcp::config::WaitMode::Fixed);
+        assert_eq!(config.timing.wait, whittle_service::config::WaitMode::Fixed);
         use_backend(&file, false).unwrap();
         assert!(uses_simulator(&Config::load(&file).unwrap()));
     }
@@ -207,11 +207,11 @@ mod tests {
         let adb = report
             .checks
             .iter()
-            .find(|c| c.name == whittle_mcp::doctor::CheckName::Adb)
+            .find(|c| c.name == whittle_service::doctor::CheckName::Adb)
             .expect("an adb check");
         assert_eq!(
             adb.finding,
-            whittle_mcp::doctor::Finding::AdbMissing,
+            whittle_service::doctor::Finding::AdbMissing,
             "{adb:?}"
         );
         assert_eq!(adb.server.as_deref(), Some("phone"));

@@ -99,7 +99,7 @@ impl AppError {
     }
 
     /// A refused run: the sentence is the run's own, the data its typed case.
-    pub fn run_refused(error: &whittle_mcp::run::RunError) -> AppError {
+    pub fn run_refused(error: &whittle_service::run::RunError) -> AppError {
         AppError::RunRefused {
             reason: error.to_string(),
             refusal: RunRefusal::of(error),
@@ -135,7 +135,7 @@ impl specta::Type for AppError {
 mod tests {
     use super::*;
     use whittle_core::contract::mobile::Device;
-    use whittle_mcp::run::RunError;
+    use whittle_service::run::RunError;
 
     #[test]
     fn serializes_as_code_and_message() {

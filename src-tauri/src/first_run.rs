@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use whittle_mcp::atomic::{write_atomic, FileMode};
+use whittle_service::atomic::{write_atomic, FileMode};
 
 /// What the bundle installs next to the app (`resources` in tauri.bundle.conf.json).
 pub const DEMO_MODEL: &str = "shop.json";
@@ -100,7 +100,7 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whittle_mcp::config::Config;
+    use whittle_service::config::Config;
 
     fn bundle(root: &Path) -> PathBuf {
         let demo = root.join("usr/lib/Whittle/demo");

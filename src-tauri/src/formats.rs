@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whittle_core::import::FlowFormat;
-use whittle_mcp::evidence::{thumbnail_png, ticket_markdown, FilmstripRecord};
-use whittle_mcp::import::{
+use whittle_service::evidence::{thumbnail_png, ticket_markdown, FilmstripRecord};
+use whittle_service::import::{
     import_flow, record_session, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
 };
 
@@ -116,7 +116,7 @@ pub fn filmstrip(
             let image = frame
                 .src
                 .as_deref()
-                .and_then(|src| whittle_mcp::evidence::session_step_png(&dir, src).ok())
+                .and_then(|src| whittle_service::evidence::session_step_png(&dir, src).ok())
                 .and_then(|png| thumbnail_png(&png, "frame", FRAME_HEIGHT).ok())
                 .map(|png| crate::screenshots::png_data_url(&png));
             FrameView {

@@ -8,9 +8,9 @@ use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 use whittle_core::report_text::Locale;
 use whittle_core::strategy::Strategy;
-use whittle_mcp::client::Hub;
-use whittle_mcp::config::Config;
-use whittle_mcp::run::{
+use whittle_service::client::Hub;
+use whittle_service::config::Config;
+use whittle_service::run::{
     localized_report, minimize, resume, sidecar_entry, MinimizeOptions, ResumeOptions, RunError,
     RunOutcome,
 };

@@ -9,8 +9,8 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{parse_meta, resolve_session_dir, validate_session_id, META_FILE};
-use whittle_mcp::atomic::{write_atomic, FileMode};
-use whittle_mcp::run::{can_resume, run_state, RunState};
+use whittle_service::atomic::{write_atomic, FileMode};
+use whittle_service::run::{can_resume, run_state, RunState};
 
 pub const OWN_RUNS_FILE: &str = "own-runs.json";
 /// A list longer than this is trimmed to its newest entries (it only ever holds a few).

@@ -13,8 +13,10 @@ use serde::Serialize;
 use whittle_core::model::{Confidence, Crash, Sidecar, SIDECAR_FILE};
 use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::workspace::list_sessions;
-use whittle_mcp::evidence::read_result;
-use whittle_mcp::run::{can_resume, read_journal, run_state, PendingResult, RunState, RunStatus};
+use whittle_service::evidence::read_result;
+use whittle_service::run::{
+    can_resume, read_journal, run_state, PendingResult, RunState, RunStatus,
+};
 
 /// A sidecar larger than this is not read for badges (it is never that large).
 const MAX_SIDECAR_BYTES: u64 = 4 * 1024 * 1024;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use whittle_mcp::config::{Config, PrivacyLevel};
+use whittle_service::config::{Config, PrivacyLevel};
 
 use crate::config_edit::edit_config;
 use crate::error::AppError;

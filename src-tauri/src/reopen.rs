@@ -1,5 +1,5 @@
 //! Opening a past run from its evidence session, without replaying it: its attempts,
-//! screenshots and result as the run left them (`whittle_mcp::run::read_recorded_run`).
+//! screenshots and result as the run left them (`whittle_service::run::read_recorded_run`).
 //!
 //! Approval of a reopened run. A live run's approval writes what the run left in memory,
 //! so a file rewritten meanwhile cannot change it. A reopened run has only the files, and
@@ -29,7 +29,7 @@ use serde::Serialize;
 use whittle_core::engine::{Phase, HIGH_CONFIDENCE_RUNS};
 use whittle_core::model::Confidence;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id};
-use whittle_mcp::run::{
+use whittle_service::run::{
     read_recorded_run, sidecar_entry, PendingResult, RecordedAttempt, RecordedRun, RunEvent,
     RunStatus, RunSummary,
 };

@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use whittle_mcp::evidence::{export_evidence, EvidenceExportError};
-use whittle_mcp::export::ExportError;
-use whittle_mcp::run::approve_entry;
+use whittle_service::evidence::{export_evidence, EvidenceExportError};
+use whittle_service::export::ExportError;
+use whittle_service::run::approve_entry;
 
 use crate::error::AppError;
 use crate::runs::{FinishedRun, Runs};

@@ -1,7 +1,7 @@
 //! The reviewer's checklist over an evidence session's screenshots (its `review.json`):
 //! which were checked, which omitted. Shown in the window and recorded in exports.
 
-use whittle_mcp::evidence::{mark_reviewed, review_checklist, ReviewChecklist};
+use whittle_service::evidence::{mark_reviewed, review_checklist, ReviewChecklist};
 
 use crate::error::AppError;
 use crate::screenshots::{evidence_dir, unavailable};

@@ -4,7 +4,7 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use whittle_mcp::run::RunEvent;
+use whittle_service::run::RunEvent;
 
 use crate::app_config::config_for;
 use crate::error::AppError;

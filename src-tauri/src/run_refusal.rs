@@ -6,7 +6,7 @@
 use serde::Serialize;
 use whittle_core::contract::analyzer::CrashGroup;
 use whittle_core::contract::mobile::Device;
-use whittle_mcp::run::RunError;
+use whittle_service::run::RunError;
 
 /// One refusal; the UI switches on `kind`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]

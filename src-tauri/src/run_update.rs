@@ -1,7 +1,7 @@
 //! What a running minimize sends the window, over the channel `start_run` was given.
 
 use serde::Serialize;
-use whittle_mcp::run::{PendingResult, RunEvent, RunSummary};
+use whittle_service::run::{PendingResult, RunEvent, RunSummary};
 
 use crate::error::ErrorPayload;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use tokio_util::sync::CancellationToken;
-use whittle_mcp::run::PendingResult;
+use whittle_service::run::PendingResult;
 
 use crate::error::AppError;
 use crate::own_runs::OwnRuns;

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
-use whittle_mcp::evidence::{
+use whittle_service::evidence::{
     apply_masks, omit_shot, preview_masks, review_shot, session_step_png, thumbnail_png,
     THUMBNAIL_HEIGHT,
 };
-use whittle_mcp::mask::{MaskRect, MaskStyle};
+use whittle_service::mask::{MaskRect, MaskStyle};
 
 use crate::error::AppError;
 

@@ -2,7 +2,7 @@
 //! start created it (first run), and where the logs go.
 
 use serde::Serialize;
-use whittle_mcp::config::PrivacyLevel;
+use whittle_service::config::PrivacyLevel;
 
 use crate::state::AppState;
 
@@ -26,7 +26,7 @@ pub fn view(state: &AppState) -> SetupView {
     let simulator = state
         .config_path
         .as_deref()
-        .and_then(|p| whittle_mcp::config::Config::load(p).ok())
+        .and_then(|p| whittle_service::config::Config::load(p).ok())
         .is_some_and(|c| crate::device_setup::adb_variant(&c) != c);
     SetupView {
         config_path: state.config_path.as_deref().map(show),

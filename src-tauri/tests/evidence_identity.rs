@@ -15,8 +15,8 @@ use image::RgbaImage;
 use whittle_app::runs::Runs;
 use whittle_app::screenshots::{self, MaskPreviewRequest, MaskRequest};
 use whittle_app::{result_actions, review};
-use whittle_mcp::mask::{MaskRect, MaskStyle};
-use whittle_mcp::run::{RunEvent, RunStatus};
+use whittle_service::mask::{MaskRect, MaskStyle};
+use whittle_service::run::{RunEvent, RunStatus};
 
 const LOGIN: &str = "2026-05-13_170000_legacy-login";
 
@@ -213,7 +213,7 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
         assert!(md.contains(needle), "repro.md lacks {needle:?}:\n{md}");
     }
     assert_eq!(md.matches("Launch").count(), 1, "launch once:\n{md}");
-    let read = whittle_mcp::export::read_bundle(bundle).unwrap();
+    let read = whittle_service::export::read_bundle(bundle).unwrap();
     let review = read
         .manifest
         .review

@@ -15,7 +15,7 @@ use whittle_app::run_update::ApproveBlock;
 use whittle_app::runs::Runs;
 use whittle_app::{reopen, view};
 use whittle_core::model::Confidence;
-use whittle_mcp::run::{RunEvent, RunStatus};
+use whittle_service::run::{RunEvent, RunStatus};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
 

@@ -17,7 +17,7 @@ use whittle_app::past_runs::PastRunOutcome;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{run_control, view};
-use whittle_mcp::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
+use whittle_service::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
 
 fn own_runs_file(setup: &Setup) -> std::path::PathBuf {
     setup.root.path().join("state/own-runs.json")
@@ -194,7 +194,7 @@ fn a_run_the_app_was_closed_during_is_offered_at_the_next_start_and_can_be_disca
         PastRunOutcome::Interrupted
     );
 
-    whittle_mcp::run::discard(&setup.workspace(), &evidence).unwrap();
+    whittle_service::run::discard(&setup.workspace(), &evidence).unwrap();
     assert!(interrupted_runs(&setup.workspace(), &next_start).is_empty());
     let detail = view::session_detail(&setup.workspace(), SESSION).unwrap();
     let past = &detail.crashes[0].past_runs[0];

@@ -16,8 +16,8 @@ use whittle_app::run_refusal::RunRefusal;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
-use whittle_mcp::mask::{MaskRect, MaskStyle};
-use whittle_mcp::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
+use whittle_service::mask::{MaskRect, MaskStyle};
+use whittle_service::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {

@@ -141,7 +141,7 @@ impl MinimizeArgs {
     /// The budget asked for, or the default.
     pub fn budget(&self) -> i64 {
         self.max_replays
-            .unwrap_or(whittle_mcp::run::DEFAULT_MAX_REPLAYS)
+            .unwrap_or(whittle_service::run::DEFAULT_MAX_REPLAYS)
     }
 }
 

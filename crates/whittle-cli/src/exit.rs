@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use whittle_mcp::run::{LockError, ResumeError, RunError, RunStatus};
+use whittle_service::run::{LockError, ResumeError, RunError, RunStatus};
 
 /// docs/design.md §8 exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use cli::{Cli, Command};
 use exit::Exit;
-use whittle_mcp::config::Config;
+use whittle_service::config::Config;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -1,6 +1,6 @@
 use std::io::{IsTerminal, Write};
 
-use whittle_mcp::run::RunEvent;
+use whittle_service::run::RunEvent;
 
 use crate::locale;
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use common::{json_out, stderr, stdout, Env};
 use serde_json::{json, Value};
 use whittle_core::import::{maestro, robo, ImportedAction, ImportedFlow};
-use whittle_mcp::export::{read_bundle, MAESTRO_FILE, ROBO_FILE};
+use whittle_service::export::{read_bundle, MAESTRO_FILE, ROBO_FILE};
 
 fn demo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// `(file under the repository root, why it may start a process)`.
 const ALLOWED: &[(&str, &str)] = &[
     (
-        "crates/whittle-mcp/src/client/start.rs",
+        "crates/whittle-service/src/client/start.rs",
         "starts the stdio servers of the user's whittle.json",
     ),
     (
@@ -18,7 +18,7 @@ const ALLOWED: &[(&str, &str)] = &[
         "runs the configured adb with an argument vector",
     ),
     (
-        "crates/whittle-mcp/src/doctor/adb.rs",
+        "crates/whittle-service/src/doctor/adb.rs",
         "runs `adb version` / `adb devices` for the configured adb (the doctor, CLI and app)",
     ),
     (
@@ -53,7 +53,7 @@ fn only_the_reviewed_files_start_processes() {
     let mut files = Vec::new();
     for dir in [
         "crates/whittle-core/src",
-        "crates/whittle-mcp/src",
+        "crates/whittle-service/src",
         "crates/whittle-servers/src",
         "crates/whittle-cli/src",
         "src-tauri/src",
@@ -89,5 +89,5 @@ fn only_the_reviewed_files_start_processes() {
     // The start of configured servers is still where this test expects it.
     assert!(spawning
         .iter()
-        .any(|f| f == "crates/whittle-mcp/src/client/start.rs"));
+        .any(|f| f == "crates/whittle-service/src/client/start.rs"));
 }

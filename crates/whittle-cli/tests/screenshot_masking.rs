@@ -1,6 +1,6 @@
 //! Archived screenshots are masked copies of the raw ones: every pixel outside the
 //! masks is untouched, the private fields are destroyed inside them. Driven over the
-//! real simulator through `whittle_mcp::evidence::archive_screenshot`.
+//! real simulator through `whittle_service::evidence::archive_screenshot`.
 
 mod common;
 
@@ -9,10 +9,10 @@ use std::path::Path;
 use common::*;
 use image::RgbaImage;
 use whittle_core::contract::ui::{By, Hierarchy, Strategy};
-use whittle_mcp::client::Hub;
-use whittle_mcp::config::{Config, MaskingConfig};
-use whittle_mcp::evidence::archive_screenshot;
-use whittle_mcp::mask::{auto_masks, MaskRect, MaskStyle};
+use whittle_service::client::Hub;
+use whittle_service::config::{Config, MaskingConfig};
+use whittle_service::evidence::archive_screenshot;
+use whittle_service::mask::{auto_masks, MaskRect, MaskStyle};
 
 const DEVICE: &str = "sim-1";
 

@@ -53,7 +53,7 @@ use Layer::*;
 const CRATES: &[(Layer, &str)] = &[
     (Core, "whittle-core"),
     (Support, "whittle-atomic"),
-    (Application, "whittle-mcp"),
+    (Application, "whittle-service"),
     (Servers, "whittle-servers"),
     (Bench, "whittle-bench"),
     (Cli, "whittle-cli"),

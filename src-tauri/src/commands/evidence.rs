@@ -8,7 +8,7 @@ use crate::reveal;
 use crate::review;
 use crate::screenshots::{self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView};
 use crate::state::AppState;
-use whittle_mcp::evidence::ReviewChecklist;
+use whittle_service::evidence::ReviewChecklist;
 
 /// Writes the finished run's result into the original session's sidecar.
 #[tauri::command]

@@ -1,7 +1,7 @@
 //! *Import…*, *Run once and record*, *Copy as Markdown* and the filmstrip.
 
 use tauri::State;
-use whittle_mcp::import::{ImportSummary, RecordOutcome};
+use whittle_service::import::{ImportSummary, RecordOutcome};
 
 use crate::error::AppError;
 use crate::formats::{self, FilmstripView, ImportRequest};

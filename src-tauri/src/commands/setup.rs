@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use tauri::State;
-use whittle_mcp::config::PrivacyLevel;
+use whittle_service::config::PrivacyLevel;
 
 use crate::device_setup::{self, DeviceSetupReport};
 use crate::error::AppError;

@@ -14,7 +14,7 @@ use whittle_app::live_run::RunRequest;
 use whittle_app::run_control;
 use whittle_app::run_update::{RunResultView, RunUpdate};
 use whittle_app::runs::Runs;
-use whittle_mcp::run::RunEvent;
+use whittle_service::run::RunEvent;
 
 pub const SESSION: &str = "2026-05-14_160354_checkout-npe";
 

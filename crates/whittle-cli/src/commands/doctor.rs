@@ -1,8 +1,8 @@
-//! `whittle doctor`: the application layer's checks (`whittle_mcp::doctor`), one line
+//! `whittle doctor`: the application layer's checks (`whittle_service::doctor`), one line
 //! each, a fix under every problem; or, with `--json`, the checks as data.
 
-use whittle_mcp::config::Config;
-use whittle_mcp::doctor::{diagnose, Check, CheckName, CheckStatus, DoctorOptions, Finding};
+use whittle_service::config::Config;
+use whittle_service::doctor::{diagnose, Check, CheckName, CheckStatus, DoctorOptions, Finding};
 
 use crate::exit::Exit;
 

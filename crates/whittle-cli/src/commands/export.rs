@@ -1,7 +1,7 @@
 use std::path::Path;
 
-use whittle_mcp::config::Config;
-use whittle_mcp::evidence::{export_evidence, EvidenceExportError};
+use whittle_service::config::Config;
+use whittle_service::evidence::{export_evidence, EvidenceExportError};
 
 use crate::exit::Exit;
 
@@ -22,7 +22,7 @@ pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&st
 
 /// `whittle export --markdown`: the ticket text on stdout.
 pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
-    match whittle_mcp::evidence::ticket_markdown(&config.workspace, evidence_session) {
+    match whittle_service::evidence::ticket_markdown(&config.workspace, evidence_session) {
         Ok(text) => {
             print!("{text}");
             Exit::Live

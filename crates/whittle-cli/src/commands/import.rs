@@ -3,8 +3,8 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use whittle_mcp::config::Config;
-use whittle_mcp::import::{
+use whittle_service::config::Config;
+use whittle_service::import::{
     import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordError,
     RecordOptions, RecordOutcome,
 };

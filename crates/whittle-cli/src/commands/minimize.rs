@@ -6,8 +6,8 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
 
 use tokio_util::sync::CancellationToken;
-use whittle_mcp::config::Config;
-use whittle_mcp::run::{
+use whittle_service::config::Config;
+use whittle_service::run::{
     approve, minimize, resume, MinimizeOptions, ResumeOptions, RunError, RunEvent, RunOutcome,
 };
 
@@ -118,7 +118,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         // Human text follows LC_ALL / LC_MESSAGES / LANG; the JSON above never does.
         print!(
             "{}",
-            whittle_mcp::run::localized_report(outcome, locale::current())
+            whittle_service::run::localized_report(outcome, locale::current())
         );
         pool::print_line(outcome);
         filmstrip::print_line(outcome);

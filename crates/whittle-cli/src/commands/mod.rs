@@ -7,8 +7,8 @@ pub mod minimize;
 pub mod sessions;
 pub mod verify;
 
-use whittle_mcp::client::{Hub, HubError, RoleProblemKind};
-use whittle_mcp::config::Config;
+use whittle_service::client::{Hub, HubError, RoleProblemKind};
+use whittle_service::config::Config;
 
 use crate::exit::Exit;
 

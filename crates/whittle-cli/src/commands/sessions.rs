@@ -1,7 +1,7 @@
 use whittle_core::session::SESSIONS_DIR;
 use whittle_core::workspace::list_sessions;
-use whittle_mcp::config::Config;
-use whittle_mcp::run::{run_state, RunState};
+use whittle_service::config::Config;
+use whittle_service::run::{run_state, RunState};
 
 use crate::exit::Exit;
 

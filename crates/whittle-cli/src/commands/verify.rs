@@ -1,7 +1,7 @@
 use std::path::Path;
 
-use whittle_mcp::config::Config;
-use whittle_mcp::run::{verify_bundle, VerifyError};
+use whittle_service::config::Config;
+use whittle_service::run::{verify_bundle, VerifyError};
 
 use crate::exit::Exit;
 

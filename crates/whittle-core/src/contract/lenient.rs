@@ -7,7 +7,7 @@
 //! that breaks them fails with the field named instead of steering a verdict.
 //!
 //! The client notices every conversion by comparing the answer with the decoded value
-//! written back (`whittle_mcp::client`), so these functions only convert; they never
+//! written back (`whittle_service::client`), so these functions only convert; they never
 //! log. Our own servers serialize the same types, so they never trigger a conversion.
 use serde::de::{self, Deserializer, Unexpected};
 use serde::Deserialize;

@@ -1,0 +1,299 @@
+//! Device labs (devices on other machines, over MCP streamable HTTP), measured against
+//! the real simulator:
+//!
+//! 1. Whittle's own cost per replay over HTTP against stdio: a zero-latency device
+//!    (launch 0 ms, actions 0 ms), every wait 0, the same host process served either way
+//!    (`whittle-servers sim` over stdio, `… --listen 127.0.0.1:0` over loopback HTTP);
+//! 2. the demo crash's wall-clock (demo device timing and `demo/whittle.json`'s waits)
+//!    on 1 local device over stdio against 4 devices on 2 lab hosts whose every HTTP
+//!    request is held 20 ms (`--delay-ms 20`, a simulated network round trip), and 1
+//!    device on one such host, all in one run, as ratios.
+//!
+//! ```sh
+//! cargo build -p whittle-servers
+//! cargo bench -p whittle-service --bench lab --profile dev    # LAB_QUICK=1: fewer repetitions
+//! ```
+//! The servers binary is found next to the bench executable's folder, so build it in
+//! the same profile as the bench.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
+
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+use whittle_core::plan::ReplayStep;
+use whittle_service::client::Hub;
+use whittle_service::config::{resolve_bundled_command, Config, Timing, WaitMode};
+use whittle_service::replay::replay;
+use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunStatus};
+
+const SESSION: &str = "2026-05-14_160354_checkout-npe";
+/// The demo crash's minimal path without the launch.
+const MINIMAL: [u32; 3] = [10, 11, 12];
+const TOKEN: &str = "bench-lab-token-0123456789abcdef";
+/// The simulated network round trip per HTTP request.
+const RTT_MS: u32 = 20;
+
+type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
+
+#[path = "support/mod.rs"]
+mod support;
+use support::{copy_dir, median, ms};
+
+fn main() -> BenchResult<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(run())
+}
+
+async fn run() -> BenchResult<()> {
+    let quick = std::env::var_os("LAB_QUICK").is_some();
+    let reps = if quick { 10 } else { 40 };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    println!("Device lab (release: {})", !cfg!(debug_assertions));
+    overhead(&root, reps).await?;
+    wall_clock(&root, if quick { 1 } else { 3 }).await?;
+    Ok(())
+}
+
+/// A lab host: `whittle-servers sim --listen 127.0.0.1:0`; killed on drop.
+struct Host {
+    url: String,
+    child: Child,
+}
+
+impl Host {
+    fn start(dir: &Path, devices: u32, delay_ms: u32) -> BenchResult<Host> {
+        let exe = resolve_bundled_command().ok_or("build whittle-servers first")?;
+        let mut child = Command::new(exe)
+            .current_dir(dir)
+            .args(["sim", "--model", "shop.json", "--seed", "7"])
+            .args(["--devices", &devices.to_string(), "--listen", "127.0.0.1:0"])
+            .args(["--delay-ms", &delay_ms.to_string()])
+            .env("WHITTLE_SERVER_TOKEN", TOKEN)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
+        let url = line
+            .trim()
+            .strip_prefix("whittle-servers: listening on ")
+            .ok_or_else(|| format!("no URL line: {line:?}"))?
+            .to_string();
+        Ok(Host { url, child })
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where the device roles are served.
+enum Devices<'a> {
+    Stdio { devices: u32 },
+    Lab(&'a [Host]),
+}
+
+/// A copy of the demo workspace and model, and a config for `devices`.
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new(root: &Path, zero_latency: bool) -> BenchResult<Setup> {
+        let dir = tempfile::tempdir()?;
+        copy_dir(&root.join("demo/workspace"), &dir.path().join("workspace"))?;
+        let mut model: Value =
+            serde_json::from_slice(&std::fs::read(root.join("demo/shop.json"))?)?;
+        if zero_latency {
+            model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
+        }
+        std::fs::write(dir.path().join("shop.json"), model.to_string())?;
+        Ok(Setup { dir })
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+
+    fn config(&self, root: &Path, devices: Devices, zero_waits: bool) -> BenchResult<Config> {
+        let mut config: Value =
+            serde_json::from_slice(&std::fs::read(root.join("demo/whittle.json"))?)?;
+        match devices {
+            Devices::Stdio { devices } => {
+                config["mcpServers"]["sim"]["args"] = json!([
+                    "sim",
+                    "--model",
+                    "shop.json",
+                    "--seed",
+                    "7",
+                    "--devices",
+                    devices.to_string()
+                ]);
+            }
+            Devices::Lab(hosts) => {
+                let mut names = Vec::new();
+                for (i, host) in hosts.iter().enumerate() {
+                    let name = format!("lab{}", i + 1);
+                    config["mcpServers"][&name] = json!({"url": host.url,
+                        "headers": {"Authorization": format!("Bearer {TOKEN}")}});
+                    names.push(name);
+                }
+                for role in ["mobile", "ui", "log"] {
+                    config["roles"][role] = json!(names);
+                }
+            }
+        }
+        let path = self.dir.path().join("whittle.json");
+        std::fs::write(&path, serde_json::to_vec_pretty(&config)?)?;
+        let mut config = Config::load(&path)?;
+        if zero_waits {
+            config.timing = Timing {
+                settle_ms: 0,
+                drain_interval_ms: 0,
+                action_pause_ms: 0,
+                wait: WaitMode::Evidence,
+                poll_ms: 50,
+            };
+        }
+        Ok(config)
+    }
+}
+
+async fn connect(config: &Config) -> BenchResult<Hub> {
+    Ok(Hub::connect(config)
+        .await
+        .map_err(|e| format!("{e}\n(build the servers first: cargo build -p whittle-servers)"))?)
+}
+
+/// Medians of `replay()` on the minimal and the full path, and of one tool call.
+async fn per_replay(hub: &Hub, config: &Config, reps: usize) -> BenchResult<[f64; 3]> {
+    let live = match prepare(hub, config, &MinimizeOptions::new(SESSION)).await? {
+        Prepared::Live(live) => *live,
+        Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
+    };
+    let mut medians = [0.0; 3];
+    for (at, only) in [Some(&MINIMAL[..]), None].into_iter().enumerate() {
+        let steps: Vec<&ReplayStep> = live
+            .plan
+            .replayable
+            .iter()
+            .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
+            .collect();
+        let mut times = Vec::new();
+        for _ in 0..reps {
+            let start = Instant::now();
+            let verdict = replay(hub, &live.ctx, &steps).await?;
+            times.push(ms(start.elapsed()));
+            assert!(verdict.reproduced, "the demo crash reproduces");
+        }
+        medians[at] = median(times);
+    }
+    let mut calls = Vec::new();
+    for _ in 0..reps * 5 {
+        let start = Instant::now();
+        hub.log().list_captures().await?;
+        calls.push(ms(start.elapsed()));
+    }
+    medians[2] = median(calls);
+    Ok(medians)
+}
+
+async fn whole_minimize(hub: &Hub, config: &Config, devices: u32) -> BenchResult<(f64, u32)> {
+    let mut opts = MinimizeOptions::new(SESSION);
+    opts.devices = devices;
+    let start = Instant::now();
+    let outcome = minimize(hub, config, opts, |_| {}, CancellationToken::new()).await?;
+    let took = ms(start.elapsed());
+    let s = &outcome.summary;
+    assert_eq!(s.status, RunStatus::Minimized, "{s:?}");
+    Ok((took, s.attempts))
+}
+
+/// Part 1: the transport's share of a replay on a device that takes no time.
+async fn overhead(root: &Path, reps: usize) -> BenchResult<()> {
+    println!("\n1. Whittle's own cost per replay, zero-latency simulator, all waits 0 (median of {reps})");
+    let setup = Setup::new(root, true)?;
+    let stdio_config = setup.config(root, Devices::Stdio { devices: 1 }, true)?;
+    let hub = connect(&stdio_config).await?;
+    let stdio = per_replay(&hub, &stdio_config, reps).await?;
+    hub.shutdown().await;
+
+    let host = [Host::start(&setup.path(), 1, 0)?];
+    let http_config = setup.config(root, Devices::Lab(&host), true)?;
+    let hub = connect(&http_config).await?;
+    let http = per_replay(&hub, &http_config, reps).await?;
+    hub.shutdown().await;
+
+    println!("  {:<38} {:>9} {:>9} {:>7}", "", "stdio", "HTTP", "ratio");
+    for (at, label) in [
+        "replay(), minimal path (3 actions)",
+        "replay(), full path (8 actions)",
+        "one tool call (list_captures)",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        println!(
+            "  {label:<38} {:>6.2} ms {:>6.2} ms {:>7.2}",
+            stdio[at],
+            http[at],
+            http[at] / stdio[at]
+        );
+    }
+    Ok(())
+}
+
+/// Part 2: the demo crash end to end, local against a lab with a network in between.
+/// The three setups take turns, so load from other work on the machine falls on all.
+async fn wall_clock(root: &Path, reps: usize) -> BenchResult<()> {
+    println!(
+        "\n2. Demo crash wall-clock, demo device timing, {RTT_MS} ms per HTTP request to a lab host (median of {reps}, interleaved)"
+    );
+    let setup = Setup::new(root, false)?;
+    let one_host = [Host::start(&setup.path(), 1, RTT_MS)?];
+    let two_hosts = [
+        Host::start(&setup.path(), 2, RTT_MS)?,
+        Host::start(&setup.path(), 2, RTT_MS)?,
+    ];
+    let runs = [
+        ("1 local device, stdio", Devices::Stdio { devices: 1 }, 1),
+        ("1 device on 1 lab host", Devices::Lab(&one_host), 1),
+        ("4 devices on 2 lab hosts", Devices::Lab(&two_hosts), 4),
+    ];
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runs.len()];
+    let mut attempts = vec![0; runs.len()];
+    for _ in 0..reps {
+        for (at, (_, devices, pool)) in runs.iter().enumerate() {
+            let devices = match devices {
+                Devices::Stdio { devices } => Devices::Stdio { devices: *devices },
+                Devices::Lab(hosts) => Devices::Lab(hosts),
+            };
+            let config = setup.config(root, devices, false)?;
+            let hub = connect(&config).await?;
+            let (took, n) = whole_minimize(&hub, &config, *pool).await?;
+            hub.shutdown().await;
+            times[at].push(took);
+            attempts[at] = n;
+        }
+    }
+    let medians: Vec<f64> = times.into_iter().map(median).collect();
+    for (at, (label, _, _)) in runs.iter().enumerate() {
+        println!(
+            "  {label:<26} {:>8.0} ms  {:>3} replays  ratio to 1 local {:.2}",
+            medians[at],
+            attempts[at],
+            medians[at] / medians[0]
+        );
+    }
+    Ok(())
+}
