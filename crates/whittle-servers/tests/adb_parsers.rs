@@ -1,22 +1,11 @@
 //! The adb backend's crash-log parsers on real Android output (threadtime crash logs from
 //! `tests/fixtures/stacks`). The uiautomator dumps are tested in `adb_real_dumps.rs`.
-use std::path::PathBuf;
+mod fixture_support;
 
+use fixture_support::fixture;
 use whittle_core::model::CrashKind;
 use whittle_core::signature::compute_signature;
 use whittle_servers::adb::crash_log::crash_records;
-
-/// A stack from the repository's real-world corpus (`tests/fixtures/stacks`, sources in
-/// `tests/fixtures/SOURCES.md`). The files ship with the repository, so a missing one
-/// is a failure, not a skip; `Option` keeps the call sites' early returns.
-fn fixture(rel: &str) -> Option<String> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/stacks"
-    ))
-    .join(rel);
-    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
 
 /// One crash block of a fixture, with what the analyzer makes of its stack.
 fn single_block(rel: &str, kind: CrashKind, process: &str) -> Option<String> {

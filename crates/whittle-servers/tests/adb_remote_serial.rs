@@ -1,6 +1,7 @@
 //! Remote adb (`adb connect host:port`, a device farm's remote debug address): the adb
 //! server lists, accepts and drives such serials, also when it is itself served over
 //! HTTP for a pool on another machine; malformed ones never reach adb.
+mod answer_support;
 mod listen_support;
 #[path = "fake_adb/support.rs"]
 mod support;
@@ -102,12 +103,7 @@ async fn the_adb_server_serves_farm_devices_over_http() {
     .await
     .unwrap();
     let v = listen_support::call(&client, mobile::LIST_DEVICES, json!({})).await;
-    let ids: Vec<&str> = v["devices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["id"].as_str().unwrap())
-        .collect();
+    let ids = answer_support::device_ids(&v);
     assert_eq!(ids, [WIFI, FARM]);
     client.cancel().await.unwrap();
 }

@@ -278,25 +278,16 @@ async fn typed_text_is_escaped_for_the_device_shell_and_never_run_locally() {
     );
     let mut fake = FakeAdb::new();
     fake.screen(SCREEN);
-    fake.on_dev(&["shell", "input", "tap", "540", "460"], vec![json!({})]);
+    fake.on_dev(&support::TAP_EMAIL, vec![json!({})]);
     let expected_words = whittle_servers::adb::input_escape::input_text_words(&text).unwrap();
     for w in &expected_words {
         fake.on_dev(&["shell", "input", "text", w], vec![json!({})]);
     }
     let client = fake.start(&[]).await;
-    let v = ok(&call(
-        &client,
-        ui::INPUT_TEXT,
-        json!({"device": DEV, "strategies": [{"by": "identifier", "value": "com.example.shop:id/email"}], "text": text}),
-    )
-    .await);
+    let v = ok(&call(&client, ui::INPUT_TEXT, support::into_email(&text)).await);
     assert_eq!(v, json!({"ok": true}));
     let calls = fake.dev_calls();
-    assert_eq!(
-        calls[2],
-        words(&["shell", "input", "tap", "540", "460"]),
-        "focus first"
-    );
+    assert_eq!(calls[2], words(&support::TAP_EMAIL), "focus first");
     let typed: Vec<String> = calls[3..].iter().map(|c| c[3].clone()).collect();
     assert!(calls[3..]
         .iter()

@@ -17,11 +17,10 @@ async fn untypeable_text_is_refused_before_touching_the_device_and_not_echoed() 
         vec![json!({"stdout": "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n"})],
     );
     let client = fake.start(&[]).await;
-    let strategies = json!([{"by": "identifier", "value": "com.example.shop:id/email"}]);
     let r = call(
         &client,
         ui::INPUT_TEXT,
-        json!({"device": DEV, "strategies": strategies, "text": "Conclusão secreta"}),
+        support::into_email("Conclusão secreta"),
     )
     .await;
     let v = ok(&r);
@@ -56,19 +55,13 @@ async fn untypeable_text_is_refused_before_touching_the_device_and_not_echoed() 
 async fn a_failed_typing_step_does_not_echo_the_text() {
     let mut fake = FakeAdb::new();
     fake.screen(SCREEN);
-    fake.on_dev(&["shell", "input", "tap", "540", "460"], vec![json!({})]);
+    fake.on_dev(&support::TAP_EMAIL, vec![json!({})]);
     fake.on_dev(
         &["shell", "input", "text", "'hunter2'"],
         vec![json!({"stderr": "Error: cannot inject text hunter2\n", "exit": 1})],
     );
     let client = fake.start(&[]).await;
-    let strategies = json!([{"by": "identifier", "value": "com.example.shop:id/email"}]);
-    let r = call(
-        &client,
-        ui::INPUT_TEXT,
-        json!({"device": DEV, "strategies": strategies, "text": "hunter2"}),
-    )
-    .await;
+    let r = call(&client, ui::INPUT_TEXT, support::into_email("hunter2")).await;
     let msg = err(&r);
     assert!(
         msg.contains("typing text") && msg.contains("withheld"),
@@ -92,7 +85,7 @@ async fn non_ascii_text_goes_through_adb_keyboard_and_the_keyboard_is_restored()
         &["shell", "settings", "get", "secure", "default_input_method"],
         vec![json!({"stdout": format!("{latin}\n")})],
     );
-    fake.on_dev(&["shell", "input", "tap", "540", "460"], vec![json!({})]);
+    fake.on_dev(&support::TAP_EMAIL, vec![json!({})]);
     let adb_ime = "com.android.adbkeyboard/.AdbIME";
     fake.on_dev(&["shell", "ime", "enable", adb_ime], vec![json!({})]);
     fake.on_dev(&["shell", "ime", "set", adb_ime], vec![json!({})]);
@@ -111,12 +104,7 @@ async fn non_ascii_text_goes_through_adb_keyboard_and_the_keyboard_is_restored()
     );
     fake.on_dev(&["shell", "ime", "set", latin], vec![json!({})]);
     let client = fake.start(&[]).await;
-    let v = ok(&call(
-        &client,
-        ui::INPUT_TEXT,
-        json!({"device": DEV, "strategies": [{"by": "identifier", "value": "com.example.shop:id/email"}], "text": text}),
-    )
-    .await);
+    let v = ok(&call(&client, ui::INPUT_TEXT, support::into_email(text)).await);
     assert_eq!(v, json!({"ok": true}));
     let calls = fake.dev_calls();
     let pos = |args: &[&str]| {

@@ -1,23 +1,13 @@
 //! The `analyzer` server as a real process over stdio MCP.
+mod fixture_support;
 #[path = "report_support/mod.rs"]
 mod report_support;
 
 use std::path::{Path, PathBuf};
 
+use fixture_support::fixture;
 use report_support::Server;
 use serde_json::{json, Value};
-
-/// A stack from the repository's real-world corpus (`tests/fixtures/stacks`, sources in
-/// `tests/fixtures/SOURCES.md`). The files ship with the repository, so a missing one
-/// is a failure, not a skip; `Option` keeps the call sites' early returns.
-fn fixture(rel: &str) -> Option<String> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/stacks"
-    ))
-    .join(rel);
-    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
 
 const NPE_1: &str = "FATAL EXCEPTION: main\nProcess: com.shop, PID: 4242\n\
     java.lang.NullPointerException: order 17 missing\n\

@@ -1,6 +1,7 @@
 //! `whittle-servers <role> --listen`: MCP streamable HTTP at `/mcp` behind a bearer
 //! token, refused on the network without one, and HTTPS with `--tls-cert/--tls-key`.
 
+mod answer_support;
 mod listen_support;
 mod sim_support;
 
@@ -33,12 +34,7 @@ async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
         assert!(tools.iter().any(|t| t.name == tool), "{tool}");
     }
     let devices = call(&client, "mobile_list_available_devices", json!({})).await;
-    let ids: Vec<&str> = devices["devices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["id"].as_str().unwrap())
-        .collect();
+    let ids = answer_support::device_ids(&devices);
     assert_eq!(ids, ["sim-1", "sim-2"]);
 
     // A second client shares the host's devices: what one launched, the other sees.

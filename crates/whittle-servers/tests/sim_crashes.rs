@@ -163,15 +163,7 @@ async fn a_delayed_crash_arrives_after_the_tap_returned_and_survives_clear_logs(
 
 async fn flaky_sequence(seed: &str, launches: usize) -> Vec<bool> {
     let sim = Sim::start(&test_model(), &["--seed", seed]).await;
-    let mut seen = Vec::with_capacity(launches);
-    for _ in 0..launches {
-        sim.terminate("sim-1").await;
-        sim.clear("sim-1").await;
-        sim.launch("sim-1").await;
-        sim.tap("sim-1", "t:id/flaky").await;
-        seen.push(!sim.crashes("sim-1").await.is_empty());
-    }
-    seen
+    sim.flaky_outcomes(launches).await
 }
 
 #[tokio::test]

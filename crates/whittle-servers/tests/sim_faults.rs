@@ -7,17 +7,18 @@ use rmcp::service::ServiceError;
 use serde_json::json;
 use sim_support::{test_model, Sim};
 
-#[tokio::test]
-async fn capture_dies_after_n_launches() {
-    let sim = Sim::start(&test_model(), &["--fault", "capture-dies-after=2"]).await;
-    let dir = sim.dir.path().to_path_buf();
-    sim.call(
-        "start_capture",
-        json!({"session_id": "s", "session_dir": dir, "device": "sim-1"}),
-    )
-    .await;
+/// A simulator with `fault`, capturing sim-1's log (session `s`), after one launch.
+async fn captured_sim(fault: &str) -> Sim {
+    let sim = Sim::start(&test_model(), &["--fault", fault]).await;
+    sim.start_capture("s", sim.dir.path(), "sim-1").await;
     sim.launch("sim-1").await;
     sim.terminate("sim-1").await;
+    sim
+}
+
+#[tokio::test]
+async fn capture_dies_after_n_launches() {
+    let sim = captured_sim("capture-dies-after=2").await;
     let list = sim.call("list_captures", json!({})).await;
     assert_eq!(list["captures"][0]["status"], "running");
     sim.launch("sim-1").await;
@@ -85,15 +86,7 @@ async fn server_exits_on_the_launch_after_n() {
 
 #[tokio::test]
 async fn devices_disappear_on_the_launch_after_n_and_captures_fail() {
-    let sim = Sim::start(&test_model(), &["--fault", "device-gone-after-launches=1"]).await;
-    let dir = sim.dir.path().to_path_buf();
-    sim.call(
-        "start_capture",
-        json!({"session_id": "s", "session_dir": dir, "device": "sim-1"}),
-    )
-    .await;
-    sim.launch("sim-1").await;
-    sim.terminate("sim-1").await;
+    let sim = captured_sim("device-gone-after-launches=1").await;
     let err = sim
         .call_err(
             "mobile_launch_app",

@@ -74,29 +74,11 @@ async fn fresh_runs_without_a_seed_do_not_all_draw_the_same_first_outcome() {
     );
 }
 
-/// The flaky rule of the test model, `launches` times on one device.
-async fn flaky_outcomes(sim: &Sim, launches: usize) -> Vec<bool> {
-    let mut seen = Vec::with_capacity(launches);
-    for _ in 0..launches {
-        sim.terminate("sim-1").await;
-        sim.clear("sim-1").await;
-        sim.launch("sim-1").await;
-        sim.tap("sim-1", "t:id/flaky").await;
-        seen.push(!sim.crashes("sim-1").await.is_empty());
-    }
-    seen
-}
-
 /// The seed a capture's log names, from the simulator's own line.
 async fn seed_in_capture(sim: &Sim) -> u64 {
     let session = sim.path("session");
     std::fs::create_dir_all(&session).unwrap();
-    let started = sim
-        .call(
-            "start_capture",
-            json!({"session_id": "s", "session_dir": session, "device": "sim-1"}),
-        )
-        .await;
+    let started = sim.start_capture("s", &session, "sim-1").await;
     assert_eq!(started["status"], "running");
     sim.call("stop_capture", json!({"session_id": "s"})).await;
     let log = std::fs::read_to_string(session.join("logcat.txt")).unwrap();
@@ -121,7 +103,7 @@ async fn the_capture_names_the_seed_and_that_seed_repeats_the_run() {
 
     let drawn = Sim::start(&test_model(), &[]).await;
     let seed = seed_in_capture(&drawn).await;
-    let first = flaky_outcomes(&drawn, 40).await;
+    let first = drawn.flaky_outcomes(40).await;
     let again = Sim::start(&test_model(), &["--seed", &seed.to_string()]).await;
-    assert_eq!(flaky_outcomes(&again, 40).await, first, "seed {seed}");
+    assert_eq!(again.flaky_outcomes(40).await, first, "seed {seed}");
 }

@@ -98,12 +98,7 @@ async fn capture_writes_logcat_with_events_and_crash_but_no_typed_text() {
     let sim = Sim::start(&test_model(), &[]).await;
     let session_dir = sim.dir.path().join("session");
     std::fs::create_dir(&session_dir).unwrap();
-    let started = sim
-        .call(
-            "start_capture",
-            json!({"session_id": "s1", "session_dir": session_dir, "device": "sim-1"}),
-        )
-        .await;
+    let started = sim.start_capture("s1", &session_dir, "sim-1").await;
     assert_eq!(started["status"], "running");
     let list = sim.call("list_captures", json!({})).await;
     assert_eq!(

@@ -1,5 +1,6 @@
 //! The simulator's tool surface over real stdio MCP: names, devices, apps, hierarchy,
 //! navigation and refusals.
+mod answer_support;
 mod sim_support;
 
 use serde_json::json;
@@ -29,12 +30,7 @@ async fn lists_every_mobile_ui_and_log_tool_of_the_contract() {
 async fn devices_and_apps_look_like_an_android_emulator() {
     let sim = Sim::start(&test_model(), &["--devices", "3"]).await;
     let devices = sim.call("mobile_list_available_devices", json!({})).await;
-    let ids: Vec<&str> = devices["devices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["id"].as_str().unwrap())
-        .collect();
+    let ids = answer_support::device_ids(&devices);
     assert_eq!(ids, ["sim-1", "sim-2", "sim-3"]);
     let d = &devices["devices"][0];
     assert_eq!(

@@ -111,6 +111,14 @@ impl FakeAdb {
 
 pub const SCREEN: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[0,0][1080,1920]"><node index="0" text="" resource-id="com.example.shop:id/email" class="android.widget.EditText" package="com.example.shop" content-desc="E-mail" password="false" focused="false" bounds="[40,400][1040,520]"/><node index="1" text="Checkout" resource-id="com.example.shop:id/btn_checkout" class="android.widget.Button" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[100,1000][501,1201]"/><node index="2" text="Secret" resource-id="com.example.shop:id/hidden" class="android.widget.Button" package="com.example.shop" content-desc="" password="false" focused="false" bounds="[0,0][0,0]"/></node></hierarchy>"#;
 
+/// The tap that focuses SCREEN's e-mail field (the centre of its bounds).
+pub const TAP_EMAIL: [&str; 5] = ["shell", "input", "tap", "540", "460"];
+
+/// `input_text` arguments typing `text` into SCREEN's e-mail field.
+pub fn into_email(text: &str) -> Value {
+    json!({"device": DEV, "strategies": [{"by": "identifier", "value": "com.example.shop:id/email"}], "text": text})
+}
+
 pub async fn call(
     client: &RunningService<RoleClient, ()>,
     tool: &str,

@@ -198,6 +198,28 @@ impl Sim {
         list
     }
 
+    /// `start_capture` of `device`'s log into `dir` for `session_id`.
+    pub async fn start_capture(&self, session_id: &str, dir: &Path, device: &str) -> Value {
+        self.call(
+            "start_capture",
+            json!({"session_id": session_id, "session_dir": dir, "device": device}),
+        )
+        .await
+    }
+
+    /// Whether the test model's flaky rule crashed, for `launches` fresh runs on sim-1.
+    pub async fn flaky_outcomes(&self, launches: usize) -> Vec<bool> {
+        let mut seen = Vec::with_capacity(launches);
+        for _ in 0..launches {
+            self.terminate("sim-1").await;
+            self.clear("sim-1").await;
+            self.launch("sim-1").await;
+            self.tap("sim-1", "t:id/flaky").await;
+            seen.push(!self.crashes("sim-1").await.is_empty());
+        }
+        seen
+    }
+
     pub async fn clear(&self, device: &str) {
         self.call("clear_logs", json!({"device": device})).await;
     }
