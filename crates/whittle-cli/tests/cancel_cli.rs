@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 use common::*;
 use serde_json::json;
@@ -15,58 +14,7 @@ use serde_json::json;
 fn slow_env() -> Env {
     let mut m = model();
     m["timing"] = json!({"launch_ms": 300, "action_ms": 0});
-    Env::new(
-        m,
-        &[],
-        json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-    )
-}
-
-/// Waits until the run's evidence session holds at least one recorded attempt.
-fn wait_for_first_attempt(env: &Env, child: &mut Child) -> PathBuf {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(ev) = env.evidence_dirs().first() {
-            if !session_steps(ev).is_empty() {
-                return ev.clone();
-            }
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("whittle ended before the first attempt: {status}");
-        }
-        assert!(Instant::now() < deadline, "no attempt recorded within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// `kill -INT <target>` with a literal argv; `-PGID` signals the whole process group.
-fn send_sigint(target: &str) {
-    let status = Command::new("kill")
-        .args(["-INT", "--", target])
-        .status()
-        .expect("run kill");
-    assert!(status.success(), "kill -INT {target} failed");
-}
-
-/// Waits for the exit, at most `limit` after the signal.
-fn wait_with_limit(mut child: Child, limit: Duration) -> (Output, Duration) {
-    let signalled = Instant::now();
-    loop {
-        if child.try_wait().expect("try_wait").is_some() {
-            let took = signalled.elapsed();
-            return (child.wait_with_output().expect("output"), took);
-        }
-        if signalled.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
-            panic!(
-                "whittle still running {limit:?} after SIGINT\nstdout: {}\nstderr: {}",
-                stdout(&out),
-                stderr(&out)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    Env::with_model(m)
 }
 
 fn assert_cancelled_cleanly(
@@ -94,8 +42,7 @@ fn assert_cancelled_cleanly(
         "the capture was stopped and saved"
     );
     assert!(ev.join("report.md").is_file());
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(ev.join("result.json")).unwrap()).unwrap();
+    let result = read_json(&ev.join("result.json"));
     assert_eq!(result["write_back_allowed"], false, "{result}");
     assert!(
         !session.join("crashes.minimized.json").exists(),
@@ -106,40 +53,33 @@ fn assert_cancelled_cleanly(
     assert!((1..10).contains(&attempts), "{attempts} attempts recorded");
 }
 
-#[test]
-fn sigint_to_whittle_cancels_finalizes_failed_and_writes_nothing_back() {
+/// Starts a minimize with `--approve`, waits for its first attempt, sends SIGINT to
+/// what `target` names for the child's id, and checks the run was cancelled cleanly.
+fn cancel_mid_run(target: impl FnOnce(u32) -> String) {
     let env = slow_env();
     let session = checkout_session(&env);
     let mut child = env.spawn_whittle(&[
         "minimize",
-        "2026-05-14_160354_checkout-npe",
+        CHECKOUT,
         "--max-replays",
         "120",
         "--approve",
         "--json",
     ]);
-    let ev = wait_for_first_attempt(&env, &mut child);
-    send_sigint(&child.id().to_string());
+    let ev = env.wait_for_first_attempt(&mut child);
+    send_sigint(&target(child.id()));
     let (out, took) = wait_with_limit(child, Duration::from_secs(15));
     assert_cancelled_cleanly(&env, &session, &ev, &out, took);
+}
+
+#[test]
+fn sigint_to_whittle_cancels_finalizes_failed_and_writes_nothing_back() {
+    cancel_mid_run(|pid| pid.to_string());
 }
 
 /// A terminal's Ctrl-C signals the whole foreground process group: the MCP servers
 /// whittle started must survive it long enough to stop the capture and finalize.
 #[test]
 fn ctrl_c_to_the_process_group_still_stops_the_capture_and_finalizes() {
-    let env = slow_env();
-    let session = checkout_session(&env);
-    let mut child = env.spawn_whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "120",
-        "--approve",
-        "--json",
-    ]);
-    let ev = wait_for_first_attempt(&env, &mut child);
-    send_sigint(&format!("-{}", child.id()));
-    let (out, took) = wait_with_limit(child, Duration::from_secs(15));
-    assert_cancelled_cleanly(&env, &session, &ev, &out, took);
+    cancel_mid_run(|pid| format!("-{pid}"));
 }

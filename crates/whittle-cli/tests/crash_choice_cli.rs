@@ -78,31 +78,14 @@ fn two_crash_groups_without_crash_exit_2_and_list_both() {
 fn naming_the_second_crash_runs_it() {
     let env = Env::fast(&[]);
     let session = two_crash_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        SESSION,
-        "--crash",
-        "c2",
-        "--max-replays",
-        "60",
-        "--json",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let j = json_out(&out);
+    let j = env.minimize_json(SESSION, "60", &["--crash", "c2"]);
     assert_eq!(j["status"], "minimized", "{j}");
     assert_eq!(j["crash_id"], "c2");
     assert_eq!(j["original_path"], json!([6, 7, 8, 9, 10]));
     // The report crash needs the cart filled; every step stays (see minimize_cli).
     assert_eq!(j["minimal_path"], json!([6, 7, 8, 9, 10]));
     let ev = &env.evidence_dirs()[0];
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(ev.join("result.json")).unwrap()).unwrap();
+    let result = read_json(&ev.join("result.json"));
     assert_eq!(result["crash_id"], "c2");
     assert!(
         result["target_label"]

@@ -8,25 +8,22 @@ mod common;
 mod lab_support;
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
 
 use common::*;
 use lab_support::*;
 use serde_json::{json, Value};
 
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
+const SESSION: &str = CHECKOUT;
 
 fn result_json(evidence: &std::path::Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(evidence.join("result.json")).unwrap()).unwrap()
+    read_json(&evidence.join("result.json"))
 }
 
 #[test]
 fn four_devices_on_two_hosts_prove_the_one_device_result() {
     let local = Env::fast(&[]);
     checkout_session(&local);
-    let one = local.whittle(&["minimize", SESSION, "--max-replays", "120", "--json"]);
-    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
-    let one_json = json_out(&one);
+    let one_json = local.minimize_json(SESSION, "120", &[]);
     let one_proof = result_json(&local.evidence_dirs()[0])["proof"].clone();
 
     let env = Env::fast(&[]);
@@ -178,38 +175,21 @@ fn doctor_checks_every_server_of_the_pool() {
 fn a_host_lost_mid_run_ends_the_run_as_an_infrastructure_failure() {
     let mut m = model();
     m["timing"] = json!({"launch_ms": 300, "action_ms": 0});
-    let env = Env::new(
-        m,
-        &[],
-        json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-    );
+    let env = Env::with_model(m);
     checkout_session(&env);
     let model = env.dir.path().join("model.json");
     let a = Host::sim("labA", &model, 1, &[]);
     let mut b = Host::sim("labB", &model, 1, &[]);
     use_lab(&env, &[&a, &b]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .arg("--config")
-        .arg(&env.config)
-        .args(["minimize", SESSION, "--devices", "2", "--approve", "--json"])
-        .env("RUST_LOG", "warn")
+    let mut child = env
+        .command(&["minimize", SESSION, "--devices", "2", "--approve", "--json"])
         .envs(tokens(&[&a, &b]))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     // After the baseline (a round on the first device only), labB joins the rounds.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let ev = loop {
-        if let Some(ev) = env.evidence_dirs().first() {
-            if !session_steps(ev).is_empty() {
-                break ev.clone();
-            }
-        }
-        assert!(child.try_wait().unwrap().is_none(), "whittle ended early");
-        assert!(Instant::now() < deadline, "no attempt within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let ev = env.wait_for_first_attempt(&mut child);
     b.kill();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -275,21 +255,20 @@ fn doctor_checks_that_remote_adb_serials_are_connected() {
     )
     .unwrap();
     std::fs::set_permissions(&adb, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut config: Value =
-        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
-    let servers = config["mcpServers"].as_object_mut().unwrap();
-    let command = servers["sim"]["command"].clone();
-    for (name, serial) in [
-        ("farm", "stf.lab.example:7401"),
-        ("wifi", "10.0.0.9:5555"),
-        ("gone", "10.0.0.10:5555"),
-    ] {
-        servers.insert(
-            name.into(),
-            json!({"command": command, "args": ["adb", "--adb", adb, "--serial", serial]}),
-        );
-    }
-    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    env.edit_config(|config| {
+        let servers = config["mcpServers"].as_object_mut().unwrap();
+        let command = servers["sim"]["command"].clone();
+        for (name, serial) in [
+            ("farm", "stf.lab.example:7401"),
+            ("wifi", "10.0.0.9:5555"),
+            ("gone", "10.0.0.10:5555"),
+        ] {
+            servers.insert(
+                name.into(),
+                json!({"command": command, "args": ["adb", "--adb", adb, "--serial", serial]}),
+            );
+        }
+    });
     let out = env.whittle(&["doctor"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");

@@ -15,14 +15,7 @@ fn rate_ok(rate: &Value) -> bool {
 
 /// `whittle minimize` on the demo checkout crash (4 of 9 replayable steps needed).
 fn checkout(env: &Env, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "200",
-    ];
-    args.extend_from_slice(extra);
-    env.whittle(&args)
+    env.minimize(CHECKOUT, "200", extra)
 }
 
 #[test]
@@ -107,33 +100,14 @@ fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
 
 #[test]
 fn a_flaky_crash_with_baseline_tries_is_reduced_with_its_rates() {
-    // The promo crash shows on 60 % of taps (seeded); steps 2 and 3 are noise.
     let env = Env::fast(&["--seed", "3"]);
-    let steps = vec![
-        launch(1),
-        tap(2, "btn_search"),
-        back(3),
-        tap(4, "btn_promo"),
-    ];
-    env.add_session(
-        "2026-05-23_100000_promo",
-        &steps,
-        &promo_stack(),
-        &[1, 2, 3, 4],
-    );
-    let args = [
-        "minimize",
-        "2026-05-23_100000_promo",
-        "--max-replays",
+    promo_session(&env);
+    let out = env.minimize(
+        PROMO,
         "200",
-        "--strategy",
-        "flaky",
-        "--baseline-tries",
-        "8",
-        "--json",
-    ];
-    let out = env.whittle(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        &["--strategy", "flaky", "--baseline-tries", "8", "--json"],
+    );
+    assert_exit(&out, 0);
     let j = json_out(&out);
     assert_eq!(j["status"], "minimized");
     assert_ne!(j["confidence"], "high");

@@ -13,7 +13,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::{json, Value};
@@ -46,41 +46,30 @@ fn peer_python() -> Option<PathBuf> {
     None
 }
 
+/// A test env whose mobile, ui and log roles are the Python peer instead of the simulator.
 struct PeerEnv {
-    _dir: tempfile::TempDir,
-    workspace: PathBuf,
-    config: PathBuf,
+    env: Env,
 }
 
 impl PeerEnv {
     /// Our report+analyzer servers, the Python peer in mobile/ui/log; `broken` names a
     /// verdict field the peer breaks on purpose.
     fn new(python: &Path, broken: Option<&str>) -> PeerEnv {
-        let dir = tempfile::tempdir().unwrap();
-        let workspace = dir.path().join("workspace");
-        std::fs::create_dir_all(workspace.join("sessions")).unwrap();
-        let servers = servers_binary();
+        let env = Env::fast(&[]);
         let script = repo_root().join("tests/peers/python/whittle_peer.py");
         let mut peer = json!({"command": python, "args": [script]});
         if let Some(field) = broken {
             peer["env"] = json!({ "WHITTLE_PEER_BREAK": field });
         }
-        let config = json!({
-            "workspace": workspace,
-            "mcpServers": {
-                "whittle": {"command": servers, "args": ["all", "--workspace", workspace]},
-                "peer": peer
-            },
-            "roles": {"report": "whittle", "analyzer": "whittle", "mobile": "peer", "ui": "peer", "log": "peer"},
-            "timing": {"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}
+        env.edit_config(|config| {
+            let servers = config["mcpServers"].as_object_mut().unwrap();
+            servers.remove("sim");
+            servers.insert("peer".into(), peer);
+            for role in ["mobile", "ui", "log"] {
+                config["roles"][role] = json!("peer");
+            }
         });
-        let config_path = dir.path().join("whittle.json");
-        std::fs::write(&config_path, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
-        let env = PeerEnv {
-            _dir: dir,
-            workspace,
-            config: config_path,
-        };
+        let env = PeerEnv { env };
         env.write_session();
         env
     }
@@ -88,7 +77,7 @@ impl PeerEnv {
     /// Nine recorded steps; the crash needs settings → dark theme → back → new note →
     /// save (steps 3, 5, 6, 7, 9); the sync tap, the about tap and the typed note do not.
     fn write_session(&self) {
-        let dir = self.workspace.join("sessions").join(SESSION);
+        let dir = self.env.session_dir(SESSION);
         std::fs::create_dir_all(&dir).unwrap();
         let meta = json!({"session_id": SESSION, "name": "notes", "created_at": "2026-05-15T09:30:00Z",
             "status": "failed", "platform": "android", "package": PEER_PKG, "device_id": PEER_DEVICE,
@@ -124,22 +113,12 @@ impl PeerEnv {
     }
 
     fn minimize(&self) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_whittle"))
-            .arg("--config")
-            .arg(&self.config)
-            .args(["minimize", SESSION, "--max-replays", "60", "--json"])
-            .env("RUST_LOG", "warn")
-            .output()
-            .expect("run whittle")
+        self.env
+            .whittle(&["minimize", SESSION, "--max-replays", "60", "--json"])
     }
 
     fn evidence_dir(&self) -> PathBuf {
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(self.workspace.join("sessions"))
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.to_string_lossy().contains("minimize-"))
-            .collect();
+        let mut dirs = self.env.evidence_dirs();
         assert_eq!(dirs.len(), 1, "{dirs:?}");
         dirs.pop().unwrap()
     }
@@ -180,13 +159,7 @@ fn a_foreign_python_server_in_the_device_roles_minimizes_and_says_what_it_tolera
     let Some(python) = peer_python() else { return };
     let env = PeerEnv::new(&python, None);
     let out = env.minimize();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 0);
     let j = json_out(&out);
     assert_eq!(j["status"], "minimized", "{j:#}");
     assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
@@ -280,14 +253,7 @@ fn a_broken_verdict_field_fails_the_run_naming_server_tool_and_field() {
 fn our_own_servers_need_nothing_tolerated() {
     let env = Env::fast(&[]);
     checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "120",
-        "--json",
-    ]);
-    let j = json_out(&out);
+    let j = json_out(&env.minimize(CHECKOUT, "120", &["--json"]));
     assert_eq!(j["status"], "minimized", "{j:#}");
     let all = warnings(&j);
     assert!(

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{json_out, stderr, stdout, Env};
+use common::{assert_exit, evidence_of, json_out, stderr, stdout, Env};
 use serde_json::{json, Value};
 use whittle_core::import::{maestro, robo, ImportedAction, ImportedFlow};
 use whittle_service::export::{read_bundle, MAESTRO_FILE, ROBO_FILE};
@@ -24,11 +24,7 @@ fn env() -> Env {
     let mut model: Value =
         serde_json::from_slice(&std::fs::read(demo("shop.json")).unwrap()).unwrap();
     model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
-    Env::new(
-        model,
-        &[],
-        json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-    )
+    Env::with_model(model)
 }
 
 /// The original flow's actions at `path` (1-based step indexes).
@@ -40,6 +36,13 @@ fn at_path(flow: &ImportedFlow, path: &[u64]) -> Vec<ImportedAction> {
 
 fn actions(flow: &ImportedFlow) -> Vec<ImportedAction> {
     flow.steps.iter().map(|s| s.action.clone()).collect()
+}
+
+/// A flow file in the env's folder (outside the workspace) holding `text`.
+fn flow_file(env: &Env, name: &str, text: &str) -> PathBuf {
+    let path = env.dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
 }
 
 fn path_of(v: &Value) -> Vec<u64> {
@@ -66,15 +69,7 @@ fn round_trip(
         "--json",
     ];
     args.extend_from_slice(extra);
-    let out = env.whittle(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let imported = json_out(&out);
+    let imported = env.whittle_json(&args);
     let session = imported["session_id"].as_str().unwrap().to_string();
     let crashes = imported["recorded"]["crashes"].as_array().unwrap();
     assert_eq!(crashes.len(), 1, "{imported}");
@@ -87,17 +82,9 @@ fn round_trip(
     assert_eq!(common::meta_status(&dir), "failed");
     assert!(dir.join("crashes.jsonl").is_file());
 
-    let out = env.whittle(&["minimize", &session, "--json", "--approve"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let result = json_out(&out);
+    let result = env.whittle_json(&["minimize", &session, "--json", "--approve"]);
     let minimal = path_of(&result["minimal_path"]);
-    let evidence = result["evidence_session"].as_str().unwrap().to_string();
+    let evidence = evidence_of(&result);
     // The final confirmation took the filmstrip and its cost is reported.
     assert!(
         result["filmstrip"]["frames"].as_u64().unwrap() >= 1,
@@ -106,15 +93,7 @@ fn round_trip(
     assert!(result["filmstrip"]["extra_device_ms"].is_u64(), "{result}");
 
     let out_dir = env.dir.path().join("bundles");
-    let out = env.whittle(&[
-        "export",
-        &evidence,
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--name",
-        format,
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_exit(&env.export(&evidence, &out_dir, format), 0);
     (out_dir.join(format), minimal)
 }
 
@@ -177,19 +156,7 @@ fn a_maestro_flow_imports_records_minimizes_and_exports_its_minimal_path() {
     check_filmstrip(&bundle, &minimal);
 
     // The bundle still verifies (every file listed and hashed) and replays.
-    let out = env.whittle(&["verify", bundle.to_str().unwrap(), "--runs", "1"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("reproduced 1 of 1"),
-        "{}",
-        stdout(&out)
-    );
+    env.verify_reproduces(&bundle, 1);
 }
 
 #[test]
@@ -214,12 +181,11 @@ fn a_robo_script_imports_records_minimizes_and_exports_its_minimal_path() {
 #[test]
 fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
     let env = env();
-    let flow = env.dir.path().join("browse.yaml");
-    std::fs::write(
-        &flow,
+    let flow = flow_file(
+        &env,
+        "browse.yaml",
         "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    id: com.example.shop:id/product_card\n- back\n",
-    )
-    .unwrap();
+    );
     let out = env.whittle(&[
         "import",
         "maestro",
@@ -228,13 +194,7 @@ fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
         "--name",
         "browse",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    assert_exit(&out, 1);
     assert!(stdout(&out).contains("without a crash"), "{}", stdout(&out));
     let id = env
         .session_names()
@@ -257,12 +217,11 @@ fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
 #[test]
 fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
     let env = env();
-    let bad = env.dir.path().join("bad.yaml");
-    std::fs::write(
-        &bad,
+    let bad = flow_file(
+        &env,
+        "bad.yaml",
         "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    idd: x\n",
-    )
-    .unwrap();
+    );
     let out = env.whittle(&["import", "maestro", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
@@ -304,11 +263,7 @@ fn export_markdown_prints_a_ticket() {
         "--json",
     ]);
     let session = json_out(&out)["session_id"].as_str().unwrap().to_string();
-    let out = env.whittle(&["minimize", &session, "--json"]);
-    let evidence = json_out(&out)["evidence_session"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let evidence = evidence_of(&json_out(&env.whittle(&["minimize", &session, "--json"])));
     let out = env.whittle(&["export", &evidence, "--markdown"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let md = stdout(&out);

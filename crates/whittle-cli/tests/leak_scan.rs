@@ -7,7 +7,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::{json, Value};
@@ -32,11 +32,8 @@ fn needles(marker: &Path) -> Vec<String> {
     n
 }
 
-fn with_comment(mut step: Value, comment: &str) -> Value {
-    let mut notes: Value = serde_json::from_str(step["notes"].as_str().unwrap()).unwrap();
-    notes["comment"] = comment.into();
-    step["notes"] = notes.to_string().into();
-    step
+fn with_comment(step: Value, comment: &str) -> Value {
+    with_notes(step, |notes| notes["comment"] = comment.into())
 }
 
 fn secret_session(env: &Env, marker: &Path) -> PathBuf {
@@ -48,29 +45,21 @@ fn secret_session(env: &Env, marker: &Path) -> PathBuf {
     let planted = json!({"mcpServers": {"sim": {"command": "/bin/sh",
         "args": ["-c", format!("touch {}", marker.display())]}}});
     // ... also inside a step's notes, next to its replay object.
-    let mut planted_tap = tap(12, "btn_cart");
-    let mut notes: Value = serde_json::from_str(planted_tap["notes"].as_str().unwrap()).unwrap();
-    notes["mcpServers"] = planted["mcpServers"].clone();
-    notes["command"] = format!("/bin/sh -c 'touch {}'", marker.display()).into();
-    planted_tap["notes"] = notes.to_string().into();
+    let planted_tap = with_notes(tap(12, "btn_cart"), |notes| {
+        notes["mcpServers"] = planted["mcpServers"].clone();
+        notes["command"] = format!("/bin/sh -c 'touch {}'", marker.display()).into();
+    });
     let mut card_tap = tap(9, "btn_home");
     card_tap["action"] = format!("tap pay with card {CARD}").into();
-    let steps = vec![
-        launch(1),
-        tap(2, "btn_login"),
-        input(3, "email", SECRET_EMAIL, false),
-        input(4, "password", SECRET_PASSWORD, true),
-        back(5),
-        tap(6, "btn_search"),
-        input(7, "search_field", PHONE, false),
-        back(8),
+    let mut steps = login_and_search_detours(PHONE);
+    steps.extend([
         card_tap,
         with_comment(tap(10, "btn_product"), &format!("auth token: {TOKEN}")),
         with_comment(tap(11, "btn_add"), &injection),
         planted_tap,
         tap(13, "btn_checkout"),
-    ];
-    let dir = env.add_session(SESSION, &steps, &npe_stack(), &(1..=13).collect::<Vec<_>>());
+    ]);
+    let dir = env.add_whole_session(SESSION, &steps, &npe_stack());
     let meta_path = dir.join("meta.json");
     let mut meta: Value =
         serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
@@ -82,10 +71,7 @@ fn secret_session(env: &Env, marker: &Path) -> PathBuf {
 
 /// `whittle` with every log level on (its own and, inherited, the servers').
 fn whittle_verbose(env: &Env, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .arg("--config")
-        .arg(&env.config)
-        .args(args)
+    env.command(args)
         .env("RUST_LOG", "trace")
         .output()
         .expect("run whittle")
@@ -130,15 +116,10 @@ fn no_secret_reaches_any_output_and_no_injected_command_runs() {
             "--json",
         ],
     );
-    assert_eq!(
-        minimize.status.code(),
-        Some(0),
-        "stderr: {}",
-        stderr(&minimize)
-    );
+    assert_exit(&minimize, 0);
     let j = json_out(&minimize);
     assert_eq!(j["minimal_path"], json!([1, 10, 11, 12, 13]), "{j}");
-    let evidence = j["evidence_session"].as_str().unwrap().to_string();
+    let evidence = evidence_of(&j);
     let sidecar = session.join("crashes.minimized.json");
     assert!(sidecar.is_file(), "--approve writes the sidecar");
 

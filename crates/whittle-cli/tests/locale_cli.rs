@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::Value;
@@ -13,12 +13,7 @@ const SESSION: &str = "2026-05-14_160354_checkout-npe";
 
 /// `whittle` with exactly these locale variables (the test runner's own are dropped).
 fn whittle_in(env: &Env, locale: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_whittle"));
-    command
-        .arg("--config")
-        .arg(&env.config)
-        .args(args)
-        .env("RUST_LOG", "warn");
+    let mut command = env.command(args);
     for name in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] {
         command.env_remove(name);
     }

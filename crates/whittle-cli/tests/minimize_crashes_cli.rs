@@ -16,28 +16,15 @@ fn a_different_crash_on_a_candidate_is_not_the_target() {
         tap(4, "btn_home"),
         tap(5, "btn_report"),
     ];
-    env.add_session(
-        "2026-05-20_100000_report",
-        &steps,
-        &report_stack(),
-        &[1, 2, 3, 4, 5],
-    );
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-20_100000_report",
-        "--max-replays",
-        "60",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
-    let j = json_out(&out);
+    env.add_whole_session("2026-05-20_100000_report", &steps, &report_stack());
+    let j = env.minimize_json("2026-05-20_100000_report", "60", &[]);
     // [4,5] crashes too (empty cart), but with another signature: every step stays.
     assert_eq!(j["minimal_path"], serde_json::json!([1, 2, 3, 4, 5]));
     assert_eq!(j["confidence"], "high");
     let ev = &env.evidence_dirs()[0];
     let different: Vec<Value> = evidence_steps(ev)
         .iter()
-        .map(|s| serde_json::from_str::<Value>(s["notes"].as_str().unwrap()).unwrap())
+        .map(notes_of)
         .filter(|n| n["result"]["reason"] == "different_crash")
         .collect();
     assert!(
@@ -63,16 +50,8 @@ fn a_delayed_crash_is_caught_by_the_drain() {
     );
     // The crash arrives 60 ms after the tap returned: only the drain's later rounds see it.
     let steps = vec![launch(1), tap(2, "btn_home"), tap(3, "btn_sync")];
-    env.add_session("2026-05-21_100000_sync", &steps, &sync_stack(), &[1, 2, 3]);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-21_100000_sync",
-        "--max-replays",
-        "40",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
-    let j = json_out(&out);
+    env.add_whole_session("2026-05-21_100000_sync", &steps, &sync_stack());
+    let j = env.minimize_json("2026-05-21_100000_sync", "40", &[]);
     assert_eq!(j["minimal_path"], serde_json::json!([1, 3]));
     assert_eq!(j["confidence"], "high");
 }
@@ -82,21 +61,10 @@ fn a_launch_only_crash_minimizes_to_the_launch() {
     let mut m = model();
     m["crashes"].as_array_mut().unwrap().push(serde_json::json!(
         {"name": "boot", "kind": "java", "on": {"launch": true}, "stack": launch_stack()}));
-    let env = Env::new(
-        m,
-        &[],
-        serde_json::json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-    );
+    let env = Env::with_model(m);
     let steps = vec![launch(1), tap(2, "btn_search"), back(3)];
-    env.add_session(
-        "2026-05-22_100000_boot",
-        &steps,
-        &launch_stack(),
-        &[1, 2, 3],
-    );
-    let out = env.whittle(&["minimize", "2026-05-22_100000_boot", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
-    let j = json_out(&out);
+    env.add_whole_session("2026-05-22_100000_boot", &steps, &launch_stack());
+    let j = env.whittle_json(&["minimize", "2026-05-22_100000_boot", "--json"]);
     assert_eq!(j["minimal_path"], serde_json::json!([1]));
     assert_eq!(j["confidence"], "high");
     let ev = &env.evidence_dirs()[0];
@@ -109,19 +77,8 @@ fn a_launch_only_crash_minimizes_to_the_launch() {
 #[test]
 fn a_flaky_crash_is_at_most_medium_and_says_how_often() {
     let env = Env::fast(&["--seed", "3"]);
-    let steps = vec![
-        launch(1),
-        tap(2, "btn_search"),
-        back(3),
-        tap(4, "btn_promo"),
-    ];
-    env.add_session(
-        "2026-05-23_100000_promo",
-        &steps,
-        &promo_stack(),
-        &[1, 2, 3, 4],
-    );
-    let out = env.whittle(&["minimize", "2026-05-23_100000_promo", "--max-replays", "40"]);
+    promo_session(&env);
+    let out = env.minimize(PROMO, "40", &[]);
     let text = stdout(&out);
     match out.status.code() {
         // The baseline itself may miss with this seed: then nothing is claimed.

@@ -5,12 +5,12 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use serde_json::{json, Value};
 
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
+const SESSION: &str = CHECKOUT;
 
 /// The fast environment with a simulator of `devices` devices.
 fn env_with_sim_devices(devices: u32) -> Env {
@@ -18,27 +18,16 @@ fn env_with_sim_devices(devices: u32) -> Env {
 }
 
 fn with_sim_devices(env: Env, devices: u32) -> Env {
-    let mut config: Value =
-        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
-    let args = config["mcpServers"]["sim"]["args"].as_array_mut().unwrap();
-    let at = args.iter().position(|a| a == "--devices").unwrap();
-    args[at + 1] = json!(devices.to_string());
-    std::fs::write(&env.config, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    env.edit_config(|config| {
+        let args = config["mcpServers"]["sim"]["args"].as_array_mut().unwrap();
+        let at = args.iter().position(|a| a == "--devices").unwrap();
+        args[at + 1] = json!(devices.to_string());
+    });
     env
 }
 
 fn run_json(env: &Env, extra: &[&str]) -> Value {
-    let mut args = vec!["minimize", SESSION, "--max-replays", "120", "--json"];
-    args.extend_from_slice(extra);
-    let out = env.whittle(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
-    json_out(&out)
+    env.minimize_json(SESSION, "120", extra)
 }
 
 #[test]
@@ -146,47 +135,17 @@ fn fewer_devices_than_asked_is_a_warning_and_zero_is_refused() {
 fn sigint_mid_round_stops_every_device() {
     let mut m = model();
     m["timing"] = json!({"launch_ms": 400, "action_ms": 0});
-    let env = with_sim_devices(
-        Env::new(
-            m,
-            &[],
-            json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-        ),
-        3,
-    );
+    let env = with_sim_devices(Env::with_model(m), 3);
     checkout_session(&env);
     let mut child =
         env.spawn_whittle(&["minimize", SESSION, "--devices", "3", "--approve", "--json"]);
     // The first round is the baseline alone (nothing to speculate on before it); wait
     // for it, then for the second round to be under way.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let ev = loop {
-        if let Some(ev) = env.evidence_dirs().first() {
-            if !session_steps(ev).is_empty() {
-                break ev.clone();
-            }
-        }
-        assert!(child.try_wait().unwrap().is_none(), "whittle ended early");
-        assert!(Instant::now() < deadline, "no attempt within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let ev = env.wait_for_first_attempt(&mut child);
     std::thread::sleep(Duration::from_millis(150));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", "--", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let signalled = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if signalled.elapsed() > Duration::from_secs(15) {
-            let _ = child.kill();
-            panic!("whittle still running 15 s after SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let took = signalled.elapsed();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    send_sigint(&child.id().to_string());
+    let (out, took) = wait_with_limit(child, Duration::from_secs(15));
+    assert_exit(&out, 3);
     assert!(took < Duration::from_secs(5), "exit took {took:?}");
     let j = json_out(&out);
     assert_eq!(j["status"], "cancelled", "{j}");

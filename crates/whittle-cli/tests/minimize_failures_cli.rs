@@ -4,32 +4,42 @@
 
 mod common;
 
+use std::path::PathBuf;
+use std::process::Output;
+
 use common::*;
+
+/// The checkout session minimized with `--approve` on a simulator with `fault`; the run
+/// must exit 3 and write no sidecar. Returns the env (its temp dir holds the evidence),
+/// the output and the evidence session, which must be finalized `failed`.
+fn failing_run(fault: &str, extra: &[&str]) -> (Env, Output, PathBuf) {
+    let env = Env::fast(&["--fault", fault]);
+    let session = checkout_session(&env);
+    let out = env.minimize(CHECKOUT, "60", &[&["--approve"], extra].concat());
+    assert_exit(&out, 3);
+    assert!(
+        !session.join("crashes.minimized.json").exists(),
+        "no sidecar even with --approve: {}",
+        streams(&out)
+    );
+    let ev = env.evidence_dirs()[0].clone();
+    assert_eq!(meta_status(&ev), "failed");
+    (env, out, ev)
+}
+
+/// A `--json` answer of a run the infrastructure failed: no result, no sidecar.
+fn assert_infrastructure_failure(out: &Output) {
+    let j = json_out(out);
+    assert!(
+        j["status"] == "runtime_failed" || j["status"] == "capture_failed",
+        "{j}"
+    );
+    assert!(j["sidecar"].is_null());
+}
 
 #[test]
 fn capture_dying_mid_run_fails_the_run_and_writes_nothing_back() {
-    let env = Env::fast(&["--fault", "capture-dies-after=3"]);
-    let session = checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "60",
-        "--approve",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        !session.join("crashes.minimized.json").exists(),
-        "no sidecar even with --approve"
-    );
-    let ev = &env.evidence_dirs()[0];
-    assert_eq!(meta_status(ev), "failed");
+    let (_env, out, _) = failing_run("capture-dies-after=3", &[]);
     assert!(
         stdout(&out).contains("log capture failed"),
         "{}",
@@ -41,32 +51,14 @@ fn capture_dying_mid_run_fails_the_run_and_writes_nothing_back() {
 /// capture is stopped, the evidence so far (log, steps) is kept, nothing is written back.
 #[test]
 fn a_device_disappearing_mid_run_fails_the_run_keeps_evidence_and_writes_nothing_back() {
-    let env = Env::fast(&["--fault", "device-gone-after-launches=3"]);
-    let session = checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "60",
-        "--approve",
-        "--json",
-    ]);
-    let shown = format!("stdout: {}\nstderr: {}", stdout(&out), stderr(&out));
-    assert_eq!(out.status.code(), Some(3), "{shown}");
-    assert!(!session.join("crashes.minimized.json").exists(), "{shown}");
-    let ev = &env.evidence_dirs()[0];
-    assert_eq!(meta_status(ev), "failed");
+    let (_env, out, ev) = failing_run("device-gone-after-launches=3", &["--json"]);
     assert!(ev.join("logcat.txt").is_file(), "the capture's log is kept");
     assert!(
-        !evidence_steps(ev).is_empty(),
+        !evidence_steps(&ev).is_empty(),
         "the replays before it are kept"
     );
-    let j = json_out(&out);
-    assert!(
-        j["status"] == "runtime_failed" || j["status"] == "capture_failed",
-        "{j}"
-    );
-    assert!(j["sidecar"].is_null());
+    assert_infrastructure_failure(&out);
+    let shown = streams(&out);
     assert!(
         shown.contains("disconnected"),
         "the reason is given: {shown}"
@@ -75,30 +67,6 @@ fn a_device_disappearing_mid_run_fails_the_run_keeps_evidence_and_writes_nothing
 
 #[test]
 fn a_server_dying_mid_run_is_an_infrastructure_failure() {
-    let env = Env::fast(&["--fault", "exit-after-launches=3"]);
-    let session = checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "60",
-        "--approve",
-        "--json",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(!session.join("crashes.minimized.json").exists());
-    let ev = &env.evidence_dirs()[0];
-    assert_eq!(meta_status(ev), "failed");
-    let j = json_out(&out);
-    assert!(
-        j["status"] == "runtime_failed" || j["status"] == "capture_failed",
-        "{j}"
-    );
-    assert!(j["sidecar"].is_null());
+    let (_env, out, _) = failing_run("exit-after-launches=3", &["--json"]);
+    assert_infrastructure_failure(&out);
 }

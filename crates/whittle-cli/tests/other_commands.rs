@@ -24,8 +24,8 @@ fn sessions_and_analyze_list_without_servers() {
     checkout_session(&env);
     let out = env.whittle(&["sessions"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("2026-05-14_160354_checkout-npe"));
-    let out = env.whittle(&["analyze", "2026-05-14_160354_checkout-npe"]);
+    assert!(stdout(&out).contains(CHECKOUT));
+    let out = env.whittle(&["analyze", CHECKOUT]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("1 distinct crash"),
@@ -52,57 +52,19 @@ fn doctor_checks_every_role() {
 fn export_then_verify_replays_the_bundle() {
     let env = Env::fast(&[]);
     checkout_session(&env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "120",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let evidence = json_out(&out)["evidence_session"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let evidence = evidence_of(&env.minimize_json(CHECKOUT, "120", &[]));
     let out_dir = env.dir.path().join("bundles");
     std::fs::create_dir_all(&out_dir).unwrap();
-    let out = env.whittle(&[
-        "export",
-        &evidence,
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--name",
-        "ticket-1",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_exit(&env.export(&evidence, &out_dir, "ticket-1"), 0);
     let bundle = out_dir.join("ticket-1");
     assert!(bundle.join("manifest.json").is_file());
     let text = all_text_under(&bundle);
     assert!(!text.contains(SECRET_PASSWORD) && !text.contains(SECRET_EMAIL));
 
-    let out = env.whittle(&["verify", bundle.to_str().unwrap(), "--runs", "2"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    assert!(
-        stdout(&out).contains("reproduced 2 of 2"),
-        "{}",
-        stdout(&out)
-    );
+    env.verify_reproduces(&bundle, 2);
 
     // Exporting again under the same name never overwrites.
-    let out = env.whittle(&[
-        "export",
-        &evidence,
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--name",
-        "ticket-1",
-    ]);
+    let out = env.export(&evidence, &out_dir, "ticket-1");
     assert_ne!(out.status.code(), Some(0));
 }
 
@@ -162,15 +124,14 @@ fn doctor_json_gives_the_checks_as_data() {
 #[test]
 fn doctor_says_when_adb_is_missing_with_a_fix() {
     let env = Env::fast(&[]);
-    let mut config: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
-    let servers = config["mcpServers"].as_object_mut().unwrap();
-    let whittle_servers = servers.values().next().unwrap()["command"].clone();
-    servers.insert(
-        "phone".into(),
-        serde_json::json!({"command": whittle_servers, "args": ["adb", "--adb", "/nonexistent/adb"]}),
-    );
-    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    env.edit_config(|config| {
+        let servers = config["mcpServers"].as_object_mut().unwrap();
+        let whittle_servers = servers.values().next().unwrap()["command"].clone();
+        servers.insert(
+            "phone".into(),
+            serde_json::json!({"command": whittle_servers, "args": ["adb", "--adb", "/nonexistent/adb"]}),
+        );
+    });
     let out = env.whittle(&["doctor"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");
@@ -187,22 +148,16 @@ fn doctor_says_when_adb_is_missing_with_a_fix() {
 #[test]
 fn doctor_warns_about_plain_http_servers_off_loopback_with_a_fix() {
     let env = Env::fast(&[]);
-    let mut config: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
-    let servers = config["mcpServers"].as_object_mut().unwrap();
-    servers.insert(
-        "remote".into(),
-        serde_json::json!({"url": "http://10.1.2.3:8080/mcp"}),
-    );
-    servers.insert(
-        "tunnel".into(),
-        serde_json::json!({"url": "http://127.0.0.1:8080/mcp"}),
-    );
-    servers.insert(
-        "secure".into(),
-        serde_json::json!({"url": "https://10.1.2.3:8443/mcp"}),
-    );
-    std::fs::write(&env.config, serde_json::to_string(&config).unwrap()).unwrap();
+    env.edit_config(|config| {
+        let servers = config["mcpServers"].as_object_mut().unwrap();
+        for (name, url) in [
+            ("remote", "http://10.1.2.3:8080/mcp"),
+            ("tunnel", "http://127.0.0.1:8080/mcp"),
+            ("secure", "https://10.1.2.3:8443/mcp"),
+        ] {
+            servers.insert(name.into(), serde_json::json!({ "url": url }));
+        }
+    });
     let out = env.whittle(&["doctor"]);
     let text = stdout(&out);
     assert!(

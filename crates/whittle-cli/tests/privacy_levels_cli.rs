@@ -4,43 +4,18 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::*;
 use serde_json::{json, Value};
 
 fn set_masking(env: &Env, masking: Value) {
-    let mut config: Value =
-        serde_json::from_str(&std::fs::read_to_string(&env.config).unwrap()).unwrap();
-    config["masking"] = masking;
-    std::fs::write(&env.config, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    env.edit_config(|config| config["masking"] = masking);
 }
 
 fn minimize(env: &Env) -> (Value, std::path::PathBuf) {
     checkout_session(env);
-    let out = env.whittle(&[
-        "minimize",
-        "2026-05-14_160354_checkout-npe",
-        "--max-replays",
-        "120",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer = env.minimize_json(CHECKOUT, "120", &[]);
     let evidence = env.evidence_dirs().pop().expect("an evidence session");
-    (json_out(&out), evidence)
-}
-
-fn steps(evidence: &Path) -> Vec<Value> {
-    std::fs::read_to_string(evidence.join("steps.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    (answer, evidence)
 }
 
 #[test]
@@ -55,8 +30,8 @@ fn the_strict_level_is_recorded_in_the_evidence_and_the_export_manifest() {
     );
 
     let (mut archived, mut omitted) = (0, 0);
-    for step in steps(&evidence) {
-        let notes: Value = serde_json::from_str(step["notes"].as_str().unwrap()).unwrap();
+    for step in evidence_steps(&evidence) {
+        let notes = notes_of(&step);
         match step["screenshot_src"].as_str() {
             Some(src) => {
                 archived += 1;
@@ -110,7 +85,7 @@ fn without_a_level_the_run_is_standard_and_says_so() {
         read_json(&evidence.join("meta.json"))["extra"]["masking_level"],
         "standard"
     );
-    let shot = steps(&evidence)
+    let shot = evidence_steps(&evidence)
         .into_iter()
         .find_map(|s| s["screenshot_src"].as_str().map(str::to_string))
         .expect("an archived screenshot");
@@ -123,7 +98,7 @@ fn an_unknown_level_is_a_configuration_error() {
     let env = Env::fast(&[]);
     set_masking(&env, json!({"level": "paranoid"}));
     checkout_session(&env);
-    let out = env.whittle(&["minimize", "2026-05-14_160354_checkout-npe"]);
+    let out = env.whittle(&["minimize", CHECKOUT]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("paranoid"), "{}", stderr(&out));
 }

@@ -12,17 +12,13 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{json, Value};
 
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
+const SESSION: &str = CHECKOUT;
 
 /// Launches take 150 ms, so the run lasts long enough to be killed mid-way.
 fn slow_env() -> Env {
     let mut m = model();
     m["timing"] = json!({"launch_ms": 150, "action_ms": 0});
-    Env::new(
-        m,
-        &[],
-        json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-    )
+    Env::with_model(m)
 }
 
 fn journal_attempts(evidence: &Path) -> Vec<Value> {
@@ -54,7 +50,7 @@ fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
     session_steps(evidence)
         .iter()
         .map(|step| {
-            let notes: Value = serde_json::from_str(step["notes"].as_str().unwrap()).unwrap();
+            let notes = notes_of(step);
             (
                 notes["attempt"].as_u64().unwrap(),
                 notes["phase"].as_str().unwrap().to_owned(),
@@ -99,6 +95,34 @@ fn wait_for_orphans_to_exit(env: &Env) {
     }
 }
 
+/// Starts `whittle minimize SESSION --json`, `kill -9`s it once `attempts` attempts are
+/// journaled, and waits for its servers to exit. Returns the evidence session and its id.
+fn kill_9_after(env: &Env, attempts: usize) -> (PathBuf, String) {
+    let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let evidence = loop {
+        if let Some(ev) = env.evidence_dirs().first() {
+            if journal_attempts(ev).len() >= attempts {
+                break ev.clone();
+            }
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("whittle ended before it could be killed: {status}");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {attempts} attempts within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+    // The servers it started see their stdin close and exit (no process is left behind).
+    wait_for_orphans_to_exit(env);
+    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    (evidence, id)
+}
+
 fn interrupted_line(env: &Env, evidence: &str) -> Option<String> {
     let out = env.whittle(&["sessions"]);
     stdout(&out)
@@ -112,32 +136,12 @@ fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journa
     // The run as it goes uninterrupted.
     let whole = slow_env();
     checkout_session(&whole);
-    let out = whole.whittle(&["minimize", SESSION, "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let expected = json_out(&out);
+    let expected = whole.whittle_json(&["minimize", SESSION, "--json"]);
     let whole_evidence: PathBuf = whole.evidence_dirs()[0].clone();
 
     let env = slow_env();
     let session = checkout_session(&env);
-    let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let evidence = loop {
-        if let Some(ev) = env.evidence_dirs().first() {
-            if journal_attempts(ev).len() >= 4 {
-                break ev.clone();
-            }
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("whittle ended before it could be killed: {status}");
-        }
-        assert!(Instant::now() < deadline, "no 4 attempts within 60 s");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    child.kill().expect("kill -9");
-    child.wait().unwrap();
-    // The servers it started see their stdin close and exit (no process is left behind).
-    wait_for_orphans_to_exit(&env);
-    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    let (evidence, id) = kill_9_after(&env, 4);
     assert_eq!(meta_status(&evidence), "running", "nobody finalized it");
 
     // The lock died with the process: `whittle sessions` says interrupted.
@@ -157,15 +161,7 @@ fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journa
         "{before_resume:?} launches, {kept} journaled"
     );
 
-    let out = env.whittle(&["minimize", "--resume", &id, "--json", "--approve"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
-    let j = json_out(&out);
+    let j = env.whittle_json(&["minimize", "--resume", &id, "--json", "--approve"]);
     assert_eq!(j["status"], "minimized", "{j}");
     assert_eq!(j["minimal_path"], json!([1, 9, 10, 11, 12]));
     assert_eq!(j["minimal_path"], expected["minimal_path"]);
@@ -205,21 +201,7 @@ fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journa
 fn a_resume_of_a_changed_session_is_refused_with_the_difference_named() {
     let env = slow_env();
     let session = checkout_session(&env);
-    let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let evidence = loop {
-        if let Some(ev) = env.evidence_dirs().first() {
-            if !journal_attempts(ev).is_empty() {
-                break ev.clone();
-            }
-        }
-        assert!(Instant::now() < deadline, "no attempt within 60 s");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    child.kill().expect("kill -9");
-    child.wait().unwrap();
-    wait_for_orphans_to_exit(&env);
-    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    let (evidence, id) = kill_9_after(&env, 1);
     let journal = std::fs::read(evidence.join("journal.jsonl")).unwrap();
 
     // The tester re-recorded the crash meanwhile.

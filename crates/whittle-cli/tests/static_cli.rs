@@ -24,7 +24,7 @@ fn swipe(i: u32) -> Value {
 
 fn set_platform(dir: &std::path::Path, platform: &str) {
     let path = dir.join("meta.json");
-    let mut meta: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut meta = read_json(&path);
     meta["platform"] = platform.into();
     std::fs::write(&path, meta.to_string()).unwrap();
 }
@@ -33,12 +33,7 @@ fn assert_static(env: &Env, session: &str, reason: &str) {
     let before = env.session_names();
     let out = env.whittle(&["minimize", session, "--approve"]);
     let text = stdout(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "stdout: {text}\nstderr: {}",
-        stderr(&out)
-    );
+    assert_exit(&out, 1);
     assert!(
         text.contains("Static suggestion only, low confidence"),
         "{text}"
@@ -112,14 +107,8 @@ fn a_path_mostly_without_replay_data_gets_a_static_suggestion() {
 fn the_device_traps_do_fail_a_live_run() {
     let env = Env::fast(&DEVICE_TRAPS);
     checkout_session(&env);
-    let out = env.whittle(&["minimize", "2026-05-14_160354_checkout-npe", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    let out = env.whittle(&["minimize", CHECKOUT, "--json"]);
+    assert_exit(&out, 3);
     let j = json_out(&out);
     assert_ne!(j["status"], "static", "{j}");
 }

@@ -11,12 +11,16 @@ use std::sync::OnceLock;
 use serde_json::{json, Value};
 
 mod app_model;
+mod interrupt;
 mod output;
 mod recorded_session;
+mod run;
 
 pub use app_model::*;
+pub use interrupt::*;
 pub use output::*;
 pub use recorded_session::*;
+pub use run::*;
 
 pub const PKG: &str = "com.example.shop";
 /// A value typed into a redacted password step; must never appear anywhere.
@@ -123,11 +127,12 @@ impl Env {
     }
 
     pub fn fast(sim_args: &[&str]) -> Env {
-        Env::new(
-            model(),
-            sim_args,
-            json!({"settle_ms": 0, "drain_interval_ms": 30, "action_pause_ms": 0}),
-        )
+        Env::new(model(), sim_args, fast_timing())
+    }
+
+    /// `model` with the fast timing and no extra simulator arguments.
+    pub fn with_model(model: Value) -> Env {
+        Env::new(model, &[], fast_timing())
     }
 
     pub fn session_dir(&self, id: &str) -> PathBuf {
@@ -156,14 +161,20 @@ impl Env {
         dir
     }
 
-    pub fn whittle(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_whittle"))
+    /// `whittle --config <this env's> ARGS` with warnings logged, not yet started: the
+    /// one place that says how a test runs `whittle`.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_whittle"));
+        command
             .arg("--config")
             .arg(&self.config)
             .args(args)
-            .env("RUST_LOG", "warn")
-            .output()
-            .expect("run whittle")
+            .env("RUST_LOG", "warn");
+        command
+    }
+
+    pub fn whittle(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run whittle")
     }
 
     /// Evidence sessions the runs created.
@@ -190,11 +201,7 @@ impl Env {
     /// way a terminal's Ctrl-C does.
     pub fn spawn_whittle(&self, args: &[&str]) -> std::process::Child {
         use std::os::unix::process::CommandExt;
-        Command::new(env!("CARGO_BIN_EXE_whittle"))
-            .arg("--config")
-            .arg(&self.config)
-            .args(args)
-            .env("RUST_LOG", "warn")
+        self.command(args)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

@@ -1,11 +1,12 @@
 //! Sessions as the recorder writes them: one step line per action (new-format notes),
-//! and the 12-step checkout session most tests minimize.
+//! the 12-step checkout session most tests minimize, and the flaky promo session.
 
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::app_model::npe_stack;
+use super::app_model::{npe_stack, promo_stack};
+use super::run::notes_of;
 use super::{Env, PKG, SECRET_EMAIL, SECRET_PASSWORD};
 
 /// One recorded step (new-format notes).
@@ -38,27 +39,58 @@ pub fn input(i: u32, id: &str, value: &str, redacted: bool) -> Value {
     )
 }
 
-/// The 12-step checkout session: login detour with a sensitive e-mail and a redacted
-/// password, a search detour, then product → add → cart → checkout.
-pub fn checkout_session(env: &Env) -> PathBuf {
-    let steps = vec![
+/// `step` with its notes object changed by `edit` (notes are a JSON string in the step).
+pub fn with_notes(mut step: Value, edit: impl FnOnce(&mut Value)) -> Value {
+    let mut notes = notes_of(&step);
+    edit(&mut notes);
+    step["notes"] = notes.to_string().into();
+    step
+}
+
+/// Steps 1–8 of the checkout session: the launch, a login detour with a sensitive
+/// e-mail and a redacted password, and a search detour typing `search`.
+pub fn login_and_search_detours(search: &str) -> Vec<Value> {
+    vec![
         launch(1),
         tap(2, "btn_login"),
         input(3, "email", SECRET_EMAIL, false),
         input(4, "password", SECRET_PASSWORD, true),
         back(5),
         tap(6, "btn_search"),
-        input(7, "search_field", "red shoes", false),
+        input(7, "search_field", search, false),
         back(8),
+    ]
+}
+
+/// The 12-step checkout session: the login and search detours, then product → add →
+/// cart → checkout.
+pub fn checkout_session(env: &Env) -> PathBuf {
+    let mut steps = login_and_search_detours("red shoes");
+    steps.extend([
         tap(9, "btn_product"),
         tap(10, "btn_add"),
         tap(11, "btn_cart"),
         tap(12, "btn_checkout"),
-    ];
+    ]);
     env.add_session(
         "2026-05-14_160354_checkout-npe",
         &steps,
         &npe_stack(),
         &(1..=12).collect::<Vec<_>>(),
     )
+}
+
+/// The promo session's id.
+pub const PROMO: &str = "2026-05-23_100000_promo";
+
+/// Four steps to the promo crash, which the simulator shows on 60 % of taps (seeded);
+/// steps 2 and 3 are noise.
+pub fn promo_session(env: &Env) -> PathBuf {
+    let steps = vec![
+        launch(1),
+        tap(2, "btn_search"),
+        back(3),
+        tap(4, "btn_promo"),
+    ];
+    env.add_whole_session(PROMO, &steps, &promo_stack())
 }

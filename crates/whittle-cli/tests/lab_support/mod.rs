@@ -106,10 +106,7 @@ pub fn use_lab(env: &Env, hosts: &[&Host]) {
 /// `whittle ARGS` with the config and `envs` (the tokens), debug logging on so a leak
 /// check sees everything Whittle logs.
 pub fn whittle(env: &Env, args: &[&str], envs: &[(String, String)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .arg("--config")
-        .arg(&env.config)
-        .args(args)
+    env.command(args)
         .env("RUST_LOG", "debug")
         .envs(envs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .output()
