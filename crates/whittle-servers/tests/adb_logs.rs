@@ -6,7 +6,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{call, err, ok, words, FakeAdb, DEV, PKG};
+use support::{words, FakeAdb, DEV, PKG};
 use whittle_core::contract::log;
 
 const CRASH_BUFFER: &str = "--------- beginning of crash
@@ -51,7 +51,7 @@ fn crash_fake() -> FakeAdb {
 async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
     let fake = crash_fake();
     let client = fake.start(&[]).await;
-    let all = ok(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await);
+    let all = support::call_ok(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await;
     assert_eq!(all["count"], 4);
     let summary: Vec<(String, String)> = all["crashes"]
         .as_array()
@@ -80,12 +80,12 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
         .unwrap()
         .contains("IllegalStateException: boom"));
 
-    let mine = ok(&call(
+    let mine = support::call_ok(
         &client,
         log::GET_RECENT_CRASHES,
         json!({"device": DEV, "package": PKG}),
     )
-    .await);
+    .await;
     assert_eq!(mine["count"], 3);
     let ids = |v: &Value| -> Vec<String> {
         v["crashes"]
@@ -100,7 +100,7 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
         mine_ids,
         [all_ids[0].clone(), all_ids[1].clone(), all_ids[3].clone()]
     );
-    let again = ok(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await);
+    let again = support::call_ok(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await;
     assert_eq!(ids(&again), all_ids, "ids are stable across queries");
 }
 
@@ -108,7 +108,7 @@ async fn crashes_of_every_kind_in_time_order_with_stable_ids() {
 async fn clear_logs_clears_crash_main_and_system_buffers() {
     let fake = crash_fake();
     let client = fake.start(&[]).await;
-    ok(&call(&client, log::CLEAR_LOGS, json!({"device": DEV})).await);
+    support::call_ok(&client, log::CLEAR_LOGS, json!({"device": DEV})).await;
     assert_eq!(
         fake.dev_calls(),
         [words(&[
@@ -125,7 +125,7 @@ async fn adb_failing_is_a_tool_error() {
         vec![json!({"stderr": "error: device 'emulator-5554' not found\n", "exit": 1})],
     );
     let client = fake.start(&[]).await;
-    let msg = err(&call(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await);
+    let msg = support::call_err(&client, log::GET_RECENT_CRASHES, json!({"device": DEV})).await;
     assert!(
         msg.contains("reading the crash log") && msg.contains("not found"),
         "{msg}"
@@ -142,19 +142,19 @@ async fn capture_streams_logcat_into_the_session_folder_until_stopped() {
     let client = fake.start(&[]).await;
     let session = tempfile::tempdir().unwrap();
     let dir = session.path().display().to_string();
-    let started = ok(&call(
+    let started = support::call_ok(
         &client,
         log::START_CAPTURE,
         json!({"session_id": "s1", "session_dir": dir, "device": DEV}),
     )
-    .await);
+    .await;
     assert_eq!(started, json!({"status": "running"}));
-    let again = err(&call(
+    let again = support::call_err(
         &client,
         log::START_CAPTURE,
         json!({"session_id": "s1", "session_dir": dir, "device": DEV}),
     )
-    .await);
+    .await;
     assert!(again.contains("already running"), "{again}");
 
     let log_file = session.path().join("logcat.txt");
@@ -164,19 +164,19 @@ async fn capture_streams_logcat_into_the_session_folder_until_stopped() {
             .contains("I Shop: hello")
     })
     .await;
-    let listed = ok(&call(&client, log::LIST_CAPTURES, json!({})).await);
+    let listed = support::call_ok(&client, log::LIST_CAPTURES, json!({})).await;
     assert_eq!(
         listed,
         json!({"captures": [{"session_id": "s1", "status": "running"}]})
     );
 
-    let stopped = ok(&call(&client, log::STOP_CAPTURE, json!({"session_id": "s1"})).await);
+    let stopped = support::call_ok(&client, log::STOP_CAPTURE, json!({"session_id": "s1"})).await;
     assert_eq!(stopped["stopped"], true);
     assert_eq!(stopped["status"], "stopped");
     assert_eq!(stopped["log_path"], log_file.display().to_string());
-    let listed = ok(&call(&client, log::LIST_CAPTURES, json!({})).await);
+    let listed = support::call_ok(&client, log::LIST_CAPTURES, json!({})).await;
     assert_eq!(listed["captures"][0]["status"], "stopped");
-    let unknown = ok(&call(&client, log::STOP_CAPTURE, json!({"session_id": "nope"})).await);
+    let unknown = support::call_ok(&client, log::STOP_CAPTURE, json!({"session_id": "nope"})).await;
     assert_eq!(unknown["stopped"], false);
 }
 
@@ -190,15 +190,15 @@ async fn a_dead_logcat_makes_the_capture_failed_with_a_reason() {
     let client = fake.start(&[]).await;
     let session = tempfile::tempdir().unwrap();
     let dir = session.path().display().to_string();
-    ok(&call(
+    support::call_ok(
         &client,
         log::START_CAPTURE,
         json!({"session_id": "s2", "session_dir": dir, "device": DEV}),
     )
-    .await);
+    .await;
     let mut listed = Value::Null;
     for _ in 0..100 {
-        listed = ok(&call(&client, log::LIST_CAPTURES, json!({})).await);
+        listed = support::call_ok(&client, log::LIST_CAPTURES, json!({})).await;
         if listed["captures"][0]["status"] == "failed" {
             break;
         }
@@ -207,17 +207,17 @@ async fn a_dead_logcat_makes_the_capture_failed_with_a_reason() {
     assert_eq!(listed["captures"][0]["status"], "failed", "{listed}");
     let reason = listed["captures"][0]["reason"].as_str().unwrap();
     assert!(reason.contains("logcat process exited"), "{reason}");
-    let stopped = ok(&call(&client, log::STOP_CAPTURE, json!({"session_id": "s2"})).await);
+    let stopped = support::call_ok(&client, log::STOP_CAPTURE, json!({"session_id": "s2"})).await;
     assert_eq!(stopped["stopped"], false);
     assert_eq!(stopped["status"], "failed");
     assert!(stopped["reason"].as_str().unwrap().contains("exited"));
 
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         log::START_CAPTURE,
         json!({"session_id": "s3", "session_dir": "relative/dir", "device": DEV}),
     )
-    .await);
+    .await;
     assert!(msg.contains("absolute"), "{msg}");
 }
 

@@ -7,7 +7,7 @@ mod listen_support;
 mod support;
 
 use serde_json::json;
-use support::{call, err, ok, FakeAdb, PKG};
+use support::{FakeAdb, PKG};
 use whittle_core::contract::mobile;
 
 const FARM: &str = "stf.lab.example:7401";
@@ -31,37 +31,37 @@ async fn a_host_port_serial_is_listed_accepted_and_named_to_adb() {
         vec![json!({"stdout": ""})],
     );
     let client = fake.start(&["--serial", FARM]).await;
-    let v = ok(&call(&client, mobile::LIST_DEVICES, json!({})).await);
+    let v = support::call_ok(&client, mobile::LIST_DEVICES, json!({})).await;
     assert_eq!(v["devices"].as_array().unwrap().len(), 1);
     assert_eq!(v["devices"][0]["id"], FARM);
     assert_eq!(v["devices"][0]["name"], "Pixel 6");
-    ok(&call(
+    support::call_ok(
         &client,
         mobile::TERMINATE_APP,
         json!({"device": FARM, "packageName": PKG}),
     )
-    .await);
+    .await;
     assert!(fake.calls().contains(
         &["-s", FARM, "shell", "am", "force-stop", PKG]
             .map(String::from)
             .to_vec()
     ));
     // The other farm device is not this server's to drive.
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         mobile::TERMINATE_APP,
         json!({"device": WIFI, "packageName": PKG}),
     )
-    .await);
+    .await;
     assert!(msg.contains(WIFI), "{msg}");
     // A colon form that is not host:port never reaches adb.
     let before = fake.calls().len();
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         mobile::TERMINATE_APP,
         json!({"device": "a:b:5555", "packageName": PKG}),
     )
-    .await);
+    .await;
     assert!(msg.contains("a:b:5555"), "{msg}");
     assert_eq!(fake.calls().len(), before);
 }

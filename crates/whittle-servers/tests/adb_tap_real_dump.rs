@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::json;
-use support::{call, ok, words, FakeAdb, DEV};
+use support::{words, FakeAdb, DEV};
 use whittle_core::contract::ui;
 
 const WEATHER: &str = include_str!(concat!(
@@ -41,31 +41,30 @@ async fn a_trailing_space_a_missing_package_and_a_plain_label_all_get_tapped() {
     let client = fake.start(&[]).await;
 
     // The dump says "Wind: 16.1mph ENE " (trailing space); the tester wrote what they read.
-    let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Wind: 16.1mph ENE")).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, tap("text", "Wind: 16.1mph ENE")).await;
     assert_eq!(v, json!({"tapped": true}));
     // "London" is a Text inside the clickable search bar: the bar's centre is tapped.
-    let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "London")).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, tap("text", "London")).await;
     assert_eq!(v, json!({"tapped": true}));
     // A React Native testID named with the app's package prefix.
-    let v = ok(&call(
+    let v = support::call_ok(
         &client,
         ui::TAP_ELEMENT,
         tap("identifier", "uk.co.openweather:id/daily"),
     )
-    .await);
+    .await;
     assert_eq!(v, json!({"tapped": true}));
-    let found = ok(&call(
+    let found = support::call_ok(
         &client,
         ui::WAIT_FOR_ELEMENT,
         json!({"device": DEV, "strategies": [{"by": "text", "value": "Wind:\u{a0}16.1mph ENE"}], "timeout_ms": 0}),
-    )
-    .await);
+    ).await;
     assert_eq!(found, json!({"found": true}));
 
     let day = tap("text", "Tue Apr 01");
-    let v = ok(&call(&client, ui::TAP_ELEMENT, day).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, day).await;
     assert_eq!(v, json!({"tapped": true}));
-    let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Wind")).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, tap("text", "Wind")).await;
     assert_eq!(
         v,
         json!({"tapped": false, "reason": "element_not_found"}),

@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::json;
-use support::{call, err, ok, words, FakeAdb, DEV, PKG, SCREEN};
+use support::{words, FakeAdb, DEV, PKG, SCREEN};
 use whittle_core::contract::{log, mobile, ui};
 
 #[tokio::test]
@@ -43,7 +43,7 @@ async fn devices_come_from_adb_devices_and_serial_restricts_them() {
         vec![json!({"stdout": "14\n"})],
     );
     let client = fake.start(&[]).await;
-    let v = ok(&call(&client, mobile::LIST_DEVICES, json!({})).await);
+    let v = support::call_ok(&client, mobile::LIST_DEVICES, json!({})).await;
     // The Android version is read from the online device only (an unauthorized one
     // cannot answer).
     assert_eq!(
@@ -55,15 +55,15 @@ async fn devices_come_from_adb_devices_and_serial_restricts_them() {
     );
 
     let only = fake.start(&["--serial", "R58M123ABC"]).await;
-    let v = ok(&call(&only, mobile::LIST_DEVICES, json!({})).await);
+    let v = support::call_ok(&only, mobile::LIST_DEVICES, json!({})).await;
     assert_eq!(v["devices"].as_array().unwrap().len(), 1);
     assert_eq!(v["devices"][0]["id"], "R58M123ABC");
-    let msg = err(&call(
+    let msg = support::call_err(
         &only,
         mobile::TERMINATE_APP,
         json!({"device": DEV, "packageName": PKG}),
     )
-    .await);
+    .await;
     assert!(msg.contains("--serial"), "{msg}");
 }
 
@@ -97,9 +97,9 @@ async fn launch_and_terminate_issue_monkey_and_force_stop() {
     );
     let client = fake.start(&[]).await;
     let app = |p: &str| json!({"device": DEV, "packageName": p});
-    ok(&call(&client, mobile::TERMINATE_APP, app(PKG)).await);
-    ok(&call(&client, mobile::LAUNCH_APP, app(PKG)).await);
-    let msg = err(&call(&client, mobile::LAUNCH_APP, app("com.not.installed")).await);
+    support::call_ok(&client, mobile::TERMINATE_APP, app(PKG)).await;
+    support::call_ok(&client, mobile::LAUNCH_APP, app(PKG)).await;
+    let msg = support::call_err(&client, mobile::LAUNCH_APP, app("com.not.installed")).await;
     assert!(msg.contains("no launcher activity"), "{msg}");
     assert_eq!(
         fake.dev_calls(),
@@ -138,13 +138,12 @@ async fn hostile_package_and_device_ids_never_reach_adb() {
         ("emulator-5554 ; reboot", PKG),
     ] {
         for tool in [mobile::LAUNCH_APP, mobile::TERMINATE_APP] {
-            let r = call(
+            support::call_err(
                 &client,
                 tool,
                 json!({"device": device, "packageName": package}),
             )
             .await;
-            err(&r);
         }
     }
     assert!(fake.calls().is_empty(), "{:?}", fake.calls());
@@ -155,18 +154,18 @@ async fn back_is_keyevent_4_and_unknown_buttons_are_refused() {
     let mut fake = FakeAdb::new();
     fake.on_dev(&["shell", "input", "keyevent", "4"], vec![json!({})]);
     let client = fake.start(&[]).await;
-    ok(&call(
+    support::call_ok(
         &client,
         mobile::PRESS_BUTTON,
         json!({"device": DEV, "button": "BACK"}),
     )
-    .await);
-    let msg = err(&call(
+    .await;
+    let msg = support::call_err(
         &client,
         mobile::PRESS_BUTTON,
         json!({"device": DEV, "button": "POWER"}),
     )
-    .await);
+    .await;
     assert!(msg.contains("not supported"), "{msg}");
     assert_eq!(
         fake.dev_calls(),
@@ -181,9 +180,9 @@ async fn tap_lands_at_the_centre_of_the_element_found() {
     fake.on_dev(&["shell", "input", "tap", "300", "1100"], vec![json!({})]);
     let client = fake.start(&[]).await;
     let tap = |by: &str, value: &str| json!({"device": DEV, "strategies": [{"by": by, "value": value}], "settle_ms": 0});
-    let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Checkout")).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, tap("text", "Checkout")).await;
     assert_eq!(v, json!({"tapped": true}));
-    let v = ok(&call(&client, ui::TAP_ELEMENT, tap("text", "Secret")).await);
+    let v = support::call_ok(&client, ui::TAP_ELEMENT, tap("text", "Secret")).await;
     assert_eq!(v, json!({"tapped": false, "reason": "element_not_found"}));
     let dump = words(&["shell", "uiautomator", "dump", "/sdcard/window_dump.xml"]);
     let cat = words(&["exec-out", "cat", "/sdcard/window_dump.xml"]);
@@ -214,7 +213,7 @@ async fn hierarchy_retries_a_dump_that_fails_during_an_animation() {
         vec![json!({"stdout": SCREEN})],
     );
     let client = fake.start(&[]).await;
-    let v = ok(&call(&client, ui::GET_HIERARCHY, json!({"device": DEV})).await);
+    let v = support::call_ok(&client, ui::GET_HIERARCHY, json!({"device": DEV})).await;
     let els = v["elements"].as_array().unwrap();
     assert_eq!(els.len(), 4);
     assert_eq!(els[1]["resource_id"], "com.example.shop:id/email");
@@ -232,23 +231,23 @@ async fn a_dump_failing_three_times_is_an_error_not_a_missing_element() {
     );
     let client = fake.start(&[]).await;
     let strategies = json!([{"by": "text", "value": "Checkout"}]);
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         ui::TAP_ELEMENT,
         json!({"device": DEV, "strategies": strategies, "settle_ms": 0}),
     )
-    .await);
+    .await;
     assert!(
         msg.contains("failed 3 times") && msg.contains("null root node"),
         "{msg}"
     );
     assert_eq!(fake.dev_calls().len(), 3);
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         ui::WAIT_FOR_ELEMENT,
         json!({"device": DEV, "strategies": strategies, "timeout_ms": 0}),
     )
-    .await);
+    .await;
     assert!(msg.contains("failed 3 times"), "{msg}");
 }
 
@@ -259,11 +258,11 @@ async fn wait_for_element_finds_or_times_out() {
     let client = fake.start(&[]).await;
     let wait = |value: &str| json!({"device": DEV, "strategies": [{"by": "label", "value": value}], "timeout_ms": 0});
     assert_eq!(
-        ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("E-mail")).await),
+        support::call_ok(&client, ui::WAIT_FOR_ELEMENT, wait("E-mail")).await,
         json!({"found": true})
     );
     assert_eq!(
-        ok(&call(&client, ui::WAIT_FOR_ELEMENT, wait("Nope")).await),
+        support::call_ok(&client, ui::WAIT_FOR_ELEMENT, wait("Nope")).await,
         json!({"found": false})
     );
 }
@@ -284,7 +283,7 @@ async fn typed_text_is_escaped_for_the_device_shell_and_never_run_locally() {
         fake.on_dev(&["shell", "input", "text", w], vec![json!({})]);
     }
     let client = fake.start(&[]).await;
-    let v = ok(&call(&client, ui::INPUT_TEXT, support::into_email(&text)).await);
+    let v = support::call_ok(&client, ui::INPUT_TEXT, support::into_email(&text)).await;
     assert_eq!(v, json!({"ok": true}));
     let calls = fake.dev_calls();
     assert_eq!(calls[2], words(&support::TAP_EMAIL), "focus first");
@@ -326,30 +325,30 @@ async fn screenshot_is_written_with_the_size_from_its_header() {
     let client = fake.start(&[]).await;
     let out = tempfile::tempdir().unwrap();
     let path = out.path().join("shot.png").display().to_string();
-    let v = ok(&call(
+    let v = support::call_ok(
         &client,
         mobile::SAVE_SCREENSHOT,
         json!({"device": DEV, "saveTo": path}),
     )
-    .await);
+    .await;
     assert_eq!(v, json!({"path": path, "width": 36, "height": 64}));
     assert_eq!(std::fs::read(&path).unwrap(), png);
 
     let other = out.path().join("second.png");
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         mobile::SAVE_SCREENSHOT,
         json!({"device": DEV, "saveTo": other}),
     )
-    .await);
+    .await;
     assert!(msg.contains("not return a PNG"), "{msg}");
     assert!(!other.exists());
-    let msg = err(&call(
+    let msg = support::call_err(
         &client,
         mobile::SAVE_SCREENSHOT,
         json!({"device": DEV, "saveTo": "relative.png"}),
     )
-    .await);
+    .await;
     assert!(msg.contains("absolute"), "{msg}");
 }
 
@@ -370,7 +369,7 @@ async fn apps_have_the_system_flag_and_versions_of_the_others() {
         vec![json!({"stdout": "Packages:\n  Package [com.example.shop] (1):\n    versionCode=230 minSdk=24\n    versionName=2.3.0\n"})],
     );
     let client = fake.start(&[]).await;
-    let v = ok(&call(&client, mobile::LIST_APPS, json!({"device": DEV})).await);
+    let v = support::call_ok(&client, mobile::LIST_APPS, json!({"device": DEV})).await;
     assert_eq!(
         v["apps"],
         json!([

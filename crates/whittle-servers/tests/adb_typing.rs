@@ -89,33 +89,7 @@ async fn non_ascii_text_goes_through_adb_keyboard_and_the_keyboard_is_restored()
     let adb_ime = "com.android.adbkeyboard/.AdbIME";
     fake.on_dev(&["shell", "ime", "enable", adb_ime], vec![json!({})]);
     fake.on_dev(&["shell", "ime", "set", adb_ime], vec![json!({})]);
-    fake.on_dev(
-        &[
-            "shell",
-            "am",
-            "broadcast",
-            "-a",
-            "ADB_INPUT_B64",
-            "--es",
-            "msg",
-            &b64,
-        ],
-        vec![json!({})],
-    );
-    fake.on_dev(&["shell", "ime", "set", latin], vec![json!({})]);
-    let client = fake.start(&[]).await;
-    let v = ok(&call(&client, ui::INPUT_TEXT, support::into_email(text)).await);
-    assert_eq!(v, json!({"ok": true}));
-    let calls = fake.dev_calls();
-    let pos = |args: &[&str]| {
-        calls
-            .iter()
-            .position(|c| c[..] == words(args)[..])
-            .unwrap_or_else(|| panic!("{args:?} not called: {calls:?}"))
-    };
-    let tap = pos(&["shell", "input", "tap", "540", "460"]);
-    let switch = pos(&["shell", "ime", "set", adb_ime]);
-    let typed = pos(&[
+    let broadcast = [
         "shell",
         "am",
         "broadcast",
@@ -124,7 +98,22 @@ async fn non_ascii_text_goes_through_adb_keyboard_and_the_keyboard_is_restored()
         "--es",
         "msg",
         &b64,
-    ]);
+    ];
+    fake.on_dev(&broadcast, vec![json!({})]);
+    fake.on_dev(&["shell", "ime", "set", latin], vec![json!({})]);
+    let client = fake.start(&[]).await;
+    let v = support::call_ok(&client, ui::INPUT_TEXT, support::into_email(text)).await;
+    assert_eq!(v, json!({"ok": true}));
+    let calls = fake.dev_calls();
+    let pos = |args: &[&str]| {
+        calls
+            .iter()
+            .position(|c| c[..] == words(args)[..])
+            .unwrap_or_else(|| panic!("{args:?} not called: {calls:?}"))
+    };
+    let tap = pos(&support::TAP_EMAIL);
+    let switch = pos(&["shell", "ime", "set", adb_ime]);
+    let typed = pos(&broadcast);
     let restored = pos(&["shell", "ime", "set", latin]);
     assert!(
         tap < typed && switch < typed && typed < restored,

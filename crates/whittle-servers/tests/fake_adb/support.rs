@@ -133,6 +133,16 @@ pub async fn call(
         .unwrap()
 }
 
+/// `call` that must succeed: its structured result.
+pub async fn call_ok(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> Value {
+    ok(&call(client, tool, args).await)
+}
+
+/// `call` that must fail: its message.
+pub async fn call_err(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> String {
+    err(&call(client, tool, args).await)
+}
+
 /// The structured result of a successful call (and its text block says the same).
 pub fn ok(r: &CallToolResult) -> Value {
     assert_ne!(r.is_error, Some(true), "tool failed: {r:?}");
