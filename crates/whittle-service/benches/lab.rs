@@ -29,25 +29,16 @@ use whittle_service::config::{resolve_bundled_command, Config, Timing, WaitMode}
 use whittle_service::replay::replay;
 use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunStatus};
 
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
-/// The demo crash's minimal path without the launch.
-const MINIMAL: [u32; 3] = [10, 11, 12];
 const TOKEN: &str = "bench-lab-token-0123456789abcdef";
 /// The simulated network round trip per HTTP request.
 const RTT_MS: u32 = 20;
 
-type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
-
 #[path = "support/mod.rs"]
 mod support;
-use support::{copy_dir, median, ms};
+use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
 fn main() -> BenchResult<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    rt.block_on(run())
+    support::block_on(run())
 }
 
 async fn run() -> BenchResult<()> {

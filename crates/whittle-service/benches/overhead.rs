@@ -27,24 +27,15 @@ use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawSc
 use whittle_service::replay::replay;
 use whittle_service::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunStatus};
 
-const SESSION: &str = "2026-05-14_160354_checkout-npe";
-/// The demo crash's minimal path without the launch (README: `[1,10,11,12]`).
-const MINIMAL: [u32; 3] = [10, 11, 12];
 const REPLAY_TARGET_MS: f64 = 20.0;
 const MASK_TARGET_MS: f64 = 30.0;
 
-type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
-
 #[path = "support/mod.rs"]
 mod support;
-use support::{copy_dir, median, ms};
+use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
 fn main() -> BenchResult<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    rt.block_on(run())
+    support::block_on(run())
 }
 
 async fn run() -> BenchResult<()> {

@@ -4,36 +4,24 @@
 //! case: a typed error naming the path and the reason, the previous file intact, no
 //! temporary file left, no half-written bundle.
 
-use std::path::{Path, PathBuf};
+mod export_support;
+mod sidecar_support;
 
-use serde_json::json;
-use whittle_core::model::{Confidence, MinimizedEntry, SIDECAR_FILE};
+use std::path::Path;
+
+use whittle_core::model::SIDECAR_FILE;
 use whittle_service::atomic::fault::{self, Stage};
 use whittle_service::atomic::{write_atomic, FileMode};
-use whittle_service::export::{
-    export_bundle, read_bundle, ExportError, ExportInput, ExportShot, ExportStep,
-};
+use whittle_service::export::{export_bundle, read_bundle, ExportError};
 use whittle_service::sidecar::{write_sidecar_entry, SidecarError};
+
+use sidecar_support::entry;
 
 const STAGES: [(Stage, &str); 3] = [
     (Stage::Create, "Read-only file system"),
     (Stage::Write, "No space left on device"),
     (Stage::Rename, "Read-only file system"),
 ];
-
-fn entry(path: &[u32]) -> MinimizedEntry {
-    MinimizedEntry {
-        minimized_repro_path: path.to_vec(),
-        minimized_attempts: 7,
-        minimized_confidence: Confidence::High,
-        minimized_complete: true,
-        target_fingerprint: Some("0123456789ab".into()),
-        evidence_session: "2025-01-01_120000_minimize-c1".into(),
-        approved_at: "2025-01-01T12:00:00Z".into(),
-        engine_version: "0.1.0".into(),
-        fingerprint_version: whittle_core::signature::FINGERPRINT_VERSION,
-    }
-}
 
 fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -105,42 +93,6 @@ fn sidecar_write_on_a_full_or_read_only_disk_keeps_the_old_sidecar() {
     );
 }
 
-fn input(shots: Vec<PathBuf>) -> ExportInput {
-    ExportInput {
-        engine_version: "0.1.0".into(),
-        package: "com.example.shop".into(),
-        app_version: None,
-        device: "sim-1".into(),
-        device_name: None,
-        os_version: None,
-        target_fingerprint: Some("0123456789ab".into()),
-        target_label: "NullPointerException at CheckoutActivity.onClick".into(),
-        target_stack: None,
-        attempts: 5,
-        confidence: Confidence::High,
-        complete: true,
-        original_path: vec![1, 2, 3],
-        minimal_path: vec![2],
-        steps: vec![ExportStep {
-            index: 2,
-            description: "Tap Cart".into(),
-            action: json!({"action_type": "tap"}),
-        }],
-        proof_lines: vec!["baseline reproduced 3/3".into()],
-        rate_lines: Vec::new(),
-        screenshots: shots
-            .into_iter()
-            .map(|path| ExportShot {
-                path,
-                attempt: None,
-            })
-            .collect(),
-        masking_level: Some(whittle_service::config::PrivacyLevel::Strict),
-        review: None,
-        filmstrip: None,
-    }
-}
-
 #[test]
 fn export_on_a_full_or_read_only_disk_leaves_no_bundle() {
     let src = tempfile::tempdir().unwrap();
@@ -149,7 +101,12 @@ fn export_on_a_full_or_read_only_disk_leaves_no_bundle() {
     let out = tempfile::tempdir().unwrap();
     for (stage, reason) in STAGES {
         fault::fail_next(stage);
-        let err = export_bundle(&input(vec![shot.clone()]), out.path(), "bundle").unwrap_err();
+        let err = export_bundle(
+            &export_support::input(vec![shot.clone()]),
+            out.path(),
+            "bundle",
+        )
+        .unwrap_err();
         let ExportError::Io { path, source } = &err else {
             panic!("{stage:?}: not an I/O error: {err}");
         };
@@ -163,6 +120,6 @@ fn export_on_a_full_or_read_only_disk_leaves_no_bundle() {
             names_in(out.path())
         );
     }
-    let dir = export_bundle(&input(vec![shot]), out.path(), "bundle").unwrap();
+    let dir = export_bundle(&export_support::input(vec![shot]), out.path(), "bundle").unwrap();
     read_bundle(&dir).expect("the retry writes a complete, verifiable bundle");
 }

@@ -92,6 +92,35 @@ fn id(s: &str) -> ElementKey {
     ElementKey::Id(s.into())
 }
 
+/// Launch, the product card, "Add to cart", then the cart tab as the format selects it
+/// (the flows differ there: Maestro's text selector also matches the accessibility text).
+fn launch_to_cart(cart_tab: ElementKey) -> Vec<ImportedAction> {
+    vec![
+        ImportedAction::Launch,
+        ImportedAction::Tap {
+            element: id("com.example.shop:id/product_card"),
+        },
+        ImportedAction::Tap {
+            element: ElementKey::Text("Add to cart".into()),
+        },
+        ImportedAction::Tap { element: cart_tab },
+    ]
+}
+
+/// The search typed into its box (quotes and a line break survive).
+fn typed_search() -> ImportedAction {
+    ImportedAction::InputText {
+        element: Some(id("com.example.shop:id/search_box")),
+        value: Some("red \"shoes\"\n#2".into()),
+    }
+}
+
+fn back() -> ImportedAction {
+    ImportedAction::PressButton {
+        button: "BACK".into(),
+    }
+}
+
 #[test]
 fn the_maestro_flow_reads_back_as_the_minimal_path_without_the_private_value() {
     let text = maestro_flow(&input());
@@ -100,37 +129,20 @@ fn the_maestro_flow_reads_back_as_the_minimal_path_without_the_private_value() {
     let flow = maestro::parse("repro.maestro.yaml", text.as_bytes()).unwrap();
     assert_eq!(flow.package.as_deref(), Some("com.example.shop"));
     let actions: Vec<_> = flow.steps.iter().map(|s| s.action.clone()).collect();
-    assert_eq!(
-        actions,
-        [
-            ImportedAction::Launch,
-            ImportedAction::Tap {
-                element: id("com.example.shop:id/product_card")
-            },
-            ImportedAction::Tap {
-                element: ElementKey::Text("Add to cart".into())
-            },
-            // Maestro's text selector also matches the accessibility text.
-            ImportedAction::Tap {
-                element: ElementKey::Text("Cart tab".into())
-            },
-            // Typing: focus the field, then type (quotes and a line break survive).
-            ImportedAction::Tap {
-                element: id("com.example.shop:id/search_box")
-            },
-            ImportedAction::InputText {
-                element: Some(id("com.example.shop:id/search_box")),
-                value: Some("red \"shoes\"\n#2".into())
-            },
-            // The private step: its field is focused, the typing is left for the human.
-            ImportedAction::Tap {
-                element: id("com.example.shop:id/promo")
-            },
-            ImportedAction::PressButton {
-                button: "BACK".into()
-            },
-        ]
-    );
+    let mut expected = launch_to_cart(ElementKey::Text("Cart tab".into()));
+    expected.extend([
+        // Typing: focus the field, then type.
+        ImportedAction::Tap {
+            element: id("com.example.shop:id/search_box"),
+        },
+        typed_search(),
+        // The private step: its field is focused, the typing is left for the human.
+        ImportedAction::Tap {
+            element: id("com.example.shop:id/promo"),
+        },
+        back(),
+    ]);
+    assert_eq!(actions, expected);
 }
 
 #[test]
@@ -145,28 +157,10 @@ fn the_robo_script_reads_back_with_the_private_step_as_a_comment() {
     );
     let script = robo::parse("repro.robo.json", text.as_bytes()).unwrap();
     let actions: Vec<_> = script.steps.iter().map(|s| s.action.clone()).collect();
-    assert_eq!(
-        actions,
-        [
-            ImportedAction::Launch,
-            ImportedAction::Tap {
-                element: id("com.example.shop:id/product_card")
-            },
-            ImportedAction::Tap {
-                element: ElementKey::Text("Add to cart".into())
-            },
-            ImportedAction::Tap {
-                element: ElementKey::Label("Cart tab".into())
-            },
-            ImportedAction::InputText {
-                element: Some(id("com.example.shop:id/search_box")),
-                value: Some("red \"shoes\"\n#2".into())
-            },
-            ImportedAction::PressButton {
-                button: "BACK".into()
-            },
-        ]
-    );
+    // Robo types into the field itself (no focusing tap); the private step is a comment.
+    let mut expected = launch_to_cart(ElementKey::Label("Cart tab".into()));
+    expected.extend([typed_search(), back()]);
+    assert_eq!(actions, expected);
 }
 
 #[test]

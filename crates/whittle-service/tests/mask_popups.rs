@@ -3,23 +3,12 @@
 //! one-time code. Public API only (`auto_masks`); each case asserts the exact elements
 //! masked, so an element that stops being masked fails here.
 
+mod mask_support;
+
 use whittle_core::contract::ui::{Hierarchy, UiElement};
 use whittle_service::mask::{auto_masks, MaskRect};
 
-fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
-    UiElement {
-        resource_id: id.into(),
-        text: text.into(),
-        content_desc: String::new(),
-        class: class.into(),
-        bounds,
-        password: false,
-        focused: false,
-        visible: true,
-        package: None,
-        depth: None,
-    }
-}
+use mask_support::{element, field};
 
 /// The masks' top edges with their reasons, in hierarchy order.
 fn masked(elements: Vec<UiElement>) -> Vec<(u32, String)> {
@@ -38,13 +27,14 @@ fn has(masks: &[(u32, String)], y: u32) -> bool {
 /// account line is masked too; the dialog's buttons and title are not.
 #[test]
 fn a_dialog_over_a_password_field_masks_the_field_and_the_account_it_names() {
-    let mut password = element(
-        "com.example.shop:id/password",
-        "android.widget.EditText",
-        "••••••••",
-        [40, 600, 1040, 700],
-    );
-    password.password = true;
+    let password = UiElement {
+        password: true,
+        ..field(
+            "com.example.shop:id/password",
+            "••••••••",
+            [40, 600, 1040, 700],
+        )
+    };
     let elements = vec![
         element("", "android.widget.FrameLayout", "", [0, 0, 1080, 1920]),
         element(
@@ -99,13 +89,10 @@ fn a_dialog_over_a_password_field_masks_the_field_and_the_account_it_names() {
 /// and every suggestion that shows an address or a phone number are masked.
 #[test]
 fn autofill_suggestions_showing_an_email_or_a_phone_are_masked() {
-    let mut email = element(
-        "com.example.shop:id/email",
-        "android.widget.EditText",
-        "jane",
-        [40, 300, 1040, 400],
-    );
-    email.focused = true;
+    let email = UiElement {
+        focused: true,
+        ..field("com.example.shop:id/email", "jane", [40, 300, 1040, 400])
+    };
     let suggestion = |text: &str, top: i32| {
         element(
             "android:id/autofill_dataset_title",

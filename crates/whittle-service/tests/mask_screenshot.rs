@@ -1,3 +1,5 @@
+mod mask_support;
+
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
@@ -10,36 +12,33 @@ use whittle_service::mask::{
 /// The app under test; every node of `screen()` is its.
 const APP: &str = "app";
 
+/// An element of the app under test.
 fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
     UiElement {
-        resource_id: id.into(),
-        text: text.into(),
-        content_desc: String::new(),
-        class: class.into(),
-        bounds,
-        password: false,
-        focused: false,
-        visible: true,
         package: Some(APP.into()),
-        depth: None,
+        ..mask_support::element(id, class, text, bounds)
     }
 }
 
 fn screen() -> Hierarchy {
-    let mut password = element(
-        "app:id/pw",
-        "android.widget.EditText",
-        "",
-        [0, 100, 200, 140],
-    );
-    password.password = true;
-    let mut focused = element(
-        "app:id/search",
-        "android.widget.EditText",
-        "red shoes",
-        [0, 150, 200, 190],
-    );
-    focused.focused = true;
+    let password = UiElement {
+        password: true,
+        ..element(
+            "app:id/pw",
+            "android.widget.EditText",
+            "",
+            [0, 100, 200, 140],
+        )
+    };
+    let focused = UiElement {
+        focused: true,
+        ..element(
+            "app:id/search",
+            "android.widget.EditText",
+            "red shoes",
+            [0, 150, 200, 190],
+        )
+    };
     Hierarchy {
         elements: vec![
             element(

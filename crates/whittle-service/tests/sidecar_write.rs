@@ -1,22 +1,12 @@
+mod sidecar_support;
+
 use std::path::Path;
 use std::sync::Arc;
 
-use whittle_core::model::{Confidence, MinimizedEntry, Sidecar, SIDECAR_FILE};
+use whittle_core::model::{Sidecar, SIDECAR_FILE};
 use whittle_service::sidecar::{write_sidecar_entry, SidecarError};
 
-fn entry(path: &[u32]) -> MinimizedEntry {
-    MinimizedEntry {
-        minimized_repro_path: path.to_vec(),
-        minimized_attempts: 7,
-        minimized_confidence: Confidence::High,
-        minimized_complete: true,
-        target_fingerprint: Some("0123456789ab".into()),
-        evidence_session: "2025-01-01_120000_minimize-c1".into(),
-        approved_at: "2025-01-01T12:00:00Z".into(),
-        engine_version: "0.1.0".into(),
-        fingerprint_version: whittle_core::signature::FINGERPRINT_VERSION,
-    }
-}
+use sidecar_support::entry;
 
 fn read(dir: &Path) -> Sidecar {
     serde_json::from_str(&std::fs::read_to_string(dir.join(SIDECAR_FILE)).unwrap()).unwrap()

@@ -1,8 +1,26 @@
-//! What both benches of this crate need: a scratch copy of the demo workspace and the
-//! figures they report (milliseconds, medians).
+//! What both benches of this crate need: the demo session they replay, their runtime,
+//! a scratch copy of the demo workspace and the figures they report (milliseconds,
+//! medians).
 
+use std::future::Future;
 use std::path::Path;
 use std::time::Duration;
+
+/// The demo session both benches replay.
+pub const SESSION: &str = "2026-05-14_160354_checkout-npe";
+/// The demo crash's minimal path without the launch (README: `[1,10,11,12]`).
+pub const MINIMAL: [u32; 3] = [10, 11, 12];
+
+pub type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Runs a bench to its end on a two-worker tokio runtime.
+pub fn block_on(bench: impl Future<Output = BenchResult<()>>) -> BenchResult<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(bench)
+}
 
 pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;

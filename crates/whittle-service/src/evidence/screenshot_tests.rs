@@ -71,6 +71,11 @@ fn masking(level: PrivacyLevel) -> MaskingConfig {
     }
 }
 
+/// `archive` of attempt `attempt` at the standard level.
+async fn archive_standard(screen: &Scripted, dir: &std::path::Path, attempt: u32) -> ArchivedShot {
+    archive(screen, APP, dir, attempt, &masking(PrivacyLevel::Standard)).await
+}
+
 #[tokio::test]
 async fn a_still_screen_is_archived_once_with_its_level_recorded() {
     let dir = tempfile::tempdir().unwrap();
@@ -100,14 +105,7 @@ async fn a_screen_that_changed_during_the_shot_is_retaken_once() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (profile("Loading"), profile("jane.doe@example.com"));
     let screen = Scripted::new(vec![Some(a), Some(b.clone()), Some(b.clone()), Some(b)]);
-    let shot = archive(
-        &screen,
-        APP,
-        dir.path(),
-        1,
-        &masking(PrivacyLevel::Standard),
-    )
-    .await;
+    let shot = archive_standard(&screen, dir.path(), 1).await;
     assert!(shot.src.is_some(), "{shot:?}");
     assert_eq!(screen.shots(), 2);
 }
@@ -117,14 +115,7 @@ async fn a_screen_still_changing_on_the_retake_is_omitted() {
     let dir = tempfile::tempdir().unwrap();
     let readings = ["a", "b", "c", "d"].map(|t| Some(profile(t))).to_vec();
     let screen = Scripted::new(readings);
-    let shot = archive(
-        &screen,
-        APP,
-        dir.path(),
-        1,
-        &masking(PrivacyLevel::Standard),
-    )
-    .await;
+    let shot = archive_standard(&screen, dir.path(), 1).await;
     assert_eq!(screen.shots(), 2, "one retake, no more");
     assert!(shot.redacted && shot.src.is_none());
     let why = shot.omitted_because.unwrap();
@@ -145,14 +136,7 @@ async fn a_crash_between_the_shot_and_the_dump_omits_the_shot() {
         Some(empty.clone()),
         Some(empty),
     ]);
-    let shot = archive(
-        &screen,
-        APP,
-        dir.path(),
-        3,
-        &masking(PrivacyLevel::Standard),
-    )
-    .await;
+    let shot = archive_standard(&screen, dir.path(), 3).await;
     assert!(shot.redacted && shot.src.is_none(), "{shot:?}");
     assert!(!dir.path().join("screenshots/attempt-003.png").exists());
     // The retake sees the empty hierarchy on both sides: omitted for that reason.
@@ -164,14 +148,7 @@ async fn a_crash_between_the_shot_and_the_dump_omits_the_shot() {
 async fn an_unreadable_hierarchy_omits_the_shot() {
     let dir = tempfile::tempdir().unwrap();
     let screen = Scripted::new(vec![None, None]);
-    let shot = archive(
-        &screen,
-        APP,
-        dir.path(),
-        1,
-        &masking(PrivacyLevel::Standard),
-    )
-    .await;
+    let shot = archive_standard(&screen, dir.path(), 1).await;
     assert_eq!(
         shot.omitted_because.as_deref(),
         Some("no UI hierarchy to locate private data")
