@@ -16,6 +16,9 @@
 //! The servers binary is found next to the bench executable's folder, so build it in
 //! the same profile as the bench.
 
+#[path = "support/mod.rs"]
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -29,22 +32,18 @@ use whittle_service::config::{resolve_bundled_command, Config, Timing, WaitMode}
 use whittle_service::replay::replay;
 use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunStatus};
 
+use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
+
 const TOKEN: &str = "bench-lab-token-0123456789abcdef";
 /// The simulated network round trip per HTTP request.
 const RTT_MS: u32 = 20;
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
-
 fn main() -> BenchResult<()> {
-    support::block_on(run())
+    support::run_bench("LAB_QUICK", run)
 }
 
-async fn run() -> BenchResult<()> {
-    let quick = std::env::var_os("LAB_QUICK").is_some();
+async fn run(root: PathBuf, quick: bool) -> BenchResult<()> {
     let reps = if quick { 10 } else { 40 };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     println!("Device lab (release: {})", !cfg!(debug_assertions));
     overhead(&root, reps).await?;
     wall_clock(&root, if quick { 1 } else { 3 }).await?;

@@ -14,7 +14,10 @@
 //! ```
 //! `OVERHEAD_QUICK=1` runs fewer repetitions.
 
-use std::path::Path;
+#[path = "support/mod.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -27,21 +30,17 @@ use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawSc
 use whittle_service::replay::replay;
 use whittle_service::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunStatus};
 
+use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
+
 const REPLAY_TARGET_MS: f64 = 20.0;
 const MASK_TARGET_MS: f64 = 30.0;
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
-
 fn main() -> BenchResult<()> {
-    support::block_on(run())
+    support::run_bench("OVERHEAD_QUICK", run)
 }
 
-async fn run() -> BenchResult<()> {
-    let quick = std::env::var_os("OVERHEAD_QUICK").is_some();
+async fn run(root: PathBuf, quick: bool) -> BenchResult<()> {
     let reps = if quick { 5 } else { 30 };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
 
     println!("Whittle overhead (release: {})", !cfg!(debug_assertions));
     let zero = Rig::new(&root, ModelTiming::Zero).await?;

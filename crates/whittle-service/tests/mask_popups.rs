@@ -18,6 +18,16 @@ fn masked(elements: Vec<UiElement>) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// The frame of the verification popup the one-time-code screens show.
+fn popup() -> UiElement {
+    element(
+        "com.example.shop:id/popup",
+        "android.widget.FrameLayout",
+        "",
+        [80, 600, 1000, 1300],
+    )
+}
+
 fn has(masks: &[(u32, String)], y: u32) -> bool {
     masks.iter().any(|(top, _)| *top == y)
 }
@@ -137,12 +147,7 @@ fn autofill_suggestions_showing_an_email_or_a_phone_are_masked() {
 #[test]
 fn an_otp_box_in_a_popup_is_masked() {
     let elements = vec![
-        element(
-            "com.example.shop:id/popup",
-            "android.widget.FrameLayout",
-            "",
-            [80, 600, 1000, 1300],
-        ),
+        popup(),
         element(
             "com.example.shop:id/otp_input",
             "android.widget.EditText",
@@ -165,12 +170,7 @@ fn an_otp_box_in_a_popup_is_masked() {
 #[test]
 fn a_popup_showing_a_one_time_code_in_prose_is_masked() {
     let elements = vec![
-        element(
-            "com.example.shop:id/popup",
-            "android.widget.FrameLayout",
-            "",
-            [80, 600, 1000, 1300],
-        ),
+        popup(),
         element(
             "com.example.shop:id/message",
             "android.widget.TextView",

@@ -3,7 +3,7 @@
 //! medians).
 
 use std::future::Future;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The demo session both benches replay.
@@ -13,13 +13,19 @@ pub const MINIMAL: [u32; 3] = [10, 11, 12];
 
 pub type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
 
-/// Runs a bench to its end on a two-worker tokio runtime.
-pub fn block_on(bench: impl Future<Output = BenchResult<()>>) -> BenchResult<()> {
+/// Runs `bench` to its end on a two-worker tokio runtime, given the repository root and
+/// whether the environment variable `quick_var` asks for fewer repetitions.
+pub fn run_bench<F>(quick_var: &str, bench: impl FnOnce(PathBuf, bool) -> F) -> BenchResult<()>
+where
+    F: Future<Output = BenchResult<()>>,
+{
+    let quick = std::env::var_os(quick_var).is_some();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    rt.block_on(bench)
+    rt.block_on(bench(root, quick))
 }
 
 pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
