@@ -273,22 +273,23 @@ fn crates_depend_only_along_the_allowed_edges() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
-fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
+/// The core's non-test sources, as (path relative to the crate, contents).
+fn core_sources() -> Vec<(String, String)> {
     let base = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(base, &base.join("src"), &mut files);
     assert!(files.len() > 10, "the core's sources were not found");
-    let problems = source_violations(&files);
+    files
+}
+
+#[test]
+fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
+    let problems = source_violations(&core_sources());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn the_core_holds_no_wording() {
-    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(base, &base.join("src"), &mut files);
-    assert!(files.len() > 10, "the core's sources were not found");
-    let problems = wording_violations(&files);
+    let problems = wording_violations(&core_sources());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -282,17 +282,21 @@ pub fn render_resumed_line(locale: Locale, at: &str, after_attempts: u32) -> Str
 }
 
 /// Server-provided text on one terminal line, bounded in length.
-pub(crate) fn one_line(text: &str) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if flat.chars().count() > MAX_REASON_CHARS {
-        let cut: String = flat.chars().take(MAX_REASON_CHARS).collect();
+fn one_line(text: &str) -> String {
+    let line = flat(text);
+    if line.chars().count() > MAX_REASON_CHARS {
+        let cut: String = line.chars().take(MAX_REASON_CHARS).collect();
         format!("{cut}…")
     } else {
-        flat
+        line
     }
+}
+
+/// Server-provided text on one terminal line: control characters become spaces.
+pub(crate) fn flat(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use crate::catalogue::catalogue;
-use crate::report::format_path;
+use crate::report::{flat, format_path};
 use crate::Locale;
 
 /// What the static report shows. `reason` and `rationale` come from the analyzer (an
-/// MCP server) and are untrusted: each is printed on one line.
+/// MCP server) and are untrusted: each is printed on one line, at the analyzer's length.
 #[derive(Debug, Clone, Copy)]
 pub struct StaticInput<'a> {
     pub session: &'a str,
@@ -42,14 +42,6 @@ pub fn render_static_suggestion(locale: Locale, input: &StaticInput<'_>) -> Stri
     out
 }
 
-/// Server-provided text on one terminal line (control characters become spaces; the
-/// length is the analyzer's, as it always was for a static report).
-fn flat(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,12 +53,12 @@ mod tests {
             reason: Some("no device is connected"),
             original_path: &[1, 2, 3, 7],
             suggested_path: &[1, 7],
-            rationale: "  step 7 opens the screen\nthat crashes ",
+            rationale: "  step 7 opens the screen that crashes ",
         }
     }
 
     #[test]
-    fn english_reads_as_the_static_report_always_has() {
+    fn english_reads_as_the_static_report_did_before_the_catalogue() {
         assert_eq!(
             render_static_suggestion(Locale::En, &input()),
             "\
@@ -107,5 +99,22 @@ mod tests {
         );
         assert!(!text.contains("No live run"), "{text}");
         assert_eq!(text.lines().count(), 5);
+    }
+
+    #[test]
+    fn server_text_stays_on_one_line_in_every_language() {
+        for locale in [Locale::En, Locale::ZhCn] {
+            let text = render_static_suggestion(
+                locale,
+                &StaticInput {
+                    reason: Some("no device\r\nFAKE: line"),
+                    rationale: "opens\nthe screen\u{1b}[2J",
+                    ..input()
+                },
+            );
+            assert_eq!(text.lines().count(), 6, "{text}");
+            assert!(text.contains("no device  FAKE: line"), "{text}");
+            assert!(text.contains("opens the screen [2J"), "{text}");
+        }
     }
 }
