@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
-use whittle_core::report_text::Locale;
 use whittle_core::strategy::Strategy;
 use whittle_service::client::Hub;
 use whittle_service::config::Config;
@@ -14,6 +13,7 @@ use whittle_service::run::{
     localized_report, minimize, resume, sidecar_entry, MinimizeOptions, ResumeOptions, RunError,
     RunOutcome,
 };
+use whittle_text::Locale;
 
 use crate::error::AppError;
 use crate::run_update::{RunResultView, RunUpdate};

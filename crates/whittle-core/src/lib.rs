@@ -11,7 +11,6 @@ pub mod parallel;
 pub mod plan;
 pub mod rate;
 pub mod redact;
-pub mod report_text;
 pub mod sensitive;
 pub mod session;
 pub mod signature;

@@ -9,6 +9,9 @@
 //!    it must stay a library of pure decisions that any front end can drive.
 //! 3. The core's source reads no clock, and touches files only in the workspace readers
 //!    named in [`CORE_FILE_READERS`], which never write.
+//! 4. The core holds no wording: no CJK text outside comments and test modules, except
+//!    in the files of [`CORE_CJK_ALLOWED`], which read Chinese rather than write it.
+//!    What Whittle says to people is in `whittle-text`, one catalogue per language.
 //!
 //! The manifests are read with `cargo metadata --no-deps --offline` (cargo resolves
 //! `workspace = true` inheritance for us; nothing is downloaded or built).
@@ -23,13 +26,16 @@ mod check;
 #[path = "architecture/check_tests.rs"]
 mod check_tests;
 
-use check::{dependency_violations, source_violations};
+use check::{dependency_violations, source_violations, wording_violations};
 
 /// The part a crate plays in the house (`docs/architecture.md`, "The crates").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layer {
     /// Formats, plan, engine, strategies, signatures, assessment, redaction, contract.
     Core,
+    /// The wording: one catalogue per language and the report renderer that the CLI,
+    /// the app and the evidence share. It words what the core decided, nothing else.
+    Text,
     /// I/O helpers both the application layer and the servers use (atomic writes): they
     /// import no crate of the house, so sharing them links nobody to anybody.
     Support,
@@ -52,6 +58,7 @@ use Layer::*;
 /// its name here (and in `docs/architecture.md`), nothing else in this file.
 const CRATES: &[(Layer, &str)] = &[
     (Core, "whittle-core"),
+    (Text, "whittle-text"),
     (Support, "whittle-atomic"),
     (Application, "whittle-service"),
     (Servers, "whittle-servers"),
@@ -83,15 +90,21 @@ const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     (Servers, Support, ANY),
     (Application, Support, ANY),
     (Application, Core, ANY),
+    // The run's report, the evidence's rate lines and the localized report are worded
+    // by the catalogue.
+    (Application, Text, ANY),
+    (Text, Core, ANY),
     // Tests of the client talk to the real servers; the library never links them.
     (Application, Servers, DEV_ONLY),
     // The bench reads the simulator's timing from the simulator's own model.
     (Bench, Core, ANY),
     (Bench, Servers, ANY),
     (Cli, Core, ANY),
+    (Cli, Text, ANY),
     (Cli, Bench, ANY),
     (Cli, Application, ANY),
     (Desktop, Core, ANY),
+    (Desktop, Text, ANY),
     (Desktop, Application, ANY),
     // Fuzz targets call every parser of untrusted input where it lives.
     (Fuzz, Core, ANY),
@@ -148,6 +161,13 @@ const CORE_DENIED: &[&str] = &[
 /// workspace (they read, never write; `docs/architecture.md` says why they are here).
 /// A path ending in `/` covers its folder.
 const CORE_FILE_READERS: &[&str] = &["src/workspace.rs", "src/session/"];
+
+/// The only core files whose code (comments aside) may hold CJK text, and why: each
+/// recognises Chinese in untrusted input, it does not word anything for a reader.
+const CORE_CJK_ALLOWED: &[(&str, &str)] = &[(
+    "src/sensitive.rs",
+    "recognises Chinese one-time-code labels (验证码 …) in session text, to mask them",
+)];
 
 /// Source text that reads a clock or sleeps.
 const CLOCK_USES: &[&str] = &[
@@ -253,12 +273,23 @@ fn crates_depend_only_along_the_allowed_edges() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
-fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
+/// The core's non-test sources, as (path relative to the crate, contents).
+fn core_sources() -> Vec<(String, String)> {
     let base = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(base, &base.join("src"), &mut files);
     assert!(files.len() > 10, "the core's sources were not found");
-    let problems = source_violations(&files);
+    files
+}
+
+#[test]
+fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
+    let problems = source_violations(&core_sources());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_core_holds_no_wording() {
+    let problems = wording_violations(&core_sources());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

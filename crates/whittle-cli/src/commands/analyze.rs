@@ -1,8 +1,8 @@
-use whittle_core::report_text::format_path;
 use whittle_core::session::{load_session, resolve_session_dir};
 use whittle_core::signature::group_crashes;
 use whittle_service::config::Config;
 use whittle_service::sidecar::{read_sidecar, FingerprintNote};
+use whittle_text::format_path;
 
 use crate::exit::Exit;
 

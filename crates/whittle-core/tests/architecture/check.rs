@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::Layer::Core;
 use super::{
-    Kind, Layer, ALLOWED, CLOCK_USES, CORE_DENIED, CORE_FILE_READERS, CRATES, OUTSIDE_USES, WRITES,
+    Kind, Layer, ALLOWED, CLOCK_USES, CORE_CJK_ALLOWED, CORE_DENIED, CORE_FILE_READERS, CRATES,
+    OUTSIDE_USES, WRITES,
 };
 
 pub(crate) fn layer_of(name: &str) -> Option<Layer> {
@@ -138,4 +139,120 @@ pub(crate) fn source_violations(files: &[(String, String)]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Everything in the core's source that breaks rule 4 (CJK text in code, comments
+/// aside), one sentence each. `files`: (path relative to the crate, contents).
+pub(crate) fn wording_violations(files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, text) in files {
+        if CORE_CJK_ALLOWED.iter().any(|(allowed, _)| path == allowed) {
+            continue;
+        }
+        let code = without_comments(text);
+        for (at, line) in code.lines().enumerate() {
+            if line.chars().any(is_cjk) {
+                problems.push(format!(
+                    "{path}:{}: CJK text in the core: wording belongs in whittle-text's \
+                     catalogues (or, if the core reads it, in CORE_CJK_ALLOWED with a reason)",
+                    at + 1
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Han, kana, Hangul and CJK punctuation (fullwidth forms included).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x2FDF | 0x3000..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// `text` with its comments (line, doc and nested block comments) blanked out and its
+/// line breaks kept, so line numbers still match. String, raw string and character
+/// literals are copied whole: a `//` inside a literal is not a comment.
+pub(crate) fn without_comments(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c == '/' && at(i + 1) == '/' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        out.push('\n');
+                    }
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        let ident_before =
+            start > 0 && (chars[start - 1].is_alphanumeric() || chars[start - 1] == '_');
+        if c == 'r' && !ident_before && matches!(at(i + 1), '"' | '#') {
+            // A raw string: r"…", r#"…"#; it ends at a quote followed by as many #.
+            let mut j = i + 1;
+            while at(j) == '#' {
+                j += 1;
+            }
+            if at(j) == '"' {
+                let hashes = j - i - 1;
+                j += 1;
+                while j < chars.len()
+                    && !(chars[j] == '"' && (1..=hashes).all(|k| at(j + k) == '#'))
+                {
+                    j += 1;
+                }
+                i = (j + 1 + hashes).min(chars.len());
+                out.extend(&chars[start..i]);
+                continue;
+            }
+        }
+        if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(chars.len());
+            out.extend(&chars[start..i]);
+            continue;
+        }
+        if c == '\'' {
+            // A character literal ('x', '\n', '\u{..}'); otherwise a lifetime.
+            let end = if at(i + 1) == '\\' {
+                (i + 3..chars.len()).find(|&j| chars[j] == '\'')
+            } else if at(i + 2) == '\'' {
+                Some(i + 2)
+            } else {
+                None
+            };
+            i = end.map_or(i + 1, |e| e + 1);
+            out.extend(&chars[start..i]);
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::check::{dependency_violations, name_of, source_violations};
+use super::check::{
+    dependency_violations, name_of, source_violations, without_comments, wording_violations,
+};
 use super::Layer::*;
 
 fn package(name: &str, deps: &[(&str, Option<&str>, bool)]) -> Value {
@@ -25,6 +27,7 @@ fn package(name: &str, deps: &[(&str, Option<&str>, bool)]) -> Value {
 fn house(extra: &[Value]) -> Vec<Value> {
     let mut packages = vec![
         package(name_of(Core), &[("serde", None, false)]),
+        package(name_of(Text), &[(name_of(Core), None, true)]),
         package(name_of(Support), &[("tempfile", None, false)]),
         package(
             name_of(Servers),
@@ -38,6 +41,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             name_of(Application),
             &[
                 (name_of(Core), None, true),
+                (name_of(Text), None, true),
                 (name_of(Support), None, true),
                 (name_of(Servers), Some("dev"), true),
             ],
@@ -50,6 +54,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             name_of(Cli),
             &[
                 (name_of(Core), None, true),
+                (name_of(Text), None, true),
                 (name_of(Bench), None, true),
                 (name_of(Application), None, true),
             ],
@@ -58,6 +63,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             name_of(Desktop),
             &[
                 (name_of(Core), None, true),
+                (name_of(Text), None, true),
                 (name_of(Application), None, true),
             ],
         ),
@@ -176,4 +182,55 @@ fn the_source_rules_catch_clocks_io_and_writes() {
     assert!(problems[0].starts_with("src/engine/x.rs:1:") && problems[0].contains("clock"));
     assert!(problems[1].starts_with("src/plan/y.rs:1:"));
     assert!(problems[2].starts_with("src/session/z.rs:2:") && problems[2].contains("writes"));
+}
+
+#[test]
+fn the_wording_importing_the_application_layer_or_the_core_the_wording_is_caught() {
+    let text = package(
+        name_of(Text),
+        &[
+            (name_of(Core), None, true),
+            (name_of(Application), None, true),
+        ],
+    );
+    let core = package(name_of(Core), &[(name_of(Text), None, true)]);
+    let problems = dependency_violations(&replace(replace(house(&[]), text), core));
+    assert_eq!(problems.len(), 2, "{problems:?}");
+}
+
+#[test]
+fn cjk_wording_in_the_core_is_caught_but_not_in_comments_or_allowed_readers() {
+    let files = vec![
+        (
+            "src/engine/x.rs".to_string(),
+            "//! 最小路径 in a doc comment\n/* 已收敛 /* nested */ 还是注释 */\n\
+             let c = '\\'';\nlet heading = \"最小路径\"; // 注释\n"
+                .to_string(),
+        ),
+        (
+            "src/plan/y.rs".to_string(),
+            "let url = \"https://例子\";\nlet raw = r#\"a \"// quoted\" 复现\"#;\n".to_string(),
+        ),
+        (
+            "src/sensitive.rs".to_string(),
+            "let label = \"验证码\";\n".to_string(),
+        ),
+    ];
+    let problems = wording_violations(&files);
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(
+        problems[0].starts_with("src/engine/x.rs:4:"),
+        "{problems:?}"
+    );
+    assert!(problems[1].starts_with("src/plan/y.rs:1:"), "{problems:?}");
+    assert!(problems[2].starts_with("src/plan/y.rs:2:"), "{problems:?}");
+}
+
+#[test]
+fn comments_are_blanked_and_literals_kept_line_for_line() {
+    let code = "let a = \"x // y\"; // gone\n/* gone\n gone */ let b = 'c';\nfn f<'a>() {}\n";
+    assert_eq!(
+        without_comments(code),
+        "let a = \"x // y\"; \n\n let b = 'c';\nfn f<'a>() {}\n"
+    );
 }

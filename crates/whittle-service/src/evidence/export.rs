@@ -113,7 +113,7 @@ fn rate_lines(result: &crate::run::PendingResult) -> Vec<String> {
     result
         .final_outcomes
         .as_deref()
-        .map(|finals| whittle_core::report_text::render_rate_lines(finals, &result.proof))
+        .map(|finals| whittle_text::render_rate_lines(finals, &result.proof))
         .unwrap_or_default()
 }
 

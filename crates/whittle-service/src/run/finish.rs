@@ -7,7 +7,7 @@ use std::path::Path;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::SearchResult;
 use whittle_core::model::SessionStatus;
-use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
+use whittle_text::{render_proof_table, render_report, ReportInput};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};

@@ -1,33 +1,21 @@
-use std::fmt::Write as _;
-
 use whittle_core::model::Confidence;
-use whittle_core::report_text::format_path;
+use whittle_text::{render_static_suggestion, Locale, StaticInput};
 
 use super::{Rating, RunOutcome, RunStatus, RunSummary, SearchFlags, StaticRun};
 
-/// A static suggestion: never replayed, always low, never written back.
+/// A static suggestion: never replayed, always low, never written back. The report is
+/// in English, like every run's own report (`localized_report.rs` words it again).
 pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "ⓘ Static suggestion only, low confidence ({} {})",
-        run.session_id, run.crash.crash_id
-    );
-    let _ = writeln!(report, "  No live run: {}", run.reason);
-    let _ = writeln!(
-        report,
-        "  Original:  {}",
-        format_path(&run.crash.repro_path)
-    );
-    let _ = writeln!(
-        report,
-        "  Suggested: {}  (not replayed)",
-        format_path(&run.suggestion.path)
-    );
-    let _ = writeln!(report, "  Rationale: {}", run.suggestion.rationale.trim());
-    let _ = writeln!(
-        report,
-        "  Nothing was replayed and nothing will be written back."
+    let report = render_static_suggestion(
+        Locale::En,
+        &StaticInput {
+            session: &run.session_id,
+            crash_id: &run.crash.crash_id,
+            reason: Some(&run.reason),
+            original_path: &run.crash.repro_path,
+            suggested_path: &run.suggestion.path,
+            rationale: &run.suggestion.rationale,
+        },
     );
     RunOutcome {
         summary: RunSummary {

@@ -11,13 +11,13 @@ mod discard;
 mod restore;
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
 use whittle_core::model::SessionStatus;
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 use whittle_core::strategy::Strategy;
+use whittle_text::{render_resumed_line, Locale};
 
 pub use check::{session_files_hash, Differences, ResumeMismatch};
 pub use discard::discard;
@@ -340,13 +340,8 @@ async fn backfill(
 
 /// The lines a resumed run's report ends its verdict with; empty for a run in one go.
 pub(crate) fn resumed_block(resumes: &[ResumeMark]) -> String {
-    let mut out = String::new();
-    for mark in resumes {
-        let _ = writeln!(
-            out,
-            "  Resumed: {} after {} recorded attempts (the run had been interrupted; nothing recorded was replayed again)",
-            mark.at, mark.after_attempts
-        );
-    }
-    out
+    resumes
+        .iter()
+        .map(|mark| render_resumed_line(Locale::En, &mark.at, mark.after_attempts))
+        .collect()
 }

@@ -3,64 +3,12 @@
 //! `flaky` strategy the crash rate its misses were compared with and the evidence for
 //! every removed step. It comes after the seed's own lines, which it never changes.
 
-use crate::engine::{ProofRow, SearchResult};
-use crate::rate::{Rate, DEFAULT_CONFIDENCE};
+use whittle_core::engine::{ProofRow, SearchResult};
+use whittle_core::rate::{Rate, DEFAULT_CONFIDENCE};
 
-use super::Locale;
-
-struct RateWords {
-    title: &'static str,
-    rate: fn(&Rate) -> String,
-    final_path: &'static str,
-    full_path: &'static str,
-    without_step: fn(u32) -> String,
-    crash_rate: &'static str,
-    below: &'static str,
-    not_separated: &'static str,
-    removed_title: &'static str,
-    removed_step: fn(u32, &str) -> String,
-}
-
-static EN: RateWords = RateWords {
-    title: "Rates:",
-    rate: |rate| rate.to_string(),
-    final_path: "final path",
-    full_path: "full path",
-    without_step: |step| format!("without step {step}"),
-    crash_rate: "crash rate",
-    below: "below the crash rate",
-    not_separated: "not separated from the crash rate",
-    removed_title: "Removed (a candidate without the step that reproduced):",
-    removed_step: |step, candidate| format!("step {step}: {candidate}"),
-};
-
-static ZH_CN: RateWords = RateWords {
-    title: "复现率:",
-    rate: |rate| {
-        let (low, high) = rate.percent_bounds();
-        format!(
-            "复现 {} 次 / 共 {} 次（{}% 区间 {low}–{high}%）",
-            rate.reproduced,
-            rate.total,
-            rate.confidence_percent()
-        )
-    },
-    final_path: "最终路径",
-    full_path: "完整路径",
-    without_step: |step| format!("删除第 {step} 步"),
-    crash_rate: "崩溃率",
-    below: "低于崩溃率",
-    not_separated: "未能与崩溃率分开",
-    removed_title: "已删除（不含该步而复现的候选）:",
-    removed_step: |step, candidate| format!("第 {step} 步：{candidate}"),
-};
-
-fn words(locale: Locale) -> &'static RateWords {
-    match locale {
-        Locale::En => &EN,
-        Locale::ZhCn => &ZH_CN,
-    }
-}
+use crate::catalogue::catalogue;
+use crate::report::format_path;
+use crate::Locale;
 
 /// One line for the final path and one per single deletion, at the default confidence:
 /// what the evidence report, `result.json` and the export show.
@@ -69,7 +17,7 @@ pub fn render_rate_lines_in(
     final_outcomes: &[bool],
     proof: &[ProofRow],
 ) -> Vec<String> {
-    let w = words(locale);
+    let w = &catalogue(locale).rates;
     let mut lines = vec![format!(
         "{}: {}",
         w.final_path,
@@ -91,8 +39,8 @@ pub fn render_rate_lines(final_outcomes: &[bool], proof: &[ProofRow]) -> Vec<Str
 }
 
 /// The report block: a title and indented lines (empty when nothing was replayed).
-pub(super) fn rate_block(locale: Locale, result: &SearchResult) -> Vec<String> {
-    let w = words(locale);
+pub(crate) fn rate_block(locale: Locale, result: &SearchResult) -> Vec<String> {
+    let w = &catalogue(locale).rates;
     if result.outcome_history.is_empty() {
         return Vec::new();
     }
@@ -129,7 +77,7 @@ pub(super) fn rate_block(locale: Locale, result: &SearchResult) -> Vec<String> {
         if !removed.is_empty() {
             block.push(format!("  {}", w.removed_title));
             for (step, candidate, outcomes) in removed {
-                let text = (w.removed_step)(step, &super::format_path(&candidate));
+                let text = (w.removed_step)(step, &format_path(&candidate));
                 block.push(format!("    {text} {}", rate(&outcomes)));
             }
         }

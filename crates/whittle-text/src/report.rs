@@ -1,22 +1,18 @@
-//! Phase 5 (docs/design.md §13) step 5: the terminal/report wording, in English or Simplified Chinese
-//! (the seed's own Chinese: 最小路径 / 已收敛, 当前已复现的最短候选 / 未完成最小性证明).
-//! "Minimal" and "converged" are said only when the fixed point was reached and the
-//! final path was confirmed; a ✅ only over a complete, high-confidence proof. Both
-//! languages state the same facts; only the words differ.
-
-mod locale;
-mod rates;
-mod words;
+//! Phase 5 (docs/design.md §13) step 5: the report of a live run, laid out once for
+//! every language (the words are the catalogue's). "Minimal" and "converged" are said
+//! only when the fixed point was reached and the final path was confirmed; a ✅ only
+//! over a complete, high-confidence proof. Every language states the same facts; only
+//! the words differ.
 
 use std::fmt::Write as _;
 
-pub use locale::{Locale, LOCALE_VARS};
-pub use rates::{render_rate_lines, render_rate_lines_in};
+use whittle_core::assessment::{Assessment, Warning};
+use whittle_core::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
+use whittle_core::model::Confidence;
 
-use crate::assessment::{Assessment, Warning};
-use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
-use crate::model::Confidence;
-use words::{words, Words};
+use crate::catalogue::{catalogue, ReportWords};
+use crate::rates;
+use crate::Locale;
 
 /// Everything the report block shows. Paths are step indexes as in `repro_path`
 /// (launch setup included), never step contents, so no input value can leak.
@@ -46,7 +42,7 @@ pub fn render_report(input: &ReportInput<'_>) -> String {
 
 /// The report in `locale`.
 pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
-    let w = words(locale);
+    let w = &catalogue(locale).report;
     let result = input.result;
     let assessment = input.assessment;
     let mut out = String::new();
@@ -156,7 +152,7 @@ pub fn render_proof_table(result: &SearchResult) -> Vec<String> {
 
 /// One line per kept step, in `locale`.
 pub fn render_proof_table_in(locale: Locale, result: &SearchResult) -> Vec<String> {
-    let w = words(locale);
+    let w = &catalogue(locale).report;
     result
         .proof
         .iter()
@@ -167,7 +163,7 @@ pub fn render_proof_table_in(locale: Locale, result: &SearchResult) -> Vec<Strin
         .collect()
 }
 
-fn proof_summary(w: &Words, result: &SearchResult) -> String {
+fn proof_summary(w: &ReportWords, result: &SearchResult) -> String {
     let budget = (w.budget)(result.attempts, result.max_replays);
     if result.proof.is_empty() {
         return if result.fixed_point_reached {
@@ -210,7 +206,7 @@ fn proof_summary(w: &Words, result: &SearchResult) -> String {
     }
 }
 
-fn reasons(w: &Words, input: &ReportInput<'_>) -> Vec<String> {
+fn reasons(w: &ReportWords, input: &ReportInput<'_>) -> Vec<String> {
     let result = input.result;
     let mut reasons: Vec<String> = input
         .assessment
@@ -242,7 +238,7 @@ fn write_reasons(out: &mut String, title: &str, reasons: &[String]) {
     }
 }
 
-fn write_report_line(out: &mut String, w: &Words, report: Option<&str>) {
+fn write_report_line(out: &mut String, w: &ReportWords, report: Option<&str>) {
     if let Some(path) = report {
         let _ = writeln!(out, "  {}{}", label(w.report), one_line(path));
     }
@@ -278,19 +274,31 @@ pub fn format_path(path: &[u32]) -> String {
     format!("[{}]", items.join(","))
 }
 
+/// A line under the verdict of a resumed run: when it was resumed, and after how many
+/// recorded attempts (ending in a newline, like every line of the report).
+pub fn render_resumed_line(locale: Locale, at: &str, after_attempts: u32) -> String {
+    let w = &catalogue(locale).report;
+    format!("  {}\n", (w.resumed)(at, after_attempts))
+}
+
 /// Server-provided text on one terminal line, bounded in length.
 fn one_line(text: &str) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if flat.chars().count() > MAX_REASON_CHARS {
-        let cut: String = flat.chars().take(MAX_REASON_CHARS).collect();
+    let line = flat(text);
+    if line.chars().count() > MAX_REASON_CHARS {
+        let cut: String = line.chars().take(MAX_REASON_CHARS).collect();
         format!("{cut}…")
     } else {
-        flat
+        line
     }
 }
 
+/// Server-provided text on one terminal line: control characters become spaces.
+pub(crate) fn flat(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 #[cfg(test)]
+#[path = "report_tests.rs"]
 mod tests;

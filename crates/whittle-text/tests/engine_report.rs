@@ -1,6 +1,9 @@
 //! The report wording (Phase 5 (docs/design.md §13) step 5): never a ✅ or "converged" over an
 //! incomplete proof; every reason a result falls short is spelled out.
 
+// The core's engine test driver and oracles, shared rather than copied: the report is
+// checked on results the real engine produced.
+#[path = "../../whittle-core/tests/engine_support/mod.rs"]
 mod engine_support;
 
 use engine_support::{drive, needs_all, scripted, verdict};
@@ -8,8 +11,8 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 use whittle_core::assessment::{assess, minimal_path, Assessment, IdentityQuality};
 use whittle_core::model::Confidence;
-use whittle_core::report_text::{render_proof_table, render_report, ReportInput};
 use whittle_core::{Outcome, ReplayRequest, SearchResult};
+use whittle_text::{render_proof_table, render_report, ReportInput};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,

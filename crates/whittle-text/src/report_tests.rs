@@ -2,8 +2,9 @@
 //! never puts ✅ or 已收敛 over an incomplete proof.
 
 use super::*;
-use crate::assessment::{assess, IdentityQuality};
-use crate::engine::{CandidateHistory, ProofRow};
+use crate::{render_rate_lines, render_rate_lines_in};
+use whittle_core::assessment::{assess, IdentityQuality};
+use whittle_core::engine::{CandidateHistory, ProofRow};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -250,7 +251,7 @@ fn statistical() -> SearchResult {
                 outcomes: vec![false; 5],
             },
         ],
-        statistical: Some(crate::engine::StatisticalProof {
+        statistical: Some(whittle_core::engine::StatisticalProof {
             confidence_percent: 95,
             cap: 20,
         }),
@@ -304,4 +305,17 @@ fn a_deletion_that_never_separated_is_named() {
         "{text}"
     );
     assert!(text.contains("; not separated: steps 4"), "{text}");
+}
+
+#[test]
+fn a_resumed_line_says_when_and_after_how_many_attempts_in_both_languages() {
+    assert_eq!(
+        render_resumed_line(Locale::En, "2026-05-14T16:58:00Z", 7),
+        "  Resumed: 2026-05-14T16:58:00Z after 7 recorded attempts (the run had been \
+         interrupted; nothing recorded was replayed again)\n"
+    );
+    assert_eq!(
+        render_resumed_line(Locale::ZhCn, "2026-05-14T16:58:00Z", 7),
+        "  续跑：2026-05-14T16:58:00Z，此前已记录 7 次 replay（中断后继续，已记录的不再重放）\n"
+    );
 }

@@ -1,0 +1,114 @@
+//! Whittle's English: the report's source wording, and what the `C`/`POSIX` locale
+//! gets.
+
+use whittle_core::engine::{HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+
+use super::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+
+pub(super) static EN: Catalogue = Catalogue {
+    report: ReportWords {
+        failed_before_baseline: "✗ Minimize run failed before the original path was verified",
+        baseline_not_reproduced: "✗ Original path did not reproduce in this run",
+        minimal_high: "✅ Minimal path found",
+        minimal_medium: "⚠ Minimal path found, medium confidence",
+        shortest_unproven: "⚠ Shortest reproducing candidate so far — minimality not proven",
+        original: "Original:",
+        minimal: "Minimal:",
+        shortest: "Shortest:",
+        baseline: "Baseline:",
+        proof: "Proof:",
+        report: "Report:",
+        why: "Why:",
+        why_medium: "Why medium:",
+        why_not_proven: "Why not proven:",
+        deletions: "Deletions:",
+        nothing_produced: "No minimal path was produced; nothing will be written back.",
+        not_written_back:
+            "Not written back: the run hit an infrastructure failure, so no result may be saved.",
+        audit_incomplete: || {
+            format!(
+                "fixed-point audit incomplete: not every single deletion has {NEGATIVE_PROOF_RUNS} \
+                 consistent non-reproducing replays"
+            )
+        },
+        only_launch_left: "; no action left to delete (the crash needs only the launch)",
+        steps: |count| {
+            if count == 1 {
+                "1 step".to_owned()
+            } else {
+                format!("{count} steps")
+            }
+        },
+        baseline_missed: |target| format!("the full replayable path did not reproduce {target}"),
+        budget: |attempts, max| {
+            if attempts == 1 {
+                format!("1 replay of max {max}")
+            } else {
+                format!("{attempts} replays of max {max}")
+            }
+        },
+        every_deletion: |runs| format!("; every single-deletion candidate {runs}"),
+        some_deletions: |proven, total| {
+            format!(
+                "; {proven} of {total} single-deletion candidates disproved {NEGATIVE_PROOF_RUNS} times"
+            )
+        },
+        proof_line: |summary, hits, total| format!("{summary}, final path {hits}/{total}"),
+        reproduced_target: |target, converged| {
+            if converged {
+                format!("reproduced {target}; converged")
+            } else {
+                format!("reproduced {target}")
+            }
+        },
+        final_short: |hits, total| {
+            format!(
+                "final path reproduced {hits} of {total} replays \
+                 ({HIGH_CONFIDENCE_RUNS}/{HIGH_CONFIDENCE_RUNS} needed)"
+            )
+        },
+        without_step: |step, hits, total| format!("without step {step}: {hits}/{total} reproduced"),
+        unknown_target: "the target crash",
+        warning: |warning| warning.to_string(),
+        resumed: |at, attempts| {
+            format!(
+                "Resumed: {at} after {attempts} recorded attempts (the run had been interrupted; \
+                 nothing recorded was replayed again)"
+            )
+        },
+    },
+    rates: RateWords {
+        title: "Rates:",
+        rate: |rate| rate.to_string(),
+        final_path: "final path",
+        full_path: "full path",
+        without_step: |step| format!("without step {step}"),
+        crash_rate: "crash rate",
+        below: "below the crash rate",
+        not_separated: "not separated from the crash rate",
+        removed_title: "Removed (a candidate without the step that reproduced):",
+        removed_step: |step, candidate| format!("step {step}: {candidate}"),
+    },
+    static_suggestion: StaticWords {
+        heading: "ⓘ Static suggestion only, low confidence",
+        no_live_run: "No live run: ",
+        original: "Original:  ",
+        suggested: "Suggested: ",
+        not_replayed: "  (not replayed)",
+        rationale: "Rationale: ",
+        nothing_replayed: "Nothing was replayed and nothing will be written back.",
+    },
+    cli: CliWords {
+        error: "error: ",
+        warning: "warning: ",
+        written: "  Written:  ",
+        ask_write_back: "Write the minimized path to crashes.minimized.json? [y/N] ",
+        cancelling: "cancelling: finishing the current step, stopping the capture…",
+        not_written_back: "the minimized path was not written back: ",
+        bad_budget: |got| format!("--max-replays must be an integer >= 1 (got {got})"),
+        attempt: |attempt, max, phase, candidate| {
+            format!("attempt {attempt}/{max} · {phase} · [{candidate}]")
+        },
+        phase: |phase| phase.to_owned(),
+    },
+};

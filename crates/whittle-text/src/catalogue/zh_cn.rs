@@ -1,0 +1,145 @@
+//! Whittle's Simplified Chinese, in the seed's own words (the glossary of
+//! `docs/design.md`): 复现路径精简, 最小路径, 已收敛, 当前已复现的最短候选,
+//! 未完成最小性证明, 单删除候选, 偶发, 预算耗尽, 不动点.
+
+use whittle_core::assessment::Warning;
+use whittle_core::engine::{HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+
+use super::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+
+pub(super) static ZH_CN: Catalogue = Catalogue {
+    report: ReportWords {
+        failed_before_baseline: "✗ 精简运行在验证原路径之前失败",
+        baseline_not_reproduced: "✗ 原路径未在本轮复现",
+        minimal_high: "✅ 复现路径精简：最小路径，已收敛",
+        minimal_medium: "⚠ 最小路径，已收敛，置信度：中 (medium)",
+        shortest_unproven: "⚠ 当前已复现的最短候选——未完成最小性证明",
+        original: "原始:",
+        minimal: "最小:",
+        shortest: "最短候选:",
+        baseline: "基线:",
+        proof: "验证:",
+        report: "报告:",
+        why: "原因:",
+        why_medium: "为何置信度为中:",
+        why_not_proven: "未完成证明的原因:",
+        deletions: "单删除候选:",
+        nothing_produced: "没有产生最小路径；不会写回任何内容。",
+        not_written_back: "未写回：本轮遇到基础设施故障，不得保存任何结果。",
+        unknown_target: "目标崩溃",
+        audit_incomplete: || {
+            format!(
+                "不动点审计未完成：并非每个单删除候选都有 {NEGATIVE_PROOF_RUNS} 次一致的不复现 replay"
+            )
+        },
+        only_launch_left: "；已没有可删除的动作（该崩溃只需要 launch）",
+        steps: |count| format!("{count} 步"),
+        baseline_missed: |target| format!("完整的可回放路径未复现 {target}"),
+        budget: |attempts, max| format!("共 {attempts} 次 replay（上限 {max}）"),
+        every_deletion: |runs| format!("；每个单删除候选 {runs}"),
+        some_deletions: |proven, total| {
+            format!("；{total} 个单删除候选中 {proven} 个已 {NEGATIVE_PROOF_RUNS} 次一致不复现")
+        },
+        proof_line: |summary, hits, total| format!("{summary}，最终路径 {hits}/{total}"),
+        reproduced_target: |target, converged| {
+            if converged {
+                format!("命中 {target}，已收敛")
+            } else {
+                format!("命中 {target}")
+            }
+        },
+        final_short: |hits, total| {
+            format!(
+                "最终路径 {total} 次 replay 中 {hits} 次复现（需要 {HIGH_CONFIDENCE_RUNS}/{HIGH_CONFIDENCE_RUNS}）"
+            )
+        },
+        without_step: |step, hits, total| format!("删除第 {step} 步：{hits}/{total} 复现"),
+        warning: |warning| match warning {
+            Warning::BaselineNotReproduced => "原路径未在本轮复现该崩溃".to_owned(),
+            Warning::BudgetExhausted { max_replays } => {
+                format!("{max_replays} 次 replay 的预算已耗尽，未达不动点，可加大 --max-replays")
+            }
+            Warning::Flaky { reproduced, total } => {
+                format!("偶发：{total} 次 replay 中 {reproduced} 次复现")
+            }
+            Warning::SignatureDegraded => {
+                "签名降级：按 kind、进程、analyzer label 和规范化顶部帧精确匹配，\
+                                           而非稳定的 fingerprint"
+                    .to_owned()
+            }
+            Warning::CaptureFailed { reason } => format!("日志抓取失败：{reason}"),
+            Warning::RuntimeFailed { reason } => format!("回放基础设施失败：{reason}"),
+            Warning::Statistical {
+                confidence_percent,
+                cap,
+                unseparated,
+            } => {
+                let mut text = format!(
+                    "偶发策略：偶发崩溃的不复现只是统计证据而非证明，置信度最高 medium；\
+                     每个单删除候选都重复 replay，直到其 {confidence_percent}% Wilson 区间低于\
+                     崩溃率的区间（每个候选最多 {cap} 次）"
+                );
+                if !unseparated.is_empty() {
+                    let steps: Vec<String> = unseparated.iter().map(u32::to_string).collect();
+                    text.push_str(&format!("；未能分开：第 {} 步", steps.join("、")));
+                }
+                text
+            }
+        },
+        resumed: |at, attempts| {
+            format!("续跑：{at}，此前已记录 {attempts} 次 replay（中断后继续，已记录的不再重放）")
+        },
+    },
+    rates: RateWords {
+        title: "复现率:",
+        rate: |rate| {
+            let (low, high) = rate.percent_bounds();
+            format!(
+                "复现 {} 次 / 共 {} 次（{}% 区间 {low}–{high}%）",
+                rate.reproduced,
+                rate.total,
+                rate.confidence_percent()
+            )
+        },
+        final_path: "最终路径",
+        full_path: "完整路径",
+        without_step: |step| format!("删除第 {step} 步"),
+        crash_rate: "崩溃率",
+        below: "低于崩溃率",
+        not_separated: "未能与崩溃率分开",
+        removed_title: "已删除（不含该步而复现的候选）:",
+        removed_step: |step, candidate| format!("第 {step} 步：{candidate}"),
+    },
+    static_suggestion: StaticWords {
+        heading: "ⓘ 仅静态建议，置信度低",
+        no_live_run: "无现场回放：",
+        original: "原始:     ",
+        suggested: "建议:     ",
+        not_replayed: "  (未回放)",
+        rationale: "依据:     ",
+        nothing_replayed: "未回放任何步骤，也不会写回任何内容。",
+    },
+    cli: CliWords {
+        error: "错误：",
+        warning: "警告：",
+        written: "  已写入:   ",
+        ask_write_back: "将最小路径写入 crashes.minimized.json？[y/N] ",
+        cancelling: "正在取消：完成当前步骤，停止日志抓取…",
+        not_written_back: "最小路径未写回：",
+        bad_budget: |got| format!("--max-replays 必须是 >= 1 的整数（收到 {got}）"),
+        attempt: |attempt, max, phase, candidate| {
+            format!("第 {attempt}/{max} 次尝试 · {phase} · [{candidate}]")
+        },
+        phase: |phase| {
+            match phase {
+                "baseline" => "基线",
+                "bisect" => "二分",
+                "one_by_one" => "逐个删",
+                "audit" => "不动点审计",
+                "confirm" => "最终确认",
+                other => other,
+            }
+            .to_owned()
+        },
+    },
+};

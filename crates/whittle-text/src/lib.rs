@@ -1,0 +1,21 @@
+//! Everything Whittle says to a person about a result, once per language: the report
+//! block (terminal, `report.md`, the app's result view), the rates block, the static
+//! suggestion, and the CLI's own lines around them. The wording is in
+//! [`catalogue`] — one static value of one struct per language, so a sentence missing
+//! in one language does not compile — and the layout in the renderers here, so every
+//! language states the same facts. The core decides; this crate only words.
+
+mod catalogue;
+mod locale;
+mod rates;
+mod report;
+mod static_suggestion;
+
+pub use catalogue::{catalogue, Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+pub use locale::{Locale, LOCALE_VARS};
+pub use rates::{render_rate_lines, render_rate_lines_in};
+pub use report::{
+    format_path, render_proof_table, render_proof_table_in, render_report, render_report_in,
+    render_resumed_line, ReportInput,
+};
+pub use static_suggestion::{render_static_suggestion, StaticInput};
