@@ -29,3 +29,23 @@ pub fn edit_config(
     )
     .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("whittle.json");
+        std::fs::write(&file, "{ not json").unwrap();
+        let mut changed = false;
+        let edited = edit_config(&file, |_| {
+            changed = true;
+            Ok(())
+        });
+        assert!(matches!(edited, Err(AppError::ConfigUnavailable { .. })));
+        assert!(!changed, "a file that does not parse is not changed");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ not json");
+    }
+}

@@ -226,16 +226,4 @@ mod tests {
         );
         assert!(!report.ready && !report.in_use);
     }
-
-    #[test]
-    fn a_broken_file_is_refused_and_left_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("whittle.json");
-        std::fs::write(&file, "{ not json").unwrap();
-        assert!(matches!(
-            use_backend(&file, true),
-            Err(AppError::ConfigUnavailable { .. })
-        ));
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ not json");
-    }
 }

@@ -11,7 +11,7 @@ use whittle_service::client::Hub;
 use whittle_service::config::Config;
 use whittle_service::run::{
     localized_report, minimize, resume, sidecar_entry, MinimizeOptions, ResumeOptions, RunError,
-    RunOutcome,
+    RunEvent, RunOutcome,
 };
 use whittle_text::Locale;
 
@@ -86,51 +86,38 @@ pub async fn connect(config: &Config) -> Result<Hub, AppError> {
         })
 }
 
-/// Runs to the end (or to cancellation) and returns the view plus what approval and
-/// export need later. Refusals before any evidence exists are errors.
-pub async fn run_minimize(
-    config: &Config,
-    request: &RunRequest,
-    run_id: u32,
-    cancel: CancellationToken,
-    send: &(dyn Fn(RunUpdate) + Send + Sync),
-) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
-    // The budget was checked by `run_control::start`, and `minimize` checks it again.
-    let opts = request.options();
-    let hub = connect(config).await?;
-    let outcome = minimize(
-        &hub,
-        config,
-        opts,
-        |event| send(RunUpdate::Event { run_id, event }),
-        cancel,
-    )
-    .await;
-    hub.shutdown().await;
-    let locale = Locale::from_env_value(&request.locale);
-    finished_view(config, outcome.map_err(refused)?, locale)
+/// What a run does once the servers are up: a new minimize, or one resumed from its
+/// journal (an interrupted, failed or cancelled run). Everything around it (servers,
+/// events, the result's view) is the same for both.
+pub enum Job {
+    Minimize(MinimizeOptions),
+    Resume(ResumeOptions),
 }
 
-/// Resumes the run `request` names, like [`run_minimize`] runs a new one.
-pub async fn run_resume(
+/// Starts the configured servers, runs `job` with every event forwarded to the window,
+/// stops the servers and words the result in the window's language `locale`. Runs to
+/// the end (or to cancellation) and returns the view plus what approval and export need
+/// later. Refusals before any evidence exists are errors.
+pub async fn run(
     config: &Config,
-    request: &ResumeRequest,
+    job: Job,
+    locale: &str,
     run_id: u32,
     cancel: CancellationToken,
     send: &(dyn Fn(RunUpdate) + Send + Sync),
 ) -> Result<(RunResultView, Option<(String, FinishedRun)>), AppError> {
     let hub = connect(config).await?;
-    let outcome = resume(
-        &hub,
-        config,
-        request.options(),
-        |event| send(RunUpdate::Event { run_id, event }),
-        cancel,
-    )
-    .await;
+    let on_event = |event: RunEvent| send(RunUpdate::Event { run_id, event });
+    let outcome = match job {
+        Job::Minimize(opts) => minimize(&hub, config, opts, on_event, cancel).await,
+        Job::Resume(opts) => resume(&hub, config, opts, on_event, cancel).await,
+    };
     hub.shutdown().await;
-    let locale = Locale::from_env_value(&request.locale);
-    finished_view(config, outcome.map_err(refused)?, locale)
+    finished_view(
+        config,
+        outcome.map_err(refused)?,
+        Locale::from_env_value(locale),
+    )
 }
 
 /// The result screen's view of a run that ended, and what approval and export need.

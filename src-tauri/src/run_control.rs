@@ -4,11 +4,13 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use tokio_util::sync::CancellationToken;
+use whittle_service::config::Config;
 use whittle_service::run::RunEvent;
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::{run_minimize, run_resume, ResumeRequest, RunRequest};
+use crate::live_run::{self, Job, ResumeRequest, RunRequest};
 use crate::run_update::{RunResultView, RunUpdate};
 use crate::runs::{FinishedRun, Runs};
 
@@ -31,11 +33,9 @@ pub fn start(
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
-    let send = tracked(runs, config.workspace.clone(), send);
-    let events = Arc::clone(&send);
-    spawn(runs, run_id, send, async move {
-        run_minimize(&config, &request, run_id, cancel, &*events).await
-    });
+    // The budget was checked above, and the run checks it again.
+    let job = Job::Minimize(options);
+    launch(runs, config, run_id, cancel, job, request.locale, send);
     Ok(run_id)
 }
 
@@ -50,12 +50,27 @@ pub fn resume(
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, evidence = %request.evidence_session, "minimize run resumed");
+    let job = Job::Resume(request.options());
+    launch(runs, config, run_id, cancel, job, request.locale, send);
+    Ok(run_id)
+}
+
+/// Runs `job` as run `run_id` in the background (see [`spawn`]), its updates going to
+/// `send`.
+fn launch(
+    runs: &Arc<Runs>,
+    config: Config,
+    run_id: u32,
+    cancel: CancellationToken,
+    job: Job,
+    locale: String,
+    send: impl Fn(RunUpdate) + Send + Sync + 'static,
+) {
     let send = tracked(runs, config.workspace.clone(), send);
     let events = Arc::clone(&send);
     spawn(runs, run_id, send, async move {
-        run_resume(&config, &request, run_id, cancel, &*events).await
+        live_run::run(&config, job, &locale, run_id, cancel, &*events).await
     });
-    Ok(run_id)
 }
 
 /// `send`, noting the run's evidence session among the app's own runs once it exists

@@ -55,13 +55,10 @@ type Shot = (u32, String, bool);
 /// screenshot of each attempt, in attempt order.
 fn minimize(setup: &Setup, session: &str) -> (Arc<Runs>, String, Vec<Shot>) {
     let runs = Arc::new(Runs::default());
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (send, rx) = updates();
     let mut request = setup.request(30);
     request.session_id = session.into();
-    whittle_app::run_control::start(Some(&setup.config()), &runs, request, move |u| {
-        let _ = tx.send(u);
-    })
-    .unwrap();
+    whittle_app::run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
     let (events, result) = drain(&rx);
     assert_eq!(
         result.summary.status,

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::sync::mpsc::channel;
 use std::sync::Arc;
 
 use common::*;
@@ -53,15 +52,12 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     assert!(again.unwrap_err().to_string().contains("never rewrites"));
 
     let runs = Arc::new(Runs::default());
-    let (tx, rx) = channel();
+    let (send, rx) = updates();
     let request = RunRequest {
         session_id: imported.session_id.clone(),
         ..setup.request(30)
     };
-    run_control::start(Some(&setup.config()), &runs, request, move |u| {
-        let _ = tx.send(u);
-    })
-    .unwrap();
+    run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
     let (_, result) = drain(&rx);
     assert_eq!(result.summary.minimal_path, [1, 8, 10, 11]);
     let evidence = result.summary.evidence_session.clone().unwrap();

@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -65,7 +64,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
     assert_eq!(past.outcome, PastRunOutcome::Cancelled);
     assert!(past.resumable, "a cancelled run can go on");
 
-    let (tx, rx) = channel();
+    let (send, rx) = updates();
     run_control::resume(
         Some(&setup.config()),
         &runs,
@@ -74,9 +73,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
             evidence_session: evidence.clone(),
             locale: "en".into(),
         },
-        move |u| {
-            let _ = tx.send(u);
-        },
+        send,
     )
     .unwrap();
     let (events, result) = drain(&rx);

@@ -255,13 +255,10 @@ fn bad_requests_are_refused_before_anything_starts() {
 fn a_run_on_a_device_that_is_gone_is_refused_with_the_devices_to_choose_from() {
     let setup = Setup::new();
     let runs = Arc::new(Runs::default());
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (send, rx) = updates();
     let mut request = setup.request(5);
     request.device = Some("emulator-0000".into());
-    run_control::start(Some(&setup.config()), &runs, request, move |u| {
-        let _ = tx.send(u);
-    })
-    .unwrap();
+    run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
     let error = loop {
         match rx.recv_timeout(Duration::from_secs(120)).expect("ended") {
             RunUpdate::Event { .. } => {}

@@ -78,6 +78,16 @@ describe("App (mocked IPC)", () => {
   });
 });
 
+/** A run of checkout-npe's c1 that this app was closed during. */
+const interruptedRun = (resumable: boolean) => ({
+  evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+  session_id: checkoutNpe.session_id,
+  crash_id: "c1",
+  created_at: "2026-05-20T10:15:00+00:00",
+  own: true,
+  resumable,
+});
+
 describe("App: recent workspaces and minimizing", () => {
   const runHandlers = {
     default_workspace: () => "/home/tester/whittle/demo/workspace",
@@ -128,14 +138,7 @@ describe("App: recent workspaces and minimizing", () => {
   });
 
   it("offers the run this app was closed during, resumes it in the run view, or discards it", async () => {
-    const own = {
-      evidence_session: "2026-05-20_101500_minimize-checkout-npe",
-      session_id: checkoutNpe.session_id,
-      crash_id: "c1",
-      created_at: "2026-05-20T10:15:00+00:00",
-      own: true,
-      resumable: true,
-    };
+    const own = interruptedRun(true);
     const other = { ...own, evidence_session: "2026-05-19_090000_minimize-checkout-npe", own: false };
     let interrupted = [own, other];
     const calls = fakeBackend({
@@ -169,14 +172,7 @@ describe("App: recent workspaces and minimizing", () => {
   });
 
   it("discards an interrupted run from the banner", async () => {
-    const own = {
-      evidence_session: "2026-05-20_101500_minimize-checkout-npe",
-      session_id: checkoutNpe.session_id,
-      crash_id: "c1",
-      created_at: "2026-05-20T10:15:00+00:00",
-      own: true,
-      resumable: false,
-    };
+    const own = interruptedRun(false);
     let interrupted = [own];
     const calls = fakeBackend({
       ...runHandlers,

@@ -37,9 +37,7 @@ pub fn start_run(
         state.config_path.as_deref(),
         &state.runs,
         request,
-        move |u| {
-            let _ = on_update.send(u);
-        },
+        to_window(on_update),
     )
 }
 
@@ -57,10 +55,16 @@ pub fn resume_run(
         state.config_path.as_deref(),
         &state.runs,
         request,
-        move |u| {
-            let _ = on_update.send(u);
-        },
+        to_window(on_update),
     )
+}
+
+/// Sends each update to the window; one the window can no longer take (it closed) is
+/// dropped, and the run goes on to its end regardless.
+fn to_window(on_update: Channel<RunUpdate>) -> impl Fn(RunUpdate) + Send + Sync + 'static {
+    move |u| {
+        let _ = on_update.send(u);
+    }
 }
 
 /// Ends an interrupted run without resuming it; its evidence stays readable.

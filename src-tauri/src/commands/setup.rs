@@ -56,12 +56,7 @@ pub fn set_privacy_level(
     state: State<'_, AppState>,
     level: PrivacyLevel,
 ) -> Result<SetupView, AppError> {
-    let path = state
-        .config_path
-        .as_deref()
-        .ok_or_else(|| AppError::ConfigUnavailable {
-            reason: "there is no whittle.json to change".into(),
-        })?;
+    let path = config_file(&state)?;
     crate::privacy_setting::set(path, level)?;
     Ok(setup_view::view(&state))
 }
@@ -71,12 +66,17 @@ pub fn set_privacy_level(
 #[specta::specta]
 #[tracing::instrument(skip(state), err)]
 pub fn use_real_device(state: State<'_, AppState>, real: bool) -> Result<SetupView, AppError> {
-    let path = state
+    let path = config_file(&state)?;
+    device_setup::use_backend(path, real)?;
+    Ok(setup_view::view(&state))
+}
+
+/// The `whittle.json` a setting is written to; without one there is nothing to change.
+fn config_file(state: &AppState) -> Result<&Path, AppError> {
+    state
         .config_path
         .as_deref()
         .ok_or_else(|| AppError::ConfigUnavailable {
             reason: "there is no whittle.json to change".into(),
-        })?;
-    device_setup::use_backend(path, real)?;
-    Ok(setup_view::view(&state))
+        })
 }

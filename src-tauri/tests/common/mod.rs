@@ -110,18 +110,24 @@ impl Setup {
     }
 
     pub fn start(&self, runs: &Arc<Runs>, max_replays: i32) -> (u32, Receiver<RunUpdate>) {
-        let (tx, rx) = channel();
-        let id = run_control::start(
-            Some(&self.config()),
-            runs,
-            self.request(max_replays),
-            move |u| {
-                let _ = tx.send(u);
-            },
-        )
-        .unwrap();
+        let (send, rx) = updates();
+        let id = run_control::start(Some(&self.config()), runs, self.request(max_replays), send)
+            .unwrap();
         (id, rx)
     }
+}
+
+/// Where a run sends its updates (as the window's channel would take them), and the
+/// receiving end a test reads them from.
+pub fn updates() -> (
+    impl Fn(RunUpdate) + Send + Sync + 'static,
+    Receiver<RunUpdate>,
+) {
+    let (tx, rx) = channel();
+    let send = move |u| {
+        let _ = tx.send(u);
+    };
+    (send, rx)
 }
 
 /// Every event up to `Ended`, and the run's result.

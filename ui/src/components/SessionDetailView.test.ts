@@ -5,6 +5,27 @@ import { checkoutDetail } from "../test/fixtures";
 import type { SessionDetail } from "../lib/types";
 import type { PastRun } from "../lib/runTypes";
 
+/** A past run of an unfinished minimize; a test names only the facts it is about. */
+const pastRun = (facts: Partial<PastRun>): PastRun => ({
+  evidence_session: "e1",
+  created_at: "2026-05-20T10:15:00+00:00",
+  outcome: "interrupted",
+  original_steps: 12,
+  minimal_steps: null,
+  confidence: null,
+  converged: false,
+  attempts: 3,
+  approved: false,
+  resumable: false,
+  ...facts,
+});
+
+/** The checkout session with its first crash alone, carrying these past runs. */
+const withPastRuns = (past_runs: PastRun[]): SessionDetail => ({
+  ...checkoutDetail,
+  crashes: [{ ...checkoutDetail.crashes[0]!, past_runs }],
+});
+
 describe("SessionDetailView", () => {
   it("shows the crash and its step path as cards in order", () => {
     render(SessionDetailView, { detail: checkoutDetail });
@@ -97,41 +118,25 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
   });
 
   it("lists a crash's past runs with their badge and opens one; skipped steps are not warned twice", async () => {
-    const crash = checkoutDetail.crashes[0]!;
-    const detail: SessionDetail = {
-      ...checkoutDetail,
-      crashes: [
-        {
-          ...crash,
-          past_runs: [
-            {
-              evidence_session: "2026-05-20_101500_minimize-checkout-npe",
-              created_at: "2026-05-20T10:15:00+00:00",
-              outcome: "minimized",
-              original_steps: 12,
-              minimal_steps: 4,
-              confidence: "high",
-              converged: true,
-              attempts: 17,
-              approved: true,
-              resumable: false,
-            },
-            {
-              evidence_session: "2026-05-19_090000_minimize-checkout-npe",
-              created_at: "2026-05-19T09:00:00+00:00",
-              outcome: "cancelled",
-              original_steps: 12,
-              minimal_steps: 6,
-              confidence: "medium",
-              converged: false,
-              attempts: 5,
-              approved: false,
-              resumable: false,
-            },
-          ],
-        },
-      ],
-    };
+    const detail = withPastRuns([
+      pastRun({
+        evidence_session: "2026-05-20_101500_minimize-checkout-npe",
+        outcome: "minimized",
+        minimal_steps: 4,
+        confidence: "high",
+        converged: true,
+        attempts: 17,
+        approved: true,
+      }),
+      pastRun({
+        evidence_session: "2026-05-19_090000_minimize-checkout-npe",
+        created_at: "2026-05-19T09:00:00+00:00",
+        outcome: "cancelled",
+        minimal_steps: 6,
+        confidence: "medium",
+        attempts: 5,
+      }),
+    ]);
     const onopenrun = vi.fn();
     render(SessionDetailView, { detail, onopenrun });
     const badges = screen.getAllByTestId("past-run-badge");
@@ -145,33 +150,14 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
   });
 
   it("offers Resume and Discard for an interrupted run, Resume for a failed one, Discard alone for an old one", async () => {
-    const crash = checkoutDetail.crashes[0]!;
-    const past = (evidence: string, outcome: PastRun["outcome"], resumable: boolean): PastRun => ({
-      evidence_session: evidence,
-      created_at: "2026-05-20T10:15:00+00:00",
-      outcome,
-      original_steps: 12,
-      minimal_steps: null,
-      confidence: null,
-      converged: false,
-      attempts: 3,
-      approved: false,
-      resumable,
-    });
-    const detail: SessionDetail = {
-      ...checkoutDetail,
-      crashes: [
-        {
-          ...crash,
-          past_runs: [
-            past("e-interrupted", "interrupted", true),
-            past("e-failed", "runtime_failed", true),
-            past("e-old", "interrupted", false),
-            past("e-running", "running", false),
-          ],
-        },
-      ],
-    };
+    const past = (evidence_session: string, outcome: PastRun["outcome"], resumable: boolean) =>
+      pastRun({ evidence_session, outcome, resumable });
+    const detail = withPastRuns([
+      past("e-interrupted", "interrupted", true),
+      past("e-failed", "runtime_failed", true),
+      past("e-old", "interrupted", false),
+      past("e-running", "running", false),
+    ]);
     const onresumerun = vi.fn();
     const ondiscardrun = vi.fn();
     render(SessionDetailView, { detail, onresumerun, ondiscardrun });
@@ -190,29 +176,7 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
   });
 
   it("does not offer Resume while another run is going on", () => {
-    const crash = checkoutDetail.crashes[0]!;
-    const detail: SessionDetail = {
-      ...checkoutDetail,
-      crashes: [
-        {
-          ...crash,
-          past_runs: [
-            {
-              evidence_session: "e1",
-              created_at: "2026-05-20T10:15:00+00:00",
-              outcome: "interrupted",
-              original_steps: 12,
-              minimal_steps: null,
-              confidence: null,
-              converged: false,
-              attempts: 3,
-              approved: false,
-              resumable: true,
-            },
-          ],
-        },
-      ],
-    };
+    const detail = withPastRuns([pastRun({ resumable: true })]);
     render(SessionDetailView, { detail, onresumerun: () => {}, minimizeBlocked: "Another crash is being minimized." });
     expect(screen.getByTestId("resume-past-run")).toBeDisabled();
   });

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import SetupBanner from "./SetupBanner.svelte";
 import DeviceSetup from "./DeviceSetup.svelte";
 import { commandCalls, fakeBackend } from "../test/ipc";
+import { expectTexts } from "../test/text";
 import { setLocale } from "../lib/i18n/index.svelte";
 import type { Check_Serialize as Check } from "../bindings";
 
@@ -69,18 +70,18 @@ describe("DeviceSetup", () => {
     render(DeviceSetup, { workspace: "/ws", onclose: () => {}, onchanged: () => {} });
     await waitFor(() => expect(screen.getAllByTestId("setup-check")).toHaveLength(3));
     const [adb, role, http] = screen.getAllByTestId("setup-check");
-    expect(adb).toHaveTextContent("adb on this computer (phone)");
-    expect(adb).toHaveTextContent("Problem: adb was not found");
-    // The specifics come as the backend found them; the fix is in the window's words and
-    // names the configured server whose --adb to set.
-    expect(adb).toHaveTextContent("adb_missing detail");
-    expect(adb).toHaveTextContent("Fix: Install the Android platform tools");
-    expect(adb).toHaveTextContent("mcpServers.phone");
-    expect(role).toHaveTextContent("Server for role · mobile (phone)");
-    expect(role).toHaveTextContent("OK: Starts and offers the role's tools");
+    expectTexts(adb, [
+      "adb on this computer (phone)",
+      "Problem: adb was not found",
+      // The specifics come as the backend found them; the fix is in the window's words and
+      // names the configured server whose --adb to set.
+      "adb_missing detail",
+      "Fix: Install the Android platform tools",
+      "mcpServers.phone",
+    ]);
+    expectTexts(role, ["Server for role · mobile (phone)", "OK: Starts and offers the role's tools"]);
     expect(role).not.toHaveTextContent("Fix:");
-    expect(http).toHaveTextContent("Warning: Reached over plain HTTP");
-    expect(http).toHaveTextContent("Fix: Use https");
+    expectTexts(http, ["Warning: Reached over plain HTTP", "Fix: Use https"]);
     expect(screen.getByRole("button", { name: "Use the real device for runs" })).toBeDisabled();
     expect(commandCalls(calls, "check_real_device")).toEqual([{ workspace: "/ws" }]);
   });
@@ -97,8 +98,7 @@ describe("DeviceSetup", () => {
       });
       render(DeviceSetup, { workspace: "/ws", onclose: () => {}, onchanged: () => {} });
       const [remote] = await screen.findAllByTestId("setup-check");
-      expect(remote).toHaveTextContent("问题: 远程设备未连接");
-      expect(remote).toHaveTextContent("修复: 在本机运行 adb connect 10.0.0.9:5555");
+      expectTexts(remote, ["问题: 远程设备未连接", "修复: 在本机运行 adb connect 10.0.0.9:5555"]);
       expect(remote).not.toHaveTextContent("fix the remote_missing");
     } finally {
       setLocale("en", false);

@@ -12,6 +12,15 @@ export type ShotRow = {
   verdict: Verdict | "running";
 };
 
+/** What every part of the viewer is given: the run's evidence session and its
+ *  screenshots, with the one the viewer shows (or, for the comparison, compares with). */
+export interface ShotContext {
+  workspace: string;
+  evidenceSession: string;
+  shots: ShotRow[];
+  shot: ShotRow;
+}
+
 /** The attempts of `rows` whose screenshot is archived and not omitted, in attempt order. */
 export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<string>): ShotRow[] {
   return rows
