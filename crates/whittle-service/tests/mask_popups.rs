@@ -3,7 +3,7 @@
 //! one-time code. Public API only (`auto_masks`); each case asserts the exact elements
 //! masked, so an element that stops being masked fails here.
 
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::mask::{auto_masks, MaskRect};
 
 fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
