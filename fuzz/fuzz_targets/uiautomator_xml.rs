@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use whittle_core::contract::ui::{By, Strategy};
+use whittle_core::plan::{By, Strategy};
 use whittle_servers::adb::hierarchy::{centre, find, parse_bounds, parse_dump, parse_dump_tree};
 use whittle_servers::adb::tap_target::find_tap_point;
 

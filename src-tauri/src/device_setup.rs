@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use serde::Serialize;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 use whittle_service::config::{Config, ServerSpec, BUNDLED_SERVERS};
 use whittle_service::doctor::{diagnose, Check, DoctorOptions};
 

@@ -134,7 +134,7 @@ impl specta::Type for AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whittle_core::contract::mobile::Device;
+    use whittle_contract::mobile::Device;
     use whittle_service::run::RunError;
 
     #[test]

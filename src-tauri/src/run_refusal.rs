@@ -4,8 +4,8 @@
 //! sentence to act on by hand.
 
 use serde::Serialize;
-use whittle_core::contract::analyzer::CrashGroup;
-use whittle_core::contract::mobile::Device;
+use whittle_contract::analyzer::CrashGroup;
+use whittle_contract::mobile::Device;
 use whittle_service::run::RunError;
 
 /// One refusal; the UI switches on `kind`.

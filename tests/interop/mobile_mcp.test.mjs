@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 
-// docs/design.md §2 mobile role; must match whittle_core::contract::mobile::TOOLS.
+// docs/design.md §2 mobile role; must match whittle_contract::mobile::TOOLS.
 const SPEC_MOBILE_TOOLS = [
   'mobile_list_available_devices',
   'mobile_list_apps',

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use common::*;
 use image::RgbaImage;
-use whittle_core::contract::ui::{By, Hierarchy, Strategy};
+use whittle_contract::ui::{By, Hierarchy, Strategy};
 use whittle_service::client::Hub;
 use whittle_service::config::{Config, MaskingConfig};
 use whittle_service::evidence::archive_screenshot;

@@ -3,9 +3,9 @@
 
 pub mod assessment;
 pub mod bound;
-pub mod contract;
 pub mod engine;
 pub mod import;
+pub mod lenient;
 pub mod model;
 pub mod parallel;
 pub mod plan;

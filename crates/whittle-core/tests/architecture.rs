@@ -6,7 +6,9 @@
 //!    front end, without this table (and the document that draws it) changing first.
 //! 2. The core depends on none of the crates in [`CORE_DENIED`] (async runtimes, MCP,
 //!    HTTP, the desktop framework, image and file-system helpers, randomness, clocks):
-//!    it must stay a library of pure decisions that any front end can drive.
+//!    it must stay a library of pure decisions that any front end can drive. The tool
+//!    contract keeps the same list: it is data both the servers and the client link, so
+//!    it must not bring a transport or a runtime with it.
 //! 3. The core's source reads no clock, and touches files only in the workspace readers
 //!    named in [`CORE_FILE_READERS`], which never write.
 //! 4. The core holds no wording: no CJK text outside comments and test modules, except
@@ -31,11 +33,14 @@ use check::{dependency_violations, source_violations, wording_violations};
 /// The part a crate plays in the house (`docs/architecture.md`, "The crates").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layer {
-    /// Formats, plan, engine, strategies, signatures, assessment, redaction, contract.
+    /// Formats, plan, engine, strategies, signatures, assessment, redaction.
     Core,
     /// The wording: one catalogue per language and the report renderer that the CLI,
     /// the app and the evidence share. It words what the core decided, nothing else.
     Text,
+    /// The MCP tool contract: tool names, argument and result types, roles. Servers and
+    /// the client both import it, so neither imports the other.
+    Contract,
     /// I/O helpers both the application layer and the servers use (atomic writes): they
     /// import no crate of the house, so sharing them links nobody to anybody.
     Support,
@@ -59,6 +64,7 @@ use Layer::*;
 const CRATES: &[(Layer, &str)] = &[
     (Core, "whittle-core"),
     (Text, "whittle-text"),
+    (Contract, "whittle-contract"),
     (Support, "whittle-atomic"),
     (Application, "whittle-service"),
     (Servers, "whittle-servers"),
@@ -85,8 +91,11 @@ const DEV_ONLY: &[Kind] = &[Kind::Dev];
 /// kinds; the same table as `docs/architecture.md`. A crate may always depend on itself
 /// (that is how a crate switches on its own test-only features).
 const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
+    // The contract carries the domain's own values (locators, signatures, crash kinds).
+    (Contract, Core, ANY),
     // The servers share the tool contract and the signature code with the client.
     (Servers, Core, ANY),
+    (Servers, Contract, ANY),
     (Servers, Support, ANY),
     (Application, Support, ANY),
     (Application, Core, ANY),
@@ -94,6 +103,7 @@ const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     // by the catalogue.
     (Application, Text, ANY),
     (Text, Core, ANY),
+    (Application, Contract, ANY),
     // Tests of the client talk to the real servers; the library never links them.
     (Application, Servers, DEV_ONLY),
     // The bench reads the simulator's timing from the simulator's own model.
@@ -101,10 +111,14 @@ const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     (Bench, Servers, ANY),
     (Cli, Core, ANY),
     (Cli, Text, ANY),
+    // Its tests build the answers a server gives (a `ui` hierarchy).
+    (Cli, Contract, DEV_ONLY),
     (Cli, Bench, ANY),
     (Cli, Application, ANY),
     (Desktop, Core, ANY),
     (Desktop, Text, ANY),
+    // The window is offered roles, devices and crash groups as the servers name them.
+    (Desktop, Contract, ANY),
     (Desktop, Application, ANY),
     // Fuzz targets call every parser of untrusted input where it lives.
     (Fuzz, Core, ANY),
@@ -112,8 +126,9 @@ const ALLOWED: &[(Layer, Layer, &[Kind])] = &[
     (Fuzz, Servers, ANY),
 ];
 
-/// External crates the core may not depend on (normal or build, optional or not; its
-/// tests may use what they like). A trailing `*` denies a whole family by prefix.
+/// External crates the core and the contract may not depend on (normal or build,
+/// optional or not; their tests may use what they like). A trailing `*` denies a whole
+/// family by prefix.
 const CORE_DENIED: &[&str] = &[
     // Async runtimes: the engine is driven by whoever owns the clock and the devices.
     "tokio*",

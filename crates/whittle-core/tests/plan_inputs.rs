@@ -2,9 +2,8 @@
 //! out-of-range input.
 
 use serde_json::json;
-use whittle_core::contract::ui::{By, Strategy};
 use whittle_core::model::Step;
-use whittle_core::plan::{build_plan, PlanError, ReplayAction, SkipReason};
+use whittle_core::plan::{build_plan, By, PlanError, ReplayAction, SkipReason, Strategy};
 
 mod plan_support;
 use plan_support::*;

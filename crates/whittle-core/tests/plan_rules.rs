@@ -2,8 +2,9 @@
 //! strategies, replayable forms, coverage and the launch anchor.
 
 use serde_json::json;
-use whittle_core::contract::ui::{By, Strategy};
-use whittle_core::plan::{build_plan, Coverage, Disposition, ReplayAction, SkipReason};
+use whittle_core::plan::{
+    build_plan, By, Coverage, Disposition, ReplayAction, SkipReason, Strategy,
+};
 
 mod plan_support;
 use plan_support::*;

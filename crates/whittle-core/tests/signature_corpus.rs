@@ -7,9 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use whittle_core::contract::analyzer::Signature;
 use whittle_core::model::CrashKind;
-use whittle_core::signature::compute_signature;
+use whittle_core::signature::{compute_signature, Signature};
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(concat!(

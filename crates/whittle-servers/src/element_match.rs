@@ -22,7 +22,7 @@
 //!   `findObject` and Appium search in, so a plan written against them picks the same
 //!   element here.
 //! - Strategies are tried in order; the first one that finds a target decides.
-use whittle_core::contract::ui::{By, Strategy, UiElement};
+use whittle_contract::ui::{By, Strategy, UiElement};
 
 /// Characters that take no room and mean nothing between words.
 const ZERO_WIDTH: [char; 3] = ['\u{200B}', '\u{2060}', '\u{FEFF}'];

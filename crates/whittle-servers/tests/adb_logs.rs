@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::{words, FakeAdb, DEV, PKG};
-use whittle_core::contract::log;
+use whittle_contract::log;
 
 const CRASH_BUFFER: &str = "--------- beginning of crash
 01-02 10:00:00.000  1000  1000 E AndroidRuntime: FATAL EXCEPTION: main

@@ -1,6 +1,6 @@
 //! The adb backend's dump parser, element matching and tap points on real `uiautomator
 //! dump` output (`tests/fixtures/uiautomator`, sources in `tests/fixtures/SOURCES.md`).
-use whittle_core::contract::ui::{By, Strategy};
+use whittle_contract::ui::{By, Strategy};
 use whittle_servers::adb::hierarchy::{find, parse_dump, parse_dump_tree, DumpNode};
 use whittle_servers::adb::tap_target::find_tap_point;
 use whittle_servers::element_match::find_index;

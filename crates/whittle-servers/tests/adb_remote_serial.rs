@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::json;
 use support::{FakeAdb, PKG};
-use whittle_core::contract::mobile;
+use whittle_contract::mobile;
 
 const FARM: &str = "stf.lab.example:7401";
 const WIFI: &str = "192.168.1.20:5555";

@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::json;
 use support::{words, FakeAdb, DEV};
-use whittle_core::contract::ui;
+use whittle_contract::ui;
 
 const WEATHER: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -5,7 +5,7 @@ mod support;
 
 use serde_json::json;
 use support::{words, FakeAdb, DEV, PKG, SCREEN};
-use whittle_core::contract::{log, mobile, ui};
+use whittle_contract::{log, mobile, ui};
 
 #[tokio::test]
 async fn serves_exactly_the_mobile_ui_and_log_tools() {

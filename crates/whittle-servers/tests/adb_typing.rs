@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::json;
 use support::{call, err, ok, words, FakeAdb, DEV, SCREEN};
-use whittle_core::contract::ui;
+use whittle_contract::ui;
 
 #[tokio::test]
 async fn untypeable_text_is_refused_before_touching_the_device_and_not_echoed() {

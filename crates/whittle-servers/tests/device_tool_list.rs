@@ -12,7 +12,7 @@ use rmcp::model::Tool;
 use serde_json::Value;
 use sim_support::{test_model, Sim};
 use support::FakeAdb;
-use whittle_core::contract::{log, mobile, ui};
+use whittle_contract::{log, mobile, ui};
 
 /// Tool name → input schema, as the server lists them.
 fn schemas(tools: &[Tool]) -> BTreeMap<String, Value> {

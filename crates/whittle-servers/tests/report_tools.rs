@@ -5,7 +5,7 @@ use std::path::Path;
 
 use report_support::Server;
 use serde_json::{json, Value};
-use whittle_core::contract::{analyzer, report};
+use whittle_contract::{analyzer, report};
 
 async fn report_server(workspace: &Path) -> Server {
     Server::spawn(&["report", "--workspace", &workspace.display().to_string()]).await

@@ -58,7 +58,7 @@ async fn garbage_returns_a_text_block_that_is_not_the_contract_shape() {
     assert!(r.structured_content.is_none());
     let text = &r.content[0].as_text().unwrap().text;
     assert!(
-        serde_json::from_str::<whittle_core::contract::log::RecentCrashes>(text).is_err(),
+        serde_json::from_str::<whittle_contract::log::RecentCrashes>(text).is_err(),
         "{text}"
     );
     sim.call("clear_logs", json!({"device": "sim-1"})).await;

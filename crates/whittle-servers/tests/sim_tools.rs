@@ -5,7 +5,7 @@ mod sim_support;
 
 use serde_json::json;
 use sim_support::{test_model, Sim, PKG};
-use whittle_core::contract::{log, mobile, ui, Role};
+use whittle_contract::{log, mobile, ui, Role};
 
 #[tokio::test]
 async fn lists_every_mobile_ui_and_log_tool_of_the_contract() {

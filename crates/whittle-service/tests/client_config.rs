@@ -1,6 +1,6 @@
 use std::path::Path;
 
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 use whittle_service::config::{Config, ConfigError, HttpServer, ServerSpec};
 use whittle_service::mask::MaskStyle;
 

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use client_support::{servers_bin, setup};
 use serde_json::json;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 use whittle_service::client::{check_roles, Hub, McpErrorKind, RoleProblemKind, RoleStatus};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 use whittle_service::config::{Config, ConfigError, ServerSpec, DEFAULT_CONNECT_TIMEOUT_MS};
 
 const LAB: &str = r#"{ "workspace": "ws",

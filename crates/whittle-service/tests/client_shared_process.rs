@@ -4,7 +4,7 @@ mod client_support;
 use std::time::{Duration, Instant};
 
 use client_support::{alive, servers_bin, setup};
-use whittle_core::contract::ui::{By, Strategy};
+use whittle_contract::ui::{By, Strategy};
 use whittle_service::client::Hub;
 
 fn children_of_this_process() -> Vec<u32> {

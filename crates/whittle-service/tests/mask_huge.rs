@@ -3,7 +3,7 @@
 //! its header claims. Alone in its binary so the peak memory measured is its own.
 
 use image::{Rgba, RgbaImage};
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
 use whittle_service::mask::{mask_screenshot, Capture, MaskOutcome, RawScreenshot};
 

@@ -14,7 +14,7 @@ use image::{Rgb, RgbImage};
 use leak_support::{screen, Drawn, Privacy, Screen, APP};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 use whittle_service::config::{MaskingConfig, PrivacyLevel};
 use whittle_service::mask::{mask_screenshot, Capture, MaskOutcome, MaskStyle, RawScreenshot};
 
@@ -58,7 +58,7 @@ enum Scaling {
 /// The two reads the masker gets for `variant`.
 fn readings(s: &Screen, variant: Variant, rng: &mut ChaCha8Rng) -> (Hierarchy, Hierarchy) {
     let full = s.hierarchy.clone();
-    let with = |f: &dyn Fn(&mut whittle_core::contract::ui::UiElement)| {
+    let with = |f: &dyn Fn(&mut whittle_contract::ui::UiElement)| {
         let mut h = full.clone();
         h.elements.iter_mut().for_each(f);
         h
@@ -86,7 +86,7 @@ fn readings(s: &Screen, variant: Variant, rng: &mut ChaCha8Rng) -> (Hierarchy, H
                 .gen_range(1..after.elements.len().max(2))
                 .min(after.elements.len() - 1);
             if rng.gen_bool(0.5) || i == 0 {
-                after.elements.push(whittle_core::contract::ui::UiElement {
+                after.elements.push(whittle_contract::ui::UiElement {
                     text: "Loading".into(),
                     bounds: [10, 30, 60, 60],
                     package: Some(APP.into()),

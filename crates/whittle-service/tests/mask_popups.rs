@@ -5,7 +5,7 @@
 
 mod mask_support;
 
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::mask::{auto_masks, MaskRect};
 
 use mask_support::{element, field};

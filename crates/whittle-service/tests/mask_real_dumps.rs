@@ -5,7 +5,7 @@
 //! masked whole.
 
 use image::{Rgb, RgbImage};
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 use whittle_servers::adb::hierarchy::parse_dump;
 use whittle_service::config::{MaskingConfig, PrivacyLevel};
 use whittle_service::mask::{

@@ -3,7 +3,7 @@ mod mask_support;
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
 use whittle_service::mask::{
     auto_masks, mask_screenshot, Capture, MaskOutcome, MaskRect, MaskStyle, RawScreenshot,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use client_support::{servers_bin, setup};
 use serde_json::json;
-use whittle_core::contract::ui::{By, Strategy};
+use whittle_contract::ui::{By, Strategy};
 use whittle_core::model::CrashKind;
 use whittle_core::plan::{ReplayAction, ReplayStep};
 use whittle_service::client::Hub;

@@ -2,7 +2,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::contract::ui::Strategy;
 use crate::model::Step;
 use crate::redact::Redacted;
 use crate::sensitive::{
@@ -14,6 +13,7 @@ use super::describe::describe;
 use super::error::PlanError;
 use super::key::{key_strategy, KeyStrategy};
 use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
+use super::locator::Strategy;
 use super::record::{InputValue, StepRecord};
 use super::skip::SkipReason;
 use super::types::{

@@ -7,12 +7,12 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::contract::ui::{By, Strategy};
 use crate::sensitive::looks_sensitive_text;
 use crate::session::clip_untrusted;
 
 use super::key::KeyStrategy;
 use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
+use super::locator::{By, Strategy};
 
 const MAX_SHOWN: usize = 60;
 

@@ -1,6 +1,6 @@
 //! Element key → how to find the element (Phase 1 (docs/design.md §13) prefix rules).
 
-use crate::contract::ui::{By, Strategy};
+use super::locator::{By, Strategy};
 
 use super::describe::UnstableKeyKind;
 

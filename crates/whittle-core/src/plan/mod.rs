@@ -17,6 +17,7 @@ mod describe;
 mod error;
 mod key;
 mod legacy;
+mod locator;
 mod record;
 mod skip;
 mod types;
@@ -24,6 +25,7 @@ mod types;
 pub use build::build_plan;
 pub use describe::{StepWords, TargetWords, UnstableKeyKind};
 pub use error::PlanError;
+pub use locator::{By, Strategy};
 pub use skip::SkipReason;
 pub use types::{
     ActionKind, Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan,

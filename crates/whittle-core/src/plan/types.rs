@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::contract::ui::Strategy;
 use crate::redact::Redacted;
 
 use super::describe::StepWords;
+use super::locator::Strategy;
 use super::skip::SkipReason;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

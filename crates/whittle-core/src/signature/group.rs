@@ -1,8 +1,28 @@
 //! Groups a session's crashes by signature (the analyzer role's `analyze_session`).
-use crate::contract::analyzer::CrashGroup;
+use serde::{Deserialize, Serialize};
+
+use crate::lenient;
 use crate::model::{Crash, CrashKind};
 
 use super::compute_signature;
+
+// The crashes of a session that share a signature: what `group_crashes` finds, and one
+// entry of an analyzer server's `analyze_session` answer. (A plain comment: doc text
+// would enter the tool's published output schema.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CrashGroup {
+    #[serde(deserialize_with = "lenient::fingerprint")]
+    pub fingerprint: Option<String>,
+    pub label: String,
+    pub kind: CrashKind,
+    pub process: String,
+    pub crash_ids: Vec<String>,
+    /// Shown to the user only; the run uses the session's own crash record.
+    #[serde(default, deserialize_with = "lenient::count")]
+    pub step_index: u32,
+    pub repro_path: Vec<u32>,
+}
 
 #[derive(PartialEq, Eq)]
 enum GroupKey {

@@ -11,13 +11,41 @@ mod logcat;
 mod native;
 mod synthetic;
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::contract::analyzer::Signature;
+use crate::lenient;
 use crate::model::CrashKind;
 
-pub use group::group_crashes;
+pub use group::{group_crashes, CrashGroup};
 pub use logcat::strip_prefix as strip_logcat_prefix;
+
+// A crash's signature: what `compute_signature` finds, and what an analyzer server
+// answers to `compute_signature` (the tool result is this type, so a foreign analyzer is
+// read by the same rules). A plain comment, not a doc comment: doc text would enter the
+// tool's published output schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Signature {
+    /// 12 lowercase hex digits, or null when no fingerprint could be built (strict:
+    /// present, and of that format).
+    #[serde(deserialize_with = "lenient::fingerprint")]
+    pub fingerprint: Option<String>,
+    pub label: String,
+    pub kind: CrashKind,
+    /// Part of the exact identity when the fingerprint is degraded (strict).
+    pub top_frames: Vec<String>,
+    /// True only when this analyzer normalizes this kind reliably; missing means false.
+    #[serde(default)]
+    pub stable: bool,
+    /// The normalized text the fingerprint hashes; lets a reader see why two crashes match.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::opt_text"
+    )]
+    pub canonical_key: Option<String>,
+}
 
 /// Length of a fingerprint in hex digits.
 pub const FINGERPRINT_LEN: usize = 12;

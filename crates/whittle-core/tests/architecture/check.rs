@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::Layer::Core;
+use super::Layer::{Contract, Core};
 use super::{
     Kind, Layer, ALLOWED, CLOCK_USES, CORE_CJK_ALLOWED, CORE_DENIED, CORE_FILE_READERS, CRATES,
     OUTSIDE_USES, WRITES,
@@ -75,9 +75,10 @@ pub(crate) fn dependency_violations(packages: &[Value]) -> Vec<String> {
             let kind = kind_of(dep);
             let internal = dep["path"].is_string() || layer_of(to).is_some();
             if !internal {
-                if from_layer == Core && kind != Kind::Dev && denied(to) {
+                if matches!(from_layer, Core | Contract) && kind != Kind::Dev && denied(to) {
                     problems.push(format!(
-                        "`{from}` depends on `{to}` ({kind}), which the core may not use"
+                        "`{from}` depends on `{to}` ({kind}), which the core and the contract \
+                         may not use"
                     ));
                 }
                 continue;

@@ -28,11 +28,16 @@ fn house(extra: &[Value]) -> Vec<Value> {
     let mut packages = vec![
         package(name_of(Core), &[("serde", None, false)]),
         package(name_of(Text), &[(name_of(Core), None, true)]),
+        package(
+            name_of(Contract),
+            &[(name_of(Core), None, true), ("serde", None, false)],
+        ),
         package(name_of(Support), &[("tempfile", None, false)]),
         package(
             name_of(Servers),
             &[
                 (name_of(Core), None, true),
+                (name_of(Contract), None, true),
                 (name_of(Support), None, true),
                 (name_of(Servers), Some("dev"), true),
             ],
@@ -42,6 +47,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             &[
                 (name_of(Core), None, true),
                 (name_of(Text), None, true),
+                (name_of(Contract), None, true),
                 (name_of(Support), None, true),
                 (name_of(Servers), Some("dev"), true),
             ],
@@ -55,6 +61,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             &[
                 (name_of(Core), None, true),
                 (name_of(Text), None, true),
+                (name_of(Contract), Some("dev"), true),
                 (name_of(Bench), None, true),
                 (name_of(Application), None, true),
             ],
@@ -64,6 +71,7 @@ fn house(extra: &[Value]) -> Vec<Value> {
             &[
                 (name_of(Core), None, true),
                 (name_of(Text), None, true),
+                (name_of(Contract), None, true),
                 (name_of(Application), None, true),
             ],
         ),
@@ -146,8 +154,33 @@ fn a_denied_crate_in_the_core_is_caught_but_not_in_its_tests() {
 }
 
 #[test]
+fn the_contract_brings_no_transport_and_imports_only_the_core() {
+    let contract = package(
+        name_of(Contract),
+        &[
+            (name_of(Core), None, true),
+            ("rmcp", None, false),
+            ("tokio", Some("dev"), false),
+            (name_of(Application), None, true),
+        ],
+    );
+    let problems = dependency_violations(&replace(house(&[]), contract));
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("`rmcp`"), "{problems:?}");
+    assert!(problems[1].contains(name_of(Application)), "{problems:?}");
+}
+
+#[test]
+fn the_core_may_not_import_the_contract_it_is_imported_by() {
+    let core = package(name_of(Core), &[(name_of(Contract), None, true)]);
+    let problems = dependency_violations(&replace(house(&[]), core));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains(name_of(Contract)), "{problems:?}");
+}
+
+#[test]
 fn a_crate_without_a_place_and_a_stale_name_are_caught() {
-    let stray = package("whittle-contract", &[(name_of(Core), None, true)]);
+    let stray = package("whittle-stray", &[(name_of(Core), None, true)]);
     let problems = dependency_violations(&house(&[stray]));
     assert_eq!(problems.len(), 1, "{problems:?}");
     let without_fuzz: Vec<Value> = house(&[])

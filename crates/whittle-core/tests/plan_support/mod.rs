@@ -2,9 +2,8 @@
 #![allow(dead_code)] // each test binary uses its own share of the helpers
 
 use serde_json::{json, Value};
-use whittle_core::contract::ui::{By, Strategy};
 use whittle_core::model::{Step, StepResult};
-use whittle_core::plan::{Disposition, SkipReason};
+use whittle_core::plan::{By, Disposition, SkipReason, Strategy};
 
 pub fn step(index: u32, action: &str, notes: &str) -> Step {
     Step {

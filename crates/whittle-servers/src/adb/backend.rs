@@ -3,8 +3,8 @@
 //! and `input_escape` words ever reach a device shell.
 use std::path::Path;
 
-use whittle_core::contract::log::LogCrash;
-use whittle_core::contract::mobile::{App, Device};
+use whittle_contract::log::LogCrash;
+use whittle_contract::mobile::{App, Device};
 
 use super::buttons::key_code;
 use super::capture::LogcatChild;

@@ -4,7 +4,7 @@
 //! and level; other processes' lines may interleave and are skipped. Only threadtime is
 //! read because this server always asks logcat for it.
 use sha2::{Digest, Sha256};
-use whittle_core::contract::log::LogCrash;
+use whittle_contract::log::LogCrash;
 use whittle_core::model::CrashKind;
 
 use super::threadtime::{parse_line, LogLine};

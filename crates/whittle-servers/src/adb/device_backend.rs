@@ -3,9 +3,9 @@
 //! (uiautomator writes one dump file per device), and captures fed by `adb logcat`.
 use std::time::Duration;
 
-use whittle_core::contract::log::{CaptureState, LogCrash};
-use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
-use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
+use whittle_contract::log::{CaptureState, LogCrash};
+use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::backend::Backend;
 use super::capture::LogcatChild;

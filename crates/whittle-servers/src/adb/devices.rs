@@ -1,5 +1,5 @@
 //! `adb devices -l` → the mobile role's device list.
-use whittle_core::contract::mobile::Device;
+use whittle_contract::mobile::Device;
 
 /// Parses `adb devices -l`. Lines: `<serial> <state> [key:value]...`; the header, blank
 /// lines and daemon chatter (`* daemon started successfully`) are skipped.

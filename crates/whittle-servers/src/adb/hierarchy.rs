@@ -3,7 +3,7 @@
 //! strategy finds an element is `crate::element_match`, shared with the simulator.
 use std::collections::HashMap;
 
-use whittle_core::contract::ui::UiElement;
+use whittle_contract::ui::UiElement;
 
 pub use crate::element_match::find;
 use crate::element_match::Target;
@@ -148,7 +148,7 @@ pub fn bounds_centre([l, t, r, b]: [i32; 4]) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whittle_core::contract::ui::{By, Strategy};
+    use whittle_contract::ui::{By, Strategy};
 
     const SMALL: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" content-desc="" focused="false" password="false" bounds="[0,0][1080,1920]"><node index="0" text="Sign in" resource-id="com.x:id/title" class="android.widget.TextView" content-desc="" password="false" focused="false" bounds="[40,100][1040,200]"/><node index="1" text="••••" resource-id="com.x:id/pin" class="android.widget.EditText" content-desc="PIN" password="true" focused="true" bounds="[40,300][1040,420]"/><node index="2" text="Sign in" resource-id="com.x:id/go" class="android.widget.Button" content-desc="" password="false" focused="false" bounds="[40,500][1040,620]" displayed="false"/><node index="3" text="Go" resource-id="com.x:id/go2" class="android.widget.Button" content-desc="go" bounds="[41,700][1040,821]"/><node index="4" text="bad" bounds="[1,2]"/></node></hierarchy>"#;
 

@@ -7,7 +7,7 @@
 //! so the tap aims at the element itself instead (clipped to the ancestor).
 use super::hierarchy::{bounds_centre, DumpNode};
 use crate::element_match::{find_index, is_target};
-use whittle_core::contract::ui::Strategy;
+use whittle_contract::ui::Strategy;
 
 /// The tap point for the element the strategies find, or `None` when none is found.
 pub fn find_tap_point(nodes: &[DumpNode], strategies: &[Strategy]) -> Option<(i32, i32)> {
@@ -69,7 +69,7 @@ fn clip(a: [i32; 4], b: [i32; 4]) -> Option<[i32; 4]> {
 mod tests {
     use super::*;
     use crate::adb::hierarchy::parse_dump_tree;
-    use whittle_core::contract::ui::By;
+    use whittle_contract::ui::By;
 
     fn text(value: &str) -> Vec<Strategy> {
         vec![Strategy {

@@ -3,7 +3,7 @@
 //! appears in a log, a reason or an error.
 use std::time::Duration;
 
-use whittle_core::contract::ui::{Strategy, UiElement};
+use whittle_contract::ui::{Strategy, UiElement};
 
 use super::adb_keyboard;
 use super::backend::Backend;

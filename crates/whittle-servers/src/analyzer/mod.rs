@@ -5,7 +5,7 @@ mod session_dir;
 mod suggest;
 mod tools;
 
-use whittle_core::contract::analyzer::{SessionAnalysis, StaticSuggestion};
+use whittle_contract::analyzer::{SessionAnalysis, StaticSuggestion};
 use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
 

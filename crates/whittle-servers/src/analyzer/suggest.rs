@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use whittle_core::contract::analyzer::StaticSuggestion;
+use whittle_contract::analyzer::StaticSuggestion;
 use whittle_core::model::{Confidence, Crash};
 use whittle_core::session::Session;
 use whittle_core::signature::compute_signature;

@@ -1,8 +1,8 @@
 //! The `analyzer` tools. Tool names are literals (the macro needs them); the server test
-//! checks them against `whittle_core::contract::analyzer::TOOLS`.
+//! checks them against `whittle_contract::analyzer::TOOLS`.
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{tool, tool_router};
-use whittle_core::contract::analyzer::{
+use whittle_contract::analyzer::{
     ComputeSignatureArgs, SessionAnalysis, SessionDirArgs, Signature, StaticSuggestion,
     SuggestMinimalPathArgs,
 };

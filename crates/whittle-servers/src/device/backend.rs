@@ -4,9 +4,9 @@
 use std::future::Future;
 use std::time::Duration;
 
-use whittle_core::contract::log::{CaptureState, LogCrash};
-use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
-use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
+use whittle_contract::log::{CaptureState, LogCrash};
+use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
 use super::capture::{CaptureFeed, SharedCaptures};

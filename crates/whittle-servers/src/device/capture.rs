@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use whittle_core::contract::log::{Capture, CaptureState, StopCaptureResult};
+use whittle_contract::log::{Capture, CaptureState, StopCaptureResult};
 
 use super::backend::CaptureStartError;
 use crate::device::capture_log::{check_request, open_log, CaptureLogError};

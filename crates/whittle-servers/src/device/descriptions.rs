@@ -3,7 +3,7 @@
 //! backend's. One field per tool: a backend cannot forget one.
 use std::borrow::Cow;
 
-use whittle_core::contract::{log, mobile, ui};
+use whittle_contract::{log, mobile, ui};
 
 #[derive(Debug, Clone, Copy)]
 pub struct ToolDescriptions {

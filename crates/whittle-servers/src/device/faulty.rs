@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use whittle_core::contract::log::{CaptureState, LogCrash};
-use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
-use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
+use whittle_contract::log::{CaptureState, LogCrash};
+use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
 use super::backend::{CaptureStartError, DeviceBackend, Intercepted};

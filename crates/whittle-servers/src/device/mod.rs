@@ -1,5 +1,5 @@
 //! One skeleton for every device server: the mobile, ui and log tools of the contract
-//! (`whittle_core::contract`) are defined once, in `server`, over a [`DeviceBackend`].
+//! (`whittle_contract`) are defined once, in `server`, over a [`DeviceBackend`].
 //! The simulator (`crate::sim`) and a real device over adb (`crate::adb`) are its two
 //! backends; injected faults are a third backend wrapped around another (`faulty`), and
 //! evidence captures of both live in one registry (`capture`).

@@ -18,17 +18,15 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler
 use serde::Serialize;
 use serde_json::json;
 use tracing::Instrument;
-use whittle_core::contract::log::{
+use whittle_contract::log::{
     CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
     StopCaptureArgs,
 };
-use whittle_core::contract::mobile::{
-    AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs,
-};
-use whittle_core::contract::ui::{
+use whittle_contract::mobile::{AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs};
+use whittle_contract::ui::{
     Hierarchy, InputTextArgs, TapElementArgs, WaitForElementArgs, WaitForElementResult,
 };
-use whittle_core::contract::DeviceArgs;
+use whittle_contract::DeviceArgs;
 
 use super::backend::{DeviceBackend, Intercepted};
 use crate::tool_result::{fail, ok};

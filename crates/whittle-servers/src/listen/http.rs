@@ -132,9 +132,10 @@ fn announce(url: &str) {
     tracing::info!(%url, "MCP streamable HTTP server ready");
 }
 
-async fn serve_connection<IO>(io: IO, guard: Guard<impl Mcp>)
+async fn serve_connection<IO, S>(io: IO, guard: Guard<S>)
 where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    S: ServerHandler + Send + 'static,
 {
     let peer = guard.peer;
     if let Err(e) = hyper::server::conn::http1::Builder::new()
@@ -145,50 +146,26 @@ where
     }
 }
 
-/// rmcp's service, named by what the guard needs from it.
-trait Mcp:
-    tower_service::Service<
-        Request<Incoming>,
-        Response = Response<Body>,
-        Error = Infallible,
-        Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>,
-    > + Clone
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<T> Mcp for T where
-    T: tower_service::Service<
-            Request<Incoming>,
-            Response = Response<Body>,
-            Error = Infallible,
-            Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>,
-        > + Clone
-        + Send
-        + Sync
-        + 'static
-{
-}
-
 /// Checks the token and the path, applies the simulated delay, then hands over to rmcp.
 #[derive(Clone)]
-struct Guard<M> {
-    mcp: M,
+struct Guard<S> {
+    mcp: StreamableHttpService<S, LocalSessionManager>,
     token: Option<Arc<BearerToken>>,
     delay: Duration,
     peer: Option<SocketAddr>,
 }
 
-impl<M> Guard<M> {
+impl<S> Guard<S> {
     fn with_peer(mut self, peer: SocketAddr) -> Self {
         self.peer = Some(peer);
         self
     }
 }
 
-impl<M: Mcp> hyper::service::Service<Request<Incoming>> for Guard<M> {
+impl<S> hyper::service::Service<Request<Incoming>> for Guard<S>
+where
+    S: ServerHandler + Send + 'static,
+{
     type Response = Response<Body>;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
-use whittle_core::contract::report::{
+use whittle_contract::report::{
     FinalizeArgs, RecordStepArgs, SessionListing, SessionPath, StartSessionArgs,
 };
 use whittle_core::model::{SessionMeta, SessionStatus, Step, StepResult};

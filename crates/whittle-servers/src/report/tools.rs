@@ -1,12 +1,12 @@
 //! The `report` tools. Tool names are literals (the macro needs them); the server test
-//! checks them against `whittle_core::contract::report::TOOLS`.
+//! checks them against `whittle_contract::report::TOOLS`.
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{tool, tool_router};
-use whittle_core::contract::report::{
+use whittle_contract::report::{
     FinalizeArgs, FinalizeResult, ListSessionsResult, RecordStepArgs, RecordStepResult,
     SessionIdArgs, SessionPath, StartSessionArgs,
 };
-use whittle_core::contract::NoArgs;
+use whittle_contract::NoArgs;
 
 use super::ReportStore;
 use crate::report_analyzer::ReportAnalyzerServer;

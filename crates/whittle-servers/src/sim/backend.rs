@@ -4,9 +4,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use whittle_core::contract::log::{CaptureState, LogCrash};
-use whittle_core::contract::mobile::{App, Device, SavedScreenshot};
-use whittle_core::contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
+use whittle_contract::log::{CaptureState, LogCrash};
+use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::error::ActionError;
 use super::logcat::{logcat_line, SEED_TAG};

@@ -2,7 +2,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use whittle_core::contract::log::LogCrash;
+use whittle_contract::log::LogCrash;
 use whittle_core::model::CrashKind;
 
 /// The app while it runs; dropped when it exits, crashes or is terminated.

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use whittle_core::contract::ui::{By, Strategy};
+use whittle_contract::ui::{By, Strategy};
 
 use super::model::AppModel;
 use super::world::World;

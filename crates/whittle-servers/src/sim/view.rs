@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 use serde_json::Value;
-use whittle_core::contract::ui::{Strategy, UiElement};
+use whittle_contract::ui::{Strategy, UiElement};
 
 use super::device::AppProcess;
 use super::model::{AppModel, Element};

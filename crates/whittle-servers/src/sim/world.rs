@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use whittle_core::contract::log::LogCrash;
-use whittle_core::contract::ui::{Hierarchy, InputTextResult, Strategy, TapElementResult};
+use whittle_contract::log::LogCrash;
+use whittle_contract::ui::{Hierarchy, InputTextResult, Strategy, TapElementResult};
 
 use super::device::{AppProcess, Device};
 use super::error::ActionError;

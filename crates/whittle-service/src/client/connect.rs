@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 use super::connection::Connection;
 use super::start::{start_server, StartError};

@@ -5,7 +5,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, Request,
 use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use rmcp::RoleClient;
 use serde_json::Value;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 use super::redact::redact_args;
 use super::{BadAnswer, McpError, McpErrorKind};

@@ -1,7 +1,7 @@
 //! Finds what a lenient decode tolerated by comparing the answer with the decoded value
 //! written back as JSON: our own servers serialize the very same contract types, so for
 //! them the two are equal; anything else is a key the contract lacks, a default used, or
-//! a value converted. The lenient readers themselves (`whittle_core::contract::lenient`)
+//! a value converted. The lenient readers themselves (`whittle_contract::lenient`)
 //! never have to report anything.
 
 use serde_json::Value;

@@ -1,5 +1,5 @@
 use serde::Serialize;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 use super::connect::{connect_roles, shutdown_all, Connected};
 use super::error::RoleProblem;

@@ -1,7 +1,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 /// A tool call that did not produce a usable result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

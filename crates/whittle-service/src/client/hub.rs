@@ -4,7 +4,7 @@ use std::time::Duration;
 use rmcp::model::CallToolResult;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 use super::connect::{connect_roles, shutdown_all, Connected};
 use super::connection::Connection;

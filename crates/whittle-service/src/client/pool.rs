@@ -2,9 +2,9 @@
 //! every host, and sending each device call to the host that owns the device. With a
 //! single server per device role none of this applies and calls go out unchanged.
 use serde_json::Value;
-use whittle_core::contract::log::{CaptureList, LIST_CAPTURES, START_CAPTURE};
-use whittle_core::contract::mobile::{DeviceList, LIST_DEVICES};
-use whittle_core::contract::{NoArgs, Role};
+use whittle_contract::log::{CaptureList, LIST_CAPTURES, START_CAPTURE};
+use whittle_contract::mobile::{DeviceList, LIST_DEVICES};
+use whittle_contract::{NoArgs, Role};
 
 use super::routing::{DeviceRoute, DeviceRoutes};
 use super::{Hub, McpError, McpErrorKind};

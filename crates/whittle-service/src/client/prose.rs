@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
-use whittle_core::contract::mobile::{AppList, SavedScreenshot};
+use whittle_contract::mobile::{AppList, SavedScreenshot};
 
 use super::decode::{decode, decode_value, Decoded};
 use super::tolerance::{Leniency, Tolerated};

@@ -2,7 +2,7 @@
 //! server's answers (`tests/fixtures/mobile_mcp/`, sources in its SOURCES.md): each is
 //! wrapped the way mobile-mcp sends it, as one text block and nothing else.
 use rmcp::model::{CallToolResult, ContentBlock};
-use whittle_core::contract::mobile::DeviceList;
+use whittle_contract::mobile::DeviceList;
 
 use super::decode::{decode, tool_error};
 use super::prose::{read_apps, read_screenshot};

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, MutexGuard};
 
-use whittle_core::contract::mobile::Device;
+use whittle_contract::mobile::Device;
 
 /// A device as its own server knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 /// Distinct deviations kept per server and tool; a server that sends hundreds of unknown
 /// keys gets them counted, not listed.

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 use super::headers::resolve_headers;
 use super::roles::check_roles;

@@ -16,7 +16,7 @@ mod timing_file;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 pub use error::ConfigError;
 pub use masking::{MaskingConfig, PrivacyLevel};

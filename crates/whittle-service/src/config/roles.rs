@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Deserialize;
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 
 /// One or more configured server names, in the order the file gives them.
 #[derive(Clone, PartialEq, Eq)]

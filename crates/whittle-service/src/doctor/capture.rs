@@ -2,7 +2,7 @@
 //! The run needs one on every device it replays on, so a broken logcat shows up here
 //! rather than as a failed run.
 
-use whittle_core::contract::log::CaptureState;
+use whittle_contract::log::CaptureState;
 
 use super::check::{Check, CheckName, Finding};
 use crate::client::Hub;

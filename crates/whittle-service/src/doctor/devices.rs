@@ -1,7 +1,7 @@
 //! What the mobile role lists: every device (one line each, with the lab host that owns
 //! it in a pool), whether each Android one is ready, and the app under test on it.
 
-use whittle_core::contract::mobile::Device;
+use whittle_contract::mobile::Device;
 
 use super::check::{Check, CheckName, Finding};
 use crate::client::Hub;

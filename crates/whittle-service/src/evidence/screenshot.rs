@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use tracing::Instrument;
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 use super::review::{write_record, MaskRecord};
 use crate::client::Hub;

@@ -3,7 +3,7 @@
 //! that is private (redacted by the plan, or replaced by `[redacted]` on the way out)
 //! is never written: the step says so and is left for the human.
 
-use whittle_core::contract::ui::By;
+use whittle_contract::ui::By;
 use whittle_core::plan::ActionKind;
 
 use super::redact::{redact_json, REDACTED};
@@ -17,7 +17,7 @@ struct Entry {
     /// Read as text: a word Whittle cannot write is a step left out, not an
     /// unreadable one.
     action_type: String,
-    strategy: Option<whittle_core::contract::ui::Strategy>,
+    strategy: Option<whittle_contract::ui::Strategy>,
     button: Option<String>,
     input_value: Option<String>,
     input_redacted: bool,

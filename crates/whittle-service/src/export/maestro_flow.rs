@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use whittle_core::contract::ui::By;
+use whittle_contract::ui::By;
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
 use super::ExportInput;

@@ -4,7 +4,7 @@
 //! left for the human.
 
 use serde_json::{json, Value};
-use whittle_core::contract::ui::By;
+use whittle_contract::ui::By;
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
 use super::ExportInput;

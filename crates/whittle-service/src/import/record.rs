@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use whittle_core::contract::report::RecordStepArgs;
+use whittle_contract::report::RecordStepArgs;
 use whittle_core::model::{AppVersion, CrashKind, SessionStatus};
 use whittle_core::plan::{build_plan, ReplayStep};
 use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};

@@ -1,5 +1,5 @@
 use regex::Regex;
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 use whittle_core::sensitive::{
     looks_like_one_time_code, looks_sensitive_key, looks_sensitive_text, looks_sensitive_value,

@@ -1,4 +1,4 @@
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 
 /// What the masker knows about the moment a screenshot was taken: the UI hierarchy read
 /// right before it and right after it (`None` when a read failed), and the package of

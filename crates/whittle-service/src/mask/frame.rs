@@ -3,7 +3,7 @@
 //! by default for its screenshots). Anything else means the two do not describe each
 //! other, and the screenshot is omitted.
 
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 use super::{MaskRect, OmitReason};
 

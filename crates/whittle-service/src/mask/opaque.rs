@@ -2,7 +2,7 @@
 //! Flutter surface, a game) is pixels with no nodes, so nothing tells the masker where
 //! private data sits inside them. They are masked whole.
 
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 
 use super::MaskRect;
 

@@ -4,7 +4,7 @@
 //! their reasons, in `docs/SECURITY.md` §4.
 
 use regex::Regex;
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 use super::capture::same_screen;
 use super::frame::{fit, frame_of};
@@ -126,7 +126,7 @@ fn describe_packages(shown: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use whittle_core::contract::ui::UiElement;
+    use whittle_contract::ui::UiElement;
 
     use super::*;
 

@@ -132,7 +132,7 @@ pub(crate) fn write_png_atomically<P: ScreenPixel + PixelWithColorType>(
 #[cfg(test)]
 mod tests {
     use image::{Rgb, RgbImage};
-    use whittle_core::contract::ui::{Hierarchy, UiElement};
+    use whittle_contract::ui::{Hierarchy, UiElement};
 
     use super::*;
 

@@ -2,7 +2,7 @@
 //! or not it looks private (what session-replay products such as Sentry's mask by
 //! default), so that only layout, colours and unlabeled controls remain visible.
 
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 
 use super::MaskRect;
 

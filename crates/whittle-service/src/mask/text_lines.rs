@@ -1,5 +1,5 @@
 use serde::{Deserialize, Serialize};
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 /// Where the UI hierarchy says text is drawn: the boxes of elements that carry text, a
 /// description, or an input field. Pixelate and Blur make their blocks at least as tall
@@ -63,7 +63,7 @@ impl TextLines {
 
 #[cfg(test)]
 mod tests {
-    use whittle_core::contract::ui::UiElement;
+    use whittle_contract::ui::UiElement;
 
     use super::*;
 

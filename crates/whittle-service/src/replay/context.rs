@@ -1,4 +1,4 @@
-use whittle_core::contract::ui::Strategy;
+use whittle_contract::ui::Strategy;
 
 use super::TargetIdentity;
 use crate::config::Timing;

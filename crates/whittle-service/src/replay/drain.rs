@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::future::Future;
 use std::time::Duration;
 
-use whittle_core::contract::log::{LogCrash, RecentCrashes};
+use whittle_contract::log::{LogCrash, RecentCrashes};
 
 use crate::client::McpError;
 
@@ -87,7 +87,7 @@ where
 mod tests {
     use std::cell::RefCell;
 
-    use whittle_core::contract::Role;
+    use whittle_contract::Role;
     use whittle_core::model::CrashKind;
 
     use super::*;

@@ -1,5 +1,5 @@
 use serde::{Deserialize, Serialize};
-use whittle_core::contract::analyzer::Signature;
+use whittle_contract::analyzer::Signature;
 use whittle_core::model::CrashKind;
 
 /// The exact identity used when no stable fingerprint exists (Phase 0 (docs/design.md §13) step 5):

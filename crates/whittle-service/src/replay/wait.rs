@@ -8,7 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use whittle_core::contract::ui::Hierarchy;
+use whittle_contract::ui::Hierarchy;
 
 use crate::client::McpError;
 use crate::config::WaitMode;
@@ -114,8 +114,8 @@ fn digest(h: &Hierarchy) -> u64 {
 mod tests {
     use std::cell::Cell;
 
-    use whittle_core::contract::ui::UiElement;
-    use whittle_core::contract::Role;
+    use whittle_contract::ui::UiElement;
+    use whittle_contract::Role;
 
     use super::*;
     use crate::client::McpErrorKind;

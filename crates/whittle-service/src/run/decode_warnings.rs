@@ -55,7 +55,7 @@ pub(crate) fn report_block(warnings: &[DecodeWarning]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use whittle_core::contract::Role;
+    use whittle_contract::Role;
 
     use super::*;
     use crate::client::{JsonType, Leniency, Tolerated};

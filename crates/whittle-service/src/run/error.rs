@@ -1,5 +1,5 @@
-use whittle_core::contract::analyzer::CrashGroup;
-use whittle_core::contract::mobile::Device;
+use whittle_contract::analyzer::CrashGroup;
+use whittle_contract::mobile::Device;
 use whittle_core::plan::PlanError;
 use whittle_core::session::{ResolveError, SessionError};
 

@@ -1,7 +1,7 @@
 //! Phase 2 (docs/design.md §13): the "minimize" child session and its log capture.
 
 use serde_json::{json, Map, Value};
-use whittle_core::contract::log::CaptureState;
+use whittle_contract::log::CaptureState;
 
 use super::LiveRun;
 use crate::client::Hub;

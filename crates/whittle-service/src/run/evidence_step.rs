@@ -4,7 +4,7 @@
 //! attempt and one shown again after a resume look the same.
 
 use serde_json::json;
-use whittle_core::contract::report::RecordStepArgs;
+use whittle_contract::report::RecordStepArgs;
 
 use super::journal::{AttemptOutcome, JournalAttempt};
 use super::{AttemptReason, RunEvent};

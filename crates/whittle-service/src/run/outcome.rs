@@ -1,8 +1,8 @@
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use whittle_contract::analyzer::StaticSuggestion;
 use whittle_core::assessment::Assessment;
-use whittle_core::contract::analyzer::StaticSuggestion;
 use whittle_core::engine::SearchResult;
 
 use super::{PendingResult, Rating, SearchFlags};

@@ -1,7 +1,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use whittle_core::contract::ui::Strategy;
+use whittle_contract::ui::Strategy;
 use whittle_core::engine::ProofRow;
 use whittle_core::model::MinimizedEntry;
 use whittle_core::plan::{ActionKind, ReplayAction, ReplayPlan};

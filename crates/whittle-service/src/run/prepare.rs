@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use whittle_contract::analyzer::{CrashGroup, StaticSuggestion};
+use whittle_contract::mobile::Device;
 use whittle_core::assessment::IdentityQuality;
-use whittle_core::contract::analyzer::{CrashGroup, StaticSuggestion};
-use whittle_core::contract::mobile::Device;
 use whittle_core::model::Crash;
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};

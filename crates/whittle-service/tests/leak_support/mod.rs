@@ -8,7 +8,7 @@ use image::{Rgb, RgbImage};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use whittle_core::contract::ui::{Hierarchy, UiElement};
+use whittle_contract::ui::{Hierarchy, UiElement};
 
 pub const APP: &str = "com.example.leaky";
 pub const STATUS_BAR: u32 = 24;

@@ -1,13 +1,11 @@
 //! The decode policy per field: lenient where nothing is decided, strict where a verdict is.
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
-use whittle_core::contract::analyzer::{SessionAnalysis, Signature};
-use whittle_core::contract::log::{CaptureList, RecentCrashes, StopCaptureResult};
-use whittle_core::contract::mobile::{AppList, DeviceList};
-use whittle_core::contract::report::{RecordStepResult, SessionPath};
-use whittle_core::contract::ui::{
-    Hierarchy, InputTextResult, TapElementResult, WaitForElementResult,
-};
+use whittle_contract::analyzer::{SessionAnalysis, Signature};
+use whittle_contract::log::{CaptureList, RecentCrashes, StopCaptureResult};
+use whittle_contract::mobile::{AppList, DeviceList};
+use whittle_contract::report::{RecordStepResult, SessionPath};
+use whittle_contract::ui::{Hierarchy, InputTextResult, TapElementResult, WaitForElementResult};
 use whittle_core::model::CrashKind;
 
 use super::*;
@@ -297,9 +295,9 @@ fn mobile_mcps_unflagged_errors_are_errors() {
 /// What our own servers send is exactly the contract: nothing is ever tolerated.
 #[test]
 fn answers_written_from_the_contract_types_tolerate_nothing() {
-    use whittle_core::contract::log::{Capture, CaptureState, LogCrash};
-    use whittle_core::contract::mobile::{App, Device};
-    use whittle_core::contract::ui::UiElement;
+    use whittle_contract::log::{Capture, CaptureState, LogCrash};
+    use whittle_contract::mobile::{App, Device};
+    use whittle_contract::ui::UiElement;
 
     fn clean<T: DeserializeOwned + Serialize>(value: &T) {
         let r = CallToolResult::structured(serde_json::to_value(value).unwrap());

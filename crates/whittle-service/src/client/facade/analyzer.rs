@@ -1,8 +1,8 @@
-use whittle_core::contract::analyzer::{
+use whittle_contract::analyzer::{
     ComputeSignatureArgs, SessionAnalysis, SessionDirArgs, Signature, StaticSuggestion,
     SuggestMinimalPathArgs, ANALYZE_SESSION, COMPUTE_SIGNATURE, SUGGEST_MINIMAL_PATH,
 };
-use whittle_core::contract::Role;
+use whittle_contract::Role;
 use whittle_core::model::CrashKind;
 
 use crate::client::{Hub, McpError};

@@ -1,9 +1,9 @@
-use whittle_core::contract::log::{
+use whittle_contract::log::{
     CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
     StopCaptureArgs, StopCaptureResult, CLEAR_LOGS, GET_RECENT_CRASHES, START_CAPTURE,
     STOP_CAPTURE,
 };
-use whittle_core::contract::{DeviceArgs, Role};
+use whittle_contract::{DeviceArgs, Role};
 
 use crate::client::{Hub, McpError};
 

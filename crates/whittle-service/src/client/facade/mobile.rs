@@ -1,8 +1,8 @@
-use whittle_core::contract::mobile::{
+use whittle_contract::mobile::{
     AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs, SavedScreenshot, LAUNCH_APP,
     LIST_APPS, PRESS_BUTTON, SAVE_SCREENSHOT, TERMINATE_APP,
 };
-use whittle_core::contract::{DeviceArgs, Role};
+use whittle_contract::{DeviceArgs, Role};
 
 use crate::client::prose::{read_apps, read_screenshot};
 use crate::client::{Hub, McpError};

@@ -1,5 +1,5 @@
 //! One typed facade per role over the hub; arguments and results are the
-//! `whittle_core::contract` types, and every call carries the per-call timeout.
+//! `whittle_contract` types, and every call carries the per-call timeout.
 
 mod analyzer;
 mod log;

@@ -1,10 +1,10 @@
 use serde_json::{Map, Value};
-use whittle_core::contract::report::{
+use whittle_contract::report::{
     FinalizeArgs, FinalizeResult, ListSessionsResult, RecordStepArgs, RecordStepResult,
     SessionIdArgs, SessionPath, StartSessionArgs, FINALIZE, GET_SESSION_PATH, LIST_SESSIONS,
     RECORD_STEP, START_SESSION,
 };
-use whittle_core::contract::{NoArgs, Role};
+use whittle_contract::{NoArgs, Role};
 use whittle_core::model::SessionStatus;
 
 use crate::client::{Hub, McpError};

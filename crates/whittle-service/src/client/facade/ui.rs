@@ -1,9 +1,9 @@
-use whittle_core::contract::ui::{
+use whittle_contract::ui::{
     Hierarchy, InputTextArgs, InputTextResult, Strategy, TapElementArgs, TapElementResult,
     WaitForElementArgs, WaitForElementResult, GET_HIERARCHY, INPUT_TEXT, TAP_ELEMENT,
     WAIT_FOR_ELEMENT,
 };
-use whittle_core::contract::{DeviceArgs, Role};
+use whittle_contract::{DeviceArgs, Role};
 
 use crate::client::{Hub, McpError};
 

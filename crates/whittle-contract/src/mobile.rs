@@ -1,5 +1,5 @@
 //! `mobile` role: names and arguments as in the public mobile-mcp server.
-use super::{contract_type, lenient};
+use crate::{contract_type, lenient};
 
 pub const LIST_DEVICES: &str = "mobile_list_available_devices";
 pub const LIST_APPS: &str = "mobile_list_apps";
@@ -32,11 +32,7 @@ contract_type! {
         pub state: String,
         /// The OS version, e.g. "14" (mobile-mcp's `version`); optional in this contract,
         /// a number reads as its text (it only labels the export).
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub version: Option<String>,
     }
 }
@@ -54,11 +50,7 @@ contract_type! {
         /// Missing reads as false (a user app); the client warns that it assumed so.
         #[serde(default)]
         pub system: bool,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub version_name: Option<String>,
         #[serde(
             default,

@@ -1,7 +1,5 @@
 //! `ui` role: hierarchy queries and element actions.
-use serde::{Deserialize, Serialize};
-
-use super::{contract_type, lenient};
+use crate::{contract_type, lenient};
 
 pub const GET_HIERARCHY: &str = "get_hierarchy";
 pub const WAIT_FOR_ELEMENT: &str = "wait_for_element";
@@ -9,24 +7,8 @@ pub const TAP_ELEMENT: &str = "tap_element";
 pub const INPUT_TEXT: &str = "input_text";
 pub const TOOLS: &[&str] = &[GET_HIERARCHY, WAIT_FOR_ELEMENT, TAP_ELEMENT, INPUT_TEXT];
 
-/// How an element is found: resource id, visible text, or content description.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "lowercase")]
-pub enum By {
-    Identifier,
-    Text,
-    Label,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Strategy {
-    pub by: By,
-    pub value: String,
-}
+/// The element locator the element tools take is the one the plan decides.
+pub use whittle_core::plan::{By, Strategy};
 
 contract_type! {
     pub struct UiElement {
@@ -112,11 +94,7 @@ contract_type! {
 contract_type! {
     pub struct TapElementResult {
         pub tapped: bool,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub reason: Option<String>,
     }
 }
@@ -132,11 +110,7 @@ contract_type! {
 contract_type! {
     pub struct InputTextResult {
         pub ok: bool,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub reason: Option<String>,
     }
 }

@@ -9,6 +9,11 @@
 //! The client notices every conversion by comparing the answer with the decoded value
 //! written back (`whittle_service::client`), so these functions only convert; they never
 //! log. Our own servers serialize the same types, so they never trigger a conversion.
+//!
+//! They live in the core, not in the tool contract (`whittle-contract`, which re-exports
+//! them as `whittle_contract::lenient`), because the domain's own answer types are read
+//! with them: a crash [`Signature`](crate::signature::Signature) and a
+//! [`CrashGroup`](crate::signature::CrashGroup).
 use serde::de::{self, Deserializer, Unexpected};
 use serde::Deserialize;
 use serde_json::Value;

@@ -36,11 +36,11 @@ impl Role {
     /// Tools a server must list for this role before a run may start.
     pub fn required_tools(self) -> &'static [&'static str] {
         match self {
-            Role::Report => super::report::TOOLS,
-            Role::Analyzer => super::analyzer::TOOLS,
-            Role::Mobile => super::mobile::TOOLS,
-            Role::Ui => super::ui::TOOLS,
-            Role::Log => super::log::TOOLS,
+            Role::Report => crate::report::TOOLS,
+            Role::Analyzer => crate::analyzer::TOOLS,
+            Role::Mobile => crate::mobile::TOOLS,
+            Role::Ui => crate::ui::TOOLS,
+            Role::Log => crate::log::TOOLS,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! `log` role: crash records and the evidence capture.
 use serde::{Deserialize, Serialize};
+use whittle_core::model::CrashKind;
 
-use super::{contract_type, lenient};
-use crate::model::CrashKind;
+use crate::{contract_type, lenient};
 
 pub const CLEAR_LOGS: &str = "clear_logs";
 pub const GET_RECENT_CRASHES: &str = "get_recent_crashes";
@@ -78,11 +78,7 @@ contract_type! {
     pub struct Capture {
         pub session_id: String,
         pub status: CaptureState,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub reason: Option<String>,
     }
 }
@@ -103,23 +99,11 @@ contract_type! {
     pub struct StopCaptureResult {
         pub stopped: bool,
         pub status: CaptureState,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub reason: Option<String>,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub error: Option<String>,
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "lenient::opt_text"
-        )]
+        #[opt_text]
         pub log_path: Option<String>,
     }
 }

@@ -1,6 +1,6 @@
 //! `report` role: the session store.
-use super::{contract_type, lenient};
-use crate::model::SessionStatus;
+use crate::{contract_type, lenient};
+use whittle_core::model::SessionStatus;
 
 pub const LIST_SESSIONS: &str = "list_sessions";
 pub const GET_SESSION_PATH: &str = "get_session_path";
