@@ -1,7 +1,7 @@
 //! The UI elements the masking tests build their screens from.
 #![allow(dead_code)] // each test binary uses its own share of the helpers
 
-use whittle_core::contract::ui::UiElement;
+use whittle_contract::ui::UiElement;
 
 /// A visible, unfocused, non-password element whose package the hierarchy does not name.
 pub fn element(id: &str, class: &str, text: &str, bounds: [i32; 4]) -> UiElement {
