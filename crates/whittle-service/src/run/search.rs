@@ -27,8 +27,7 @@ use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{archive_screenshot, ArchivedShot, FilmRecorder, FilmstripRecord};
 use crate::replay::{replay_observed, ReplayError, ReplayVerdict};
-
-pub const CANCELLED: &str = "cancelled by user";
+use crate::result::CANCELLED;
 
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
