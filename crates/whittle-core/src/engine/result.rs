@@ -118,14 +118,14 @@ mod tests {
 
     /// The JSON a result had when the four flags were its own fields: embedding them
     /// (flattened) must not move, rename or nest one of them.
-    const JSON: &str = r#"{"baseline_reproduced":true,"current":[7],"attempts":11,"max_replays":30,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"capture_failure":null,"runtime_failure":"gone","proof":[{"removed_step":7,"candidate":[],"outcomes":[false,false,false]}],"outcome_history":[{"candidate":[7],"outcomes":[true,false,true]}]}"#;
+    const JSON: &str = r#"{"baseline_reproduced":true,"current":[2,5],"attempts":9,"max_replays":12,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"capture_failure":null,"runtime_failure":"gone","proof":[{"removed_step":2,"candidate":[5],"outcomes":[false]},{"removed_step":5,"candidate":[2],"outcomes":[false,false]}],"outcome_history":[{"candidate":[2,5],"outcomes":[true,false,true]}]}"#;
 
     fn result() -> SearchResult {
         SearchResult {
             baseline_reproduced: true,
-            current: vec![7],
-            attempts: 11,
-            max_replays: 30,
+            current: vec![2, 5],
+            attempts: 9,
+            max_replays: 12,
             flags: SearchFlags {
                 fixed_point_reached: true,
                 final_confirmed: false,
@@ -134,13 +134,20 @@ mod tests {
             },
             capture_failure: None,
             runtime_failure: Some("gone".into()),
-            proof: vec![ProofRow {
-                removed_step: 7,
-                candidate: vec![],
-                outcomes: vec![false, false, false],
-            }],
+            proof: vec![
+                ProofRow {
+                    removed_step: 2,
+                    candidate: vec![5],
+                    outcomes: vec![false],
+                },
+                ProofRow {
+                    removed_step: 5,
+                    candidate: vec![2],
+                    outcomes: vec![false, false],
+                },
+            ],
             outcome_history: vec![CandidateHistory {
-                candidate: vec![7],
+                candidate: vec![2, 5],
                 outcomes: vec![true, false, true],
             }],
             statistical: None,

@@ -17,7 +17,7 @@ pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview
 // Defined with the bundle manifest that records it; named here too, beside the checklist.
 pub use crate::export::ReviewSummary;
 pub use export::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
-pub use filmstrip::{archive_frame, FilmRecorder, FilmstripRecord, FILMSTRIP_DIR};
+pub use filmstrip::{archive_frame, FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
 // `result.json` belongs to `crate::result`; named here too, beside the rest of the
