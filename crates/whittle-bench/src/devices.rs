@@ -86,7 +86,10 @@ mod tests {
                 if scenario.reproduce_percent == 100 {
                     // Deterministic: the same minimal path, proven the same way.
                     assert_eq!(four.result.current, seq.result.current);
-                    assert_eq!(four.result.final_confirmed, seq.result.final_confirmed);
+                    assert_eq!(
+                        four.result.flags.final_confirmed,
+                        seq.result.flags.final_confirmed
+                    );
                 }
             }
         }

@@ -85,8 +85,8 @@ impl Row {
             in_process_us,
             confidence: assessment.confidence,
             converged: assessment.converged,
-            budget_exhausted: run.result.budget_exhausted,
-            flaky_observed: run.result.flaky_observed,
+            budget_exhausted: run.result.flags.budget_exhausted,
+            flaky_observed: run.result.flags.flaky_observed,
             found_minimal: run.result.current == scenario.minimal(),
         }
     }

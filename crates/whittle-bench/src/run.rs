@@ -103,8 +103,8 @@ mod tests {
             for strategy in Strategy::ALL {
                 let run = simulate(scenario, strategy, 2000, Timing::default()).unwrap();
                 assert_eq!(run.result.current, scenario.minimal(), "{}", scenario.name);
-                assert!(run.result.fixed_point_reached && run.result.final_confirmed);
-                assert!(!run.result.flaky_observed);
+                assert!(run.result.flags.fixed_point_reached && run.result.flags.final_confirmed);
+                assert!(!run.result.flags.flaky_observed);
             }
         }
     }

@@ -103,16 +103,17 @@ impl fmt::Display for Warning {
 pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
     let infrastructure_ok = result.capture_failure.is_none() && result.runtime_failure.is_none();
     let identity_ok = identity.fingerprint_reliable && !identity.signature_degraded;
-    let converged =
-        result.baseline_reproduced && result.fixed_point_reached && result.final_confirmed;
+    let converged = result.baseline_reproduced
+        && result.flags.fixed_point_reached
+        && result.flags.final_confirmed;
     let every_deletion_disproved = result.proof.iter().all(|row| {
         row.outcomes.len() >= NEGATIVE_PROOF_RUNS && row.outcomes.iter().all(|&hit| !hit)
     });
     let high = identity_ok
         && converged
         && infrastructure_ok
-        && !result.budget_exhausted
-        && !result.flaky_observed
+        && !result.flags.budget_exhausted
+        && !result.flags.flaky_observed
         && every_deletion_disproved
         && result.statistical.is_none();
     let confidence = match (result.baseline_reproduced, high) {
@@ -122,7 +123,7 @@ pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
     };
     Assessment {
         confidence,
-        minimized_complete: result.baseline_reproduced && result.fixed_point_reached,
+        minimized_complete: result.baseline_reproduced && result.flags.fixed_point_reached,
         converged,
         write_back_allowed: result.baseline_reproduced && infrastructure_ok,
         warnings: warnings(result, identity),
@@ -138,12 +139,12 @@ fn warnings(result: &SearchResult, identity: IdentityQuality) -> Vec<Warning> {
     {
         warnings.push(Warning::BaselineNotReproduced);
     }
-    if result.budget_exhausted {
+    if result.flags.budget_exhausted {
         warnings.push(Warning::BudgetExhausted {
             max_replays: result.max_replays,
         });
     }
-    if result.flaky_observed {
+    if result.flags.flaky_observed {
         let (reproduced, total) = result.reproduced_of_total();
         warnings.push(Warning::Flaky { reproduced, total });
     }

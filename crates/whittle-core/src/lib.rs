@@ -19,5 +19,5 @@ pub mod workspace;
 
 pub use engine::{
     CandidateHistory, Engine, EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest,
-    Request, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
+    Request, SearchFlags, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };

@@ -65,7 +65,7 @@ proptest! {
             prop_assert_eq!(*last, &Outcome::Reproduced);
             // A miss then a hit of the same candidate is the seed's flaky latch.
             if !misses.is_empty() {
-                prop_assert!(r.flaky_observed);
+                prop_assert!(r.flags.flaky_observed);
             }
         } else if missed(last) {
             // Every try missed, or the budget ran out first.
@@ -103,12 +103,12 @@ fn a_miss_then_a_hit_latches_flaky_and_every_try_is_charged() {
             (3, Phase::Baseline)
         ]
     );
-    assert!(t.result.baseline_reproduced && t.result.flaky_observed);
+    assert!(t.result.baseline_reproduced && t.result.flags.flaky_observed);
     // Two tries and a budget of two: no third try, no search.
     let mut two_misses = scripted(vec![false, false]);
     let t = drive_options(Search::Seed, tries(3), &[1, 2], 2, &mut two_misses);
     assert_eq!((t.requests.len(), t.result.attempts), (2, 2));
-    assert!(!t.result.baseline_reproduced && t.result.budget_exhausted);
+    assert!(!t.result.baseline_reproduced && t.result.flags.budget_exhausted);
     // One try (the seed): a miss ends the run.
     let mut one_miss = scripted(vec![false, true]);
     let t = drive_with(Search::Seed, &[1, 2], 30, &mut one_miss);

@@ -45,10 +45,10 @@ fn check(session: &[u32], essential: &[u32], full: Trace, rows: &[Row]) {
         let r = &t.result;
         assert_eq!(r.attempts, row.attempts, "{at}");
         assert_eq!(r.current, row.current, "{at}");
-        assert_eq!(r.fixed_point_reached, row.fixed_point, "{at}");
-        assert_eq!(r.final_confirmed, row.final_confirmed, "{at}");
-        assert_eq!(r.budget_exhausted, row.budget_exhausted, "{at}");
-        assert!(!r.flaky_observed, "{at}");
+        assert_eq!(r.flags.fixed_point_reached, row.fixed_point, "{at}");
+        assert_eq!(r.flags.final_confirmed, row.final_confirmed, "{at}");
+        assert_eq!(r.flags.budget_exhausted, row.budget_exhausted, "{at}");
+        assert!(!r.flags.flaky_observed, "{at}");
         assert_eq!(assess(r, RELIABLE).confidence, row.confidence, "{at}");
     }
 }
@@ -144,7 +144,9 @@ fn baseline_that_does_not_reproduce_stops_under_every_budget() {
             FULL[0]
         );
         let r = &t.result;
-        assert!(!r.baseline_reproduced && !r.budget_exhausted && !r.fixed_point_reached);
+        assert!(
+            !r.baseline_reproduced && !r.flags.budget_exhausted && !r.flags.fixed_point_reached
+        );
         assert_eq!(r.current, vec![4, 9]);
         let a = assess(r, RELIABLE);
         assert_eq!(a.confidence, None);

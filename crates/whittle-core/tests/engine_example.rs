@@ -44,8 +44,8 @@ fn seed_example_issues_exactly_its_eleven_attempts() {
     assert!(r.baseline_reproduced);
     assert_eq!(r.current, vec![7]);
     assert_eq!(r.attempts, 11);
-    assert!(r.fixed_point_reached && r.final_confirmed);
-    assert!(!r.flaky_observed && !r.budget_exhausted);
+    assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);
+    assert!(!r.flags.flaky_observed && !r.flags.budget_exhausted);
     assert_eq!(r.capture_failure, None);
     assert_eq!(r.runtime_failure, None);
     assert_eq!(
@@ -171,8 +171,8 @@ fn confirmation_counts_earlier_outcomes_of_the_final_candidate_and_latches_flaky
     );
     let r = &t.result;
     assert_eq!(r.current, vec![6]);
-    assert!(r.flaky_observed && r.fixed_point_reached);
-    assert!(!r.final_confirmed && !r.budget_exhausted);
+    assert!(r.flags.flaky_observed && r.flags.fixed_point_reached);
+    assert!(!r.flags.final_confirmed && !r.flags.budget_exhausted);
     assert_eq!(r.final_outcomes(), &[false, true, true]);
     let a = assess(r, RELIABLE);
     assert_eq!(a.confidence, Some(Confidence::Medium));
@@ -213,8 +213,8 @@ fn an_audit_sample_that_hits_shortens_current_and_latches_flaky() {
     );
     let r = &t.result;
     assert_eq!(r.current, vec![2]);
-    assert!(r.flaky_observed && r.fixed_point_reached);
-    assert!(!r.final_confirmed && !r.budget_exhausted);
+    assert!(r.flags.flaky_observed && r.flags.fixed_point_reached);
+    assert!(!r.flags.final_confirmed && !r.flags.budget_exhausted);
     assert_eq!(r.final_outcomes(), &[false, false, true]);
     let a = assess(r, RELIABLE);
     assert_eq!(a.confidence, Some(Confidence::Medium));
@@ -236,7 +236,7 @@ fn singleton_hit_on_empty_candidate_reduces_to_launch_only() {
         ]
     );
     let r = &t.result;
-    assert!(r.current.is_empty() && r.fixed_point_reached && r.final_confirmed);
+    assert!(r.current.is_empty() && r.flags.fixed_point_reached && r.flags.final_confirmed);
     assert!(r.proof.is_empty());
     assert_eq!(assess(r, RELIABLE).confidence, Some(Confidence::High));
 }

@@ -58,8 +58,8 @@ proptest! {
         let r = &t.result;
         prop_assert!(r.baseline_reproduced);
         prop_assert_eq!(&r.current, &essential);
-        prop_assert!(r.fixed_point_reached && r.final_confirmed);
-        prop_assert!(!r.budget_exhausted && !r.flaky_observed);
+        prop_assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);
+        prop_assert!(!r.flags.budget_exhausted && !r.flags.flaky_observed);
         // 1-minimal: no single step of the result can be deleted.
         for row in &r.proof {
             prop_assert!(consistent_negatives(&row.outcomes));

@@ -75,8 +75,8 @@ proptest! {
                 == Outcome::Reproduced
         };
         prop_assert!(probe(&r.current, &mut *check), "the result reproduces");
-        prop_assert!(r.fixed_point_reached && r.final_confirmed);
-        prop_assert!(!r.budget_exhausted && !r.flaky_observed);
+        prop_assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);
+        prop_assert!(!r.flags.budget_exhausted && !r.flags.flaky_observed);
         for row in &r.proof {
             prop_assert!(consistent_negatives(&row.outcomes));
             prop_assert!(!probe(&row.candidate, &mut *check), "1-minimal");
@@ -100,7 +100,7 @@ proptest! {
             prop_assert_eq!(&t.result, &SearchResult { max_replays: budget, ..ample.result.clone() });
         } else {
             prop_assert_eq!(t.result.attempts, budget);
-            prop_assert!(t.result.budget_exhausted);
+            prop_assert!(t.result.flags.budget_exhausted);
             prop_assert_ne!(assess(&t.result, RELIABLE).confidence, Some(Confidence::High));
             // The same requests as the unlimited run, cut at the budget.
             prop_assert_eq!(&t.requests[..], &ample.requests[..budget as usize]);
@@ -236,6 +236,6 @@ fn a_flaky_final_candidate_is_never_high() {
     };
     let r = drive(Search::Binary, &[1, 2, 3], 30, &mut flaky).result;
     assert_eq!(r.current, vec![2]);
-    assert!(r.flaky_observed && !r.final_confirmed);
+    assert!(r.flags.flaky_observed && !r.flags.final_confirmed);
     assert_eq!(assess(&r, RELIABLE).confidence, Some(Confidence::Medium));
 }

@@ -74,7 +74,7 @@ proptest! {
             // Only a live hit removes a step, and nothing without every essential step hits.
             prop_assert!(contains_all(&r.current, &essential), "{:?} lost one of {:?}", r.current, essential);
             // Every answer was the oracle's; each kept step's deletion has its misses.
-            if r.fixed_point_reached {
+            if r.flags.fixed_point_reached {
                 for row in &r.proof {
                     prop_assert!(consistent_negatives(&row.outcomes));
                     prop_assert!(row.outcomes.len() <= DEFAULT_SAMPLE_CAP as usize);
@@ -91,8 +91,8 @@ proptest! {
         let t = drive(&session, 5000, &mut needs_all(essential.clone()));
         let r = &t.result;
         prop_assert_eq!(&r.current, &essential);
-        prop_assert!(r.fixed_point_reached && r.final_confirmed);
-        prop_assert!(!r.budget_exhausted && !r.flaky_observed);
+        prop_assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);
+        prop_assert!(!r.flags.budget_exhausted && !r.flags.flaky_observed);
         let a = assess(r, RELIABLE);
         prop_assert_eq!(a.confidence, Some(Confidence::Medium));
         prop_assert!(a.converged);

@@ -9,6 +9,7 @@ pub mod export;
 pub mod import;
 pub mod mask;
 pub mod replay;
+pub mod result;
 pub mod run;
 mod safe_chars;
 pub mod sidecar;

@@ -79,7 +79,7 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
     }
 
     let high = assessment.confidence == Some(Confidence::High);
-    let named_minimal = assessment.converged && !result.flaky_observed;
+    let named_minimal = assessment.converged && !result.flags.flaky_observed;
     let (heading, kept) = if high {
         (w.minimal_high, w.minimal)
     } else if named_minimal {
@@ -166,7 +166,7 @@ pub fn render_proof_table_in(locale: Locale, result: &SearchResult) -> Vec<Strin
 fn proof_summary(w: &ReportWords, result: &SearchResult) -> String {
     let budget = (w.budget)(result.attempts, result.max_replays);
     if result.proof.is_empty() {
-        return if result.fixed_point_reached {
+        return if result.flags.fixed_point_reached {
             format!("{budget}{}", w.only_launch_left)
         } else {
             budget
@@ -175,7 +175,7 @@ fn proof_summary(w: &ReportWords, result: &SearchResult) -> String {
     let disproved = result.proof.iter().all(|row| {
         row.outcomes.len() >= NEGATIVE_PROOF_RUNS && row.outcomes.iter().all(|&hit| !hit)
     });
-    if result.fixed_point_reached && disproved {
+    if result.flags.fixed_point_reached && disproved {
         let fewest = result
             .proof
             .iter()
@@ -217,10 +217,10 @@ fn reasons(w: &ReportWords, input: &ReportInput<'_>) -> Vec<String> {
         .map(|warning| one_line(&(w.warning)(warning)))
         .collect();
     if result.baseline_reproduced {
-        if !result.fixed_point_reached {
+        if !result.flags.fixed_point_reached {
             reasons.push((w.audit_incomplete)());
         }
-        if !result.final_confirmed {
+        if !result.flags.final_confirmed {
             let (hits, total) = hits_of(result.final_outcomes());
             reasons.push((w.final_short)(hits, total));
         }

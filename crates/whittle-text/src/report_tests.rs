@@ -4,7 +4,7 @@
 use super::*;
 use crate::{render_rate_lines, render_rate_lines_in};
 use whittle_core::assessment::{assess, IdentityQuality};
-use whittle_core::engine::{CandidateHistory, ProofRow};
+use whittle_core::engine::{CandidateHistory, ProofRow, SearchFlags};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -18,10 +18,12 @@ fn converged() -> SearchResult {
         current: vec![7],
         attempts: 11,
         max_replays: 30,
-        fixed_point_reached: true,
-        final_confirmed: true,
-        flaky_observed: false,
-        budget_exhausted: false,
+        flags: SearchFlags {
+            fixed_point_reached: true,
+            final_confirmed: true,
+            flaky_observed: false,
+            budget_exhausted: false,
+        },
         capture_failure: None,
         runtime_failure: None,
         proof: vec![ProofRow {
@@ -48,9 +50,12 @@ fn exhausted() -> SearchResult {
     SearchResult {
         attempts: 5,
         max_replays: 5,
-        fixed_point_reached: false,
-        final_confirmed: false,
-        budget_exhausted: true,
+        flags: SearchFlags {
+            fixed_point_reached: false,
+            final_confirmed: false,
+            flaky_observed: false,
+            budget_exhausted: true,
+        },
         proof: vec![ProofRow {
             removed_step: 7,
             candidate: vec![],
@@ -169,7 +174,7 @@ fn both_languages_state_the_same_numbers() {
 #[test]
 fn a_flaky_run_says_how_often_in_chinese_and_is_not_high() {
     let mut result = converged();
-    result.flaky_observed = true;
+    result.flags.flaky_observed = true;
     result.outcome_history[0].outcomes = vec![true, false, true, true];
     let text = render_in(Locale::ZhCn, &result);
     assert!(!text.contains('✅'), "{text}");
@@ -182,8 +187,11 @@ fn a_baseline_that_did_not_reproduce_writes_nothing_back_in_chinese() {
         baseline_reproduced: false,
         current: vec![2, 3, 5, 6, 7, 8],
         attempts: 1,
-        fixed_point_reached: false,
-        final_confirmed: false,
+        flags: SearchFlags {
+            fixed_point_reached: false,
+            final_confirmed: false,
+            ..converged().flags
+        },
         proof: vec![],
         outcome_history: vec![CandidateHistory {
             candidate: vec![2, 3, 5, 6, 7, 8],
@@ -230,8 +238,11 @@ fn statistical() -> SearchResult {
     SearchResult {
         current: vec![4],
         attempts: 14,
-        final_confirmed: false,
-        flaky_observed: true,
+        flags: SearchFlags {
+            final_confirmed: false,
+            flaky_observed: true,
+            ..converged().flags
+        },
         proof: vec![ProofRow {
             removed_step: 4,
             candidate: vec![],

@@ -183,7 +183,7 @@ proptest! {
         prop_assert_eq!(text.contains("converged"), a.converged);
         prop_assert_eq!(
             a.converged,
-            t.result.baseline_reproduced && t.result.fixed_point_reached && t.result.final_confirmed
+            t.result.baseline_reproduced && t.result.flags.fixed_point_reached && t.result.flags.final_confirmed
         );
     }
 }

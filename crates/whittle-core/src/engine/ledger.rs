@@ -1,6 +1,6 @@
 //! The search ledger: everything a reduction keeps whatever its search strategy — the
-//! budget and the attempts, the seed's flags (`budget_exhausted`, `fixed_point_reached`,
-//! `final_confirmed`, `flaky_observed`), the capture/runtime failures, the
+//! budget and the attempts, the seed's flags ([`SearchFlags`]: `budget_exhausted`,
+//! `fixed_point_reached`, `final_confirmed`, `flaky_observed`), the capture/runtime failures, the
 //! `outcome_history`, the pending replay with its phase, and `current`.
 //!
 //! `try_candidate` of the seed's pseudo-code is split in two: [`Ledger::try_candidate`]
@@ -12,7 +12,9 @@ use std::collections::HashSet;
 
 use super::history::{is_mixed, OutcomeHistory};
 use super::result::reproducing_counts;
-use super::{EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchResult};
+use super::{
+    EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags, SearchResult,
+};
 
 #[derive(Debug, Clone)]
 pub struct Ledger {
@@ -20,10 +22,7 @@ pub struct Ledger {
     current: Vec<u32>,
     attempts: u32,
     baseline_reproduced: bool,
-    budget_exhausted: bool,
-    fixed_point_reached: bool,
-    final_confirmed: bool,
-    flaky_observed: bool,
+    flags: SearchFlags,
     capture_failure: Option<String>,
     runtime_failure: Option<String>,
     outcome_history: OutcomeHistory,
@@ -47,10 +46,7 @@ impl Ledger {
             current: replayable,
             attempts: 0,
             baseline_reproduced: false,
-            budget_exhausted: false,
-            fixed_point_reached: false,
-            final_confirmed: false,
-            flaky_observed: false,
+            flags: SearchFlags::default(),
             capture_failure: None,
             runtime_failure: None,
             outcome_history: OutcomeHistory::default(),
@@ -87,12 +83,12 @@ impl Ledger {
     }
 
     pub fn budget_exhausted(&self) -> bool {
-        self.budget_exhausted
+        self.flags.budget_exhausted
     }
 
     /// The seed's `budget_exhausted = true` (a latch).
     pub(crate) fn exhaust_budget(&mut self) {
-        self.budget_exhausted = true;
+        self.flags.budget_exhausted = true;
     }
 
     pub fn baseline_reproduced(&self) -> bool {
@@ -104,26 +100,26 @@ impl Ledger {
     }
 
     pub(crate) fn mark_fixed_point(&mut self) {
-        self.fixed_point_reached = true;
+        self.flags.fixed_point_reached = true;
     }
 
     pub fn fixed_point_reached(&self) -> bool {
-        self.fixed_point_reached
+        self.flags.fixed_point_reached
     }
 
     /// The audit is reopened: a strategy now asks more negatives than the fixed point
     /// was reached with (never the seed, whose count is a constant).
     pub(crate) fn reopen_fixed_point(&mut self) {
-        self.fixed_point_reached = false;
+        self.flags.fixed_point_reached = false;
     }
 
     pub fn flaky_observed(&self) -> bool {
-        self.flaky_observed
+        self.flags.flaky_observed
     }
 
     /// The seed's `flaky_observed = true` (a latch: nothing ever clears it).
     pub(crate) fn latch_flaky(&mut self) {
-        self.flaky_observed = true;
+        self.flags.flaky_observed = true;
     }
 
     /// Every verdict recorded for `candidate` (empty if none).
@@ -145,7 +141,7 @@ impl Ledger {
     /// Otherwise the replay becomes the pending request, numbered `attempts + 1`.
     pub(crate) fn try_candidate(&mut self, phase: Phase, candidate: Vec<u32>) -> bool {
         if self.attempts >= self.max_replays {
-            self.budget_exhausted = true;
+            self.flags.budget_exhausted = true;
             return false;
         }
         // Stands where the seed checks the capture: once the capture is gone, or a runtime
@@ -192,7 +188,7 @@ impl Ledger {
         self.attempts = self.attempts.saturating_add(1);
         self.outcome_history.append(candidate, reproduced);
         if is_mixed(self.outcome_history.get(candidate)) {
-            self.flaky_observed = true;
+            self.flags.flaky_observed = true;
         }
         reproduced
     }
@@ -217,12 +213,12 @@ impl Ledger {
         let current = self.current.clone();
         let final_outcomes = self.outcome_history.get_or_create(&current);
         if is_mixed(final_outcomes) {
-            self.flaky_observed = true;
+            self.flags.flaky_observed = true;
         }
-        self.final_confirmed = final_outcomes.len() >= confirmation_runs
+        self.flags.final_confirmed = final_outcomes.len() >= confirmation_runs
             && final_outcomes.iter().all(|&reproduced| reproduced);
-        if !self.final_confirmed && self.attempts >= self.max_replays {
-            self.budget_exhausted = true;
+        if !self.flags.final_confirmed && self.attempts >= self.max_replays {
+            self.flags.budget_exhausted = true;
         }
     }
 
@@ -236,8 +232,8 @@ impl Ledger {
                 .map(|request| request.candidate.clone()),
             attempts: self.attempts,
             max_replays: self.max_replays,
-            flaky_observed: self.flaky_observed,
-            budget_exhausted: self.budget_exhausted,
+            flaky_observed: self.flags.flaky_observed,
+            budget_exhausted: self.flags.budget_exhausted,
             outcome_history: self.outcome_history.entries().to_vec(),
         }
     }
@@ -262,10 +258,7 @@ impl Ledger {
             current: self.current.clone(),
             attempts: self.attempts,
             max_replays: self.max_replays,
-            fixed_point_reached: self.fixed_point_reached,
-            final_confirmed: self.final_confirmed,
-            flaky_observed: self.flaky_observed,
-            budget_exhausted: self.budget_exhausted,
+            flags: self.flags,
             capture_failure: self.capture_failure.clone(),
             runtime_failure: self.runtime_failure.clone(),
             proof,

@@ -8,6 +8,7 @@
 //! confirmation are shared; a strategy supplies only its [`SearchStage`].
 
 mod error;
+mod flags;
 pub(crate) mod history;
 mod ledger;
 mod machine;
@@ -19,6 +20,7 @@ mod snapshot;
 mod stage;
 
 pub use error::EngineError;
+pub use flags::SearchFlags;
 pub(crate) use ledger::without;
 pub use ledger::Ledger;
 pub use machine::{Engine, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};

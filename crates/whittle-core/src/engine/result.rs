@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::SearchFlags;
 use crate::rate::Rate;
 
 /// Every live verdict of one candidate, in replay order (`true` = reproduced).
@@ -29,10 +30,9 @@ pub struct SearchResult {
     pub current: Vec<u32>,
     pub attempts: u32,
     pub max_replays: u32,
-    pub fixed_point_reached: bool,
-    pub final_confirmed: bool,
-    pub flaky_observed: bool,
-    pub budget_exhausted: bool,
+    /// Flattened: the four flags stay top-level fields of the JSON, in this place.
+    #[serde(flatten)]
+    pub flags: SearchFlags,
     pub capture_failure: Option<String>,
     pub runtime_failure: Option<String>,
     /// One row per step of `current`; empty when the baseline did not reproduce.
@@ -110,4 +110,66 @@ pub(crate) fn reproducing_counts(history: &[CandidateHistory]) -> (u32, u32) {
         }
     }
     (hits, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON a result had when the four flags were its own fields: embedding them
+    /// (flattened) must not move, rename or nest one of them.
+    const JSON: &str = r#"{"baseline_reproduced":true,"current":[2,5],"attempts":9,"max_replays":12,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"capture_failure":null,"runtime_failure":"gone","proof":[{"removed_step":2,"candidate":[5],"outcomes":[false]},{"removed_step":5,"candidate":[2],"outcomes":[false,false]}],"outcome_history":[{"candidate":[2,5],"outcomes":[true,false,true]}]}"#;
+
+    fn result() -> SearchResult {
+        SearchResult {
+            baseline_reproduced: true,
+            current: vec![2, 5],
+            attempts: 9,
+            max_replays: 12,
+            flags: SearchFlags {
+                fixed_point_reached: true,
+                final_confirmed: false,
+                flaky_observed: true,
+                budget_exhausted: false,
+            },
+            capture_failure: None,
+            runtime_failure: Some("gone".into()),
+            proof: vec![
+                ProofRow {
+                    removed_step: 2,
+                    candidate: vec![5],
+                    outcomes: vec![false],
+                },
+                ProofRow {
+                    removed_step: 5,
+                    candidate: vec![2],
+                    outcomes: vec![false, false],
+                },
+            ],
+            outcome_history: vec![CandidateHistory {
+                candidate: vec![2, 5],
+                outcomes: vec![true, false, true],
+            }],
+            statistical: None,
+        }
+    }
+
+    #[test]
+    fn the_flags_stay_top_level_fields_in_their_place() {
+        assert_eq!(serde_json::to_string(&result()).unwrap(), JSON);
+        let back: SearchResult = serde_json::from_str(JSON).unwrap();
+        assert_eq!(back, result());
+    }
+
+    #[test]
+    fn a_statistical_proof_follows_the_history() {
+        let mut with = result();
+        with.statistical = Some(StatisticalProof {
+            confidence_percent: 95,
+            cap: 8,
+        });
+        let json = serde_json::to_string(&with).unwrap();
+        assert!(json.ends_with(r#","statistical":{"confidence_percent":95,"cap":8}}"#));
+        assert_eq!(serde_json::from_str::<SearchResult>(&json).unwrap(), with);
+    }
 }

@@ -103,7 +103,7 @@ fn essential_set(n: u32, picks: &[u32]) -> Vec<u32> {
 }
 
 fn confirmed_only_with_three_of_three(result: &SearchResult) -> bool {
-    !result.final_confirmed
+    !result.flags.final_confirmed
         || (result.final_outcomes().len() >= HIGH_CONFIDENCE_RUNS
             && result.final_outcomes().iter().all(|&r| r))
 }
@@ -164,7 +164,7 @@ proptest! {
         let mixed = par.all.iter().any(|(c, o)| {
             par.all.iter().any(|(d, p)| c == d && (*o == Outcome::Reproduced) != (*p == Outcome::Reproduced))
         });
-        prop_assert_eq!(par.result.flaky_observed, mixed);
+        prop_assert_eq!(par.result.flags.flaky_observed, mixed);
     }
 }
 
@@ -190,7 +190,7 @@ fn four_devices_take_fewer_rounds_than_one_on_a_long_path() {
         }
         let result = scheduler.is_done().unwrap();
         assert_eq!(result.current, vec![5, 20]);
-        assert!(result.final_confirmed && result.fixed_point_reached);
+        assert!(result.flags.final_confirmed && result.flags.fixed_point_reached);
         rounds
     };
     let (one, four) = (rounds(1), rounds(4));

@@ -136,7 +136,7 @@ impl Scheduler {
         match self.real.next_request() {
             Request::Done(mut result) => {
                 if self.wasted_contradicts(&result) {
-                    result.flaky_observed = true;
+                    result.flags.flaky_observed = true;
                 }
                 Some(result)
             }

@@ -71,7 +71,10 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
     assert!(is_subsequence(&r.current, session));
 
     let any_mixed = r.outcome_history.iter().any(|h| is_mixed(&h.outcomes));
-    assert_eq!(r.flaky_observed, any_mixed, "flaky latch ⇔ a mixed history");
+    assert_eq!(
+        r.flags.flaky_observed, any_mixed,
+        "flaky latch ⇔ a mixed history"
+    );
 
     if r.baseline_reproduced {
         let final_outcomes = r.final_outcomes();
@@ -87,14 +90,14 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
         );
         assert_eq!(r.current, session);
     }
-    if r.fixed_point_reached {
+    if r.flags.fixed_point_reached {
         assert!(r
             .proof
             .iter()
             .all(|row| consistent_negatives(&row.outcomes)));
     }
-    if r.budget_exhausted {
-        assert!(r.attempts == budget || !r.final_confirmed);
+    if r.flags.budget_exhausted {
+        assert!(r.attempts == budget || !r.flags.final_confirmed);
     }
 
     for identity in [RELIABLE, DEGRADED] {
@@ -105,7 +108,9 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
         assert_ne!(a.confidence, Some(Confidence::Low));
         if a.confidence == Some(Confidence::High) {
             assert!(identity.fingerprint_reliable && !identity.signature_degraded);
-            assert!(r.fixed_point_reached && r.final_confirmed && !r.budget_exhausted);
+            assert!(
+                r.flags.fixed_point_reached && r.flags.final_confirmed && !r.flags.budget_exhausted
+            );
             assert!(r
                 .proof
                 .iter()
@@ -113,7 +118,7 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
             let final_outcomes = r.final_outcomes();
             assert!(final_outcomes.len() >= HIGH_CONFIDENCE_RUNS);
             assert!(final_outcomes.iter().all(|&hit| hit));
-            assert!(!any_mixed && !r.flaky_observed);
+            assert!(!any_mixed && !r.flags.flaky_observed);
             assert!(!failed);
         }
         if any_mixed {

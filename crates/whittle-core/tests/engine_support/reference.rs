@@ -9,8 +9,8 @@
 //!   stays gone, as `try_candidate` returning null at the capture check.
 
 use whittle_core::{
-    CandidateHistory, Outcome, Phase, ProofRow, ReplayRequest, SearchResult, HIGH_CONFIDENCE_RUNS,
-    NEGATIVE_PROOF_RUNS,
+    CandidateHistory, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags, SearchResult,
+    HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };
 
 use super::Transcript;
@@ -310,10 +310,12 @@ fn finish(
         current,
         attempts: s.attempts,
         max_replays: s.max_replays,
-        fixed_point_reached,
-        final_confirmed,
-        flaky_observed: s.flaky_observed,
-        budget_exhausted: s.budget_exhausted,
+        flags: SearchFlags {
+            fixed_point_reached,
+            final_confirmed,
+            flaky_observed: s.flaky_observed,
+            budget_exhausted: s.budget_exhausted,
+        },
         capture_failure: s.capture_failure.clone(),
         runtime_failure: s.runtime_failure.clone(),
         proof,

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use crate::mask::MaskStyle;
+use super::MaskStyle;
 
 /// How screenshots are masked before they are archived (`docs/SECURITY.md` §4).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

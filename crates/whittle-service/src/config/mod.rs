@@ -6,6 +6,7 @@ mod error;
 mod for_workspace;
 mod headers;
 mod load;
+mod mask_style;
 mod masking;
 mod roles;
 mod secret;
@@ -19,6 +20,7 @@ use std::path::PathBuf;
 use whittle_contract::Role;
 
 pub use error::ConfigError;
+pub use mask_style::MaskStyle;
 pub use masking::{MaskingConfig, PrivacyLevel};
 
 pub use roles::{RoleServers, DEVICE_ROLES};

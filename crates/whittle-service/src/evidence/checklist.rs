@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::review::shot_path;
 use super::{validate_shot_name, ReviewError, SCREENSHOTS_DIR};
 use crate::atomic::{write_atomic, FileMode};
+use crate::export::ReviewSummary;
 
 pub const REVIEW_FILE: &str = "review.json";
 const REVIEW_SCHEMA: u32 = 1;
@@ -35,19 +36,6 @@ pub struct ShotReview {
     pub reviewed: bool,
     /// Deleted from the evidence by the reviewer (so also reviewed).
     pub omitted: bool,
-}
-
-/// The counts the window and an export show. Omitting a screenshot is a review
-/// decision, so omitted screenshots count as reviewed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ReviewSummary {
-    /// Screenshots archived by the run, omitted ones included.
-    pub total: u32,
-    pub reviewed: u32,
-    pub omitted: u32,
-    /// Attempts whose screenshot nobody has checked yet.
-    pub not_reviewed: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

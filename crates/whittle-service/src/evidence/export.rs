@@ -6,6 +6,7 @@ use super::attempts::recorded_attempts;
 use super::{read_result, review_checklist, ResultFileError};
 use crate::config::PrivacyLevel;
 use crate::export::{export_bundle, ExportError, ExportInput, ExportShot, ExportStep};
+use crate::result::PendingResult;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvidenceExportError {
@@ -109,7 +110,7 @@ pub fn export_input(
 }
 
 /// The rates of a result that recorded its final path's verdicts (none for older ones).
-fn rate_lines(result: &crate::run::PendingResult) -> Vec<String> {
+fn rate_lines(result: &PendingResult) -> Vec<String> {
     result
         .final_outcomes
         .as_deref()

@@ -77,14 +77,20 @@ impl FilmstripRecord {
     }
 }
 
+/// Where a recorder's frames come from and where they go: the device showing the app,
+/// and the evidence session they are archived in, masked.
+pub struct FilmSource<'a> {
+    pub hub: &'a Hub,
+    pub device: &'a str,
+    pub package: &'a str,
+    pub evidence_dir: &'a Path,
+    pub masking: &'a MaskingConfig,
+}
+
 /// Takes the frames of one replay. A disabled recorder looks at nothing, so every
 /// replay can carry one and only the confirmation replays pay for frames.
 pub struct FilmRecorder<'a> {
-    hub: &'a Hub,
-    device: &'a str,
-    package: &'a str,
-    evidence_dir: &'a Path,
-    masking: &'a MaskingConfig,
+    source: FilmSource<'a>,
     attempt: u32,
     candidate: Vec<u32>,
     launch_step: Option<u32>,
@@ -94,24 +100,15 @@ pub struct FilmRecorder<'a> {
 }
 
 impl<'a> FilmRecorder<'a> {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
-        hub: &'a Hub,
-        device: &'a str,
-        package: &'a str,
-        evidence_dir: &'a Path,
-        masking: &'a MaskingConfig,
+        source: FilmSource<'a>,
         attempt: u32,
         candidate: &[u32],
         launch_step: Option<u32>,
         enabled: bool,
     ) -> Self {
         FilmRecorder {
-            hub,
-            device,
-            package,
-            evidence_dir,
-            masking,
+            source,
             attempt,
             candidate: candidate.to_vec(),
             launch_step,
@@ -128,14 +125,15 @@ impl<'a> FilmRecorder<'a> {
         let started = Instant::now();
         let folder = format!("{FILMSTRIP_DIR}/attempt-{:03}", self.attempt);
         let name = format!("step-{:02}.png", self.frames.len() + 1);
+        let source = &self.source;
         let shot = archive_frame(
-            self.hub,
-            self.device,
-            self.package,
-            self.evidence_dir,
+            source.hub,
+            source.device,
+            source.package,
+            source.evidence_dir,
             &folder,
             &name,
-            self.masking,
+            source.masking,
         )
         .await;
         self.extra += started.elapsed();
@@ -159,7 +157,7 @@ impl<'a> FilmRecorder<'a> {
             frames: self.frames,
             extra_ms: u64::try_from(self.extra.as_millis()).unwrap_or(u64::MAX),
         };
-        if let Err(e) = FilmstripRecord::append(self.evidence_dir, strip) {
+        if let Err(e) = FilmstripRecord::append(self.source.evidence_dir, strip) {
             // The frames are evidence extras; the run goes on without them.
             tracing::warn!(error = %e, "filmstrip record not written");
         }

@@ -8,20 +8,21 @@ mod export;
 mod filmstrip;
 mod preview;
 mod report_section;
-mod result_file;
 mod review;
 mod screenshot;
 mod thumbnail;
 
 pub use attempts::{recorded_attempts, RecordedAttempt};
-pub use checklist::{
-    mark_reviewed, review_checklist, ReviewChecklist, ReviewSummary, ShotReview, REVIEW_FILE,
-};
+pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview, REVIEW_FILE};
+// Defined with the bundle manifest that records it; named here too, beside the checklist.
+pub use crate::export::ReviewSummary;
 pub use export::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
-pub use filmstrip::{archive_frame, FilmRecorder, FilmstripRecord, FILMSTRIP_DIR};
+pub use filmstrip::{archive_frame, FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
-pub use result_file::{read_result, write_result, ResultFileError};
+// `result.json` belongs to `crate::result`; named here too, beside the rest of the
+// evidence session's files.
+pub use crate::result::{read_result, write_result, ResultFileError};
 pub use review::{
     apply_masks, omit_shot, review_shot, validate_shot_name, MaskRecord, ReviewError, ReviewedShot,
 };

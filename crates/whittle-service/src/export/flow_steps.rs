@@ -33,6 +33,18 @@ pub(crate) struct FlowStep {
     pub action: FlowAction,
 }
 
+impl FlowStep {
+    /// `3. Tap "Pay" (original step 7)`: the step's line in every export, with its
+    /// description already made safe for where it goes (a comment, Markdown).
+    pub fn numbered(&self, description: &str) -> String {
+        let original = self
+            .index
+            .map(|i| format!(" (original step {i})"))
+            .unwrap_or_default();
+        format!("{}. {description}{original}", self.position)
+    }
+}
+
 pub(crate) enum FlowAction {
     Launch,
     Tap {

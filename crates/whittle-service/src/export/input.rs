@@ -5,8 +5,8 @@ use whittle_core::engine::Phase;
 use whittle_core::model::Confidence;
 use whittle_core::plan::ActionKind;
 
+use super::ReviewSummary;
 use crate::config::PrivacyLevel;
-use crate::evidence::ReviewSummary;
 
 /// Everything a bundle is made of; the caller has already masked the screenshots.
 #[derive(Debug, Clone, PartialEq)]

@@ -26,16 +26,7 @@ pub fn maestro_flow(input: &ExportInput) -> String {
     let _ = writeln!(y, "appId: {}", quoted(&input.package));
     let _ = writeln!(y, "---");
     for step in flow_steps(&input.steps) {
-        let original = step
-            .index
-            .map(|i| format!(" (original step {i})"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            y,
-            "# {}. {}{original}",
-            step.position,
-            comment(&step.description)
-        );
+        let _ = writeln!(y, "# {}", step.numbered(&comment(&step.description)));
         match step.action {
             FlowAction::Launch => y.push_str("- launchApp\n"),
             FlowAction::Tap { by, value } => tap(&mut y, by, &value),

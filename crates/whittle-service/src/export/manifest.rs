@@ -3,7 +3,6 @@ use whittle_core::model::Confidence;
 
 use super::{ExportStep, ShotLabel};
 use crate::config::PrivacyLevel;
-use crate::evidence::ReviewSummary;
 
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const REPLAY_FILE: &str = "replay.json";
@@ -16,6 +15,19 @@ pub const ROBO_FILE: &str = "repro.robo.json";
 pub const FILMSTRIP_DIR: &str = "filmstrip";
 pub const FILMSTRIP_GIF: &str = "filmstrip.gif";
 pub(crate) const BUNDLE_SCHEMA: u32 = 1;
+
+/// The counts the window and an export show. Omitting a screenshot is a review
+/// decision, so omitted screenshots count as reviewed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ReviewSummary {
+    /// Screenshots archived by the run, omitted ones included.
+    pub total: u32,
+    pub reviewed: u32,
+    pub omitted: u32,
+    /// Attempts whose screenshot nobody has checked yet.
+    pub not_reviewed: Vec<u32>,
+}
 
 /// `manifest.json`: identity of the app and run, and every other file with its hash.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

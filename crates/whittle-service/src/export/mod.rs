@@ -25,8 +25,8 @@ pub use input::{
 pub use maestro_flow::maestro_flow;
 pub use manifest::{
     Manifest, ManifestFile, ManifestFilmstrip, ManifestFrame, ManifestShot, ReplayFile,
-    FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, ROBO_FILE,
-    SCREENSHOTS_DIR,
+    ReviewSummary, FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE,
+    REPRO_FILE, ROBO_FILE, SCREENSHOTS_DIR,
 };
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};

@@ -12,15 +12,7 @@ use super::ExportInput;
 pub fn robo_script(input: &ExportInput) -> String {
     let mut lines: Vec<String> = Vec::new();
     for step in flow_steps(&input.steps) {
-        let original = step
-            .index
-            .map(|i| format!(" (original step {i})"))
-            .unwrap_or_default();
-        let description = format!(
-            "{}. {}{original}",
-            step.position,
-            comment(&step.description)
-        );
+        let description = step.numbered(&comment(&step.description));
         let action = match step.action {
             // Robo starts the app before the script.
             FlowAction::Launch => continue,

@@ -44,16 +44,7 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
     );
     let _ = writeln!(md, "**Steps to reproduce**\n");
     for step in flow_steps(&input.steps) {
-        let original = step
-            .index
-            .map(|i| format!(" (original step {i})"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            md,
-            "{}. {}{original}",
-            step.position,
-            safe_line(&step.description)
-        );
+        let _ = writeln!(md, "{}", step.numbered(&safe_line(&step.description)));
     }
     let _ = writeln!(
         md,

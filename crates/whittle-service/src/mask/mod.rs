@@ -17,7 +17,6 @@ mod raw;
 mod rect;
 mod screenshot;
 mod strict;
-mod style;
 mod text_lines;
 mod uniform;
 
@@ -30,6 +29,7 @@ pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
-pub use style::MaskStyle;
+// Chosen in `whittle.json` (`masking.style`), so the configuration defines it.
+pub use crate::config::MaskStyle;
 pub use text_lines::TextLines;
 pub use whittle_core::sensitive::looks_sensitive_text;

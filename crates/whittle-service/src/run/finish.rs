@@ -11,11 +11,10 @@ use whittle_text::{render_proof_table, render_report, ReportInput};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
-use super::journal::ResumeMark;
 use super::resume::resumed_block;
 use super::{
-    LiveRun, PendingResult, PlanEntry, Rating, RunEvent, RunNotice, RunOutcome, RunStatus,
-    RunSummary, SearchFlags, DECODE_WARNINGS_FILE,
+    LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunNotice, RunOutcome,
+    RunStatus, RunSummary, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
@@ -116,7 +115,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
         },
         attempts: result.attempts,
         rating: Rating::of(&assessment),
-        search: SearchFlags::of(&result),
+        search: result.flags,
         target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
         evidence_session: Some(evidence.id.clone()),
         warnings: run
@@ -172,7 +171,7 @@ fn pending_result(
         max_replays: result.max_replays,
         rating: Rating::of(&assessment),
         converged: assessment.converged,
-        search: SearchFlags::of(result),
+        search: result.flags,
         capture_failure: result.capture_failure.clone(),
         runtime_failure: result.runtime_failure.clone(),
         write_back_allowed: assessment.write_back_allowed,

@@ -25,6 +25,7 @@ use whittle_core::strategy::Strategy;
 
 use crate::atomic::{append_durable, sync_dir};
 use crate::replay::{ReplayVerdict, TargetIdentity};
+use crate::result::ResumeMark;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The journal layout this Whittle writes and reads.
@@ -100,14 +101,6 @@ impl AttemptOutcome {
             AttemptOutcome::Cancelled | AttemptOutcome::Failed { .. } => None,
         }
     }
-}
-
-/// A resume of the run: when, and how many attempts were already done.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ResumeMark {
-    pub at: String,
-    pub after_attempts: u32,
 }
 
 /// The tester ended an interrupted run without resuming it (the window's *Discard*).

@@ -15,11 +15,9 @@ mod lock;
 mod notice;
 mod options;
 mod outcome;
-mod pending;
 mod pool_record;
 mod prepare;
 mod recorded;
-mod result_flags;
 mod resume;
 mod rounds;
 mod search;
@@ -32,7 +30,7 @@ pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
     has_journal, parse_journal, read_journal, AttemptOutcome, DiscardMark, Journal, JournalAttempt,
-    JournalContents, JournalError, JournalHeader, ResumeMark, JOURNAL_FILE, JOURNAL_FORMAT,
+    JournalContents, JournalError, JournalHeader, JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
 pub(crate) use evidence_session::{capture_problem, stop_problem};
@@ -40,15 +38,11 @@ pub use localized_report::localized_report;
 pub use lock::{lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE};
 pub use notice::RunNotice;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
-pub use outcome::{RunOutcome, RunStatus, RunSummary};
-pub use pending::{
-    approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
-};
+pub use outcome::RunOutcome;
 pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
-pub use result_flags::{Rating, SearchFlags};
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
@@ -56,6 +50,12 @@ pub use resume::{
 pub use rounds::{Batch, RoundCursor};
 pub use search::PoolReplay;
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
+// What a run reports is defined below it, in `crate::result`, where the evidence reads
+// it too; named here as well, where a caller starts the run.
+pub use crate::result::{
+    approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, Rating,
+    ResumeMark, RunStatus, RunSummary, SearchFlags, RESULT_FILE,
+};
 
 use tokio_util::sync::CancellationToken;
 

@@ -25,10 +25,11 @@ use super::rounds::{Batch, RoundCursor};
 use super::{LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
-use crate::evidence::{archive_screenshot, ArchivedShot, FilmRecorder, FilmstripRecord};
+use crate::evidence::{
+    archive_screenshot, ArchivedShot, FilmRecorder, FilmSource, FilmstripRecord,
+};
 use crate::replay::{replay_observed, ReplayError, ReplayVerdict};
-
-pub const CANCELLED: &str = "cancelled by user";
+use crate::result::CANCELLED;
 
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
@@ -268,12 +269,15 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     fn film_recorder<'b>(&'b self, job: &Job, device: &'b str) -> FilmRecorder<'b> {
         let wanted = job.phase == Phase::Confirm
             && !FilmstripRecord::read(&self.evidence.dir).has_reproduced(&job.candidate);
-        FilmRecorder::new(
-            self.hub,
+        let source = FilmSource {
+            hub: self.hub,
             device,
-            &self.run.ctx.package,
-            &self.evidence.dir,
-            &self.config.masking,
+            package: &self.run.ctx.package,
+            evidence_dir: &self.evidence.dir,
+            masking: &self.config.masking,
+        };
+        FilmRecorder::new(
+            source,
             job.attempt,
             &job.candidate,
             self.run.plan.setup.first().copied(),

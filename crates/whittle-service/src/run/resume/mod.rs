@@ -25,11 +25,10 @@ pub use restore::{outcome_of, restore, RestoreError, Restored};
 
 use super::evidence_session::EvidenceSession;
 use super::evidence_step::{evidence_step, finished_event};
-use super::journal::{
-    read_journal, Journal, JournalAttempt, JournalContents, JournalError, ResumeMark,
-};
+use super::journal::{read_journal, Journal, JournalAttempt, JournalContents, JournalError};
 use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, LockError, RunLock};
+use super::ResumeMark;
 use super::{
     prepare, read_recorded_run, AttemptReason, MinimizeOptions, Prepared, RunError, RunEvent,
     RunOutcome, RunStatus,

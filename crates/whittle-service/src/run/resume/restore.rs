@@ -97,7 +97,7 @@ pub fn restore(
                     scheduler.complete(
                         job.attempt,
                         Outcome::RuntimeError {
-                            error: super::super::search::CANCELLED.to_owned(),
+                            error: crate::result::CANCELLED.to_owned(),
                         },
                     );
                     restored = restored.saturating_add(1);

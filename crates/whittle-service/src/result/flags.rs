@@ -1,7 +1,9 @@
-//! The flags a run's result reports, defined once and embedded (flattened, so the
-//! JSON keeps its flat shape) in both [`super::RunSummary`] (`--json`, the window) and
-//! [`super::PendingResult`] (`result.json`): built once from the search's
-//! [`SearchResult`] and its [`Assessment`] instead of copied field by field.
+//! The flags a run's result reports, embedded (flattened, so the JSON keeps its flat
+//! shape) in both [`super::RunSummary`] (`--json`, the window) and
+//! [`super::PendingResult`] (`result.json`): the [`Rating`] built once from the
+//! search's [`Assessment`], and the engine's own [`SearchFlags`], which the search's
+//! `SearchResult` embeds the same way, taken as they are instead of copied field by
+//! field.
 //!
 //! They are two types, not one, because `result.json` writes `converged` between
 //! them and its bytes must stay as they were (results already on disk, and readers
@@ -10,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 use whittle_core::assessment::Assessment;
-use whittle_core::engine::SearchResult;
+pub use whittle_core::engine::SearchFlags;
 use whittle_core::model::Confidence;
 
 /// How far the result can be trusted: the assessment's rating.
@@ -29,31 +31,6 @@ impl Rating {
         Rating {
             confidence: assessment.confidence,
             complete: assessment.minimized_complete,
-        }
-    }
-}
-
-/// How the search ended, as the engine reported it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct SearchFlags {
-    /// No single deletion of the final path reproduced.
-    pub fixed_point_reached: bool,
-    /// The final path reproduced on every one of its confirmation replays.
-    pub final_confirmed: bool,
-    /// Some path both reproduced and missed (a latch; docs/design.md).
-    pub flaky_observed: bool,
-    /// The replay budget ran out before the search finished.
-    pub budget_exhausted: bool,
-}
-
-impl SearchFlags {
-    pub fn of(result: &SearchResult) -> SearchFlags {
-        SearchFlags {
-            fixed_point_reached: result.fixed_point_reached,
-            final_confirmed: result.final_confirmed,
-            flaky_observed: result.flaky_observed,
-            budget_exhausted: result.budget_exhausted,
         }
     }
 }

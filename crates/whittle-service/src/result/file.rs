@@ -1,7 +1,7 @@
 use std::path::{Path, PathBuf};
 
+use super::{PendingResult, RESULT_FILE};
 use crate::atomic::{write_atomic, FileMode};
-use crate::run::{PendingResult, RESULT_FILE};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ResultFileError {

@@ -1,0 +1,23 @@
+//! What a run reports, and what it leaves as its result: the evidence session's
+//! `result.json` ([`PendingResult`], read and written here), the `--json` object
+//! ([`RunSummary`]) with the [`RunStatus`] an exit code comes from, the flags both
+//! embed, and the approval that writes a result back into the session's sidecar.
+//!
+//! A module of its own, below both the run (which writes these) and the evidence
+//! (which reads `result.json` back to show or export it), so neither has to import
+//! the other for them (`docs/architecture.md`, "Inside the application layer").
+
+mod file;
+mod flags;
+mod pending;
+mod resume_mark;
+mod summary;
+
+pub use file::{read_result, write_result, ResultFileError};
+pub use flags::{Rating, SearchFlags};
+pub use pending::{
+    approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
+};
+pub use resume_mark::ResumeMark;
+pub(crate) use summary::CANCELLED;
+pub use summary::{RunStatus, RunSummary};

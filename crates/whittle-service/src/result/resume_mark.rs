@@ -1,0 +1,11 @@
+//! A resume of an interrupted run, as its journal records it and its result lists it.
+
+use serde::{Deserialize, Serialize};
+
+/// A resume of the run: when, and how many attempts were already done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ResumeMark {
+    pub at: String,
+    pub after_attempts: u32,
+}
