@@ -41,13 +41,10 @@ fn splitmix(mut x: u64) -> u64 {
 }
 
 fn verdict(reproduced: bool) -> ReplayVerdict {
-    ReplayVerdict {
-        reproduced,
-        reason: (!reproduced).then_some(MissReason::NoCrash),
-        step: None,
-        signature: reproduced.then(|| "0123456789ab".into()),
-        label: None,
-        observed: Vec::new(),
+    if reproduced {
+        ReplayVerdict::reproduced(Some("0123456789ab".into()), None, Vec::new())
+    } else {
+        ReplayVerdict::missed(MissReason::NoCrash, None, Vec::new())
     }
 }
 

@@ -81,8 +81,8 @@ pub async fn replay_observed<O: ReplayObserver + Send>(
 
     if crashes.is_empty() {
         return Ok(match failure {
-            Some(f) => negative(f.reason, Some(f.step), Vec::new()),
-            None => negative(MissReason::NoCrash, None, Vec::new()),
+            Some(f) => ReplayVerdict::missed(f.reason, Some(f.step), Vec::new()),
+            None => ReplayVerdict::missed(MissReason::NoCrash, None, Vec::new()),
         });
     }
     // Every crash is compared: the target need not be the first one drained.
@@ -103,19 +103,16 @@ pub async fn replay_observed<O: ReplayObserver + Send>(
             stack: stack_excerpt(&crash.stack),
         });
         if is_target {
-            return Ok(ReplayVerdict {
-                reproduced: true,
-                reason: None,
-                step: None,
-                signature: signature.fingerprint.filter(|_| ctx.target.is_reliable()),
-                label: Some(signature.label),
+            return Ok(ReplayVerdict::reproduced(
+                signature.fingerprint.filter(|_| ctx.target.is_reliable()),
+                Some(signature.label),
                 observed,
-            });
+            ));
         }
     }
     Ok(match failure {
-        Some(f) => negative(f.reason, Some(f.step), observed),
-        None => negative(MissReason::DifferentCrash, None, observed),
+        Some(f) => ReplayVerdict::missed(f.reason, Some(f.step), observed),
+        None => ReplayVerdict::missed(MissReason::DifferentCrash, None, observed),
     })
 }
 
@@ -183,17 +180,6 @@ fn expected_refusal(result: Result<(), McpError>) -> Result<bool, McpError> {
             ..
         }) => Ok(false),
         Err(e) => Err(e),
-    }
-}
-
-fn negative(reason: MissReason, step: Option<u32>, observed: Vec<ObservedCrash>) -> ReplayVerdict {
-    ReplayVerdict {
-        reproduced: false,
-        reason: Some(reason),
-        step,
-        signature: None,
-        label: None,
-        observed,
     }
 }
 

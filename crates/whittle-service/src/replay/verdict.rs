@@ -56,6 +56,41 @@ pub struct ReplayVerdict {
     pub observed: Vec<ObservedCrash>,
 }
 
+impl ReplayVerdict {
+    /// The target crash was seen: `signature` is its fingerprint when the identity is
+    /// reliable enough to name it, `label` what the analyzer called it.
+    pub fn reproduced(
+        signature: Option<String>,
+        label: Option<String>,
+        observed: Vec<ObservedCrash>,
+    ) -> ReplayVerdict {
+        ReplayVerdict {
+            reproduced: true,
+            reason: None,
+            step: None,
+            signature,
+            label,
+            observed,
+        }
+    }
+
+    /// The target crash was not seen, and why (`step` when an action stopped the replay).
+    pub fn missed(
+        reason: MissReason,
+        step: Option<u32>,
+        observed: Vec<ObservedCrash>,
+    ) -> ReplayVerdict {
+        ReplayVerdict {
+            reproduced: false,
+            reason: Some(reason),
+            step,
+            signature: None,
+            label: None,
+            observed,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,13 +33,10 @@ fn attempt(n: u32, reproduced: bool) -> JournalAttempt {
         speculative: false,
         device: "sim-1".into(),
         outcome: AttemptOutcome::Replayed {
-            verdict: ReplayVerdict {
-                reproduced,
-                reason: (!reproduced).then_some(MissReason::NoCrash),
-                step: None,
-                signature: reproduced.then(|| "0123456789ab".into()),
-                label: None,
-                observed: Vec::new(),
+            verdict: if reproduced {
+                ReplayVerdict::reproduced(Some("0123456789ab".into()), None, Vec::new())
+            } else {
+                ReplayVerdict::missed(MissReason::NoCrash, None, Vec::new())
             },
         },
         duration_ms: 120,
