@@ -54,11 +54,26 @@ before(async () => {
   await start();
 });
 
-/** Clicks an element after scrolling it into view (rows off screen are not rendered). */
-async function clickInView(el) {
-  await exec(`arguments[0].scrollIntoView({ block: "center" });`, [el]);
-  await new Promise((r) => setTimeout(r, 300));
-  await click(el);
+/**
+ * Clicks an element after scrolling it into view (rows off screen are not rendered).
+ * `target` is an element or a function that finds it again: lazily loaded thumbnails and
+ * the windowed history can move a row after the scroll, and WebKit then refuses the click
+ * as "not interactable"; the element is found, scrolled to and clicked again until the
+ * click lands (a real pointer would simply follow the row).
+ */
+async function clickInView(target, what = "the element") {
+  const locate = typeof target === "function" ? target : async () => target;
+  let tries = 0;
+  await waitFor(`${what} to take a click`, async () => {
+    tries += 1;
+    const el = await locate();
+    if (!el) return false;
+    await exec(`arguments[0].scrollIntoView({ block: "center" });`, [el]);
+    await new Promise((r) => setTimeout(r, 300));
+    await click(el); // a refused click throws; waitFor tries again and reports the last refusal
+    return true;
+  });
+  if (tries > 1) console.log(`# ${what}: the click landed at try ${tries}`);
 }
 
 /** Runs the open session's crash c1 to its end and returns the outcome banner's text. */
@@ -303,13 +318,14 @@ test("after a restart, the approved result is back without replaying: badge, his
   // Its screenshot is the archived one of that attempt.
   // A reproducing attempt's screenshot may be omitted (the launcher after the crash); the
   // first attempt with one is taken, once its thumbnail is laid out (it loads lazily).
-  const shot = (await find(byTestId("open-screenshot")))[0];
+  const firstShot = async () => (await find(byTestId("open-screenshot")))[0];
+  const shot = await firstShot();
   assert.ok(shot, "the reopened history has an archived screenshot");
   await exec(`arguments[0].scrollIntoView({ block: "center" });`, [shot]);
   await waitFor("the thumbnail to be laid out", () =>
     exec(`const r = arguments[0].getBoundingClientRect(); return r.width > 0 && r.height > 0;`, [shot]),
   );
-  await click(shot);
+  await clickInView(firstShot, "the first archived screenshot");
   await one(byTestId("screenshot-viewer"), "the screenshot viewer");
   await waitFor("the reopened screenshot to be decoded", () =>
     exec(
