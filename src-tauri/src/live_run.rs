@@ -167,11 +167,11 @@ fn view(outcome: &RunOutcome, workspace: &Path, locale: Locale) -> RunResultView
         exportable: outcome.summary.rating.confidence.is_some() && outcome.evidence_dir.is_some(),
         approve_blocked: None,
         approved: false,
-        failure: outcome.search.as_ref().and_then(|s| {
-            s.capture_failure
-                .clone()
-                .or_else(|| s.runtime_failure.clone())
-        }),
+        failure: outcome
+            .summary
+            .end
+            .failure()
+            .map(whittle_text::failure_text),
         reopened: false,
     }
 }

@@ -14,9 +14,7 @@ use whittle_core::model::{Confidence, Crash, Sidecar, SIDECAR_FILE};
 use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::workspace::list_sessions;
 use whittle_service::evidence::read_result;
-use whittle_service::run::{
-    can_resume, read_journal, run_state, PendingResult, RunState, RunStatus,
-};
+use whittle_service::run::{can_resume, read_journal, run_state, RunEnd, RunState};
 
 /// A sidecar larger than this is not read for badges (it is never that large).
 const MAX_SIDECAR_BYTES: u64 = 4 * 1024 * 1024;
@@ -25,7 +23,10 @@ const MAX_SIDECAR_BYTES: u64 = 4 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum PastRunOutcome {
+    /// Proven minimal with high confidence (`RunEnd::Minimized`).
     Minimized,
+    /// The shortest reproducing path so far, minimality not proven.
+    Unproven,
     NotReproduced,
     Static,
     CaptureFailed,
@@ -40,15 +41,16 @@ pub enum PastRunOutcome {
     Discarded,
 }
 
-impl From<RunStatus> for PastRunOutcome {
-    fn from(status: RunStatus) -> Self {
-        match status {
-            RunStatus::Minimized => PastRunOutcome::Minimized,
-            RunStatus::NotReproduced => PastRunOutcome::NotReproduced,
-            RunStatus::Static => PastRunOutcome::Static,
-            RunStatus::CaptureFailed => PastRunOutcome::CaptureFailed,
-            RunStatus::RuntimeFailed => PastRunOutcome::RuntimeFailed,
-            RunStatus::Cancelled => PastRunOutcome::Cancelled,
+impl From<&RunEnd> for PastRunOutcome {
+    fn from(end: &RunEnd) -> Self {
+        match end {
+            RunEnd::Minimized => PastRunOutcome::Minimized,
+            RunEnd::Unproven => PastRunOutcome::Unproven,
+            RunEnd::NotReproduced => PastRunOutcome::NotReproduced,
+            RunEnd::Static => PastRunOutcome::Static,
+            RunEnd::CaptureFailed { .. } => PastRunOutcome::CaptureFailed,
+            RunEnd::RuntimeFailed { .. } => PastRunOutcome::RuntimeFailed,
+            RunEnd::Cancelled => PastRunOutcome::Cancelled,
         }
     }
 }
@@ -70,20 +72,6 @@ pub struct PastRun {
     pub approved: bool,
     /// It can go on from its journal (*Resume*) or be ended for good (*Discard*).
     pub resumable: bool,
-}
-
-/// The status a result was written with, or (older results) the one its fields imply.
-pub fn status_of(result: &PendingResult) -> RunStatus {
-    if let Some(status) = result.status {
-        return status;
-    }
-    match (&result.capture_failure, &result.runtime_failure) {
-        (_, Some(r)) if r == "cancelled by user" => RunStatus::Cancelled,
-        (Some(_), _) => RunStatus::CaptureFailed,
-        (_, Some(_)) => RunStatus::RuntimeFailed,
-        _ if result.rating.confidence.is_some() => RunStatus::Minimized,
-        _ => RunStatus::NotReproduced,
-    }
 }
 
 /// Past runs per crash id of `session_id`, newest first. Unreadable evidence is left
@@ -154,7 +142,7 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
     };
     match read_result(dir) {
         Ok(result) => {
-            let outcome = overriding.unwrap_or_else(|| PastRunOutcome::from(status_of(&result)));
+            let outcome = overriding.unwrap_or_else(|| PastRunOutcome::from(&result.end));
             let run = PastRun {
                 outcome,
                 original_steps: count(result.original_path.len()),

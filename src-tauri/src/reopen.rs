@@ -31,12 +31,12 @@ use whittle_core::model::Confidence;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id};
 use whittle_service::run::{
     read_recorded_run, sidecar_entry, PendingResult, RecordedAttempt, RecordedRun, RunEvent,
-    RunStatus, RunSummary,
+    RunSummary,
 };
 
 use crate::error::AppError;
 use crate::live_run::default_export_folder;
-use crate::past_runs::{approved_runs, status_of};
+use crate::past_runs::approved_runs;
 use crate::run_update::{ApproveBlock, RunResultView};
 use crate::runs::{FinishedRun, Runs};
 
@@ -120,7 +120,6 @@ fn result_view(
     recorded: &RecordedRun,
     result: &PendingResult,
 ) -> RunResultView {
-    let status = status_of(result);
     let approved = approved_runs(workspace, session_id).get(&result.crash_id)
         == Some(&evidence_session.to_owned());
     // A run of this window keeps its in-memory result; only a run read from disk is
@@ -128,7 +127,7 @@ fn result_view(
     let in_memory = runs.finished(evidence_session).and_then(|f| f.pending);
     let (pending, approve_blocked) = match in_memory {
         Some(pending) => (Some(pending), None),
-        None if status != RunStatus::Minimized || !result.write_back_allowed => (None, None),
+        None if !result.end.may_write_back() || !result.write_back_allowed => (None, None),
         None => match validate(workspace, session_id, evidence_session, recorded, result) {
             Ok(pending) => (Some(pending), None),
             Err(detail) => (None, Some(ApproveBlock::Inconsistent { detail })),
@@ -150,7 +149,7 @@ fn result_view(
         serde_json::to_string_pretty(&serde_json::json!({ pending.crash_id.clone(): entry })).ok()
     });
     RunResultView {
-        summary: summary_of(result, status),
+        summary: summary_of(result),
         report: report_text(dir),
         pending,
         sidecar_preview,
@@ -159,18 +158,15 @@ fn result_view(
         exportable: result.rating.confidence.is_some(),
         approve_blocked,
         approved,
-        failure: result
-            .capture_failure
-            .clone()
-            .or_else(|| result.runtime_failure.clone()),
+        failure: result.end.failure().map(whittle_text::failure_text),
         reopened: true,
     }
 }
 
 /// The `--json` summary of a result read from disk.
-pub fn summary_of(result: &PendingResult, status: RunStatus) -> RunSummary {
+pub fn summary_of(result: &PendingResult) -> RunSummary {
     RunSummary {
-        status,
+        end: result.end.clone(),
         session: result.original_session.clone(),
         crash_id: result.crash_id.clone(),
         original_path: result.original_path.clone(),
@@ -290,8 +286,7 @@ pub fn validate(
     check(
         result.write_back_allowed
             && result.rating.confidence.is_some()
-            && result.capture_failure.is_none()
-            && result.runtime_failure.is_none(),
+            && result.end.may_write_back(),
         "the result does not allow writing back",
     )?;
     if result.rating.confidence == Some(Confidence::High) {

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 use whittle_core::bound::lower_bound;
-use whittle_core::engine::{Outcome, Request};
+use whittle_core::engine::{MissReason, Outcome, Request};
 use whittle_core::strategy::Strategy;
 
 /// Paths longer than this are estimated as this long (the estimate grows slowly with n,
@@ -99,7 +99,7 @@ fn replays(strategy: Strategy, n: u32, essential: &[u32]) -> Option<u32> {
                     Outcome::Reproduced
                 } else {
                     Outcome::NotReproduced {
-                        reason: "no_crash".into(),
+                        reason: MissReason::NoCrash,
                     }
                 });
             }

@@ -108,7 +108,7 @@ fn spawn(
         let ended = match run.await {
             Ok((view, finished)) => {
                 let summary = &view.summary;
-                tracing::info!(run_id, status = ?summary.status, attempts = summary.attempts, confidence = ?summary.rating.confidence, evidence = ?summary.evidence_session, "minimize run ended");
+                tracing::info!(run_id, status = summary.end.status(), attempts = summary.attempts, confidence = ?summary.rating.confidence, evidence = ?summary.evidence_session, "minimize run ended");
                 if let Some((evidence, _)) = &finished {
                     slot.own().ended(evidence);
                 }

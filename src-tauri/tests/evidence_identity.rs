@@ -16,7 +16,7 @@ use whittle_app::runs::Runs;
 use whittle_app::screenshots::{self, MaskPreviewRequest, MaskRequest};
 use whittle_app::{result_actions, review};
 use whittle_service::mask::{MaskRect, MaskStyle};
-use whittle_service::run::{RunEvent, RunStatus};
+use whittle_service::run::{RunEnd, RunEvent};
 
 const LOGIN: &str = "2026-05-13_170000_legacy-login";
 
@@ -61,8 +61,8 @@ fn minimize(setup: &Setup, session: &str) -> (Arc<Runs>, String, Vec<Shot>) {
     whittle_app::run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
     let (events, result) = drain(&rx);
     assert_eq!(
-        result.summary.status,
-        RunStatus::Minimized,
+        result.summary.end,
+        RunEnd::Minimized,
         "{session}: {}",
         result.report
     );

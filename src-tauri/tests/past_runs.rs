@@ -15,7 +15,7 @@ use whittle_app::run_update::ApproveBlock;
 use whittle_app::runs::Runs;
 use whittle_app::{reopen, view};
 use whittle_core::model::Confidence;
-use whittle_service::run::{RunEvent, RunStatus};
+use whittle_service::run::{RunEnd, RunEvent};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
 
@@ -80,7 +80,7 @@ fn a_reopened_run_shows_its_attempts_and_can_be_approved_into_the_workspace() {
         matches!(opened.events.first(), Some(RunEvent::Started { devices, .. }) if devices == &["sim-1", "sim-2"])
     );
     assert!(
-        matches!(opened.events.last(), Some(RunEvent::Finished(s)) if s.status == RunStatus::Minimized)
+        matches!(opened.events.last(), Some(RunEvent::Finished(s)) if s.end == RunEnd::Minimized)
     );
     let result = opened.result.expect("a result");
     assert!(result.reopened && result.exportable && !result.approved);

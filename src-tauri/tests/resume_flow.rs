@@ -16,7 +16,7 @@ use whittle_app::past_runs::PastRunOutcome;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{run_control, view};
-use whittle_service::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
+use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
 
 fn own_runs_file(setup: &Setup) -> std::path::PathBuf {
     setup.root.path().join("state/own-runs.json")
@@ -55,7 +55,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
         }
     };
     let evidence = evidence.expect("the run started");
-    assert_eq!(stopped.summary.status, RunStatus::Cancelled);
+    assert_eq!(stopped.summary.end, RunEnd::Cancelled);
     let listed = std::fs::read_to_string(own_runs_file(&setup)).unwrap();
     assert!(!listed.contains(&evidence), "forgotten once it ended");
 
@@ -77,12 +77,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
     )
     .unwrap();
     let (events, result) = drain(&rx);
-    assert_eq!(
-        result.summary.status,
-        RunStatus::Minimized,
-        "{}",
-        result.report
-    );
+    assert_eq!(result.summary.end, RunEnd::Minimized, "{}", result.report);
     assert_eq!(result.summary.minimal_path, [1, 10, 11, 12]);
     assert_eq!(
         result.summary.evidence_session.as_deref(),

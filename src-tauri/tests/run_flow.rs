@@ -17,7 +17,7 @@ use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
 use whittle_service::mask::{MaskRect, MaskStyle};
-use whittle_service::run::{AttemptReason, RunEvent, RunNotice, RunStatus};
+use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
@@ -84,7 +84,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     );
 
     let summary = &result.summary;
-    assert_eq!(summary.status, RunStatus::Minimized, "{}", result.report);
+    assert_eq!(summary.end, RunEnd::Minimized, "{}", result.report);
     assert_eq!(summary.minimal_path, [1, 10, 11, 12]);
     let evidence = summary.evidence_session.clone().unwrap();
     let preview = result
@@ -204,7 +204,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
         }
     };
     assert!(cancelled);
-    assert_eq!(result.summary.status, RunStatus::Cancelled);
+    assert_eq!(result.summary.end, RunEnd::Cancelled);
     assert!(result.pending.is_none());
     assert!(result.sidecar_preview.is_none());
     // Cancelling is not a device error: the attempt it stopped says so.

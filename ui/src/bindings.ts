@@ -353,6 +353,54 @@ export type ErrorPayload_Serialize = {
 	refusal?: RunRefusal_Serialize,
 };
 
+export type FailureCause = FailureCause_Serialize | FailureCause_Deserialize;
+
+export type FailureCause_Deserialize = 
+/**
+ *  An MCP tool call failed or answered nothing usable; `step` is the candidate
+ *  step being replayed when it happened, if one was.
+ */
+{ kind: "tool"; step?: number | null; detail: string } | 
+/**  The crashes of the replay could not be read back from the device's log. */
+{ kind: "drain"; detail: string } | 
+/**  The replay plan has no such step (a candidate from another plan). */
+{ kind: "unknown_step"; step: number } | 
+/**
+ *  The log capture of `device` was not running before a replay, or did not stop
+ *  cleanly after the search.
+ */
+{ kind: "capture"; device?: string | null; detail: string } | 
+/**
+ *  The attempt ran but could not be made durable (its journal line or its
+ *  evidence step), so it cannot count.
+ */
+{ kind: "not_saved"; detail: string } | 
+/**  A cause recorded as text by a Whittle that did not type causes yet. */
+{ kind: "recorded"; detail: string };
+
+export type FailureCause_Serialize = 
+/**
+ *  An MCP tool call failed or answered nothing usable; `step` is the candidate
+ *  step being replayed when it happened, if one was.
+ */
+{ kind: "tool"; step: number | null; detail: string } | 
+/**  The crashes of the replay could not be read back from the device's log. */
+{ kind: "drain"; detail: string } | 
+/**  The replay plan has no such step (a candidate from another plan). */
+{ kind: "unknown_step"; step: number } | 
+/**
+ *  The log capture of `device` was not running before a replay, or did not stop
+ *  cleanly after the search.
+ */
+{ kind: "capture"; device: string | null; detail: string } | 
+/**
+ *  The attempt ran but could not be made durable (its journal line or its
+ *  evidence step), so it cannot count.
+ */
+{ kind: "not_saved"; detail: string } | 
+/**  A cause recorded as text by a Whittle that did not type causes yet. */
+{ kind: "recorded"; detail: string };
+
 /**  The filmstrip the final confirmation took, for the result view. */
 export type FilmstripView = FilmstripView_Serialize | FilmstripView_Deserialize;
 
@@ -499,6 +547,12 @@ export type MaskRequest = {
  */
 export type MaskStyle = "solid" | "pixelate" | "blur";
 
+/**
+ *  Why a replay did not reproduce the target. Serializes as the seed's strings
+ *  (`no_crash`, …), which evidence notes and `--json` consumers read.
+ */
+export type MissReason = "no_crash" | "element_not_found" | "action_failed" | "different_crash";
+
 /**  One crash drained after a replay, as compared against the target. */
 export type ObservedCrash = ObservedCrash_Serialize | ObservedCrash_Deserialize;
 
@@ -536,7 +590,11 @@ export type ObservedCrash_Serialize = {
 export type PastRun = PastRun_Serialize | PastRun_Deserialize;
 
 /**  How a past run ended, as its badge says. */
-export type PastRunOutcome = "minimized" | "not_reproduced" | "static" | "capture_failed" | "runtime_failed" | "cancelled" | 
+export type PastRunOutcome = 
+/**  Proven minimal with high confidence (`RunEnd::Minimized`). */
+"minimized" | 
+/**  The shortest reproducing path so far, minimality not proven. */
+"unproven" | "not_reproduced" | "static" | "capture_failed" | "runtime_failed" | "cancelled" | 
 /**
  *  The run died without finishing (its meta still says running, nobody holds its
  *  lock), or left no result.
@@ -594,8 +652,6 @@ export type PendingResult = PendingResult_Serialize | PendingResult_Deserialize;
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Deserialize = {
-	/**  How the run ended; absent in results written before it was recorded. */
-	status?: RunStatus | null,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -606,8 +662,6 @@ export type PendingResult_Deserialize = {
 	attempts: number,
 	max_replays: number,
 	converged: boolean,
-	capture_failure?: string | null,
-	runtime_failure?: string | null,
 	write_back_allowed: boolean,
 	warnings: string[],
 	proof: ProofRow[],
@@ -637,15 +691,13 @@ export type PendingResult_Deserialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[] | null,
-} & Rating_Deserialize & SearchFlags;
+} & RunEnd_Deserialize & Rating_Deserialize & SearchFlags;
 
 /**
  *  The result of a live run, as written to the evidence session's `result.json`:
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Serialize = {
-	/**  How the run ended; absent in results written before it was recorded. */
-	status: RunStatus | null,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -656,8 +708,6 @@ export type PendingResult_Serialize = {
 	attempts: number,
 	max_replays: number,
 	converged: boolean,
-	capture_failure: string | null,
-	runtime_failure: string | null,
 	write_back_allowed: boolean,
 	warnings: string[],
 	proof: ProofRow[],
@@ -687,7 +737,7 @@ export type PendingResult_Serialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[],
-} & Rating_Serialize & SearchFlags;
+} & RunEnd_Serialize & Rating_Serialize & SearchFlags;
 
 /**  Which part of the Phase 3 (docs/design.md §13) issued a replay. */
 export type Phase = 
@@ -841,6 +891,30 @@ export type Rating_Serialize = {
 	complete: boolean,
 };
 
+export type RecordEnd = RecordEnd_Serialize | RecordEnd_Deserialize;
+
+export type RecordEnd_Deserialize = 
+/**  The flow crashed the app: the crashes are recorded, ready to minimize. */
+{ kind: "crashed" } | 
+/**  Every step ran and nothing crashed: the test passed. */
+{ kind: "ran_to_end" } | 
+/**
+ *  The replay stopped at `step` (when known) for `reason`, and nothing crashed: the
+ *  flow did not run, so it neither passed nor reproduced anything.
+ */
+{ kind: "stopped"; step?: number | null; reason: MissReason };
+
+export type RecordEnd_Serialize = 
+/**  The flow crashed the app: the crashes are recorded, ready to minimize. */
+{ kind: "crashed" } | 
+/**  Every step ran and nothing crashed: the test passed. */
+{ kind: "ran_to_end" } | 
+/**
+ *  The replay stopped at `step` (when known) for `reason`, and nothing crashed: the
+ *  flow did not run, so it neither passed nor reproduced anything.
+ */
+{ kind: "stopped"; step: number | null; reason: MissReason };
+
 /**  What one recorded run found. */
 export type RecordOutcome = RecordOutcome_Serialize | RecordOutcome_Deserialize;
 
@@ -849,7 +923,9 @@ export type RecordOutcome_Deserialize = {
 	session_id: string,
 	evidence_session: string,
 	device: string,
-	/**  `failed` when the flow crashed the app, else `passed`. */
+	/**  How the replay ended: crashed, ran to its end, or stopped before it. */
+	end: RecordEnd_Deserialize,
+	/**  `passed` only when the flow ran to its end without a crash, else `failed`. */
 	status: SessionStatus,
 	crashes: RecordedCrash[],
 	/**  Where the replay stopped early (an element not found after a crash, say). */
@@ -861,7 +937,9 @@ export type RecordOutcome_Serialize = {
 	session_id: string,
 	evidence_session: string,
 	device: string,
-	/**  `failed` when the flow crashed the app, else `passed`. */
+	/**  How the replay ended: crashed, ran to its end, or stopped before it. */
+	end: RecordEnd_Serialize,
+	/**  `passed` only when the flow ran to its end without a crash, else `failed`. */
 	status: SessionStatus,
 	crashes: RecordedCrash[],
 	/**  Where the replay stopped early (an element not found after a crash, say). */
@@ -961,6 +1039,54 @@ export type ReviewSummary = {
 	/**  Attempts whose screenshot nobody has checked yet. */
 	not_reviewed: number[],
 };
+
+export type RunEnd = RunEnd_Serialize | RunEnd_Deserialize;
+
+export type RunEnd_Deserialize = 
+/**
+ *  The baseline reproduced, the search ran to its end and the result is proven
+ *  with high confidence: the only end ever called minimal.
+ */
+{ status: "minimized" } | 
+/**
+ *  The baseline reproduced and the search ran to its end, but minimality is not
+ *  proven (budget, flakiness, a degraded signature, a statistical proof): the
+ *  shortest reproducing path so far. It may still be approved.
+ */
+{ status: "unproven" } | 
+/**  The original path did not reproduce live in this run. */
+{ status: "not_reproduced" } | 
+/**  No live run was possible: the analyzer's static suggestion, confidence low. */
+{ status: "static" } | 
+/**  The log capture was missing or did not stop cleanly: crashes may have gone unseen. */
+{ status: "capture_failed"; cause: FailureCause_Deserialize } | 
+/**  A replay failed in the infrastructure (MCP server, device, evidence write). */
+{ status: "runtime_failed"; cause: FailureCause_Deserialize } | 
+/**  The user cancelled: the path so far is neither minimal nor approvable. */
+{ status: "cancelled" };
+
+export type RunEnd_Serialize = 
+/**
+ *  The baseline reproduced, the search ran to its end and the result is proven
+ *  with high confidence: the only end ever called minimal.
+ */
+{ status: "minimized" } | 
+/**
+ *  The baseline reproduced and the search ran to its end, but minimality is not
+ *  proven (budget, flakiness, a degraded signature, a statistical proof): the
+ *  shortest reproducing path so far. It may still be approved.
+ */
+{ status: "unproven" } | 
+/**  The original path did not reproduce live in this run. */
+{ status: "not_reproduced" } | 
+/**  No live run was possible: the analyzer's static suggestion, confidence low. */
+{ status: "static" } | 
+/**  The log capture was missing or did not stop cleanly: crashes may have gone unseen. */
+{ status: "capture_failed"; cause: FailureCause_Serialize } | 
+/**  A replay failed in the infrastructure (MCP server, device, evidence write). */
+{ status: "runtime_failed"; cause: FailureCause_Serialize } | 
+/**  The user cancelled: the path so far is neither minimal nor approvable. */
+{ status: "cancelled" };
 
 /**
  *  Progress of a live run, in order, for the CLI's progress line and the app's UI.
@@ -1206,21 +1332,11 @@ export type RunResultView_Serialize = {
 	reopened: boolean,
 };
 
-/**  How a run ended, coarse enough to pick an exit code from. */
-export type RunStatus = 
-/**  A live result that may be written back (after approval). */
-"minimized" | 
-/**  The original path did not reproduce live. */
-"not_reproduced" | 
-/**  No live run was possible; a static, low-confidence suggestion only. */
-"static" | "capture_failed" | "runtime_failed" | "cancelled";
-
 /**  docs/design.md §8's `--json` object. */
 export type RunSummary = RunSummary_Serialize | RunSummary_Deserialize;
 
 /**  docs/design.md §8's `--json` object. */
 export type RunSummary_Deserialize = {
-	status: RunStatus,
 	session: string,
 	crash_id: string,
 	original_path: number[],
@@ -1229,11 +1345,10 @@ export type RunSummary_Deserialize = {
 	target_fingerprint?: string | null,
 	evidence_session?: string | null,
 	warnings: string[],
-} & Rating_Deserialize & SearchFlags;
+} & RunEnd_Deserialize & Rating_Deserialize & SearchFlags;
 
 /**  docs/design.md §8's `--json` object. */
 export type RunSummary_Serialize = {
-	status: RunStatus,
 	session: string,
 	crash_id: string,
 	original_path: number[],
@@ -1242,7 +1357,7 @@ export type RunSummary_Serialize = {
 	target_fingerprint: string | null,
 	evidence_session: string | null,
 	warnings: string[],
-} & Rating_Serialize & SearchFlags;
+} & RunEnd_Serialize & Rating_Serialize & SearchFlags;
 
 export type RunUpdate = RunUpdate_Serialize | RunUpdate_Deserialize;
 

@@ -8,7 +8,7 @@ use whittle_servers::sim::AppModel;
 
 use super::rng::SplitMix64;
 use super::scenario::Scenario;
-use whittle_core::engine::Outcome;
+use whittle_core::engine::{MissReason, Outcome};
 
 /// The simulator's timing profile plus the driver's settle before the crash drain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,11 +108,10 @@ impl<'a> SimOracle<'a> {
         } else {
             Outcome::NotReproduced {
                 reason: if blocked {
-                    "element_not_found"
+                    MissReason::ElementNotFound
                 } else {
-                    "no_crash"
-                }
-                .to_owned(),
+                    MissReason::NoCrash
+                },
             }
         };
         SimReplay { outcome, device_ms }
@@ -158,7 +157,7 @@ mod tests {
         assert_eq!(
             blocked.outcome,
             Outcome::NotReproduced {
-                reason: "element_not_found".to_owned()
+                reason: MissReason::ElementNotFound
             }
         );
         // Launch + steps 2 and 5 (the failed tap) + settle; step 6 never ran.

@@ -2,7 +2,7 @@
 //! a whole search against a deterministic oracle (the crash needs every essential
 //! step), so a timer around it measures the engine's decisions, not a device.
 
-use whittle_core::engine::{EngineError, Outcome, Request};
+use whittle_core::engine::{EngineError, MissReason, Outcome, Request};
 use whittle_core::strategy::Strategy;
 
 /// The two shapes of the criterion bench for a path of `steps` steps.
@@ -42,7 +42,7 @@ pub fn decide_all(strategy: Strategy, steps: u32, shape: Shape) -> Result<u32, E
                     Outcome::Reproduced
                 } else {
                     Outcome::NotReproduced {
-                        reason: "no_crash".to_owned(),
+                        reason: MissReason::NoCrash,
                     }
                 };
                 engine.record(outcome);

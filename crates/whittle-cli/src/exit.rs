@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use whittle_service::run::{LockError, ResumeError, RunError, RunStatus};
+use whittle_service::run::{LockError, ResumeError, RunEnd, RunError};
 
 /// docs/design.md §8 exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +13,9 @@ pub enum Exit {
     Usage = 2,
     /// Capture, runtime or server failure (or a cancelled run).
     Infrastructure = 3,
+    /// `import --record`: the replay stopped before the flow's end (an element not
+    /// found), without a crash: neither passed nor a crash.
+    Stopped = 4,
 }
 
 impl Exit {
@@ -20,11 +23,11 @@ impl Exit {
         ExitCode::from(self as u8)
     }
 
-    pub fn of_status(status: RunStatus) -> Exit {
-        match status {
-            RunStatus::Minimized => Exit::Live,
-            RunStatus::NotReproduced | RunStatus::Static => Exit::NoResult,
-            RunStatus::CaptureFailed | RunStatus::RuntimeFailed | RunStatus::Cancelled => {
+    pub fn of_end(end: &RunEnd) -> Exit {
+        match end {
+            RunEnd::Minimized | RunEnd::Unproven => Exit::Live,
+            RunEnd::NotReproduced | RunEnd::Static => Exit::NoResult,
+            RunEnd::CaptureFailed { .. } | RunEnd::RuntimeFailed { .. } | RunEnd::Cancelled => {
                 Exit::Infrastructure
             }
         }

@@ -68,7 +68,7 @@ fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
     let out = checkout(&env, &["--strategy", "flaky", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let j = json_out(&out);
-    assert_eq!(j["status"], "minimized");
+    assert_eq!(j["status"], "unproven", "medium is never called minimized");
     assert_eq!(j["minimal_path"], serde_json::json!([1, 9, 10, 11, 12]));
     // A deterministic crash, proven by the shared audit, but the flaky strategy's misses
     // are evidence, not proof: never high.
@@ -109,7 +109,7 @@ fn a_flaky_crash_with_baseline_tries_is_reduced_with_its_rates() {
     );
     assert_exit(&out, 0);
     let j = json_out(&out);
-    assert_eq!(j["status"], "minimized");
+    assert_eq!(j["status"], "unproven", "medium is never called minimized");
     assert_ne!(j["confidence"], "high");
     let minimal = j["minimal_path"].as_array().unwrap();
     assert!(minimal.contains(&serde_json::json!(4)), "{j}");

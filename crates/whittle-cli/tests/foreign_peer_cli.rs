@@ -227,16 +227,18 @@ fn a_foreign_python_server_in_the_device_roles_minimizes_and_says_what_it_tolera
 #[test]
 fn a_broken_verdict_field_fails_the_run_naming_server_tool_and_field() {
     let Some(python) = peer_python() else { return };
-    for (broken, tool, field) in [
-        ("tapped", "tap_element", "`tapped`"),
-        ("stack", "get_recent_crashes", "`crashes[0].stack`"),
+    for (broken, tool, field, kind) in [
+        ("tapped", "tap_element", "`tapped`", "tool"),
+        ("stack", "get_recent_crashes", "`crashes[0].stack`", "drain"),
     ] {
         let env = PeerEnv::new(&python, Some(broken));
         let out = env.minimize();
         assert_eq!(out.status.code(), Some(3), "{broken}: {}", stdout(&out));
         let j = json_out(&out);
         assert_eq!(j["status"], "runtime_failed", "{broken}: {j:#}");
-        let all = warnings(&j).join("\n");
+        // The typed cause: the tool that failed, with what the client found wrong.
+        assert_eq!(j["cause"]["kind"], kind, "{broken}: {j:#}");
+        let all = j["cause"]["detail"].as_str().unwrap_or_default();
         assert!(
             all.contains("peer server (role ")
                 && all.contains(&format!(

@@ -46,7 +46,7 @@ fn checkout_minimizes_to_the_three_essential_taps_with_high_confidence() {
         first["candidate"],
         serde_json::json!([2, 5, 6, 7, 8, 9, 10, 11, 12])
     );
-    assert_eq!(first["result"]["reproduced"], true);
+    assert_eq!(first["outcome"]["verdict"]["reproduced"], true);
     assert!(steps[0]["action"]
         .as_str()
         .unwrap()

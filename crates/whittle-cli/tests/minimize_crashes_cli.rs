@@ -25,17 +25,20 @@ fn a_different_crash_on_a_candidate_is_not_the_target() {
     let different: Vec<Value> = evidence_steps(ev)
         .iter()
         .map(notes_of)
-        .filter(|n| n["result"]["reason"] == "different_crash")
+        .filter(|n| n["outcome"]["verdict"]["reason"] == "different_crash")
         .collect();
     assert!(
         !different.is_empty(),
         "some candidate must have crashed differently"
     );
     for n in &different {
-        assert_eq!(n["result"]["reproduced"], false);
-        assert!(!n["result"]["observed"].as_array().unwrap().is_empty());
+        assert_eq!(n["outcome"]["verdict"]["reproduced"], false);
+        assert!(!n["outcome"]["verdict"]["observed"]
+            .as_array()
+            .unwrap()
+            .is_empty());
         assert_ne!(
-            n["result"]["observed"][0]["fingerprint"],
+            n["outcome"]["verdict"]["observed"][0]["fingerprint"],
             j["target_fingerprint"]
         );
     }

@@ -48,7 +48,7 @@ fn the_strict_level_is_recorded_in_the_evidence_and_the_export_manifest() {
                 assert!(!why.is_empty(), "an omission without a reason: {notes}");
                 // A reproduced attempt ends on the launcher after the crash: the app's
                 // hierarchy is gone while the screen still shows pixels.
-                if notes["result"]["reproduced"] == true {
+                if notes["outcome"]["verdict"]["reproduced"] == true {
                     assert!(why.contains("hierarchy is empty"), "{why}");
                 }
             }

@@ -55,7 +55,7 @@ fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
                 notes["attempt"].as_u64().unwrap(),
                 notes["phase"].as_str().unwrap().to_owned(),
                 notes["candidate"].clone(),
-                notes["result"]["reproduced"].clone(),
+                notes["outcome"]["verdict"]["reproduced"].clone(),
             )
         })
         .collect()

@@ -1,12 +1,11 @@
 //! Phase 5 (docs/design.md §13) steps 1 and 3: what a finished search may claim, and why not more.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
 use crate::model::Confidence;
 use crate::rate::Rate;
+use crate::run_end::RunEnd;
 
 /// How trustworthy the "same crash" comparison was (Phase 0 (docs/design.md §13) step 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,13 +18,15 @@ pub struct IdentityQuality {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Assessment {
+    /// How the run ended, from the search and the confidence below.
+    pub end: RunEnd,
     /// `None` when the baseline did not reproduce: there is nothing to rate.
     pub confidence: Option<Confidence>,
     /// The seed's `minimized_complete` (= `fixed_point_reached` of a live result).
     pub minimized_complete: bool,
     /// `fixed_point_reached && final_confirmed`: the only case worded "minimal, converged".
     pub converged: bool,
-    /// `baseline.reproduced && !capture_failed && !runtime_failed`.
+    /// `baseline.reproduced` and nothing stopped the search (`end.may_write_back()`).
     pub write_back_allowed: bool,
     pub warnings: Vec<Warning>,
 }
@@ -43,12 +44,6 @@ pub enum Warning {
         total: u32,
     },
     SignatureDegraded,
-    CaptureFailed {
-        reason: String,
-    },
-    RuntimeFailed {
-        reason: String,
-    },
     /// The `flaky` strategy's result: its misses are evidence at a confidence, not the
     /// seed's proof. `unseparated`: kept steps whose deletion hit the cap before its
     /// interval fell below the crash rate's.
@@ -59,49 +54,8 @@ pub enum Warning {
     },
 }
 
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Warning::BaselineNotReproduced => {
-                f.write_str("the original path did not reproduce the crash in this run")
-            }
-            Warning::BudgetExhausted { max_replays } => write!(
-                f,
-                "budget of {max_replays} replays exhausted; raise --max-replays"
-            ),
-            Warning::Flaky { reproduced, total } => {
-                write!(f, "flaky: {reproduced} of {total} replays reproduced")
-            }
-            Warning::SignatureDegraded => f.write_str(
-                "signature degraded: the crash was matched by exact kind, process, label and \
-                 top frames, not by a stable fingerprint",
-            ),
-            Warning::CaptureFailed { reason } => write!(f, "log capture failed: {reason}"),
-            Warning::RuntimeFailed { reason } => {
-                write!(f, "replay infrastructure failed: {reason}")
-            }
-            Warning::Statistical {
-                confidence_percent,
-                cap,
-                unseparated,
-            } => {
-                write!(
-                    f,
-                    "flaky strategy, never high: misses of a flaky crash are evidence, not \
-                     proof; each deletion was replayed until its {confidence_percent} % \
-                     interval fell below the crash rate's (cap {cap})"
-                )?;
-                if !unseparated.is_empty() {
-                    write!(f, "; not separated: steps {}", join_steps(unseparated))?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
 pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
-    let infrastructure_ok = result.capture_failure.is_none() && result.runtime_failure.is_none();
+    let infrastructure_ok = result.stop.is_none();
     let identity_ok = identity.fingerprint_reliable && !identity.signature_degraded;
     let converged = result.baseline_reproduced
         && result.flags.fixed_point_reached
@@ -122,6 +76,7 @@ pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
         (true, false) => Some(Confidence::Medium),
     };
     Assessment {
+        end: RunEnd::of(result, confidence),
         confidence,
         minimized_complete: result.baseline_reproduced && result.flags.fixed_point_reached,
         converged,
@@ -132,11 +87,8 @@ pub fn assess(result: &SearchResult, identity: IdentityQuality) -> Assessment {
 
 fn warnings(result: &SearchResult, identity: IdentityQuality) -> Vec<Warning> {
     let mut warnings = Vec::new();
-    // A baseline cut short by the capture or a runtime error is reported as that failure.
-    if !result.baseline_reproduced
-        && result.capture_failure.is_none()
-        && result.runtime_failure.is_none()
-    {
+    // A baseline cut short by a stop is reported as that stop (the run's end).
+    if !result.baseline_reproduced && result.stop.is_none() {
         warnings.push(Warning::BaselineNotReproduced);
     }
     if result.flags.budget_exhausted {
@@ -150,16 +102,6 @@ fn warnings(result: &SearchResult, identity: IdentityQuality) -> Vec<Warning> {
     }
     if identity.signature_degraded || !identity.fingerprint_reliable {
         warnings.push(Warning::SignatureDegraded);
-    }
-    if let Some(reason) = &result.capture_failure {
-        warnings.push(Warning::CaptureFailed {
-            reason: reason.clone(),
-        });
-    }
-    if let Some(reason) = &result.runtime_failure {
-        warnings.push(Warning::RuntimeFailed {
-            reason: reason.clone(),
-        });
     }
     if let (Some(proof), true) = (result.statistical, result.baseline_reproduced) {
         warnings.push(Warning::Statistical {
@@ -180,11 +122,6 @@ pub fn unseparated_steps(result: &SearchResult, confidence: f64) -> Vec<u32> {
         .filter(|row| !Rate::of(&row.outcomes, confidence).separated_below(&crash_rate))
         .map(|row| row.removed_step)
         .collect()
-}
-
-fn join_steps(steps: &[u32]) -> String {
-    let items: Vec<String> = steps.iter().map(u32::to_string).collect();
-    items.join(", ")
 }
 
 /// The path to write back: `repro_path` items that are launch setup or kept steps, in
@@ -209,21 +146,5 @@ mod tests {
         );
         assert_eq!(minimal_path(&[1, 3, 7, 12], &[1], &[12, 3]), vec![1, 3, 12]);
         assert_eq!(minimal_path(&[4, 5], &[], &[]), Vec::<u32>::new());
-    }
-
-    #[test]
-    fn warnings_read_as_plain_english() {
-        assert_eq!(
-            Warning::BudgetExhausted { max_replays: 30 }.to_string(),
-            "budget of 30 replays exhausted; raise --max-replays"
-        );
-        assert_eq!(
-            Warning::Flaky {
-                reproduced: 4,
-                total: 9
-            }
-            .to_string(),
-            "flaky: 4 of 9 replays reproduced"
-        );
     }
 }

@@ -11,6 +11,7 @@ pub mod parallel;
 pub mod plan;
 pub mod rate;
 pub mod redact;
+pub mod run_end;
 pub mod sensitive;
 pub mod session;
 pub mod signature;

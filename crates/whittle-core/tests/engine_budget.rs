@@ -4,7 +4,7 @@
 mod engine_support;
 
 use engine_support::{drive, needs_all, Transcript};
-use whittle_core::assessment::{assess, IdentityQuality};
+use whittle_core::assessment::{assess, IdentityQuality, Warning};
 use whittle_core::model::Confidence;
 use whittle_core::Phase::{self, *};
 
@@ -151,12 +151,7 @@ fn baseline_that_does_not_reproduce_stops_under_every_budget() {
         let a = assess(r, RELIABLE);
         assert_eq!(a.confidence, None);
         assert!(!a.write_back_allowed && !a.minimized_complete);
-        assert_eq!(
-            a.warnings
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>(),
-            vec!["the original path did not reproduce the crash in this run"]
-        );
+        assert_eq!(a.warnings, vec![Warning::BaselineNotReproduced]);
+        assert_eq!(a.end, whittle_core::run_end::RunEnd::NotReproduced);
     }
 }

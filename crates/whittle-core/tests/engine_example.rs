@@ -3,8 +3,9 @@
 mod engine_support;
 
 use engine_support::{drive, needs_all, scripted, verdict};
-use whittle_core::assessment::{assess, minimal_path, IdentityQuality};
+use whittle_core::assessment::{assess, minimal_path, IdentityQuality, Warning};
 use whittle_core::model::Confidence;
+use whittle_core::run_end::RunEnd;
 use whittle_core::{Engine, EngineError, Outcome, Phase, ProofRow, Request};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
@@ -46,8 +47,7 @@ fn seed_example_issues_exactly_its_eleven_attempts() {
     assert_eq!(r.attempts, 11);
     assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);
     assert!(!r.flags.flaky_observed && !r.flags.budget_exhausted);
-    assert_eq!(r.capture_failure, None);
-    assert_eq!(r.runtime_failure, None);
+    assert_eq!(r.stop, None);
     assert_eq!(
         r.proof,
         vec![ProofRow {
@@ -81,10 +81,8 @@ fn seed_example_is_medium_when_identity_is_degraded() {
     );
     assert_eq!(a.confidence, Some(Confidence::Medium));
     assert!(a.converged);
-    assert!(a
-        .warnings
-        .iter()
-        .any(|w| w.to_string().contains("degraded")));
+    assert!(a.warnings.contains(&Warning::SignatureDegraded));
+    assert_eq!(a.end, RunEnd::Unproven, "medium is never called minimal");
 }
 
 #[test]
@@ -177,10 +175,10 @@ fn confirmation_counts_earlier_outcomes_of_the_final_candidate_and_latches_flaky
     let a = assess(r, RELIABLE);
     assert_eq!(a.confidence, Some(Confidence::Medium));
     assert!(a.write_back_allowed);
-    assert!(a
-        .warnings
-        .iter()
-        .any(|w| w.to_string() == "flaky: 3 of 8 replays reproduced"));
+    assert!(a.warnings.contains(&Warning::Flaky {
+        reproduced: 3,
+        total: 8
+    }));
 }
 
 #[test]

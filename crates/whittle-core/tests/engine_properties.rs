@@ -6,10 +6,11 @@ mod engine_support;
 use engine_support::claims::{check_claims, consistent_negatives, RELIABLE};
 use engine_support::oracles::{self, contains_all, oracle, Kind};
 use engine_support::reference::reference_minimize;
-use engine_support::{drive, Transcript};
+use engine_support::{capture_vanished, device_disconnected, drive, Transcript};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use whittle_core::assessment::assess;
+use whittle_core::engine::SearchStop;
 use whittle_core::model::Confidence;
 
 fn session_and_kind() -> impl Strategy<Value = (Vec<u32>, Kind)> {
@@ -87,12 +88,10 @@ proptest! {
         let r = &failing.result;
         if capture {
             prop_assert_eq!(r.attempts as usize, call, "a missing capture is not an attempt");
-            prop_assert_eq!(r.capture_failure.as_deref(), Some("log capture vanished"));
-            prop_assert!(r.runtime_failure.is_none());
+            prop_assert_eq!(&r.stop, &Some(SearchStop::CaptureFailed { cause: capture_vanished() }));
         } else {
             prop_assert_eq!(r.attempts as usize, call + 1, "a runtime error is an attempt");
-            prop_assert_eq!(r.runtime_failure.as_deref(), Some("device disconnected"));
-            prop_assert!(r.capture_failure.is_none());
+            prop_assert_eq!(&r.stop, &Some(SearchStop::RuntimeFailed { cause: device_disconnected() }));
         }
         let a = assess(r, RELIABLE);
         prop_assert!(!a.write_back_allowed);

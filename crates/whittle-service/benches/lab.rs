@@ -30,7 +30,7 @@ use whittle_core::plan::ReplayStep;
 use whittle_service::client::Hub;
 use whittle_service::config::{resolve_bundled_command, Config, Timing, WaitMode};
 use whittle_service::replay::replay;
-use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunStatus};
+use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunEnd};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
@@ -205,7 +205,7 @@ async fn whole_minimize(hub: &Hub, config: &Config, devices: u32) -> BenchResult
     let outcome = minimize(hub, config, opts, |_| {}, CancellationToken::new()).await?;
     let took = ms(start.elapsed());
     let s = &outcome.summary;
-    assert_eq!(s.status, RunStatus::Minimized, "{s:?}");
+    assert_eq!(s.end, RunEnd::Minimized, "{s:?}");
     Ok((took, s.attempts))
 }
 

@@ -28,7 +28,7 @@ use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
 use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
 use whittle_service::replay::replay;
-use whittle_service::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunStatus};
+use whittle_service::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunEnd};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
@@ -216,7 +216,7 @@ async fn per_replay(rig: &Rig, reps: usize) -> BenchResult<()> {
     .await?;
     let took = ms(start.elapsed());
     let s = &outcome.summary;
-    assert_eq!(s.status, RunStatus::Minimized, "{s:?}");
+    assert_eq!(s.end, RunEnd::Minimized, "{s:?}");
     println!(
         "  whole live minimize: {} replays in {:.0} ms (minimal {:?})",
         s.attempts, took, s.minimal_path

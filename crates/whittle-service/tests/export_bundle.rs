@@ -95,6 +95,7 @@ fn incomplete_result_is_worded_as_unproven() {
     let mut i = input(vec![]);
     i.complete = false;
     i.confidence = Confidence::Medium;
+    i.end = whittle_core::run_end::RunEnd::Unproven;
     let dir = export_bundle(&i, out.path(), "b").unwrap();
     let md = std::fs::read_to_string(dir.join("repro.md")).unwrap();
     assert!(

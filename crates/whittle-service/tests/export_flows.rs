@@ -37,6 +37,7 @@ fn input() -> ExportInput {
         attempts: 17,
         confidence: Confidence::High,
         complete: true,
+        end: whittle_core::run_end::RunEnd::Minimized,
         original_path: (1..=9).collect(),
         minimal_path: vec![1, 3, 4, 5, 6, 7, 8],
         steps: vec![
@@ -194,7 +195,7 @@ fn the_ticket_has_steps_confidence_identity_and_the_flow() {
         "2. Tap “product_card” (id) (original step 3)",
         "**Confidence:** high (minimal / converged) · 17 replays",
         "- without step 3: 0/3 reproduced",
-        "```yaml\n# Minimal reproduction",
+        "```yaml\n# Reproduction of",
         "at a.b.C.d(C.kt:1)",
     ] {
         assert!(md.contains(words), "{words:?} missing:\n{md}");

@@ -155,3 +155,50 @@ fn a_manifest_without_the_new_fields_still_reads() {
     let bundle = read_bundle(&dir).unwrap();
     assert!(bundle.manifest.review.is_none() && bundle.manifest.screenshots.is_empty());
 }
+
+/// A cancelled run (issue 26, case 1) or one stopped by the infrastructure exports its
+/// shortest path so far, and no file of the bundle calls it minimal or a proof; a
+/// minimized run's bundle does.
+#[test]
+fn only_a_minimized_run_is_called_minimal_in_the_bundle() {
+    use whittle_core::engine::FailureCause;
+    use whittle_core::run_end::RunEnd;
+    let src = tempfile::tempdir().unwrap();
+    let files = shots(src.path());
+    let stopped = [
+        RunEnd::Cancelled,
+        RunEnd::Unproven,
+        RunEnd::RuntimeFailed {
+            cause: FailureCause::Tool {
+                step: Some(4),
+                detail: "device offline".into(),
+            },
+        },
+    ];
+    for end in stopped.into_iter().chain([RunEnd::Minimized]) {
+        let out = tempfile::tempdir().unwrap();
+        let mut i = input(files.clone());
+        i.end = end.clone();
+        i.complete = false;
+        let dir = export_bundle(&i, out.path(), "bundle").unwrap();
+        let mut texts = whittle_service::export::ticket_markdown(&i);
+        for name in ["repro.md", "repro.maestro.yaml", "repro.robo.json"] {
+            texts +=
+                &std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let lower = texts.to_lowercase();
+        if end.is_minimal() {
+            assert!(lower.contains("minimal path"), "{texts}");
+            assert!(texts.contains("## Proof"), "{texts}");
+        } else {
+            assert!(!lower.contains("minimal path"), "{end:?}: {texts}");
+            assert!(!lower.contains("minimal reproduction"), "{end:?}: {texts}");
+            assert!(!texts.contains("## Proof"), "{end:?}: {texts}");
+            assert!(lower.contains("shortest path so far"), "{end:?}: {texts}");
+            assert!(lower.contains("minimality not proven"), "{end:?}: {texts}");
+        }
+        if end == RunEnd::Cancelled {
+            assert!(lower.contains("cancelled"), "{texts}");
+        }
+    }
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use whittle_core::engine::Phase;
 use whittle_core::model::{Confidence, SessionStatus};
-use whittle_service::run::{read_recorded_run, AttemptReason, RunStatus};
+use whittle_service::run::{read_recorded_run, AttemptReason, RunEnd};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
 
@@ -40,7 +40,7 @@ fn a_finished_run_reads_back_attempt_by_attempt() {
     assert_eq!(run.unreadable_steps, 0);
 
     let result = run.result.as_ref().unwrap();
-    assert_eq!(result.status, Some(RunStatus::Minimized));
+    assert_eq!(result.end, RunEnd::Minimized);
     assert_eq!(result.minimal_path, [1, 10, 11, 12]);
     assert_eq!(result.rating.confidence, Some(Confidence::High));
     assert_eq!(run.attempts.len() as u32, result.attempts);

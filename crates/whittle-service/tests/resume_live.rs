@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 use client_support::{servers_bin, setup, Setup};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use whittle_core::engine::SearchStop;
 use whittle_core::model::SessionStatus;
 use whittle_core::strategy::Strategy;
 use whittle_service::atomic::fault::{self, Stage};
 use whittle_service::client::Hub;
 use whittle_service::run::{
     can_resume, discard, minimize, read_journal, read_recorded_run, resume, run_state,
-    MinimizeOptions, ResumeError, ResumeOptions, RunError, RunLock, RunOutcome, RunState,
-    RunStatus,
+    MinimizeOptions, ResumeError, ResumeOptions, RunEnd, RunError, RunLock, RunOutcome, RunState,
 };
 
 const SESSION: &str = "2026-05-14_160354_cart-npe";
@@ -143,24 +143,21 @@ async fn a_full_disk_ends_the_run_failed_and_a_resume_finishes_it_without_replay
     let Some(bin) = servers_bin() else { return };
     let whole = fast(&bin);
     let uninterrupted = run_fresh(&whole).await;
-    assert_eq!(uninterrupted.summary.status, RunStatus::Minimized);
+    assert_eq!(uninterrupted.summary.end, RunEnd::Minimized);
     let whole_dir = uninterrupted.evidence_dir.clone().unwrap();
 
     let s = fast(&bin);
     let (failed, evidence) = run_until_disk_full(&s, 3).await;
-    assert_eq!(
-        failed.summary.status,
-        RunStatus::RuntimeFailed,
+    let Some(SearchStop::RuntimeFailed { cause }) = failed.search.as_ref().unwrap().stop.clone()
+    else {
+        panic!("not a runtime failure: {}", failed.report)
+    };
+    assert!(
+        matches!(failed.summary.end, RunEnd::RuntimeFailed { .. }),
         "{}",
         failed.report
     );
-    let why = failed
-        .search
-        .as_ref()
-        .unwrap()
-        .runtime_failure
-        .clone()
-        .unwrap();
+    let why = format!("{cause:?}");
     assert!(why.contains("No space left on device"), "{why}");
     let journal = read_journal(&evidence).unwrap();
     assert_eq!(
@@ -188,12 +185,7 @@ async fn a_full_disk_ends_the_run_failed_and_a_resume_finishes_it_without_replay
     let resumed = run_resume(&s, ResumeOptions::new(evidence_id(&evidence)))
         .await
         .unwrap();
-    assert_eq!(
-        resumed.summary.status,
-        RunStatus::Minimized,
-        "{}",
-        resumed.report
-    );
+    assert_eq!(resumed.summary.end, RunEnd::Minimized, "{}", resumed.report);
     assert_eq!(
         resumed.evidence_dir.as_deref(),
         Some(evidence.as_path()),
@@ -290,12 +282,7 @@ async fn a_resume_is_refused_naming_what_changed_and_leaves_the_evidence_as_it_w
     assert_eq!(snapshot(), before, "a refused resume changes nothing");
     // With everything as it was, the same resume goes on.
     let resumed = run_resume(&s, ResumeOptions::new(&id)).await.unwrap();
-    assert_eq!(
-        resumed.summary.status,
-        RunStatus::Minimized,
-        "{}",
-        resumed.report
-    );
+    assert_eq!(resumed.summary.end, RunEnd::Minimized, "{}", resumed.report);
 }
 
 fn evidence_id(dir: &Path) -> String {
@@ -347,4 +334,134 @@ async fn a_discarded_run_is_never_resumed_and_no_longer_listed_as_interrupted() 
         "{err}"
     );
     assert!(discard(&workspace, &id).is_err(), "discarded once");
+}
+
+/// Issue 26, case 3: the journal is sealed and the evidence is checked against it. A
+/// journal line edited, dropped, reordered, duplicated or taken from another run, or an
+/// evidence step edited, makes every resume either refuse (naming what differs) or
+/// yield exactly the result of the run that was never interrupted.
+#[tokio::test(flavor = "current_thread")]
+async fn an_edited_journal_or_evidence_never_yields_a_different_result() {
+    let Some(bin) = servers_bin() else { return };
+    let whole = fast(&bin);
+    let uninterrupted = run_fresh(&whole).await;
+    let expected = (
+        uninterrupted.summary.end.clone(),
+        uninterrupted.summary.minimal_path.clone(),
+    );
+    // A line of another run, to graft into this one.
+    let elsewhere = fast(&bin);
+    let (_, other) = run_until_disk_full(&elsewhere, 4).await;
+    let foreign = journal_lines(&other)[2].clone();
+
+    type Edit = fn(&mut Vec<String>, &str);
+    let edits: Vec<(&str, Edit)> = vec![
+        ("untouched", |_, _| {}),
+        ("a verdict edited on the last line", |lines, _| {
+            let last = lines.len() - 1;
+            lines[last] = toggle_verdict(&lines[last], "\"reproduced\":");
+        }),
+        ("a candidate edited in the middle", |lines, _| {
+            lines[2] = lines[2].replacen("\"candidate\":[", "\"candidate\":[99,", 1);
+        }),
+        ("a middle line dropped", |lines, _| {
+            lines.remove(2);
+        }),
+        ("the last line dropped", |lines, _| {
+            lines.pop();
+        }),
+        ("two lines swapped", |lines, _| lines.swap(2, 3)),
+        ("a line duplicated", |lines, _| {
+            let copy = lines[2].clone();
+            lines.insert(3, copy);
+        }),
+        ("a line of another run", |lines, foreign| {
+            lines[3] = foreign.to_owned()
+        }),
+    ];
+    for (what, edit) in edits {
+        let s = fast(&bin);
+        let (_, evidence) = run_until_disk_full(&s, 5).await;
+        let mut lines = journal_lines(&evidence);
+        edit(&mut lines, &foreign);
+        std::fs::write(evidence.join("journal.jsonl"), lines.join("\n") + "\n").unwrap();
+        // Only an untouched journal or a cut tail (those attempts run again) may go on:
+        // every other edit breaks the seal chain, or leaves the evidence with an attempt
+        // the journal does not hold.
+        let may_go_on = matches!(what, "untouched" | "the last line dropped");
+        match run_resume(&s, ResumeOptions::new(evidence_id(&evidence))).await {
+            Ok(resumed) => {
+                assert!(may_go_on, "{what}: an edited journal was resumed");
+                assert_eq!(
+                    (resumed.summary.end, resumed.summary.minimal_path),
+                    expected,
+                    "{what}: a resume that goes on must find what the uninterrupted run found"
+                );
+            }
+            Err(e) => {
+                assert_ne!(what, "untouched", "an untouched journal resumes: {e}");
+                assert!(
+                    matches!(
+                        e,
+                        RunError::Resume(
+                            ResumeError::Journal(_) | ResumeError::EvidenceDiffers { .. }
+                        )
+                    ),
+                    "{what}: refused for the wrong reason: {e}"
+                );
+            }
+        }
+    }
+
+    // The evidence edited instead: its attempt 2 now says the opposite of the journal.
+    let s = fast(&bin);
+    let (_, evidence) = run_until_disk_full(&s, 5).await;
+    let steps = std::fs::read_to_string(evidence.join("steps.jsonl")).unwrap();
+    let edited: Vec<String> = steps
+        .lines()
+        .map(|line| {
+            if line.contains("\\\"attempt\\\":2,") {
+                toggle_verdict(line, "\\\"reproduced\\\":")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    assert_ne!(
+        edited.join("\n") + "\n",
+        steps,
+        "attempt 2's step was edited"
+    );
+    std::fs::write(evidence.join("steps.jsonl"), edited.join("\n") + "\n").unwrap();
+    let refused = run_resume(&s, ResumeOptions::new(evidence_id(&evidence)))
+        .await
+        .expect_err("evidence that differs from the journal refuses the resume");
+    assert!(
+        matches!(
+            refused,
+            RunError::Resume(ResumeError::EvidenceDiffers { attempt: 2, .. })
+        ),
+        "{refused}"
+    );
+}
+
+/// The journal's complete lines (an unfinished last one left out).
+fn journal_lines(evidence: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(evidence.join("journal.jsonl")).unwrap();
+    let complete = &text[..text.rfind('\n').map_or(0, |at| at + 1)];
+    complete.lines().map(str::to_owned).collect()
+}
+
+/// `text` with the first verdict after `key` turned into its opposite.
+fn toggle_verdict(text: &str, key: &str) -> String {
+    let at = text.find(key).expect("a verdict") + key.len();
+    let (head, tail) = text.split_at(at);
+    if let Some(rest) = tail.strip_prefix("true") {
+        format!("{head}false{rest}")
+    } else {
+        format!(
+            "{head}true{}",
+            tail.strip_prefix("false").expect("a boolean")
+        )
+    }
 }

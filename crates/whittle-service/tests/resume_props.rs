@@ -12,8 +12,8 @@ use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::Strategy;
 use whittle_service::replay::{MissReason, ReplayVerdict, TargetIdentity};
 use whittle_service::run::{
-    parse_journal, restore, AttemptOutcome, JournalAttempt, JournalHeader, RoundCursor,
-    JOURNAL_FORMAT,
+    parse_journal, restore, sealed_journal, AttemptOutcome, JournalAttempt, JournalHeader,
+    RoundCursor, JOURNAL_FORMAT,
 };
 
 /// The app: reproduces when every essential step is replayed, and then only on some
@@ -127,18 +127,7 @@ fn header(strategy: Strategy, n: u32, max: u32, devices: u32) -> JournalHeader {
 
 /// The first `k` records, through the journal's own file format.
 fn journal_bytes(header: &JournalHeader, records: &[JournalAttempt]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut head = serde_json::to_value(header).unwrap();
-    head["record"] = "run".into();
-    out.extend(serde_json::to_vec(&head).unwrap());
-    out.push(b'\n');
-    for record in records {
-        let mut line = serde_json::to_value(record).unwrap();
-        line["record"] = "attempt".into();
-        out.extend(serde_json::to_vec(&line).unwrap());
-        out.push(b'\n');
-    }
-    out
+    sealed_journal(header, records)
 }
 
 /// (attempt, phase, candidate, speculative, verdict) of every journaled attempt, in
@@ -290,7 +279,10 @@ fn attempts_without_a_verdict_in_the_last_round_run_again_under_their_numbers() 
             .filter(|&i| kept[i].round == round)
             .collect();
         kept[of_round[0]].outcome = AttemptOutcome::Failed {
-            error: "device gone".into(),
+            cause: whittle_core::engine::FailureCause::Tool {
+                step: None,
+                detail: "device gone".into(),
+            },
         };
         kept[of_round[1]].outcome = AttemptOutcome::Cancelled;
         let lost = [kept[of_round[0]].attempt, kept[of_round[1]].attempt];

@@ -17,7 +17,7 @@ use client_support::{servers_bin, setup};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use whittle_service::client::Hub;
-use whittle_service::run::{minimize, read_journal, MinimizeOptions, RunEvent, RunStatus};
+use whittle_service::run::{minimize, read_journal, MinimizeOptions, RunEnd, RunEvent};
 
 const SESSION: &str = "2026-05-14_160354_counter";
 const PKG: &str = "com.example.counter";
@@ -159,7 +159,7 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
 
     assert_eq!(outcome.summary.attempts, REPLAYS, "{}", outcome.report);
     assert!(outcome.summary.search.budget_exhausted);
-    assert_eq!(outcome.summary.status, RunStatus::Minimized);
+    assert_eq!(outcome.summary.end, RunEnd::Minimized);
     let evidence = outcome.evidence_dir.clone().unwrap();
     assert_eq!(
         read_journal(&evidence).unwrap().attempts.len(),

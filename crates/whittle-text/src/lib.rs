@@ -19,3 +19,13 @@ pub use report::{
     render_resumed_line, ReportInput,
 };
 pub use static_suggestion::{render_static_suggestion, StaticInput};
+
+/// An infrastructure failure, in English, quoting what the server or device said.
+pub fn failure_text(cause: &whittle_core::engine::FailureCause) -> String {
+    (catalogue(Locale::En).report.failure)(cause)
+}
+
+/// A warning of a run, in English (the `--json` object's and `result.json`'s words).
+pub fn warning_text(warning: &whittle_core::assessment::Warning) -> String {
+    (catalogue(Locale::En).report.warning)(warning)
+}

@@ -1,14 +1,15 @@
 //! Phase 5 (docs/design.md §13) step 5: the report of a live run, laid out once for
-//! every language (the words are the catalogue's). "Minimal" and "converged" are said
-//! only when the fixed point was reached and the final path was confirmed; a ✅ only
-//! over a complete, high-confidence proof. Every language states the same facts; only
+//! every language (the words are the catalogue's). The heading is the run's typed end
+//! (`RunEnd`): "minimal" and a ✅ only for a minimized run, proven with high
+//! confidence; "converged" only when the fixed point was reached and the final path
+//! was confirmed. Every language states the same facts; only
 //! the words differ.
 
 use std::fmt::Write as _;
 
 use whittle_core::assessment::{Assessment, Warning};
 use whittle_core::engine::{SearchResult, NEGATIVE_PROOF_RUNS};
-use whittle_core::model::Confidence;
+use whittle_core::run_end::RunEnd;
 
 use crate::catalogue::{catalogue, ReportWords};
 use crate::rates;
@@ -49,12 +50,12 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
     let title = format!("({} {})", input.session, input.crash_id);
     let original = format_path(input.original_path);
 
+    let end = &assessment.end;
     if !result.baseline_reproduced {
-        let infrastructure = result.capture_failure.is_some() || result.runtime_failure.is_some();
-        let heading = if infrastructure {
-            w.failed_before_baseline
-        } else {
-            w.baseline_not_reproduced
+        let heading = match end {
+            RunEnd::Cancelled => w.cancelled_before_baseline,
+            RunEnd::NotReproduced => w.baseline_not_reproduced,
+            _ => w.failed_before_baseline,
         };
         let _ = writeln!(out, "{heading} {title}");
         let _ = writeln!(
@@ -63,7 +64,7 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
             label(w.original),
             (w.steps)(input.original_path.len())
         );
-        if !infrastructure {
+        if *end == RunEnd::NotReproduced {
             let _ = writeln!(
                 out,
                 "  {}{}",
@@ -78,14 +79,17 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
         return out;
     }
 
-    let high = assessment.confidence == Some(Confidence::High);
-    let named_minimal = assessment.converged && !result.flags.flaky_observed;
-    let (heading, kept) = if high {
-        (w.minimal_high, w.minimal)
-    } else if named_minimal {
-        (w.minimal_medium, w.minimal)
-    } else {
-        (w.shortest_unproven, w.shortest)
+    // Only a minimized end (high confidence) is called minimal; every other end of a
+    // reproducing run shows its shortest path so far (docs/design.md §3, "Wording").
+    let (heading, kept) = match end {
+        RunEnd::Minimized => (w.minimal_high, w.minimal),
+        RunEnd::Cancelled => (w.cancelled_shortest, w.shortest),
+        RunEnd::CaptureFailed { .. } | RunEnd::RuntimeFailed { .. } => {
+            (w.failed_shortest, w.shortest)
+        }
+        RunEnd::Unproven | RunEnd::NotReproduced | RunEnd::Static => {
+            (w.shortest_unproven, w.shortest)
+        }
     };
     let minimal = format_path(input.minimal_path);
     let width = original.chars().count().max(minimal.chars().count());
@@ -116,16 +120,12 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
         (w.reproduced_target)(input.target, assessment.converged)
     );
 
-    if !high {
-        let title = if named_minimal {
-            w.why_medium
-        } else {
-            w.why_not_proven
-        };
-        write_reasons(&mut out, title, &reasons(w, input));
+    if !end.is_minimal() {
+        write_reasons(&mut out, w.why_not_proven, &reasons(w, input));
     }
-    if !assessment.write_back_allowed {
-        let _ = writeln!(out, "  {}", w.not_written_back);
+    if !end.may_write_back() {
+        let cancelled = *end == RunEnd::Cancelled;
+        let _ = writeln!(out, "  {}", (w.not_written_back)(cancelled));
     }
     let table = render_proof_table_in(locale, result);
     if !table.is_empty() {
@@ -216,6 +216,9 @@ fn reasons(w: &ReportWords, input: &ReportInput<'_>) -> Vec<String> {
         .filter(|warning| **warning != Warning::BaselineNotReproduced)
         .map(|warning| one_line(&(w.warning)(warning)))
         .collect();
+    if let Some(stop) = &result.stop {
+        reasons.push(one_line(&(w.stop)(stop)));
+    }
     if result.baseline_reproduced {
         if !result.flags.fixed_point_reached {
             reasons.push((w.audit_incomplete)());

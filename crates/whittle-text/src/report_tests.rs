@@ -24,8 +24,7 @@ fn converged() -> SearchResult {
             flaky_observed: false,
             budget_exhausted: false,
         },
-        capture_failure: None,
-        runtime_failure: None,
+        stop: None,
         proof: vec![ProofRow {
             removed_step: 7,
             candidate: vec![],
@@ -142,7 +141,7 @@ fn an_exhausted_budget_is_never_called_minimal_in_chinese() {
     assert!(!text.contains('✅'), "{text}");
     assert!(!text.contains("已收敛"), "{text}");
     assert!(text.contains("  最短候选: [1,7]"), "{text}");
-    assert!(text.contains("5 次 replay 的预算已耗尽，未达不动点，可加大 --max-replays"));
+    assert!(text.contains("5 次 replay 的预算已耗尽，未达不动点，可加大 replay 预算"));
     assert!(text.contains("不动点审计未完成"), "{text}");
     assert!(
         text.contains("最终路径 1 次 replay 中 1 次复现（需要 3/3）"),

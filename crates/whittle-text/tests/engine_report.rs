@@ -10,7 +10,9 @@ use engine_support::{drive, needs_all, scripted, verdict};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use whittle_core::assessment::{assess, minimal_path, Assessment, IdentityQuality};
+use whittle_core::engine::FailureCause;
 use whittle_core::model::Confidence;
+use whittle_core::run_end::RunEnd;
 use whittle_core::{Outcome, ReplayRequest, SearchResult};
 use whittle_text::{render_proof_table, render_report, ReportInput};
 
@@ -66,7 +68,7 @@ fn exhausted_budget_is_a_warning_not_a_success() {
     ));
     assert!(!text.contains('✅') && !text.contains("converged"));
     assert!(text.contains("  Shortest: [1,7,8]"));
-    assert!(text.contains("    - budget of 5 replays exhausted; raise --max-replays\n"));
+    assert!(text.contains("    - budget of 5 replays exhausted; raise the replay budget\n"));
     assert!(text.contains("    - fixed-point audit incomplete"));
     assert!(text.contains("    - final path reproduced 1 of 1 replays (3/3 needed)\n"));
     assert!(text.contains("without step 7: 0/0 reproduced"));
@@ -88,7 +90,7 @@ fn flaky_run_reports_hit_counts_and_is_not_called_minimal() {
 }
 
 #[test]
-fn degraded_identity_keeps_minimal_wording_but_drops_the_check_mark() {
+fn degraded_identity_is_never_called_minimal() {
     let t = drive(SESSION, 30, &mut needs_all(vec![7]));
     let (text, a) = render(
         &t.result,
@@ -98,8 +100,10 @@ fn degraded_identity_keeps_minimal_wording_but_drops_the_check_mark() {
         },
     );
     assert_eq!(a.confidence, Some(Confidence::Medium));
-    assert!(text.starts_with("⚠ Minimal path found, medium confidence"));
-    assert!(text.contains("Why medium:\n    - signature degraded"));
+    assert_eq!(a.end, RunEnd::Unproven);
+    assert!(text.starts_with("⚠ Shortest reproducing candidate so far — minimality not proven"));
+    assert!(text.contains("Why not proven:\n    - signature degraded"));
+    assert!(!text.contains("Minimal"));
     assert!(!text.contains('✅'));
 }
 
@@ -119,15 +123,21 @@ fn infrastructure_failures_are_named_and_block_write_back() {
     for (failure, wording) in [
         (
             Outcome::CaptureMissing {
-                reason: "capture\nstopped".to_owned(),
+                cause: FailureCause::Capture {
+                    device: None,
+                    detail: "capture\nstopped".to_owned(),
+                },
             },
             "log capture failed: capture stopped",
         ),
         (
-            Outcome::RuntimeError {
-                error: "adb: device offline".to_owned(),
+            Outcome::Failed {
+                cause: FailureCause::Tool {
+                    step: Some(5),
+                    detail: "adb: device offline".to_owned(),
+                },
             },
-            "replay infrastructure failed: adb: device offline",
+            "replay infrastructure failed: step 5: adb: device offline",
         ),
     ] {
         let mut calls = 0;
@@ -143,8 +153,45 @@ fn infrastructure_failures_are_named_and_block_write_back() {
         let (text, a) = render(&t.result, RELIABLE);
         assert!(!a.write_back_allowed);
         assert!(text.contains(&format!("    - {wording}\n")), "{text}");
-        assert!(text.contains("Not written back"));
-        assert!(!text.contains('✅'));
+        assert!(text.contains("Not written back: the run hit an infrastructure failure"));
+        assert!(
+            text.starts_with("✗ Stopped by an infrastructure failure"),
+            "{text}"
+        );
+        assert!(!text.contains('✅') && !text.contains("Minimal"));
+    }
+}
+
+#[test]
+fn a_cancelled_run_is_never_called_minimal() {
+    // Cancelled during the final confirmation: the path so far is [1,7], as a full run
+    // would find, but nothing proved it.
+    for cancel_at in [1usize, 9, 11] {
+        let mut calls = 0;
+        let mut oracle = |r: &ReplayRequest| {
+            calls += 1;
+            if calls == cancel_at {
+                Outcome::Cancelled
+            } else {
+                verdict(r.candidate.contains(&7))
+            }
+        };
+        let t = drive(SESSION, 30, &mut oracle);
+        let (text, a) = render(&t.result, RELIABLE);
+        assert_eq!(a.end, RunEnd::Cancelled);
+        assert!(!a.write_back_allowed);
+        assert!(!text.contains("Minimal") && !text.contains('✅'), "{text}");
+        assert!(
+            text.starts_with("⚠ Cancelled") || text.starts_with("✗ Cancelled"),
+            "{text}"
+        );
+        assert!(text.contains("    - cancelled by the user\n"), "{text}");
+        if t.result.baseline_reproduced {
+            assert!(
+                text.contains("Not written back: the run was cancelled"),
+                "{text}"
+            );
+        }
     }
 }
 
@@ -180,6 +227,8 @@ proptest! {
         let identity = IdentityQuality { fingerprint_reliable: reliable, signature_degraded: !reliable };
         let (text, a) = render(&t.result, identity);
         prop_assert_eq!(text.contains('✅'), a.confidence == Some(Confidence::High));
+        prop_assert_eq!(text.contains("Minimal"), a.end == RunEnd::Minimized);
+        prop_assert_eq!(a.end == RunEnd::Minimized, a.confidence == Some(Confidence::High));
         prop_assert_eq!(text.contains("converged"), a.converged);
         prop_assert_eq!(
             a.converged,

@@ -24,7 +24,7 @@ describe("localization", () => {
   it("never calls an unproven path minimal in Chinese either", () => {
     setLocale("zh-CN", false);
     fakeBackend({});
-    const unproven: RunResultView = { ...result, summary: { ...summary, fixed_point_reached: false } };
+    const unproven: RunResultView = { ...result, summary: { ...summary, status: "unproven", fixed_point_reached: false } };
     render(ResultView, { result: unproven, steps: planSteps });
     const heading = screen.getByRole("heading", { level: 3 });
     expect(heading).toHaveTextContent("当前已复现的最短候选");

@@ -35,7 +35,7 @@ describe("OutcomeBanner", () => {
     const cancelled = { ...summary, status: "cancelled" as const, minimal_path: [1, 2, 4], complete: false };
     render(OutcomeBanner, {
       summary: cancelled,
-      result: { ...result, summary: cancelled, pending: null, exportable: true, failure: "cancelled by user" },
+      result: { ...result, summary: cancelled, pending: null, exportable: true, failure: null },
       onexport: () => {},
       onretry: () => {},
     });

@@ -37,12 +37,14 @@ export type {
   RunRequest_Deserialize as StartRunRequest,
   ResumeRequest,
   RunResultView_Serialize as RunResultView,
-  RunStatus,
   RunSummary_Serialize as RunSummary,
   RunUpdate_Serialize as RunChannelMessage,
   ScreenshotView,
 } from "../bindings";
-import type { ErrorPayload, RunEvent_Serialize, RunResultView_Serialize } from "../bindings";
+import type { ErrorPayload, RunEnd_Serialize, RunEvent_Serialize, RunResultView_Serialize } from "../bindings";
+
+/** How a run ended (`RunEnd` in the core): the one status every view switches on. */
+export type RunStatus = RunEnd_Serialize["status"];
 
 /** The `{code, message}` every failing run command (and a failed run) carries. */
 export type RunErrorPayload = ErrorPayload;

@@ -68,9 +68,13 @@ describe("wording", () => {
     expect(removedText([], [1, 2])).toBe("launch only");
   });
 
-  it("says minimal only when fixed point and final confirmation both hold", () => {
+  it("says minimal only for a minimized end, whatever the flags", () => {
     expect(statusHeadline(summary)).toBe("Minimal path found: 4 → 3 steps");
-    expect(statusHeadline({ ...summary, final_confirmed: false })).toMatch(/minimality not proven/);
+    expect(statusHeadline({ ...summary, status: "unproven" })).toMatch(/minimality not proven/);
+    // The end is decided in the core: converged flags never make an unproven end minimal.
+    expect(statusHeadline({ ...summary, status: "unproven", fixed_point_reached: true, final_confirmed: true })).toMatch(
+      /^Shortest reproducing path so far/,
+    );
     expect(statusHeadline({ ...summary, status: "cancelled" })).toBe("The run was cancelled.");
     // Nothing removed: "already minimal", never "Minimal path found: 4 → 4".
     expect(statusHeadline({ ...summary, minimal_path: summary.original_path })).toBe(

@@ -199,16 +199,16 @@ export const confidenceWords = localized<Confidence>({
   low: "confidence.low",
 });
 
-/** The headline of a finished run; "minimal" only when the proof is complete (Phase 5 of
- * the algorithm), and "already minimal" rather than "3 → 3" when nothing could go. */
+/** The headline of a finished run, from its typed end: "minimal" only for a minimized run
+ * (high confidence, decided in the core), and "already minimal" rather than "3 → 3" when
+ * nothing could go. */
 export function statusHeadline(summary: RunSummary): string {
   const from = summary.original_path.length;
   const to = summary.minimal_path.length;
   switch (summary.status) {
     case "minimized":
-      if (summary.fixed_point_reached && summary.final_confirmed) {
-        return to === from ? t("banner.alreadyMinimal", { count: from }) : tn("status.minimal", to, { from });
-      }
+      return to === from ? t("banner.alreadyMinimal", { count: from }) : tn("status.minimal", to, { from });
+    case "unproven":
       return tn("status.shortest", to, { from });
     case "not_reproduced":
     case "static":

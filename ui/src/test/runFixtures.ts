@@ -140,8 +140,6 @@ export const pending: PendingResult = {
   original_session_dir: "/ws/sessions/" + summary.session,
   crash_id: summary.crash_id,
   evidence_session: summary.evidence_session!,
-  capture_failure: null,
-  runtime_failure: null,
   target: { kind: "fingerprint", fingerprint: "a1b2c3d4e5f6" },
   target_fingerprint: "a1b2c3d4e5f6",
   app_version: "2.3.1",

@@ -5,9 +5,10 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use whittle_service::config::Config;
 use whittle_service::import::{
-    import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordError,
-    RecordOptions, RecordOutcome,
+    import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordEnd,
+    RecordError, RecordOptions, RecordOutcome,
 };
+use whittle_service::replay::MissReason;
 
 use crate::cli::ImportArgs;
 use crate::exit::Exit;
@@ -47,8 +48,11 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
     }
     match recorded {
         None => Exit::Live,
-        Some(Ok(outcome)) if outcome.crashes.is_empty() => Exit::NoResult,
-        Some(Ok(_)) => Exit::Live,
+        Some(Ok(outcome)) => match outcome.end {
+            RecordEnd::Crashed => Exit::Live,
+            RecordEnd::RanToEnd => Exit::NoResult,
+            RecordEnd::Stopped { .. } => Exit::Stopped,
+        },
         Some(Err(RecordError::Run(e))) => Exit::of_error(&e),
         Some(Err(RecordError::NoPackage(_) | RecordError::NotInstalled { .. })) => Exit::Usage,
         Some(Err(RecordError::AlreadyRecorded(_))) => Exit::Usage,
@@ -129,13 +133,28 @@ fn print_summary(s: &ImportSummary) {
 }
 
 fn print_recorded(outcome: &RecordOutcome) {
-    if outcome.crashes.is_empty() {
-        println!(
-            "Replayed once on {}: the flow ran without a crash, so the session is saved as \
-             passed (nothing to minimize).",
-            outcome.device
-        );
-        return;
+    match outcome.end {
+        RecordEnd::RanToEnd => {
+            println!(
+                "Replayed once on {}: the flow ran without a crash, so the session is saved \
+                 as passed (nothing to minimize).",
+                outcome.device
+            );
+            return;
+        }
+        RecordEnd::Stopped { step, reason } => {
+            println!(
+                "Replayed once on {}: the replay stopped{}: {}, without a crash. The flow \
+                 did not run to its end, so it neither passed nor recorded a crash; the \
+                 session is saved as failed (evidence: {}).",
+                outcome.device,
+                step.map(|s| format!(" at step {s}")).unwrap_or_default(),
+                reason_words(reason),
+                outcome.evidence_session
+            );
+            return;
+        }
+        RecordEnd::Crashed => {}
     }
     println!(
         "Replayed once on {}: {} crash(es) recorded (evidence: {})",
@@ -171,4 +190,13 @@ fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, R
         map.insert("record_error".into(), error);
     }
     println!("{value}");
+}
+
+fn reason_words(reason: MissReason) -> &'static str {
+    match reason {
+        MissReason::ElementNotFound => "element not found",
+        MissReason::ActionFailed => "an action failed",
+        MissReason::NoCrash => "no crash",
+        MissReason::DifferentCrash => "a different crash",
+    }
 }

@@ -92,7 +92,7 @@ fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
         }
     }
     print_outcome(outcome, args.json, sidecar.as_deref());
-    Exit::of_status(outcome.summary.status)
+    Exit::of_end(&outcome.summary.end)
 }
 
 fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::Path>) {

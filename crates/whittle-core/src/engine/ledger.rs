@@ -1,6 +1,6 @@
 //! The search ledger: everything a reduction keeps whatever its search strategy — the
 //! budget and the attempts, the seed's flags ([`SearchFlags`]: `budget_exhausted`,
-//! `fixed_point_reached`, `final_confirmed`, `flaky_observed`), the capture/runtime failures, the
+//! `fixed_point_reached`, `final_confirmed`, `flaky_observed`), the stop (a cancel or a capture/runtime failure), the
 //! `outcome_history`, the pending replay with its phase, and `current`.
 //!
 //! `try_candidate` of the seed's pseudo-code is split in two: [`Ledger::try_candidate`]
@@ -13,7 +13,8 @@ use std::collections::HashSet;
 use super::history::{is_mixed, OutcomeHistory};
 use super::result::reproducing_counts;
 use super::{
-    EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags, SearchResult,
+    EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags,
+    SearchResult, SearchStop,
 };
 
 #[derive(Debug, Clone)]
@@ -23,8 +24,7 @@ pub struct Ledger {
     attempts: u32,
     baseline_reproduced: bool,
     flags: SearchFlags,
-    capture_failure: Option<String>,
-    runtime_failure: Option<String>,
+    stop: Option<SearchStop>,
     outcome_history: OutcomeHistory,
     pending: Option<ReplayRequest>,
     phase: Phase,
@@ -47,8 +47,7 @@ impl Ledger {
             attempts: 0,
             baseline_reproduced: false,
             flags: SearchFlags::default(),
-            capture_failure: None,
-            runtime_failure: None,
+            stop: None,
             outcome_history: OutcomeHistory::default(),
             pending: None,
             phase: Phase::Baseline,
@@ -144,9 +143,9 @@ impl Ledger {
             self.flags.budget_exhausted = true;
             return false;
         }
-        // Stands where the seed checks the capture: once the capture is gone, or a runtime
-        // failure made the run unusable, no further replay is issued.
-        if self.capture_failure.is_some() || self.runtime_failure.is_some() {
+        // Stands where the seed checks the capture: once the capture is gone, a runtime
+        // failure made the run unusable or the user cancelled, no further replay is issued.
+        if self.stop.is_some() {
             return false;
         }
         self.phase = phase;
@@ -164,18 +163,23 @@ impl Ledger {
 
     /// Answers the pending replay: the rest of `try_candidate`. `None` when nothing is
     /// pending; `Some(None)` when `try_candidate` returns null (capture gone, runtime
-    /// error); `Some(Some(reproduced))` for a verdict.
+    /// error, cancel); `Some(Some(reproduced))` for a verdict.
     pub(crate) fn take_verdict(&mut self, outcome: Outcome) -> Option<Option<bool>> {
         let request = self.pending.take()?;
         Some(match outcome {
-            Outcome::CaptureMissing { reason } => {
+            Outcome::CaptureMissing { cause } => {
                 // The replay never ran: latch, do not count it.
-                self.capture_failure.get_or_insert(reason);
+                self.stop.get_or_insert(SearchStop::CaptureFailed { cause });
                 None
             }
-            Outcome::RuntimeError { error } => {
+            Outcome::Failed { cause } => {
                 self.attempts = self.attempts.saturating_add(1);
-                self.runtime_failure.get_or_insert(error);
+                self.stop.get_or_insert(SearchStop::RuntimeFailed { cause });
+                None
+            }
+            Outcome::Cancelled => {
+                self.attempts = self.attempts.saturating_add(1);
+                self.stop.get_or_insert(SearchStop::Cancelled);
                 None
             }
             Outcome::Reproduced => Some(self.count_verdict(&request.candidate, true)),
@@ -259,8 +263,7 @@ impl Ledger {
             attempts: self.attempts,
             max_replays: self.max_replays,
             flags: self.flags,
-            capture_failure: self.capture_failure.clone(),
-            runtime_failure: self.runtime_failure.clone(),
+            stop: self.stop.clone(),
             proof,
             outcome_history: self.outcome_history.entries().to_vec(),
             statistical: None,

@@ -8,6 +8,7 @@
 //! confirmation are shared; a strategy supplies only its [`SearchStage`].
 
 mod error;
+mod failure;
 mod flags;
 pub(crate) mod history;
 mod ledger;
@@ -18,14 +19,17 @@ mod request;
 mod result;
 mod snapshot;
 mod stage;
+mod stop;
 
 pub use error::EngineError;
+pub use failure::FailureCause;
 pub use flags::SearchFlags;
 pub(crate) use ledger::without;
 pub use ledger::Ledger;
 pub use machine::{Engine, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
-pub use outcome::Outcome;
+pub use outcome::{MissReason, Outcome};
 pub use request::{Phase, ReplayRequest, Request};
 pub use result::{CandidateHistory, ProofRow, SearchResult, StatisticalProof};
 pub use snapshot::EngineSnapshot;
 pub use stage::{Move, SearchStage};
+pub use stop::SearchStop;

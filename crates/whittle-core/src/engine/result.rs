@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::SearchFlags;
+use super::{SearchFlags, SearchStop};
 use crate::rate::Rate;
 
 /// Every live verdict of one candidate, in replay order (`true` = reproduced).
@@ -33,8 +33,9 @@ pub struct SearchResult {
     /// Flattened: the four flags stay top-level fields of the JSON, in this place.
     #[serde(flatten)]
     pub flags: SearchFlags,
-    pub capture_failure: Option<String>,
-    pub runtime_failure: Option<String>,
+    /// Why the search ended before its algorithm did (cancel, capture or runtime
+    /// failure); `None` when it ran to its end.
+    pub stop: Option<SearchStop>,
     /// One row per step of `current`; empty when the baseline did not reproduce.
     pub proof: Vec<ProofRow>,
     pub outcome_history: Vec<CandidateHistory>,
@@ -118,7 +119,7 @@ mod tests {
 
     /// The JSON a result had when the four flags were its own fields: embedding them
     /// (flattened) must not move, rename or nest one of them.
-    const JSON: &str = r#"{"baseline_reproduced":true,"current":[2,5],"attempts":9,"max_replays":12,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"capture_failure":null,"runtime_failure":"gone","proof":[{"removed_step":2,"candidate":[5],"outcomes":[false]},{"removed_step":5,"candidate":[2],"outcomes":[false,false]}],"outcome_history":[{"candidate":[2,5],"outcomes":[true,false,true]}]}"#;
+    const JSON: &str = r#"{"baseline_reproduced":true,"current":[2,5],"attempts":9,"max_replays":12,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"stop":{"kind":"cancelled"},"proof":[{"removed_step":2,"candidate":[5],"outcomes":[false]},{"removed_step":5,"candidate":[2],"outcomes":[false,false]}],"outcome_history":[{"candidate":[2,5],"outcomes":[true,false,true]}]}"#;
 
     fn result() -> SearchResult {
         SearchResult {
@@ -132,8 +133,7 @@ mod tests {
                 flaky_observed: true,
                 budget_exhausted: false,
             },
-            capture_failure: None,
-            runtime_failure: Some("gone".into()),
+            stop: Some(SearchStop::Cancelled),
             proof: vec![
                 ProofRow {
                     removed_step: 2,

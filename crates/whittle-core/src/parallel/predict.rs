@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::engine::{Outcome, Phase, ReplayRequest};
+use crate::engine::{MissReason, Outcome, Phase, ReplayRequest};
 
 /// Guesses, in this order: a candidate already answered → its last outcome; Baseline
 /// and Confirm → reproduced (the path reproduced before); Audit and Bisect → not
@@ -23,7 +23,7 @@ impl Predictor {
         let reproduced = match outcome {
             Outcome::Reproduced => true,
             Outcome::NotReproduced { .. } => false,
-            Outcome::RuntimeError { .. } | Outcome::CaptureMissing { .. } => return,
+            Outcome::Failed { .. } | Outcome::CaptureMissing { .. } | Outcome::Cancelled => return,
         };
         self.last.insert(request.candidate.clone(), reproduced);
         if !reproduced && matches!(request.phase, Phase::OneByOne | Phase::Audit) {
@@ -74,8 +74,9 @@ pub(crate) fn predicted_outcome(reproduced: bool) -> Outcome {
     if reproduced {
         Outcome::Reproduced
     } else {
+        // The clone only needs "not reproduced"; no reason is ever read from it.
         Outcome::NotReproduced {
-            reason: "predicted".to_owned(),
+            reason: MissReason::NoCrash,
         }
     }
 }
@@ -83,6 +84,7 @@ pub(crate) fn predicted_outcome(reproduced: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::FailureCause;
 
     fn request(phase: Phase, candidate: &[u32]) -> ReplayRequest {
         ReplayRequest {
@@ -105,7 +107,9 @@ mod tests {
 
         // Step 2's deletion failed once: its next single deletion is predicted failing,
         // even from a shorter current; other steps keep the default.
-        let no = Outcome::NotReproduced { reason: "x".into() };
+        let no = Outcome::NotReproduced {
+            reason: MissReason::NoCrash,
+        };
         p.learn(&request(Phase::OneByOne, &[1, 3, 4]), &current, &no);
         assert!(!p.predict(&request(Phase::OneByOne, &[1, 3]), &[1, 2, 3], &none));
         assert!(p.predict(&request(Phase::OneByOne, &[2, 3]), &[1, 2, 3], &none));
@@ -121,7 +125,9 @@ mod tests {
         assert!(!p.predict(&request(Phase::Bisect, &[1, 2]), &current, &overlay));
 
         // Infrastructure outcomes teach nothing.
-        let err = Outcome::RuntimeError { error: "e".into() };
+        let err = Outcome::Failed {
+            cause: FailureCause::Drain { detail: "e".into() },
+        };
         p.learn(&request(Phase::OneByOne, &[2, 3, 4]), &current, &err);
         assert!(p.predict(&request(Phase::OneByOne, &[2, 3, 4]), &current, &none));
     }

@@ -4,7 +4,10 @@
 use proptest::prelude::*;
 
 use super::Scheduler;
-use crate::engine::{Outcome, Phase, Request, SearchResult, HIGH_CONFIDENCE_RUNS};
+use crate::engine::{
+    FailureCause, MissReason, Outcome, Phase, Request, SearchResult, SearchStop,
+    HIGH_CONFIDENCE_RUNS,
+};
 use crate::strategy::Strategy;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,7 +29,7 @@ impl Oracle {
             Outcome::Reproduced
         } else {
             Outcome::NotReproduced {
-                reason: "no_crash".into(),
+                reason: MissReason::NoCrash,
             }
         }
     }
@@ -182,7 +185,7 @@ fn four_devices_take_fewer_rounds_than_one_on_a_long_path() {
                     Outcome::Reproduced
                 } else {
                     Outcome::NotReproduced {
-                        reason: "no".into(),
+                        reason: MissReason::NoCrash,
                     }
                 };
                 scheduler.complete(job.attempt, outcome);
@@ -204,34 +207,30 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
     let jobs = s.dispatch(3);
     assert_eq!(jobs.len(), 3);
     for job in &jobs {
-        s.complete(
-            job.attempt,
-            Outcome::CaptureMissing {
-                reason: "gone".into(),
-            },
-        );
+        s.complete(job.attempt, Outcome::CaptureMissing { cause: gone() });
     }
     let result = s.is_done().unwrap();
     assert_eq!((result.attempts, s.wasted()), (0, 0));
-    assert_eq!(result.capture_failure.as_deref(), Some("gone"));
+    assert_eq!(
+        result.stop,
+        Some(SearchStop::CaptureFailed { cause: gone() })
+    );
     assert!(s.dispatch(3).is_empty());
 
     // A runtime error in the round's first job ends the search; the 2 others ran.
     let mut s = Scheduler::new(Strategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
     let jobs = s.dispatch(3);
-    s.complete(
-        jobs[0].attempt,
-        Outcome::RuntimeError {
-            error: "adb".into(),
-        },
-    );
+    s.complete(jobs[0].attempt, Outcome::Failed { cause: adb() });
     assert!(s.is_done().is_none(), "round still running");
     for job in &jobs[1..] {
         s.complete(job.attempt, Outcome::Reproduced);
     }
     let result = s.is_done().unwrap();
     assert_eq!((result.attempts, s.wasted()), (3, 2));
-    assert_eq!(result.runtime_failure.as_deref(), Some("adb"));
+    assert_eq!(
+        result.stop,
+        Some(SearchStop::RuntimeFailed { cause: adb() })
+    );
     assert_eq!(s.settled().iter().filter(|x| x.consumed).count(), 1);
 }
 
@@ -244,4 +243,18 @@ fn a_round_never_exceeds_the_budget_left() {
         jobs.iter().map(|j| j.attempt).collect::<Vec<_>>(),
         vec![1, 2]
     );
+}
+
+fn gone() -> FailureCause {
+    FailureCause::Capture {
+        device: None,
+        detail: "gone".into(),
+    }
+}
+
+fn adb() -> FailureCause {
+    FailureCause::Tool {
+        step: None,
+        detail: "adb".into(),
+    }
 }

@@ -116,7 +116,7 @@ impl Scheduler {
             match outcome {
                 Outcome::Reproduced => seen.or_default().0 = true,
                 Outcome::NotReproduced { .. } => seen.or_default().1 = true,
-                Outcome::RuntimeError { .. } | Outcome::CaptureMissing { .. } => {}
+                Outcome::Failed { .. } | Outcome::CaptureMissing { .. } | Outcome::Cancelled => {}
             }
             self.settled.push(Settled {
                 job,

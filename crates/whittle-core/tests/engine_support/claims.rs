@@ -63,7 +63,7 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
     if let Some(at) = t.outcomes.iter().position(|o| {
         matches!(
             o,
-            Outcome::CaptureMissing { .. } | Outcome::RuntimeError { .. }
+            Outcome::CaptureMissing { .. } | Outcome::Failed { .. } | Outcome::Cancelled
         )
     }) {
         assert_eq!(at + 1, t.outcomes.len(), "replay issued after a failure");
@@ -102,7 +102,7 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
 
     for identity in [RELIABLE, DEGRADED] {
         let a = assess(r, identity);
-        let failed = r.capture_failure.is_some() || r.runtime_failure.is_some();
+        let failed = r.stop.is_some();
         assert_eq!(a.write_back_allowed, r.baseline_reproduced && !failed);
         assert_eq!(a.confidence.is_none(), !r.baseline_reproduced);
         assert_ne!(a.confidence, Some(Confidence::Low));

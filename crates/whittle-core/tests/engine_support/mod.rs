@@ -6,6 +6,7 @@ pub mod claims;
 pub mod oracles;
 pub mod reference;
 
+use whittle_core::engine::{FailureCause, MissReason};
 use whittle_core::strategy::{Reducer, SearchOptions, Strategy};
 use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
 
@@ -90,7 +91,7 @@ pub fn verdict(reproduced: bool) -> Outcome {
         Outcome::Reproduced
     } else {
         Outcome::NotReproduced {
-            reason: "no_crash".to_owned(),
+            reason: MissReason::NoCrash,
         }
     }
 }
@@ -120,5 +121,21 @@ pub fn scripted(script: Vec<bool>) -> impl FnMut(&ReplayRequest) -> Outcome {
         let reproduced = script.get(at).copied().unwrap_or(false);
         at += 1;
         verdict(reproduced)
+    }
+}
+
+/// The cause a vanished log capture is reported with in these tests.
+pub fn capture_vanished() -> FailureCause {
+    FailureCause::Capture {
+        device: None,
+        detail: "log capture vanished".to_owned(),
+    }
+}
+
+/// The cause a lost device is reported with in these tests.
+pub fn device_disconnected() -> FailureCause {
+    FailureCause::Tool {
+        step: None,
+        detail: "device disconnected".to_owned(),
     }
 }

@@ -76,10 +76,10 @@ pub fn oracle(kind: &Kind) -> Oracle {
                 calls += 1;
                 match (this == call, capture) {
                     (true, true) => Outcome::CaptureMissing {
-                        reason: "log capture vanished".to_owned(),
+                        cause: super::capture_vanished(),
                     },
-                    (true, false) => Outcome::RuntimeError {
-                        error: "device disconnected".to_owned(),
+                    (true, false) => Outcome::Failed {
+                        cause: super::device_disconnected(),
                     },
                     (false, _) => verdict(contains_all(&r.candidate, &essential)),
                 }

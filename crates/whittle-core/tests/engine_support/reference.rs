@@ -13,6 +13,8 @@ use whittle_core::{
     HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };
 
+use whittle_core::engine::SearchStop;
+
 use super::Transcript;
 
 struct Run<'o> {
@@ -21,9 +23,9 @@ struct Run<'o> {
     budget_exhausted: bool,
     flaky_observed: bool,
     capture_failed: bool,
-    capture_failure: Option<String>,
     runtime_failed: bool,
-    runtime_failure: Option<String>,
+    // The first of capture/runtime failure or cancel: the result's `stop`.
+    stop: Option<SearchStop>,
     // `outcome_history = Map<candidate_key, boolean[]>()`, in insertion order.
     outcome_history: Vec<(Vec<u32>, Vec<bool>)>,
     oracle: &'o mut dyn FnMut(&ReplayRequest) -> Outcome,
@@ -82,9 +84,11 @@ impl Run<'_> {
         let outcome = (self.oracle)(&request);
         self.requests.push(request);
         self.outcomes.push(outcome.clone());
-        if let Outcome::CaptureMissing { reason } = &outcome {
+        if let Outcome::CaptureMissing { cause } = &outcome {
             self.capture_failed = true;
-            self.capture_failure = Some(reason.clone());
+            self.stop = Some(SearchStop::CaptureFailed {
+                cause: cause.clone(),
+            });
             return None;
         }
         // attempts += 1
@@ -94,9 +98,16 @@ impl Run<'_> {
         let reproduced = match outcome {
             Outcome::Reproduced => true,
             Outcome::NotReproduced { .. } => false,
-            Outcome::RuntimeError { error } => {
+            Outcome::Failed { cause } => {
                 self.runtime_failed = true;
-                self.runtime_failure = Some(error);
+                self.stop = Some(SearchStop::RuntimeFailed { cause });
+                fatal_error = true;
+                false
+            }
+            // Outside the seed: a cancel ends the search like a runtime failure does.
+            Outcome::Cancelled => {
+                self.runtime_failed = true;
+                self.stop = Some(SearchStop::Cancelled);
                 fatal_error = true;
                 false
             }
@@ -131,9 +142,8 @@ pub fn reference_minimize(
         budget_exhausted: false,
         flaky_observed: false,
         capture_failed: false,
-        capture_failure: None,
         runtime_failed: false,
-        runtime_failure: None,
+        stop: None,
         outcome_history: Vec::new(),
         oracle,
         requests: Vec::new(),
@@ -316,8 +326,7 @@ fn finish(
             flaky_observed: s.flaky_observed,
             budget_exhausted: s.budget_exhausted,
         },
-        capture_failure: s.capture_failure.clone(),
-        runtime_failure: s.runtime_failure.clone(),
+        stop: s.stop.clone(),
         proof,
         outcome_history: s
             .outcome_history

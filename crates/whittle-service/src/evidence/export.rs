@@ -96,6 +96,7 @@ pub fn export_input(
         attempts: result.attempts,
         confidence,
         complete: result.rating.complete,
+        end: result.end.clone(),
         original_path: result.original_path.clone(),
         minimal_path: result.minimal_path.clone(),
         steps,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use whittle_core::engine::Phase;
 use whittle_core::model::Confidence;
 use whittle_core::plan::ActionKind;
+use whittle_core::run_end::RunEnd;
 
 use super::ReviewSummary;
 use crate::config::PrivacyLevel;
@@ -27,6 +28,8 @@ pub struct ExportInput {
     pub attempts: u32,
     pub confidence: Confidence,
     pub complete: bool,
+    /// How the run ended: only a minimized run's path is called minimal in the bundle.
+    pub end: RunEnd,
     pub original_path: Vec<u32>,
     pub minimal_path: Vec<u32>,
     pub steps: Vec<ExportStep>,

@@ -8,20 +8,24 @@ use std::fmt::Write;
 use whittle_contract::ui::By;
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
+use super::repro_md::{path_noun, proof_state};
 use super::ExportInput;
 
 pub fn maestro_flow(input: &ExportInput) -> String {
     let mut y = String::new();
     let _ = writeln!(
         y,
-        "# Minimal reproduction of {} found by Whittle {}.",
+        "# Reproduction of {} found by Whittle {} ({}).",
         comment(&input.target_label),
-        comment(&input.engine_version)
+        comment(&input.engine_version),
+        proof_state(&input.end)
     );
     let _ = writeln!(
         y,
-        "# Original path {:?}, minimal path {:?}. Run it with: maestro test repro.maestro.yaml",
-        input.original_path, input.minimal_path
+        "# Original path {:?}, {} {:?}. Run it with: maestro test repro.maestro.yaml",
+        input.original_path,
+        path_noun(&input.end),
+        input.minimal_path
     );
     let _ = writeln!(y, "appId: {}", quoted(&input.package));
     let _ = writeln!(y, "---");

@@ -3,15 +3,17 @@
 
 use std::fmt::Write;
 
-use super::{ManifestFilmstrip, FILMSTRIP_GIF, MAESTRO_FILE, ROBO_FILE};
+use super::repro_md::path_noun;
+use super::{ExportInput, ManifestFilmstrip, FILMSTRIP_GIF, MAESTRO_FILE, ROBO_FILE};
 
-pub(crate) fn render(filmstrip: Option<&ManifestFilmstrip>) -> String {
+pub(crate) fn render(input: &ExportInput, filmstrip: Option<&ManifestFilmstrip>) -> String {
+    let path = path_noun(&input.end);
     // The section before may end without a blank line (the review sentence).
     let mut md = String::from("\n");
     let _ = writeln!(md, "## Run it yourself\n");
     let _ = writeln!(
         md,
-        "The minimal path as a Maestro flow and as a Firebase Test Lab Robo script (values \
+        "The {path} as a Maestro flow and as a Firebase Test Lab Robo script (values \
          that are private are left out and marked for you to type):\n"
     );
     let _ = writeln!(md, "```sh\nmaestro test {MAESTRO_FILE}\n```\n");
@@ -25,7 +27,7 @@ pub(crate) fn render(filmstrip: Option<&ManifestFilmstrip>) -> String {
     };
     let _ = writeln!(md, "## Filmstrip\n");
     if let Some(gif) = &film.gif {
-        let _ = writeln!(md, "![The minimal path, step by step]({gif})\n");
+        let _ = writeln!(md, "![The {path}, step by step]({gif})\n");
     } else {
         let _ = writeln!(
             md,

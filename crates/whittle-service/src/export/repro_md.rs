@@ -1,6 +1,7 @@
 use std::fmt::Write;
 
 use whittle_core::engine::Phase;
+use whittle_core::run_end::RunEnd;
 
 use super::redact::{plain_line, safe_block, safe_line};
 use super::write::ManifestShotDraft;
@@ -121,20 +122,47 @@ fn verify(md: &mut String, bundle_name: &str) {
     let _ = writeln!(md, "```sh\nwhittle verify {bundle_name} --runs 3\n```\n");
 }
 
-/// What the result claims, in the bundle's words: a converged search with a complete proof
-/// is "minimal"; anything less is only the shortest candidate seen to reproduce. Shared by
-/// `repro.md` and the ticket text so the two never word one result differently.
-pub(super) fn proof_state(complete: bool) -> &'static str {
-    if complete {
-        "minimal / converged"
+/// What the result claims, in the bundle's words, from the run's typed end: only a
+/// minimized run (high confidence) is "minimal"; anything less is the shortest
+/// candidate seen to reproduce, and a cancelled or failed run says it stopped. Shared
+/// by `repro.md`, the ticket and the flows so none words one result differently.
+pub(super) fn proof_state(end: &RunEnd) -> &'static str {
+    match end {
+        RunEnd::Minimized => "minimal / converged",
+        RunEnd::Cancelled => {
+            "cancelled: shortest reproducing candidate so far, minimality not proven"
+        }
+        RunEnd::CaptureFailed { .. } | RunEnd::RuntimeFailed { .. } => {
+            "stopped by an infrastructure failure: shortest reproducing candidate so far, \
+             minimality not proven"
+        }
+        RunEnd::Unproven | RunEnd::NotReproduced | RunEnd::Static => {
+            "shortest reproducing candidate so far, minimality not proven"
+        }
+    }
+}
+
+/// What the bundle calls the path it exports: "minimal path" only for a minimized run.
+pub(super) fn path_noun(end: &RunEnd) -> &'static str {
+    if end.is_minimal() {
+        "minimal path"
     } else {
-        "shortest reproducing candidate so far, minimality not proven"
+        "shortest path so far"
+    }
+}
+
+/// The heading over the deletions tried: a proof only for a minimized run.
+pub(super) fn deletions_heading(end: &RunEnd) -> &'static str {
+    if end.is_minimal() {
+        "Proof"
+    } else {
+        "Deletions tried (not a proof)"
     }
 }
 
 fn confidence(md: &mut String, input: &ExportInput) {
     let _ = writeln!(md, "## Confidence\n");
-    let verdict = proof_state(input.complete);
+    let verdict = proof_state(&input.end);
     let _ = writeln!(
         md,
         "- Confidence: **{}** ({verdict})",
@@ -142,9 +170,14 @@ fn confidence(md: &mut String, input: &ExportInput) {
     );
     let _ = writeln!(md, "- Replays run: {}", input.attempts);
     let _ = writeln!(md, "- Original path: {:?}", input.original_path);
-    let _ = writeln!(md, "- Minimal path: {:?}\n", input.minimal_path);
+    let label = if input.end.is_minimal() {
+        "Minimal path"
+    } else {
+        "Shortest path so far"
+    };
+    let _ = writeln!(md, "- {label}: {:?}\n", input.minimal_path);
     if !input.proof_lines.is_empty() {
-        let _ = writeln!(md, "## Proof\n");
+        let _ = writeln!(md, "## {}\n", deletions_heading(&input.end));
         for line in &input.proof_lines {
             let _ = writeln!(md, "- {}", safe_line(line));
         }
@@ -185,7 +218,7 @@ fn replayed(input: &ExportInput, label: &ShotLabel) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     if steps == input.minimal_path {
-        format!("{list} (the minimal path)")
+        format!("{list} (the {})", path_noun(&input.end))
     } else {
         list
     }

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use whittle_contract::ui::By;
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
+use super::repro_md::{path_noun, proof_state};
 use super::ExportInput;
 
 pub fn robo_script(input: &ExportInput) -> String {
@@ -60,9 +61,11 @@ pub fn robo_script(input: &ExportInput) -> String {
         }
     }
     let mut text = format!(
-        "// Minimal reproduction of {} found by Whittle {}; minimal path {:?}.\n[\n",
+        "// Reproduction of {} found by Whittle {} ({}); {} {:?}.\n[\n",
         comment(&input.target_label),
         comment(&input.engine_version),
+        proof_state(&input.end),
+        path_noun(&input.end),
         input.minimal_path
     );
     for line in lines {

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::flow_steps::flow_steps;
 use super::maestro_flow;
 use super::redact::{plain_line, safe_block, safe_line};
-use super::repro_md::proof_state;
+use super::repro_md::{deletions_heading, path_noun, proof_state};
 use super::ExportInput;
 
 const STACK_LINES: usize = 40;
@@ -50,17 +50,22 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
         md,
         "\n**Expected:** no crash. **Actual:** the app crashes ({label}).\n"
     );
-    let verdict = proof_state(input.complete);
+    let verdict = proof_state(&input.end);
     let _ = writeln!(
         md,
-        "**Confidence:** {} ({verdict}) · {} replays · original path {:?} → minimal path {:?}\n",
+        "**Confidence:** {} ({verdict}) · {} replays · original path {:?} → {} {:?}\n",
         input.confidence.as_str(),
         input.attempts,
         input.original_path,
+        path_noun(&input.end),
         input.minimal_path
     );
     if !input.proof_lines.is_empty() {
-        let _ = writeln!(md, "<details><summary>Proof</summary>\n");
+        let _ = writeln!(
+            md,
+            "<details><summary>{}</summary>\n",
+            deletions_heading(&input.end)
+        );
         for line in &input.proof_lines {
             let _ = writeln!(md, "- {}", safe_line(line));
         }

@@ -115,8 +115,8 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         maestro_flow(input).as_bytes(),
     )?);
     files.push(write_file(dir, ROBO_FILE, robo_script(input).as_bytes())?);
-    let repro =
-        repro_md::render(input, name_of(dir), &shots) + &repro_extras::render(filmstrip.as_ref());
+    let repro = repro_md::render(input, name_of(dir), &shots)
+        + &repro_extras::render(input, filmstrip.as_ref());
     files.push(write_file(dir, REPRO_FILE, repro.as_bytes())?);
 
     let manifest = Manifest {

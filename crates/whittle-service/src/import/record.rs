@@ -15,6 +15,7 @@ use whittle_core::model::{AppVersion, CrashKind, SessionStatus};
 use whittle_core::plan::{build_plan, ReplayStep};
 use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};
 
+use super::record_end::RecordEnd;
 use super::RecordError;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
@@ -37,7 +38,9 @@ pub struct RecordOutcome {
     pub session_id: String,
     pub evidence_session: String,
     pub device: String,
-    /// `failed` when the flow crashed the app, else `passed`.
+    /// How the replay ended: crashed, ran to its end, or stopped before it.
+    pub end: RecordEnd,
+    /// `passed` only when the flow ran to its end without a crash, else `failed`.
     pub status: SessionStatus,
     pub crashes: Vec<RecordedCrash>,
     /// Where the replay stopped early (an element not found after a crash, say).
@@ -228,25 +231,28 @@ pub async fn record_session(
         });
         stacks.push((crash.ts.clone(), crash.process.clone(), crash.stack.clone()));
     }
-    let status = if crashes.is_empty() {
-        SessionStatus::Passed
-    } else {
-        SessionStatus::Failed
-    };
-    let summary = match crashes.len() {
-        0 => format!("recorded {session_id}: the flow ran without a crash"),
-        n => format!("recorded {session_id}: {n} crash(es)"),
+    let end = RecordEnd::of(crashes.len(), verdict);
+    let status = end.session_status();
+    let summary = match end {
+        RecordEnd::RanToEnd => format!("recorded {session_id}: the flow ran without a crash"),
+        RecordEnd::Stopped { step, reason } => format!(
+            "recorded {session_id}: the replay stopped{} ({}) without a crash",
+            step.map(|s| format!(" at step {s}")).unwrap_or_default(),
+            reason.as_str()
+        ),
+        RecordEnd::Crashed => format!("recorded {session_id}: {} crash(es)", crashes.len()),
     };
     let _ = hub
         .report()
         .finalize(&started.session_id, status, &summary)
         .await;
     write_crashes(&dir, &crashes, &stacks)?;
-    update_meta(&dir, status, &device, app_version)?;
+    update_meta(&dir, end, &device, app_version)?;
     Ok(RecordOutcome {
         session_id,
         evidence_session: started.session_id,
         device,
+        end,
         status,
         crashes,
         stopped_at_step: verdict.and_then(|v| v.step),
@@ -325,7 +331,7 @@ fn write_crashes(
 /// The run's verdict, device and app version into `meta.json` (atomically).
 fn update_meta(
     dir: &Path,
-    status: SessionStatus,
+    end: RecordEnd,
     device: &str,
     version: AppVersion,
 ) -> Result<(), RecordError> {
@@ -337,13 +343,17 @@ fn update_meta(
     let text = std::fs::read(&path).map_err(err)?;
     let mut meta = whittle_core::session::parse_meta(text.as_slice())
         .map_err(|e| err(std::io::Error::other(e.to_string())))?;
-    meta.status = status;
+    meta.status = end.session_status();
     meta.device_id = Some(device.to_owned());
     if version.name.is_some() || version.code.is_some() {
         meta.app_version = Some(version);
     }
     if let Some(import) = meta.extra.get_mut("import").and_then(|v| v.as_object_mut()) {
         import.insert("recorded".into(), json!(true));
+        // A stopped replay says where and why, so no reader takes `failed` for a crash.
+        if let RecordEnd::Stopped { step, reason } = end {
+            import.insert("stopped".into(), json!({"step": step, "reason": reason}));
+        }
     }
     let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| err(std::io::Error::other(e)))?;
     write_atomic(&path, &bytes, FileMode::Shared).map_err(err)

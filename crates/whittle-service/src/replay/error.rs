@@ -1,3 +1,5 @@
+use whittle_core::engine::FailureCause;
+
 use super::DrainError;
 use crate::client::McpError;
 
@@ -19,6 +21,21 @@ pub enum ReplayError {
 }
 
 impl ReplayError {
+    /// The typed cause the attempt, the search and the run carry (the source's text is
+    /// kept as the detail a server or the device gave).
+    pub fn cause(&self) -> FailureCause {
+        match self {
+            ReplayError::Mcp { step, source } => FailureCause::Tool {
+                step: *step,
+                detail: source.to_string(),
+            },
+            ReplayError::Drain(e) => FailureCause::Drain {
+                detail: e.to_string(),
+            },
+            ReplayError::UnknownStep { step } => FailureCause::UnknownStep { step: *step },
+        }
+    }
+
     pub(crate) fn mcp(step: Option<u32>) -> impl FnOnce(McpError) -> ReplayError {
         move |source| ReplayError::Mcp { step, source }
     }

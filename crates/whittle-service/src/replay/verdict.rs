@@ -18,28 +18,7 @@ pub struct ObservedCrash {
     pub stack: Vec<String>,
 }
 
-/// Why a replay did not reproduce the target. Serializes as the seed's strings
-/// (`no_crash`, …), which evidence notes and `--json` consumers read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum MissReason {
-    NoCrash,
-    ElementNotFound,
-    ActionFailed,
-    DifferentCrash,
-}
-
-impl MissReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MissReason::NoCrash => "no_crash",
-            MissReason::ElementNotFound => "element_not_found",
-            MissReason::ActionFailed => "action_failed",
-            MissReason::DifferentCrash => "different_crash",
-        }
-    }
-}
+pub use whittle_core::engine::MissReason;
 
 /// The seed's replay result: `{reproduced, reason, step, signature, label, observed}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -42,8 +42,11 @@ pub fn read_result(evidence_dir: &Path) -> Result<PendingResult, ResultFileError
         path: path.clone(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|e| ResultFileError::Parse {
-        path,
+    let parse_error = |e: serde_json::Error| ResultFileError::Parse {
+        path: path.clone(),
         message: e.to_string(),
-    })
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(parse_error)?;
+    super::legacy::upgrade(&mut value);
+    serde_json::from_value(value).map_err(parse_error)
 }

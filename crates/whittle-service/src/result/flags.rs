@@ -37,7 +37,7 @@ impl Rating {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{PendingResult, RunStatus, RunSummary};
+    use super::super::{read_result, PendingResult, RunEnd, RunSummary};
     use super::*;
 
     /// A `result.json` a run wrote before the flags were shared.
@@ -46,21 +46,38 @@ mod tests {
         "/../../tests/fixtures/evidence/2026-12-03_074146_minimize-checkout-npe/result.json"
     ));
 
+    /// The fixture as read through the upgrade of results written before the end was typed.
+    fn written() -> PendingResult {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(super::super::RESULT_FILE), WRITTEN).unwrap();
+        read_result(dir.path()).unwrap()
+    }
+
     #[test]
-    fn a_written_result_reads_and_writes_back_byte_for_byte() {
-        let pending: PendingResult = serde_json::from_str(WRITTEN).unwrap();
+    fn a_written_result_reads_as_minimized_and_writes_back_the_same() {
+        let pending = written();
+        assert_eq!(pending.end, RunEnd::Minimized);
         assert_eq!(pending.rating.confidence, Some(Confidence::High));
         assert!(pending.rating.complete && pending.converged);
         assert!(pending.search.fixed_point_reached && pending.search.final_confirmed);
         assert!(!pending.search.flaky_observed && !pending.search.budget_exhausted);
-        let again = serde_json::to_vec_pretty(&pending).unwrap();
-        assert_eq!(String::from_utf8(again).unwrap(), WRITTEN);
+        let again = serde_json::to_string_pretty(&pending).unwrap();
+        assert_eq!(
+            serde_json::from_str::<PendingResult>(&again).unwrap(),
+            pending
+        );
+        // Only the typed end replaced the two failure texts; every other line is kept.
+        let old_lines: Vec<&str> = WRITTEN
+            .lines()
+            .filter(|l| !l.contains("capture_failure") && !l.contains("runtime_failure"))
+            .collect();
+        assert_eq!(again.lines().collect::<Vec<_>>(), old_lines);
     }
 
     #[test]
     fn the_json_summary_keeps_its_fields_in_their_order() {
         let summary = RunSummary {
-            status: RunStatus::Minimized,
+            end: RunEnd::Unproven,
             session: "s".into(),
             crash_id: "c1".into(),
             original_path: vec![1, 2, 3],
@@ -83,7 +100,7 @@ mod tests {
         let json = serde_json::to_string(&summary).unwrap();
         assert_eq!(
             json,
-            r#"{"status":"minimized","session":"s","crash_id":"c1","original_path":[1,2,3],"minimal_path":[1,3],"attempts":7,"confidence":"medium","complete":true,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"target_fingerprint":"fp","evidence_session":"e","warnings":["w"]}"#
+            r#"{"status":"unproven","session":"s","crash_id":"c1","original_path":[1,2,3],"minimal_path":[1,3],"attempts":7,"confidence":"medium","complete":true,"fixed_point_reached":true,"final_confirmed":false,"flaky_observed":true,"budget_exhausted":false,"target_fingerprint":"fp","evidence_session":"e","warnings":["w"]}"#
         );
         let back: RunSummary = serde_json::from_str(&json).unwrap();
         assert_eq!(back, summary);
@@ -93,7 +110,7 @@ mod tests {
     fn a_missing_confidence_reads_as_none_inside_the_flattened_rating() {
         // Results of a baseline that did not reproduce write `"confidence": null`;
         // the shared flags must still read them.
-        let mut value: serde_json::Value = serde_json::from_str(WRITTEN).unwrap();
+        let mut value = serde_json::to_value(written()).unwrap();
         value["confidence"] = serde_json::Value::Null;
         let pending: PendingResult = serde_json::from_value(value).unwrap();
         assert_eq!(pending.rating.confidence, None);

@@ -1,6 +1,6 @@
 //! What a run reports, and what it leaves as its result: the evidence session's
 //! `result.json` ([`PendingResult`], read and written here), the `--json` object
-//! ([`RunSummary`]) with the [`RunStatus`] an exit code comes from, the flags both
+//! ([`RunSummary`]) with the run's end an exit code comes from, the flags both
 //! embed, and the approval that writes a result back into the session's sidecar.
 //!
 //! A module of its own, below both the run (which writes these) and the evidence
@@ -9,6 +9,7 @@
 
 mod file;
 mod flags;
+mod legacy;
 mod pending;
 mod resume_mark;
 mod summary;
@@ -19,5 +20,5 @@ pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
 pub use resume_mark::ResumeMark;
-pub(crate) use summary::CANCELLED;
-pub use summary::{RunStatus, RunSummary};
+pub use summary::RunSummary;
+pub use whittle_core::run_end::RunEnd;

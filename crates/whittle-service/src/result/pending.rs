@@ -5,6 +5,7 @@ use whittle_contract::ui::Strategy;
 use whittle_core::engine::ProofRow;
 use whittle_core::model::MinimizedEntry;
 use whittle_core::plan::{ActionKind, ReplayAction, ReplayPlan};
+use whittle_core::run_end::RunEnd;
 use whittle_core::sensitive::looks_sensitive_input;
 
 use crate::replay::TargetIdentity;
@@ -83,9 +84,10 @@ impl PlanEntry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PendingResult {
-    /// How the run ended; absent in results written before it was recorded.
-    #[serde(default)]
-    pub status: Option<super::RunStatus>,
+    /// Flattened: `status` (and a failure's `cause`) head the file. Results written
+    /// before the end was typed are upgraded when read (`legacy.rs`).
+    #[serde(flatten)]
+    pub end: RunEnd,
     pub original_session: String,
     /// Absolute folder of the original session (where the sidecar goes).
     pub original_session_dir: String,
@@ -100,8 +102,6 @@ pub struct PendingResult {
     pub converged: bool,
     #[serde(flatten)]
     pub search: super::SearchFlags,
-    pub capture_failure: Option<String>,
-    pub runtime_failure: Option<String>,
     pub write_back_allowed: bool,
     pub warnings: Vec<String>,
     pub proof: Vec<ProofRow>,
@@ -140,7 +140,7 @@ pub struct PendingResult {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApproveError {
-    #[error("this run's result may not be written back (baseline not reproduced, or a capture/runtime failure)")]
+    #[error("this run's result may not be written back (baseline not reproduced, cancelled, or a capture/runtime failure)")]
     NotAllowed,
     #[error(transparent)]
     Sidecar(#[from] SidecarError),
@@ -155,7 +155,7 @@ pub fn sidecar_entry(
     let Some(confidence) = pending
         .rating
         .confidence
-        .filter(|_| pending.write_back_allowed)
+        .filter(|_| pending.write_back_allowed && pending.end.may_write_back())
     else {
         return Err(ApproveError::NotAllowed);
     };

@@ -1,13 +1,27 @@
 //! One journaled attempt as the other views of it: the report server's evidence step
-//! (`action`, `result`, and the `notes` record that `recorded` reads back) and the
-//! window's `AttemptFinished` event. Both come from the journal record, so a live
-//! attempt and one shown again after a resume look the same.
+//! (`action`, `result`, and `notes`, which is the journal record itself, so the two
+//! durable records of an attempt share one schema and a resume can compare them), the
+//! recorded attempt a reopened run shows, and the window's `AttemptFinished` event.
+//! All come from the journal record, so a live attempt, one shown again after a resume
+//! and one reopened later look the same.
 
-use serde_json::json;
+use serde::Serialize;
 use whittle_contract::report::RecordStepArgs;
 
 use super::journal::{AttemptOutcome, JournalAttempt};
+use super::recorded::RecordedAttempt;
 use super::{AttemptReason, RunEvent};
+
+/// What an evidence step's `notes` hold: the journal record, and the lab host that
+/// owns the device in a pool across several servers (the device id alone does not say
+/// which host ran it).
+#[derive(Serialize)]
+struct StepNotes<'a> {
+    #[serde(flatten)]
+    record: &'a JournalAttempt,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server: Option<String>,
+}
 
 /// The report server's step for `entry` in evidence session `session_id`; `server` is
 /// the lab host that owns the device, in a pool across several servers.
@@ -16,14 +30,6 @@ pub(crate) fn evidence_step(
     entry: &JournalAttempt,
     server: Option<String>,
 ) -> RecordStepArgs {
-    let result = match &entry.outcome {
-        AttemptOutcome::Replayed { verdict } => serde_json::to_value(verdict).unwrap_or_default(),
-        // The user stopped it: not a failure of the device (see `recorded`).
-        AttemptOutcome::Cancelled => json!({ "reproduced": false, "reason": "cancelled" }),
-        AttemptOutcome::Failed { error } => {
-            json!({ "reproduced": false, "reason": "runtime_error", "error": error })
-        }
-    };
     let action = format!(
         "replay [{}]",
         entry
@@ -33,24 +39,15 @@ pub(crate) fn evidence_step(
             .collect::<Vec<_>>()
             .join(",")
     );
-    let mut notes = json!({
-        "attempt": entry.attempt, "phase": entry.phase, "candidate": entry.candidate,
-        "result": result, "device": entry.device, "speculative": entry.speculative,
-        "duration_ms": entry.duration_ms,
-    });
-    // An omitted screenshot says why, next to `screenshot_redacted: true`.
-    if let Some(why) = &entry.screenshot_omitted {
-        notes["screenshot_omitted"] = json!(why);
-    }
-    // In a pool across lab hosts the device id alone does not say which host ran it.
-    if let Some(server) = server {
-        notes["server"] = json!(server);
-    }
+    let notes = StepNotes {
+        record: entry,
+        server,
+    };
     RecordStepArgs {
         session_id: session_id.to_owned(),
         action,
         result: if reproduced(entry) { "ok" } else { "fail" }.into(),
-        notes: notes.to_string(),
+        notes: serde_json::to_string(&notes).unwrap_or_default(),
         screenshot_src: entry.screenshot_src.clone(),
         screenshot_redacted: Some(entry.screenshot_redacted),
     }
@@ -60,28 +57,64 @@ pub(crate) fn reproduced(entry: &JournalAttempt) -> bool {
     entry.outcome.verdict().is_some_and(|v| v.reproduced)
 }
 
-/// The window's event for `entry`.
-pub(crate) fn finished_event(entry: &JournalAttempt) -> RunEvent {
+/// Why `entry` did not reproduce, as the window and a reopened run tell it.
+pub(crate) fn reason_of(entry: &JournalAttempt) -> Option<AttemptReason> {
+    match &entry.outcome {
+        AttemptOutcome::Replayed { verdict } => verdict.reason.map(AttemptReason::from),
+        AttemptOutcome::Cancelled => Some(AttemptReason::Cancelled),
+        AttemptOutcome::Failed { cause } => Some(AttemptReason::RuntimeError {
+            detail: whittle_text::failure_text(cause),
+        }),
+    }
+}
+
+/// `entry` as a reopened run shows it; `screenshot` is the evidence step's, checked.
+pub(crate) fn recorded_attempt(
+    entry: &JournalAttempt,
+    screenshot: Option<String>,
+    screenshot_redacted: bool,
+) -> RecordedAttempt {
     let verdict = entry.outcome.verdict();
-    RunEvent::AttemptFinished {
+    RecordedAttempt {
         attempt: entry.attempt,
         phase: entry.phase,
         candidate: entry.candidate.clone(),
         reproduced: reproduced(entry),
-        reason: match &entry.outcome {
-            AttemptOutcome::Replayed { verdict } => verdict.reason.map(AttemptReason::from),
-            AttemptOutcome::Cancelled => Some(AttemptReason::Cancelled),
-            AttemptOutcome::Failed { error } => Some(AttemptReason::RuntimeError {
-                detail: error.clone(),
-            }),
-        },
+        reason: reason_of(entry),
         step: verdict.and_then(|v| v.step),
-        signature: verdict.and_then(|v| v.signature.clone()),
+        signature: verdict
+            .filter(|v| v.reproduced)
+            .and_then(|v| v.signature.clone()),
         label: verdict.and_then(|v| v.label.clone()),
         observed: verdict.map(|v| v.observed.clone()).unwrap_or_default(),
-        duration_ms: entry.duration_ms,
-        screenshot: entry.screenshot_src.clone(),
-        screenshot_redacted: entry.screenshot_redacted,
+        duration_ms: Some(entry.duration_ms),
+        screenshot,
+        screenshot_redacted,
         device: entry.device.clone(),
+        speculative: entry.speculative,
+    }
+}
+
+/// The window's event for `entry`.
+pub(crate) fn finished_event(entry: &JournalAttempt) -> RunEvent {
+    let recorded = recorded_attempt(
+        entry,
+        entry.screenshot_src.clone(),
+        entry.screenshot_redacted,
+    );
+    RunEvent::AttemptFinished {
+        attempt: recorded.attempt,
+        phase: recorded.phase,
+        candidate: recorded.candidate,
+        reproduced: recorded.reproduced,
+        reason: recorded.reason,
+        step: recorded.step,
+        signature: recorded.signature,
+        label: recorded.label,
+        observed: recorded.observed,
+        duration_ms: entry.duration_ms,
+        screenshot: recorded.screenshot,
+        screenshot_redacted: recorded.screenshot_redacted,
+        device: recorded.device,
     }
 }

@@ -5,16 +5,16 @@
 use std::path::Path;
 
 use whittle_core::assessment::{assess, minimal_path, Assessment};
-use whittle_core::engine::SearchResult;
+use whittle_core::engine::{FailureCause, SearchResult, SearchStop};
 use whittle_core::model::SessionStatus;
-use whittle_text::{render_proof_table, render_report, ReportInput};
+use whittle_text::{render_proof_table, render_report, warning_text, ReportInput};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
 use super::resume::resumed_block;
 use super::{
     LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunNotice, RunOutcome,
-    RunStatus, RunSummary, DECODE_WARNINGS_FILE,
+    RunSummary, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
@@ -32,14 +32,19 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
     resumes: &[ResumeMark],
     on_event: &E,
 ) -> RunOutcome {
-    if let Some(problem) = stop_problem(hub, &evidence.id).await {
-        result.capture_failure.get_or_insert(problem);
+    if let Some(detail) = stop_problem(hub, &evidence.id).await {
+        result.stop.get_or_insert(SearchStop::CaptureFailed {
+            cause: FailureCause::Capture {
+                device: None,
+                detail,
+            },
+        });
     }
     let mut pending = pending_result(run, evidence, &result, resumes);
     if let Err(e) = write_result(&evidence.dir, &pending) {
         result
-            .runtime_failure
-            .get_or_insert(format!("result not saved: {e}"));
+            .stop
+            .get_or_insert(not_saved(format!("result not saved: {e}")));
         pending = pending_result(run, evidence, &result, resumes);
     }
     // Every answer of the run has been read by now except finalize's own.
@@ -70,7 +75,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             assessment,
         }) + &resumed_block(resumes)
     };
-    let status = if assessment.write_back_allowed {
+    let status = if assessment.end.may_write_back() {
         SessionStatus::Passed
     } else {
         SessionStatus::Failed
@@ -92,8 +97,8 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
         }
         Err(e) => {
             result
-                .runtime_failure
-                .get_or_insert(format!("evidence session not finalized: {e}"));
+                .stop
+                .get_or_insert(not_saved(format!("evidence session not finalized: {e}")));
             pending = pending_result(run, evidence, &result, resumes);
             let _ = write_result(&evidence.dir, &pending);
             let assessment = assess(&result, run.identity);
@@ -102,9 +107,8 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
         }
     };
 
-    let status = RunStatus::of(&result);
     let summary = RunSummary {
-        status,
+        end: assessment.end.clone(),
         session: run.session_id.clone(),
         crash_id: run.crash.crash_id.clone(),
         original_path: run.plan.repro_path.clone(),
@@ -124,7 +128,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .iter()
             .cloned()
             .chain(run.pool_warnings.iter().map(|w| w.to_string()))
-            .chain(assessment.warnings.iter().map(|w| w.to_string()))
+            .chain(assessment.warnings.iter().map(warning_text))
             .chain(decode_warnings.iter().map(ToString::to_string))
             .collect(),
     };
@@ -151,7 +155,7 @@ fn pending_result(
     let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
     let screenshots = screenshot_files(&evidence.dir);
     PendingResult {
-        status: Some(RunStatus::of(result)),
+        end: assessment.end.clone(),
         original_session: run.session_id.clone(),
         original_session_dir: run.session.dir.to_string_lossy().to_string(),
         crash_id: run.crash.crash_id.clone(),
@@ -172,10 +176,8 @@ fn pending_result(
         rating: Rating::of(&assessment),
         converged: assessment.converged,
         search: result.flags,
-        capture_failure: result.capture_failure.clone(),
-        runtime_failure: result.runtime_failure.clone(),
         write_back_allowed: assessment.write_back_allowed,
-        warnings: assessment.warnings.iter().map(|w| w.to_string()).collect(),
+        warnings: assessment.warnings.iter().map(warning_text).collect(),
         proof: result.proof.clone(),
         proof_lines: render_proof_table(result),
         final_outcomes: Some(result.final_outcomes().to_vec()),
@@ -191,6 +193,13 @@ fn pending_result(
             .filter(|s| !s.trim().is_empty()),
         screenshots,
         resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
+    }
+}
+
+/// A stop for an evidence write that failed after the search.
+fn not_saved(detail: String) -> SearchStop {
+    SearchStop::RuntimeFailed {
+        cause: FailureCause::NotSaved { detail },
     }
 }
 

@@ -12,24 +12,29 @@
 //!
 //! The file is untrusted on the way back in: only typed fields are read, an unfinished
 //! last line (a write cut short by a full disk or a power loss) counts as never written,
-//! and anything else that does not parse refuses the resume.
+//! and anything else that does not parse refuses the resume. Every line is sealed
+//! (`journal_seal.rs`): a line edited, reordered, duplicated or taken from another run
+//! refuses it too, naming the line.
 
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
-use whittle_core::engine::Phase;
+use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::strategy::Strategy;
 
+use super::journal_seal::{seal, verify, SEAL_FIELD};
 use crate::atomic::{append_durable, sync_dir};
 use crate::replay::{ReplayVerdict, TargetIdentity};
 use crate::result::ResumeMark;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The journal layout this Whittle writes and reads.
-pub const JOURNAL_FORMAT: u32 = 1;
+/// 2: every line sealed (`journal_seal.rs`); format-1 journals are not resumed.
+pub const JOURNAL_FORMAT: u32 = 2;
 /// Far above a long run (about 2 KB per attempt); a larger file is not read.
 const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -89,9 +94,14 @@ pub struct JournalAttempt {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AttemptOutcome {
-    Replayed { verdict: ReplayVerdict },
+    Replayed {
+        verdict: ReplayVerdict,
+    },
     Cancelled,
-    Failed { error: String },
+    /// The infrastructure failed: no verdict (run again on resume).
+    Failed {
+        cause: FailureCause,
+    },
 }
 
 impl AttemptOutcome {
@@ -128,6 +138,8 @@ pub struct JournalContents {
     pub discarded: Option<DiscardMark>,
     /// An unfinished last line was found (and is ignored).
     pub torn_tail: bool,
+    /// The seal of the last readable line: the next line is sealed after it.
+    pub last_seal: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -154,6 +166,8 @@ pub enum JournalError {
     Format { path: PathBuf, found: u32 },
     #[error("{} stopped accepting records after an earlier write failed", path.display())]
     Broken { path: PathBuf },
+    #[error("{} line {line} was changed, moved, repeated or taken from another run (its seal does not match); the run cannot be resumed", path.display())]
+    Tampered { path: PathBuf, line: usize },
 }
 
 /// An open journal. Appends are whole lines made durable one by one; after a failed
@@ -163,6 +177,8 @@ pub struct Journal {
     file: File,
     path: PathBuf,
     broken: AtomicBool,
+    /// The seal of the last line written (the next is sealed after it).
+    last_seal: Mutex<String>,
 }
 
 impl Journal {
@@ -182,6 +198,7 @@ impl Journal {
             file,
             path: path.clone(),
             broken: AtomicBool::new(false),
+            last_seal: Mutex::new(String::new()),
         };
         journal.append(&Line::Run(header.clone()))?;
         sync_dir(dir).map_err(io)?;
@@ -208,6 +225,7 @@ impl Journal {
                 file,
                 path,
                 broken: AtomicBool::new(false),
+                last_seal: Mutex::new(contents.last_seal.clone()),
             },
             contents,
         ))
@@ -231,19 +249,54 @@ impl Journal {
                 path: self.path.clone(),
             });
         }
-        let mut bytes = serde_json::to_vec(line).map_err(|e| JournalError::Io {
+        // One line at a time: the seal chain is the order lines reach the file.
+        let mut last = self.last_seal.lock().unwrap_or_else(|e| e.into_inner());
+        let (bytes, sealed) = sealed_line(&last, line).map_err(|e| JournalError::Io {
             path: self.path.clone(),
             source: std::io::Error::other(e),
         })?;
-        bytes.push(b'\n');
         append_durable(&self.file, &bytes).map_err(|source| {
             self.broken.store(true, Ordering::SeqCst);
             JournalError::Io {
                 path: self.path.clone(),
                 source,
             }
-        })
+        })?;
+        *last = sealed;
+        Ok(())
     }
+}
+
+/// `line` as the file holds it (sealed after `previous`, newline-ended), and its seal.
+fn sealed_line(previous: &str, line: &Line) -> Result<(Vec<u8>, String), serde_json::Error> {
+    let mut value = serde_json::to_value(line)?;
+    let sealed = match value.as_object_mut() {
+        Some(object) => {
+            let sealed = seal(previous, object);
+            object.insert(SEAL_FIELD.into(), sealed.clone().into());
+            sealed
+        }
+        None => String::new(),
+    };
+    let mut bytes = serde_json::to_vec(&value)?;
+    bytes.push(b'\n');
+    Ok((bytes, sealed))
+}
+
+/// The bytes of a journal holding `header` and `attempts`, sealed as [`Journal`] writes
+/// them (for tests that build journals without running).
+pub fn sealed_journal(header: &JournalHeader, attempts: &[JournalAttempt]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut previous = String::new();
+    let lines = std::iter::once(Line::Run(header.clone()))
+        .chain(attempts.iter().cloned().map(Line::Attempt));
+    for line in lines {
+        if let Ok((bytes, sealed)) = sealed_line(&previous, &line) {
+            out.extend(bytes);
+            previous = sealed;
+        }
+    }
+    out
 }
 
 /// Reads the journal of the evidence session in `dir` without changing it.
@@ -320,6 +373,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
     let mut discarded = None;
     let mut valid = 0usize;
     let mut torn_tail = false;
+    let mut last_seal = String::new();
     let count = lines.len();
     for (at, (offset, piece, complete)) in lines.into_iter().enumerate() {
         let number = at + 1;
@@ -329,9 +383,40 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
             continue;
         }
         let parsed = if complete {
-            serde_json::from_slice::<Line>(body).map_err(|e| e.to_string())
+            serde_json::from_slice::<serde_json::Value>(body).map_err(|e| e.to_string())
         } else {
             Err("unfinished line".to_owned())
+        };
+        let parsed = match parsed {
+            Ok(serde_json::Value::Object(mut object)) => {
+                let claimed = object.remove(SEAL_FIELD);
+                match claimed.as_ref().and_then(|c| c.as_str()) {
+                    Some(claimed) if verify(&last_seal, &object, claimed) => {
+                        last_seal = claimed.to_owned();
+                        serde_json::from_value::<Line>(serde_json::Value::Object(object))
+                            .map_err(|e| e.to_string())
+                    }
+                    // A header of an older format is told as that, not as tampering.
+                    _ if number == 1 && old_format(&object) => {
+                        return Err(JournalError::Format {
+                            path: path.to_path_buf(),
+                            found: object
+                                .get("format")
+                                .and_then(|f| f.as_u64())
+                                .and_then(|f| u32::try_from(f).ok())
+                                .unwrap_or(0),
+                        });
+                    }
+                    _ => {
+                        return Err(JournalError::Tampered {
+                            path: path.to_path_buf(),
+                            line: number,
+                        })
+                    }
+                }
+            }
+            Ok(_) => Err("not a record".to_owned()),
+            Err(e) => Err(e),
         };
         match parsed {
             Ok(line) => {
@@ -369,6 +454,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
             resumes,
             discarded,
             torn_tail,
+            last_seal,
         },
         u64::try_from(valid).unwrap_or(u64::MAX),
     ))
@@ -377,3 +463,9 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
 #[cfg(test)]
 #[path = "journal_tests.rs"]
 mod tests;
+
+/// A first line that is a run header of a format other than this Whittle's.
+fn old_format(object: &serde_json::Map<String, serde_json::Value>) -> bool {
+    object.get("record").and_then(|r| r.as_str()) == Some("run")
+        && object.get("format").and_then(|f| f.as_u64()) != Some(u64::from(JOURNAL_FORMAT))
+}

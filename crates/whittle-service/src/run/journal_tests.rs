@@ -130,9 +130,16 @@ fn missing_foreign_and_future_journals_are_refused() {
         parse_journal(line.as_bytes()),
         Err(JournalError::Format { found, .. }) if found == JOURNAL_FORMAT + 1
     ));
-    let first = serde_json::to_string(&Line::Attempt(attempt(1, true))).unwrap() + "\n";
+    // An unsealed line is refused as not this run's; a sealed one without a header first
+    // as damage.
+    let unsealed = serde_json::to_string(&Line::Attempt(attempt(1, true))).unwrap() + "\n";
     assert!(matches!(
-        parse_journal(first.as_bytes()),
+        parse_journal(unsealed.as_bytes()),
+        Err(JournalError::Tampered { line: 1, .. })
+    ));
+    let (first, _) = sealed_line("", &Line::Attempt(attempt(1, true))).unwrap();
+    assert!(matches!(
+        parse_journal(&first),
         Err(JournalError::Damaged { line: 1, .. })
     ));
     #[cfg(unix)]

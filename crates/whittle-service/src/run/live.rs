@@ -4,6 +4,7 @@
 //! seed).
 
 use tokio_util::sync::CancellationToken;
+use whittle_core::engine::{FailureCause, SearchStop};
 use whittle_core::parallel::Scheduler;
 
 use super::evidence_session::{
@@ -47,9 +48,14 @@ pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
     // The lock first: from here on, the session is never mistaken for an orphan.
     let lock = RunLock::acquire(&evidence.dir);
     let journal = match &lock {
-        Ok(_) => Journal::create(&evidence.dir, &journal_header(run))
-            .map_err(|e| format!("the run's journal cannot be written: {e}")),
-        Err(e) => Err(format!("the evidence session cannot be locked: {e}")),
+        Ok(_) => Journal::create(&evidence.dir, &journal_header(run)).map_err(|e| {
+            FailureCause::NotSaved {
+                detail: format!("the run's journal cannot be written: {e}"),
+            }
+        }),
+        Err(e) => Err(FailureCause::NotSaved {
+            detail: format!("the evidence session cannot be locked: {e}"),
+        }),
     };
     let (journal, setup_failure) = match journal {
         Ok(journal) => (Some(journal), None),
@@ -116,7 +122,7 @@ pub(crate) struct Continuation {
 /// (the run then ends before its baseline, as a runtime failure).
 pub(crate) struct Held<'a> {
     pub journal: Option<&'a Journal>,
-    pub setup_failure: Option<String>,
+    pub setup_failure: Option<FailureCause>,
 }
 
 /// Phases 2 (docs/design.md §13) (capture), 3 and 5 on an evidence session that exists and is held.
@@ -148,7 +154,10 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
         .await
     {
         Ok(_) => None,
-        Err(e) => Some(format!("log capture did not start: {e}")),
+        Err(e) => Some(FailureCause::Capture {
+            device: Some(run.ctx.device.clone()),
+            detail: format!("log capture did not start: {e}"),
+        }),
     };
     let mut captures = vec![evidence.capture_for(&run.ctx.device, true)];
     if start_failure.is_none() {
@@ -193,19 +202,19 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
     let mut result = search
         .run(&mut scheduler, &mut cursor, stop_before_baseline, &mut log)
         .await;
-    if let Some(failure) = held.setup_failure {
+    if let Some(cause) = held.setup_failure {
         // Nothing ran, and not for the capture's sake: the failure is the run's own.
-        if result.capture_failure.as_deref() == Some(failure.as_str()) {
-            result.capture_failure = None;
-        }
-        result.runtime_failure.get_or_insert(failure);
+        result.stop = Some(SearchStop::RuntimeFailed { cause });
     }
     // The finally of every extra device's capture; the primary's is in `finish`.
     for capture in &captures[1..] {
-        if let Some(problem) = stop_problem(hub, &capture.capture_id).await {
-            result
-                .capture_failure
-                .get_or_insert(format!("{problem} (device {})", capture.device));
+        if let Some(detail) = stop_problem(hub, &capture.capture_id).await {
+            result.stop.get_or_insert(SearchStop::CaptureFailed {
+                cause: FailureCause::Capture {
+                    device: Some(capture.device.clone()),
+                    detail,
+                },
+            });
         }
     }
     let devices_used: std::collections::BTreeSet<&str> =

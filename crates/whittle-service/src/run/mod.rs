@@ -9,6 +9,7 @@ mod evidence_session;
 mod evidence_step;
 mod finish;
 mod journal;
+mod journal_seal;
 mod live;
 mod localized_report;
 mod lock;
@@ -29,8 +30,8 @@ pub use error::RunError;
 pub use event::{AttemptReason, RunEvent};
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
-    has_journal, parse_journal, read_journal, AttemptOutcome, DiscardMark, Journal, JournalAttempt,
-    JournalContents, JournalError, JournalHeader, JOURNAL_FILE, JOURNAL_FORMAT,
+    has_journal, parse_journal, read_journal, sealed_journal, AttemptOutcome, DiscardMark, Journal,
+    JournalAttempt, JournalContents, JournalError, JournalHeader, JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
 pub(crate) use evidence_session::{capture_problem, stop_problem};
@@ -54,7 +55,7 @@ pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // it too; named here as well, where a caller starts the run.
 pub use crate::result::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, Rating,
-    ResumeMark, RunStatus, RunSummary, SearchFlags, RESULT_FILE,
+    ResumeMark, RunEnd, RunSummary, SearchFlags, RESULT_FILE,
 };
 
 use tokio_util::sync::CancellationToken;

@@ -1,6 +1,7 @@
 //! A finished (or interrupted) run read back from its evidence session, without
 //! replaying anything: every attempt from `steps.jsonl` (each step's `notes` is the
-//! attempt's record, written by `search`), the result from `result.json`, the pool from
+//! attempt's journal record, written by `search`; evidence of older Whittles has a
+//! notes shape of its own, still read), the result from `result.json`, the pool from
 //! `meta.json`. Everything in the folder is untrusted: notes are read into typed fields
 //! only, a line that does not fit is counted and skipped, and screenshot names must be
 //! the archive's own form (`screenshots/attempt-NNN.png`).
@@ -14,6 +15,8 @@ use whittle_core::engine::Phase;
 use whittle_core::model::{SessionStatus, Step};
 use whittle_core::session::{parse_meta, parse_steps, SessionError, META_FILE, STEPS_FILE};
 
+use super::evidence_step::recorded_attempt;
+use super::journal::JournalAttempt;
 use super::{AttemptReason, PendingResult};
 use crate::evidence::{read_result, validate_shot_name, ResultFileError};
 use crate::replay::{MissReason, ObservedCrash};
@@ -67,9 +70,10 @@ pub enum RecordedRunError {
     },
 }
 
-/// The record `search` writes into each evidence step's notes.
+/// The notes older Whittles wrote into each evidence step, before they were the
+/// journal record.
 #[derive(Deserialize)]
-struct Notes {
+struct LegacyNotes {
     attempt: u32,
     phase: Phase,
     candidate: Vec<u32>,
@@ -157,8 +161,36 @@ pub fn read_recorded_run(evidence_dir: &Path) -> Result<RecordedRun, RecordedRun
     })
 }
 
+/// Every attempt record the evidence steps of `evidence_dir` hold as their notes (steps
+/// whose notes are not a record, as a foreign report server may write them, are left
+/// out). Empty when the steps cannot be read.
+pub(crate) fn evidence_records(evidence_dir: &Path) -> Vec<JournalAttempt> {
+    let Ok(file) = File::open(evidence_dir.join(STEPS_FILE)) else {
+        return Vec::new();
+    };
+    let Ok(steps) = parse_steps(BufReader::new(file)) else {
+        return Vec::new();
+    };
+    steps
+        .iter()
+        .filter_map(|step| serde_json::from_str::<JournalAttempt>(&step.notes).ok())
+        .collect()
+}
+
 fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
-    let notes: Notes = serde_json::from_str(&step.notes).ok()?;
+    // Only the archive's own names: anything else in the file is not shown.
+    let screenshot = step
+        .screenshot_src
+        .clone()
+        .filter(|name| validate_shot_name(name).is_ok());
+    if let Ok(record) = serde_json::from_str::<JournalAttempt>(&step.notes) {
+        return Some(recorded_attempt(
+            &record,
+            screenshot,
+            step.screenshot_redacted,
+        ));
+    }
+    let notes: LegacyNotes = serde_json::from_str(&step.notes).ok()?;
     let r = notes.result;
     let reason = match (r.reproduced, r.reason.as_deref()) {
         (true, _) => None,
@@ -172,11 +204,6 @@ fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
         }
         (false, None) => None,
     };
-    // Only the archive's own names: anything else in the file is not shown.
-    let screenshot = step
-        .screenshot_src
-        .clone()
-        .filter(|name| validate_shot_name(name).is_ok());
     Some(RecordedAttempt {
         attempt: notes.attempt,
         phase: notes.phase,

@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
-use whittle_core::engine::{Outcome, Phase, SearchResult};
+use whittle_core::engine::{FailureCause, Outcome, Phase, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::plan::ReplayStep;
 
@@ -29,7 +29,9 @@ use crate::evidence::{
     archive_screenshot, ArchivedShot, FilmRecorder, FilmSource, FilmstripRecord,
 };
 use crate::replay::{replay_observed, ReplayError, ReplayVerdict};
-use crate::result::CANCELLED;
+
+/// Why a cancelled attempt has no screenshot (shown, never read back).
+const CANCELLED_SHOT: &str = "the run was cancelled before its screenshot";
 
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
@@ -64,12 +66,11 @@ pub struct PoolReplay {
     pub consumed: bool,
 }
 
-/// One replay's raw result and its journal record, before its evidence step is recorded.
+/// One replay's journal record, before its evidence step is recorded.
 struct Ran {
-    replayed: Result<ReplayVerdict, String>,
     entry: JournalAttempt,
-    /// Whether `entry` is on disk.
-    journaled: Result<(), String>,
+    /// Whether `entry` is on disk (why not, when it is not).
+    journaled: Result<(), FailureCause>,
 }
 
 impl<E> Search<'_, E> {
@@ -92,7 +93,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         &self,
         scheduler: &mut Scheduler,
         cursor: &mut RoundCursor,
-        mut capture_start_failure: Option<String>,
+        mut capture_start_failure: Option<FailureCause>,
         log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
         let mut device_of: HashMap<u32, String> = HashMap::new();
@@ -106,13 +107,13 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 Some(reason) => Some(reason),
                 None => self.pool_capture_problem().await,
             };
-            if let Some(reason) = problem {
+            if let Some(cause) = problem {
                 // Nothing ran: the round's first job latches the failure, none is charged.
                 for job in &batch.jobs {
                     scheduler.complete(
                         job.attempt,
                         Outcome::CaptureMissing {
-                            reason: reason.clone(),
+                            cause: cause.clone(),
                         },
                     );
                 }
@@ -151,14 +152,12 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     }
 
     /// The first pool device whose capture is not running, and why.
-    async fn pool_capture_problem(&self) -> Option<String> {
+    async fn pool_capture_problem(&self) -> Option<FailureCause> {
         for (at, capture) in self.captures.iter().enumerate() {
-            if let Some(problem) = capture_problem(self.hub, &capture.capture_id).await {
-                return Some(if at == 0 {
-                    problem
-                } else {
-                    format!("{} (device {})", problem, capture.device)
-                });
+            if let Some(detail) = capture_problem(self.hub, &capture.capture_id).await {
+                // The primary is the run's device: only a pool device is named.
+                let device = (at > 0).then(|| capture.device.clone());
+                return Some(FailureCause::Capture { device, detail });
             }
         }
         None
@@ -181,18 +180,21 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         let started = Instant::now();
         let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
         let mut film = self.film_recorder(job, device);
-        let replayed = tokio::select! {
+        let outcome = tokio::select! {
             biased;
-            _ = self.cancel.cancelled() => Err(CANCELLED.to_string()),
-            r = self.replay(candidate, device, &mut film).instrument(span) => r.map_err(|e| e.to_string()),
+            _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
+            r = self.replay(candidate, device, &mut film).instrument(span) => match r {
+                Ok(verdict) => AttemptOutcome::Replayed { verdict },
+                Err(e) => AttemptOutcome::Failed { cause: e.cause() },
+            },
         };
-        film.finish(matches!(&replayed, Ok(v) if v.reproduced));
+        film.finish(outcome.verdict().is_some_and(|v| v.reproduced));
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let shot = if self.cancel.is_cancelled() {
             ArchivedShot {
                 src: None,
                 redacted: true,
-                omitted_because: Some(CANCELLED.into()),
+                omitted_because: Some(CANCELLED_SHOT.into()),
             }
         } else {
             archive_screenshot(
@@ -205,7 +207,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             )
             .await
         };
-        let entry = journal_entry(batch, job, device, &replayed, &shot, duration_ms);
+        let entry = journal_entry(batch, job, device, outcome, &shot, duration_ms);
         let journaled = match self.journal {
             Some(journal) => journal.record_attempt(&entry).map_err(|e| e.to_string()),
             None => Err("the run has no journal".to_owned()),
@@ -214,19 +216,14 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             tracing::error!(attempt, error = %e, "attempt not saved to the journal");
         }
         Ran {
-            replayed,
             entry,
-            journaled,
+            journaled: journaled.map_err(|detail| FailureCause::NotSaved { detail }),
         }
     }
 
     /// Archives one replay as an evidence step and turns it into the engine's outcome.
     async fn record(&self, ran: Ran) -> Outcome {
-        let Ran {
-            replayed,
-            entry,
-            journaled,
-        } = ran;
+        let Ran { entry, journaled } = ran;
         let cancelled = matches!(entry.outcome, AttemptOutcome::Cancelled);
         if let Some(why) = entry
             .screenshot_omitted
@@ -243,7 +240,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         // An attempt that is not in the journal is not durable: it is left out of the
         // evidence too, so a resume runs it again and the evidence holds it once.
         let recorded = match journaled {
-            Err(e) => Err(format!("attempt not saved: {e}")),
+            Err(cause) => Err(cause),
             Ok(()) => self
                 .hub
                 .report()
@@ -254,13 +251,16 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 ))
                 .await
                 .map(|_| ())
-                .map_err(|e| format!("evidence step not recorded: {e}")),
+                .map_err(|e| FailureCause::NotSaved {
+                    detail: format!("evidence step not recorded: {e}"),
+                }),
         };
         (self.on_event)(finished_event(&entry));
-        match (replayed, recorded) {
-            (Err(error), _) => Outcome::RuntimeError { error },
-            (Ok(_), Err(error)) => Outcome::RuntimeError { error },
-            (Ok(verdict), Ok(())) => outcome_of(&verdict),
+        match (entry.outcome, recorded) {
+            (AttemptOutcome::Cancelled, _) => Outcome::Cancelled,
+            (AttemptOutcome::Failed { cause }, _)
+            | (AttemptOutcome::Replayed { .. }, Err(cause)) => Outcome::Failed { cause },
+            (AttemptOutcome::Replayed { verdict }, Ok(())) => outcome_of(&verdict),
         }
     }
 
@@ -313,7 +313,7 @@ fn journal_entry(
     batch: &Batch,
     job: &Job,
     device: &str,
-    replayed: &Result<ReplayVerdict, String>,
+    outcome: AttemptOutcome,
     shot: &ArchivedShot,
     duration_ms: u32,
 ) -> JournalAttempt {
@@ -325,13 +325,7 @@ fn journal_entry(
         candidate: job.candidate.clone(),
         speculative: job.speculative,
         device: device.to_string(),
-        outcome: match replayed {
-            Ok(verdict) => AttemptOutcome::Replayed {
-                verdict: verdict.clone(),
-            },
-            Err(e) if e == CANCELLED => AttemptOutcome::Cancelled,
-            Err(e) => AttemptOutcome::Failed { error: e.clone() },
-        },
+        outcome,
         duration_ms,
         screenshot_src: shot.src.clone(),
         screenshot_redacted: shot.redacted,

@@ -1,7 +1,7 @@
 use whittle_core::model::Confidence;
 use whittle_text::{render_static_suggestion, Locale, StaticInput};
 
-use super::{Rating, RunOutcome, RunStatus, RunSummary, SearchFlags, StaticRun};
+use super::{Rating, RunEnd, RunOutcome, RunSummary, SearchFlags, StaticRun};
 
 /// A static suggestion: never replayed, always low, never written back. The report is
 /// in English, like every run's own report (`localized_report.rs` words it again).
@@ -19,7 +19,7 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
     );
     RunOutcome {
         summary: RunSummary {
-            status: RunStatus::Static,
+            end: RunEnd::Static,
             session: run.session_id.clone(),
             crash_id: run.crash.crash_id.clone(),
             original_path: run.crash.repro_path.clone(),

@@ -42,6 +42,7 @@ pub fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
         attempts: 11,
         confidence: Confidence::High,
         complete: true,
+        end: whittle_core::run_end::RunEnd::Minimized,
         original_path: vec![1, 2, 3, 4, 5],
         minimal_path: vec![1, 2, 4],
         steps: vec![

@@ -1,7 +1,8 @@
 //! Whittle's English: the report's source wording, and what the `C`/`POSIX` locale
 //! gets.
 
-use whittle_core::engine::{HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use whittle_core::assessment::Warning;
+use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
 use super::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
 
@@ -10,8 +11,12 @@ pub(super) static EN: Catalogue = Catalogue {
         failed_before_baseline: "✗ Minimize run failed before the original path was verified",
         baseline_not_reproduced: "✗ Original path did not reproduce in this run",
         minimal_high: "✅ Minimal path found",
-        minimal_medium: "⚠ Minimal path found, medium confidence",
         shortest_unproven: "⚠ Shortest reproducing candidate so far — minimality not proven",
+        cancelled_before_baseline: "✗ Cancelled before the original path was verified",
+        cancelled_shortest:
+            "⚠ Cancelled — shortest reproducing candidate so far, minimality not proven",
+        failed_shortest: "✗ Stopped by an infrastructure failure — shortest reproducing \
+                          candidate so far, minimality not proven",
         original: "Original:",
         minimal: "Minimal:",
         shortest: "Shortest:",
@@ -19,12 +24,52 @@ pub(super) static EN: Catalogue = Catalogue {
         proof: "Proof:",
         report: "Report:",
         why: "Why:",
-        why_medium: "Why medium:",
         why_not_proven: "Why not proven:",
         deletions: "Deletions:",
         nothing_produced: "No minimal path was produced; nothing will be written back.",
-        not_written_back:
-            "Not written back: the run hit an infrastructure failure, so no result may be saved.",
+        not_written_back: |cancelled| {
+            if cancelled {
+                "Not written back: the run was cancelled, so no result may be saved."
+            } else {
+                "Not written back: the run hit an infrastructure failure, so no result may be saved."
+            }
+        },
+        stop: |stop| match stop {
+            SearchStop::Cancelled => "cancelled by the user".to_owned(),
+            SearchStop::CaptureFailed { cause } => {
+                format!("log capture failed: {}", (EN.report.failure)(cause))
+            }
+            SearchStop::RuntimeFailed { cause } => {
+                format!(
+                    "replay infrastructure failed: {}",
+                    (EN.report.failure)(cause)
+                )
+            }
+        },
+        failure: |cause| match cause {
+            FailureCause::Tool {
+                step: Some(step),
+                detail,
+            } => format!("step {step}: {detail}"),
+            FailureCause::Tool { step: None, detail } | FailureCause::Recorded { detail } => {
+                detail.clone()
+            }
+            FailureCause::Drain { detail } => format!("reading the crash log: {detail}"),
+            FailureCause::UnknownStep { step } => {
+                format!("step {step} is not in the replay plan")
+            }
+            FailureCause::Capture {
+                device: Some(device),
+                detail,
+            } => format!("{detail} (device {device})"),
+            FailureCause::Capture {
+                device: None,
+                detail,
+            } => detail.clone(),
+            FailureCause::NotSaved { detail } => {
+                format!("the attempt could not be saved: {detail}")
+            }
+        },
         audit_incomplete: || {
             format!(
                 "fixed-point audit incomplete: not every single deletion has {NEGATIVE_PROOF_RUNS} \
@@ -69,7 +114,37 @@ pub(super) static EN: Catalogue = Catalogue {
         },
         without_step: |step, hits, total| format!("without step {step}: {hits}/{total} reproduced"),
         unknown_target: "the target crash",
-        warning: |warning| warning.to_string(),
+        warning: |warning| match warning {
+            Warning::BaselineNotReproduced => {
+                "the original path did not reproduce the crash in this run".to_owned()
+            }
+            Warning::BudgetExhausted { max_replays } => {
+                format!("budget of {max_replays} replays exhausted; raise the replay budget")
+            }
+            Warning::Flaky { reproduced, total } => {
+                format!("flaky: {reproduced} of {total} replays reproduced")
+            }
+            Warning::SignatureDegraded => "signature degraded: the crash was matched by exact \
+                                           kind, process, label and top frames, not by a \
+                                           stable fingerprint"
+                .to_owned(),
+            Warning::Statistical {
+                confidence_percent,
+                cap,
+                unseparated,
+            } => {
+                let mut text = format!(
+                    "flaky strategy, never high: misses of a flaky crash are evidence, not \
+                     proof; each deletion was replayed until its {confidence_percent} % \
+                     interval fell below the crash rate's (cap {cap})"
+                );
+                if !unseparated.is_empty() {
+                    let steps: Vec<String> = unseparated.iter().map(u32::to_string).collect();
+                    text.push_str(&format!("; not separated: steps {}", steps.join(", ")));
+                }
+                text
+            }
+        },
         resumed: |at, attempts| {
             format!(
                 "Resumed: {at} after {attempts} recorded attempts (the run had been interrupted; \

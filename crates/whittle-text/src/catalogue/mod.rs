@@ -8,6 +8,7 @@ mod en;
 mod zh_cn;
 
 use whittle_core::assessment::Warning;
+use whittle_core::engine::{FailureCause, SearchStop};
 use whittle_core::rate::Rate;
 
 use crate::Locale;
@@ -30,11 +31,14 @@ pub fn catalogue(locale: Locale) -> &'static Catalogue {
 
 /// The report block of a live run (`render_report_in`).
 pub struct ReportWords {
+    /// The heading of each end of a live run (`RunEnd`); only `minimal_high` says minimal.
     pub failed_before_baseline: &'static str,
     pub baseline_not_reproduced: &'static str,
     pub minimal_high: &'static str,
-    pub minimal_medium: &'static str,
     pub shortest_unproven: &'static str,
+    pub cancelled_before_baseline: &'static str,
+    pub cancelled_shortest: &'static str,
+    pub failed_shortest: &'static str,
     pub original: &'static str,
     pub minimal: &'static str,
     pub shortest: &'static str,
@@ -42,11 +46,16 @@ pub struct ReportWords {
     pub proof: &'static str,
     pub report: &'static str,
     pub why: &'static str,
-    pub why_medium: &'static str,
     pub why_not_proven: &'static str,
     pub deletions: &'static str,
     pub nothing_produced: &'static str,
-    pub not_written_back: &'static str,
+    /// Why nothing may be written back: `true` when the user cancelled, `false` when
+    /// the infrastructure failed.
+    pub not_written_back: fn(bool) -> &'static str,
+    /// Why the search stopped early (a reason line of the report).
+    pub stop: fn(&SearchStop) -> String,
+    /// What failed in the infrastructure, quoting what the server or device said.
+    pub failure: fn(&FailureCause) -> String,
     /// What the report calls the crash when the run named neither a fingerprint nor a
     /// label.
     pub unknown_target: &'static str,

@@ -3,7 +3,7 @@
 //! 未完成最小性证明, 单删除候选, 偶发, 预算耗尽, 不动点.
 
 use whittle_core::assessment::Warning;
-use whittle_core::engine::{HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
 use super::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
 
@@ -12,8 +12,10 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         failed_before_baseline: "✗ 精简运行在验证原路径之前失败",
         baseline_not_reproduced: "✗ 原路径未在本轮复现",
         minimal_high: "✅ 复现路径精简：最小路径，已收敛",
-        minimal_medium: "⚠ 最小路径，已收敛，置信度：中 (medium)",
         shortest_unproven: "⚠ 当前已复现的最短候选——未完成最小性证明",
+        cancelled_before_baseline: "✗ 在验证原路径之前已取消",
+        cancelled_shortest: "⚠ 已取消——当前已复现的最短候选，未完成最小性证明",
+        failed_shortest: "✗ 因基础设施故障中止——当前已复现的最短候选，未完成最小性证明",
         original: "原始:",
         minimal: "最小:",
         shortest: "最短候选:",
@@ -21,11 +23,45 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         proof: "验证:",
         report: "报告:",
         why: "原因:",
-        why_medium: "为何置信度为中:",
         why_not_proven: "未完成证明的原因:",
         deletions: "单删除候选:",
         nothing_produced: "没有产生最小路径；不会写回任何内容。",
-        not_written_back: "未写回：本轮遇到基础设施故障，不得保存任何结果。",
+        not_written_back: |cancelled| {
+            if cancelled {
+                "未写回：本轮已被取消，不得保存任何结果。"
+            } else {
+                "未写回：本轮遇到基础设施故障，不得保存任何结果。"
+            }
+        },
+        stop: |stop| match stop {
+            SearchStop::Cancelled => "用户已取消".to_owned(),
+            SearchStop::CaptureFailed { cause } => {
+                format!("日志抓取失败：{}", (ZH_CN.report.failure)(cause))
+            }
+            SearchStop::RuntimeFailed { cause } => {
+                format!("回放基础设施失败：{}", (ZH_CN.report.failure)(cause))
+            }
+        },
+        failure: |cause| match cause {
+            FailureCause::Tool {
+                step: Some(step),
+                detail,
+            } => format!("第 {step} 步：{detail}"),
+            FailureCause::Tool { step: None, detail } | FailureCause::Recorded { detail } => {
+                detail.clone()
+            }
+            FailureCause::Drain { detail } => format!("读取崩溃日志：{detail}"),
+            FailureCause::UnknownStep { step } => format!("第 {step} 步不在回放计划中"),
+            FailureCause::Capture {
+                device: Some(device),
+                detail,
+            } => format!("{detail}（设备 {device}）"),
+            FailureCause::Capture {
+                device: None,
+                detail,
+            } => detail.clone(),
+            FailureCause::NotSaved { detail } => format!("该次尝试未能保存：{detail}"),
+        },
         unknown_target: "目标崩溃",
         audit_incomplete: || {
             format!(
@@ -57,7 +93,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         warning: |warning| match warning {
             Warning::BaselineNotReproduced => "原路径未在本轮复现该崩溃".to_owned(),
             Warning::BudgetExhausted { max_replays } => {
-                format!("{max_replays} 次 replay 的预算已耗尽，未达不动点，可加大 --max-replays")
+                format!("{max_replays} 次 replay 的预算已耗尽，未达不动点，可加大 replay 预算")
             }
             Warning::Flaky { reproduced, total } => {
                 format!("偶发：{total} 次 replay 中 {reproduced} 次复现")
@@ -67,8 +103,6 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
                                            而非稳定的 fingerprint"
                     .to_owned()
             }
-            Warning::CaptureFailed { reason } => format!("日志抓取失败：{reason}"),
-            Warning::RuntimeFailed { reason } => format!("回放基础设施失败：{reason}"),
             Warning::Statistical {
                 confidence_percent,
                 cap,

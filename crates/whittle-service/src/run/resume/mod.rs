@@ -8,13 +8,16 @@
 
 mod check;
 mod discard;
+mod evidence_check;
 mod restore;
 
 use std::collections::HashSet;
 use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
+use whittle_core::engine::FailureCause;
 use whittle_core::model::SessionStatus;
+use whittle_core::run_end::RunEnd;
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 use whittle_core::strategy::Strategy;
 use whittle_text::{render_resumed_line, Locale};
@@ -31,11 +34,13 @@ use super::lock::{lock_is_held, LockError, RunLock};
 use super::ResumeMark;
 use super::{
     prepare, read_recorded_run, AttemptReason, MinimizeOptions, Prepared, RunError, RunEvent,
-    RunOutcome, RunStatus,
+    RunOutcome,
 };
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::read_result;
+use evidence_check::first_difference;
+pub use evidence_check::EvidenceDifference;
 
 /// What the user asked for when resuming; anything left out is what the run recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,8 +78,12 @@ pub enum ResumeError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Lock(#[from] LockError),
-    #[error("{evidence} already ended ({status}); only an interrupted, failed or cancelled run can go on")]
-    Finished { evidence: String, status: String },
+    #[error("{evidence} already ended ({}); only an interrupted, failed or cancelled run can go on", ended_words(.end))]
+    Finished {
+        evidence: String,
+        /// How it ended; `None` when it was discarded.
+        end: Option<RunEnd>,
+    },
     #[error("{evidence} cannot be resumed: {differences}")]
     Mismatch {
         evidence: String,
@@ -85,6 +94,15 @@ pub enum ResumeError {
         evidence: String,
         #[source]
         source: RestoreError,
+    },
+    #[error("{evidence} cannot be resumed: the evidence's attempt {attempt} {}", match .difference {
+        EvidenceDifference::NotInJournal => "is not in the run's journal",
+        EvidenceDifference::Differs => "differs from the run's journal",
+    })]
+    EvidenceDiffers {
+        evidence: String,
+        attempt: u32,
+        difference: EvidenceDifference,
     },
     #[error("{evidence} cannot be resumed: the crash no longer runs live ({reason})")]
     NoLongerLive { evidence: String, reason: String },
@@ -110,6 +128,14 @@ pub async fn resume(
     let lock = RunLock::acquire(&dir).map_err(ResumeError::from)?;
     let contents = read_journal(&dir).map_err(ResumeError::from)?;
     ensure_unfinished(&dir, &evidence_id, &contents)?;
+    if let Some((attempt, difference)) = first_difference(&dir, &contents.attempts) {
+        return Err(ResumeError::EvidenceDiffers {
+            evidence: evidence_id,
+            attempt,
+            difference,
+        }
+        .into());
+    }
     let header = &contents.header;
     let asked = check::check_asked(header, opts.strategy, opts.max_replays);
     if !asked.is_empty() {
@@ -175,7 +201,9 @@ pub async fn resume(
         Err(e) => (
             Held {
                 journal: None,
-                setup_failure: Some(format!("the run's journal cannot be written: {e}")),
+                setup_failure: Some(FailureCause::NotSaved {
+                    detail: format!("the run's journal cannot be written: {e}"),
+                }),
             },
             Vec::new(),
         ),
@@ -245,7 +273,7 @@ fn ensure_unfinished(
     if contents.discarded.is_some() {
         return Err(ResumeError::Finished {
             evidence: evidence.to_owned(),
-            status: "discarded".to_owned(),
+            end: None,
         });
     }
     let unreadable = |detail: String| ResumeError::Unreadable {
@@ -261,38 +289,21 @@ fn ensure_unfinished(
     let ended = match read_result(dir) {
         // Finalized without a readable result: it never reached its end.
         Err(_) => return Ok(()),
-        Ok(result) => result.status.unwrap_or_else(|| {
-            // Results written before the status was recorded: what their fields imply.
-            if result.capture_failure.is_some() {
-                RunStatus::CaptureFailed
-            } else if result.runtime_failure.is_some() {
-                RunStatus::RuntimeFailed
-            } else if result.rating.confidence.is_some() {
-                RunStatus::Minimized
-            } else {
-                RunStatus::NotReproduced
-            }
-        }),
+        Ok(result) => result.end,
     };
-    if ended.is_infrastructure_failure() {
+    if ended.is_interrupted() {
         Ok(())
     } else {
         Err(ResumeError::Finished {
             evidence: evidence.to_owned(),
-            status: status_words(ended).to_owned(),
+            end: Some(ended),
         })
     }
 }
 
-fn status_words(status: RunStatus) -> &'static str {
-    match status {
-        RunStatus::Minimized => "minimized",
-        RunStatus::NotReproduced => "not reproduced",
-        RunStatus::Static => "static suggestion",
-        RunStatus::CaptureFailed => "capture failed",
-        RunStatus::RuntimeFailed => "runtime failure",
-        RunStatus::Cancelled => "cancelled",
-    }
+/// The words of [`ResumeError::Finished`]: the status as `--json` names it.
+fn ended_words(end: &Option<RunEnd>) -> &'static str {
+    end.as_ref().map_or("discarded", RunEnd::status)
 }
 
 /// The restored attempts as events for the window, and each one the report server has

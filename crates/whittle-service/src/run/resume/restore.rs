@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use whittle_core::engine::Outcome;
+use whittle_core::engine::{MissReason, Outcome};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::Reducer;
 
@@ -84,22 +84,13 @@ pub fn restore(
                 // Only the interrupted round may have attempts to run again; earlier
                 // rounds ran through, so their failures were wasted speculation and
                 // count as the run counted them.
-                Some(AttemptOutcome::Failed { error }) if round < last => {
-                    scheduler.complete(
-                        job.attempt,
-                        Outcome::RuntimeError {
-                            error: error.clone(),
-                        },
-                    );
+                Some(AttemptOutcome::Failed { cause }) if round < last => {
+                    let cause = cause.clone();
+                    scheduler.complete(job.attempt, Outcome::Failed { cause });
                     restored = restored.saturating_add(1);
                 }
                 Some(AttemptOutcome::Cancelled) if round < last => {
-                    scheduler.complete(
-                        job.attempt,
-                        Outcome::RuntimeError {
-                            error: crate::result::CANCELLED.to_owned(),
-                        },
-                    );
+                    scheduler.complete(job.attempt, Outcome::Cancelled);
                     restored = restored.saturating_add(1);
                 }
                 _ => unfinished.push(job.clone()),
@@ -190,10 +181,8 @@ pub fn outcome_of(verdict: &ReplayVerdict) -> Outcome {
         Outcome::Reproduced
     } else {
         Outcome::NotReproduced {
-            reason: verdict
-                .reason
-                .map(|r| r.as_str().to_string())
-                .unwrap_or_default(),
+            // A miss always names its reason; evidence without one read as no crash.
+            reason: verdict.reason.unwrap_or(MissReason::NoCrash),
         }
     }
 }

@@ -8,6 +8,7 @@ export const run = {
     "Too few of this crash's steps can be replayed for a live run (at least half are needed).",
   "runView.stepPath": "Step path",
   "runView.minimalHighlighted": "minimal path highlighted",
+  "runView.shortestHighlighted": "shortest path so far highlighted (minimality not proven)",
   "runView.attemptHighlighted": "this attempt highlighted",
 
   // Run controls and progress
@@ -98,6 +99,7 @@ export const run = {
   "status.runtime_failed": "A device or server error stopped the run.",
   "status.cancelled": "The run was cancelled.",
   "noWriteBack.minimized": "the run did not meet the conditions for writing its result back",
+  "noWriteBack.unproven": "the run did not meet the conditions for writing its result back",
   "noWriteBack.not_reproduced": "the recorded path did not reproduce the crash live",
   "noWriteBack.static": "only live results can be written back or exported, and this is a static suggestion",
   "noWriteBack.capture_failed": "the log capture failed, so the result cannot be trusted",

@@ -6,6 +6,7 @@ export const run = {
   "runView.coverageBlocked": "此崩溃可回放的步骤太少，无法进行现场回放（至少需要一半）。",
   "runView.stepPath": "步骤路径",
   "runView.minimalHighlighted": "已高亮最小路径",
+  "runView.shortestHighlighted": "已高亮当前最短候选（未完成最小性证明）",
   "runView.attemptHighlighted": "已高亮本次尝试",
 
   "panel.title": "运行",
@@ -91,6 +92,7 @@ export const run = {
   "status.runtime_failed": "设备或服务器错误中止了运行。",
   "status.cancelled": "运行已取消。",
   "noWriteBack.minimized": "本次运行不满足写回结果的条件",
+  "noWriteBack.unproven": "本次运行不满足写回结果的条件",
   "noWriteBack.not_reproduced": "原路径未在现场复现该崩溃",
   "noWriteBack.static": "只有现场回放的结果才能写回或导出，而这是静态建议",
   "noWriteBack.capture_failed": "日志抓取失败，结果不可信",
