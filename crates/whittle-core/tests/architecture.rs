@@ -14,6 +14,9 @@
 //! 4. The core holds no wording: no CJK text outside comments and test modules, except
 //!    in the files of [`CORE_CJK_ALLOWED`], which read Chinese rather than write it.
 //!    What Whittle says to people is in `whittle-text`, one catalogue per language.
+//! 5. Nor English sentences: an `#[error("…")]` or an `impl Display` in the core (the
+//!    two ways Rust words a value) only in the files of [`CORE_ENGLISH_ALLOWED`], each
+//!    with its reason. Everything else returns types that a catalogue words.
 //!
 //! The manifests are read with `cargo metadata --no-deps --offline` (cargo resolves
 //! `workspace = true` inheritance for us; nothing is downloaded or built).
@@ -28,7 +31,7 @@ mod check;
 #[path = "architecture/check_tests.rs"]
 mod check_tests;
 
-use check::{dependency_violations, source_violations, wording_violations};
+use check::{dependency_violations, english_violations, source_violations, wording_violations};
 
 /// The part a crate plays in the house (`docs/architecture.md`, "The crates").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,6 +187,57 @@ const CORE_CJK_ALLOWED: &[(&str, &str)] = &[(
     "recognises Chinese one-time-code labels (验证码 …) in session text, to mask them",
 )];
 
+/// The only core files that may word a value in English (`#[error("…")]`, `impl
+/// Display`), and why. A new one fails the test: return a type, and word it in
+/// `whittle-text`. The plan's step descriptions and notices are the debt left to move.
+const CORE_ENGLISH_ALLOWED: &[(&str, &str)] = &[
+    (
+        "src/engine/error.rs",
+        "refusals of bad engine input, the detail of a typed error",
+    ),
+    (
+        "src/import/error.rs",
+        "a flow file's problem, naming its line and field",
+    ),
+    (
+        "src/plan/error.rs",
+        "a session that cannot be planned, the detail of a typed error",
+    ),
+    (
+        "src/session/error.rs",
+        "a session file's problem, naming its path and line",
+    ),
+    (
+        "src/session/id.rs",
+        "why a session id is refused, the detail of a typed error",
+    ),
+    (
+        "src/workspace.rs",
+        "a workspace that cannot be listed, the detail of a typed error",
+    ),
+    (
+        "src/strategy/choice.rs",
+        "a strategy's identifier (`seed`, `binary`), not a sentence",
+    ),
+    (
+        "src/rate.rs",
+        "a rate's numbers (\"3 of 3 (95 % interval 43–100 %)\"), laid out once",
+    ),
+    (
+        "src/model/sidecar.rs",
+        "a fingerprint's age as the sidecar records it",
+    ),
+    (
+        "src/plan/describe.rs",
+        "debt: the step descriptions the session shows",
+    ),
+    (
+        "src/plan/skip.rs",
+        "debt: why a step is skipped, shown beside the step",
+    ),
+    ("src/plan/types.rs", "debt: the plan's notices"),
+];
+
 /// Source text that reads a clock or sleeps.
 const CLOCK_USES: &[&str] = &[
     "SystemTime",
@@ -306,5 +360,11 @@ fn the_core_reads_no_clock_and_touches_files_only_in_its_readers() {
 #[test]
 fn the_core_holds_no_wording() {
     let problems = wording_violations(&core_sources());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_core_words_nothing_in_english_outside_its_allowed_files() {
+    let problems = english_violations(&core_sources());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::Layer::{Contract, Core};
 use super::{
-    Kind, Layer, ALLOWED, CLOCK_USES, CORE_CJK_ALLOWED, CORE_DENIED, CORE_FILE_READERS, CRATES,
-    OUTSIDE_USES, WRITES,
+    Kind, Layer, ALLOWED, CLOCK_USES, CORE_CJK_ALLOWED, CORE_DENIED, CORE_ENGLISH_ALLOWED,
+    CORE_FILE_READERS, CRATES, OUTSIDE_USES, WRITES,
 };
 
 pub(crate) fn layer_of(name: &str) -> Option<Layer> {
@@ -152,6 +152,34 @@ pub(crate) fn wording_violations(files: &[(String, String)]) -> Vec<String> {
                 problems.push(format!(
                     "{path}:{}: CJK text in the core: wording belongs in whittle-text's \
                      catalogues (or, if the core reads it, in CORE_CJK_ALLOWED with a reason)",
+                    at + 1
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Everything in the core's source that breaks rule 5 (an English `#[error]` or
+/// `impl Display` outside [`CORE_ENGLISH_ALLOWED`]), one sentence each.
+pub(crate) fn english_violations(files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, text) in files {
+        if CORE_ENGLISH_ALLOWED
+            .iter()
+            .any(|(allowed, _)| path == allowed)
+        {
+            continue;
+        }
+        let code = without_comments(text);
+        for (at, line) in code.lines().enumerate() {
+            let words = line.contains("#[error(")
+                || (line.contains("impl ") && line.contains("Display for "));
+            if words {
+                problems.push(format!(
+                    "{path}:{}: the core words a value in English: return a type and word it \
+                     in whittle-text's catalogues (or add the file to CORE_ENGLISH_ALLOWED \
+                     with a reason)",
                     at + 1
                 ));
             }

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::check::{
-    dependency_violations, name_of, source_violations, without_comments, wording_violations,
+    dependency_violations, english_violations, name_of, source_violations, without_comments,
+    wording_violations,
 };
 use super::Layer::*;
 
@@ -266,4 +267,23 @@ fn comments_are_blanked_and_literals_kept_line_for_line() {
         without_comments(code),
         "let a = \"x // y\"; \n\n let b = 'c';\nfn f<'a>() {}\n"
     );
+}
+
+#[test]
+fn an_english_error_or_display_outside_the_allowed_files_is_refused() {
+    let file = |path: &str, text: &str| vec![(path.to_owned(), text.to_owned())];
+    let error = "enum E {\n    #[error(\"raise --max-replays\")]\n    Budget,\n}\n";
+    let display = "impl fmt::Display for Warning {\n}\n";
+    assert_eq!(
+        english_violations(&file("src/assessment.rs", error)).len(),
+        1
+    );
+    assert_eq!(
+        english_violations(&file("src/assessment.rs", display)).len(),
+        1
+    );
+    assert!(english_violations(&file("src/engine/error.rs", error)).is_empty());
+    // Comments do not word anything.
+    let commented = "// #[error(\"x\")] and impl Display for X, in prose\n";
+    assert!(english_violations(&file("src/assessment.rs", commented)).is_empty());
 }
