@@ -285,3 +285,59 @@ fn export_markdown_prints_a_ticket() {
         "a removed detour's value is not in the ticket"
     );
 }
+
+/// Issue 26, case 2: a flow whose replay stops at an element that is not there never ran
+/// to its end, so it is told as stopped (where and why, its own exit code) and the
+/// session is never saved as passed.
+#[test]
+fn a_flow_whose_replay_stopped_is_told_as_stopped_never_as_passed() {
+    let env = env();
+    let flow = flow_file(
+        &env,
+        "lost.yaml",
+        "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    id: com.example.shop:id/no_such_button\n- back\n",
+    );
+    let out = env.whittle(&[
+        "import",
+        "maestro",
+        flow.to_str().unwrap(),
+        "--record",
+        "--name",
+        "lost",
+    ]);
+    assert_exit(&out, 4);
+    let text = stdout(&out);
+    assert!(
+        text.contains("stopped at step 2: element not found"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("passed") || text.contains("neither passed"),
+        "{text}"
+    );
+    let id = env
+        .session_names()
+        .into_iter()
+        .find(|n| n.ends_with("_lost"))
+        .unwrap();
+    let dir = env.session_dir(&id);
+    assert_eq!(common::meta_status(&dir), "failed");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(
+        meta["extra"]["import"]["stopped"],
+        serde_json::json!({"step": 2, "reason": "element_not_found"})
+    );
+    // The same in --json: the typed end, not a status to read back.
+    let again = env.whittle(&[
+        "import",
+        "maestro",
+        flow.to_str().unwrap(),
+        "--record",
+        "--json",
+    ]);
+    assert_exit(&again, 4);
+    let j = json_out(&again);
+    assert_eq!(j["recorded"]["end"]["kind"], "stopped", "{j}");
+    assert_eq!(j["recorded"]["end"]["reason"], "element_not_found", "{j}");
+}

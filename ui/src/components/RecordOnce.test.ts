@@ -10,6 +10,7 @@ const outcome = {
   session_id: imported.session_id,
   evidence_session: "ev-record",
   device: "sim-1",
+  end: { kind: "crashed" },
   status: "failed",
   crashes: [{ crash_id: "c1", kind: "java", label: "NPE", step_index: 11, repro_path: [1, 2, 3] }],
   stopped_at_step: null,
@@ -32,7 +33,7 @@ describe("Run once and record", () => {
   it("asks which device when there are several, and says when the flow did not crash", async () => {
     const calls = fakeBackend({
       list_devices: () => [android("sim-1"), android("sim-2")],
-      record_flow: () => ({ ...outcome, status: "passed", crashes: [] }),
+      record_flow: () => ({ ...outcome, end: { kind: "ran_to_end" }, status: "passed", crashes: [] }),
     });
     render(SessionDetailView, { detail: imported, workspace: "/ws" });
     await fireEvent.click(screen.getByTestId("record-once"));
@@ -41,6 +42,24 @@ describe("Run once and record", () => {
     await fireEvent.click(screen.getByRole("button", { name: "Record on this device" }));
     await waitFor(() => expect(screen.getByTestId("record-outcome")).toHaveTextContent("ran without a crash"));
     expect(commandCalls(calls, "record_flow")[0]).toMatchObject({ device: "sim-2" });
+  });
+
+  it("says a replay that stopped early stopped, never that the flow passed", async () => {
+    fakeBackend({
+      list_devices: () => [android("sim-1")],
+      record_flow: () => ({
+        ...outcome,
+        end: { kind: "stopped", step: 5, reason: "element_not_found" },
+        status: "failed",
+        crashes: [],
+        stopped_at_step: 5,
+      }),
+    });
+    render(SessionDetailView, { detail: imported, workspace: "/ws" });
+    await fireEvent.click(screen.getByTestId("record-once"));
+    await waitFor(() => expect(screen.getByTestId("record-outcome")).toHaveTextContent("stopped at step 5"));
+    expect(screen.getByTestId("record-outcome")).toHaveTextContent("element was not on screen");
+    expect(screen.getByTestId("record-outcome")).not.toHaveTextContent("saved as passed");
   });
 
   it("shows a failed recording in words", async () => {

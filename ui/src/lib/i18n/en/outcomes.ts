@@ -182,6 +182,7 @@ export const outcomes = {
   "record.running": "Replaying…",
   "record.crashed": "The flow crashed the app: {count} crash(es) recorded after step {step}. The session is ready to minimize.",
   "record.passed": "The flow ran without a crash: the session is saved as passed, with nothing to minimize.",
+  "record.stopped": "The replay stopped at step {step} ({reason}) without a crash: the flow did not run to its end, so it is neither passed nor a crash. The session is saved as failed.",
   "result.copyMarkdown": "Copy as Markdown",
   "result.copied": "Copied: paste it into a GitHub or Jira ticket.",
   "result.copyFailed": "The clipboard refused the text; it is shown below to copy by hand.",

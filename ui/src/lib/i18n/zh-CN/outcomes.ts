@@ -169,6 +169,7 @@ export const outcomes = {
   "record.running": "正在重放…",
   "record.crashed": "该流程使应用崩溃：在步骤 {step} 之后记录了 {count} 个崩溃。该会话已可精简。",
   "record.passed": "该流程运行时没有崩溃：会话已保存为通过，没有可精简的内容。",
+  "record.stopped": "重放在第 {step} 步停止（{reason}），没有崩溃：流程未运行到结尾，既不算通过也不算崩溃。会话已保存为失败。",
   "result.copyMarkdown": "复制为 Markdown",
   "result.copied": "已复制：可粘贴到 GitHub 或 Jira 工单中。",
   "result.copyFailed": "剪贴板拒绝了该文本；文本显示在下方，可手动复制。",
