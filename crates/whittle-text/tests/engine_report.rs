@@ -3,7 +3,7 @@
 
 // The core's engine test driver and oracles, shared rather than copied: the report is
 // checked on results the real engine produced.
-#[path = "../../whittle-core/tests/engine_support/mod.rs"]
+#[path = "../../whittle-core/tests/core/engine_support/mod.rs"]
 mod engine_support;
 
 use engine_support::{drive, needs_all, scripted, verdict};

@@ -1,0 +1,269 @@
+//! `whittle minimize` against servers we did not write the way we write ours: an MCP
+//! server on the official Python SDK (`tests/peers/python/`) in the mobile, ui and log
+//! roles, with our report and analyzer servers. It answers the way a foreign
+//! implementation does (prose like mobile-mcp, JSON in text blocks with trailing
+//! whitespace, unknown keys, `ts` as epoch seconds, integer record ids): the run must
+//! succeed and say what it tolerated; a broken verdict field must fail it, naming the
+//! server, the tool and the field.
+//!
+//! The peer needs the venv `scripts/setup` builds at `.venv-peers/` (or a Python with
+//! `mcp` installed named by WHITTLE_PEER_PYTHON). Without one these tests are skipped
+//! with the reason printed — except in CI (`CI=true`), where that is a failure.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::*;
+use serde_json::{json, Value};
+
+const PEER_PKG: &str = "com.example.notes";
+const PEER_DEVICE: &str = "emulator-5554";
+const SESSION: &str = "2026-05-15_093000_notes-theme-crash";
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python that runs the peer, or `None` (after saying why) when there is none here.
+fn peer_python() -> Option<PathBuf> {
+    let python = std::env::var_os("WHITTLE_PEER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".venv-peers/bin/python"));
+    if python.is_file() {
+        return Some(python);
+    }
+    let why = format!(
+        "no Python for the MCP peer at {} (run scripts/setup, or set WHITTLE_PEER_PYTHON)",
+        python.display()
+    );
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI must run the Python MCP peer tests: {why}"
+    );
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
+/// A test env whose mobile, ui and log roles are the Python peer instead of the simulator.
+struct PeerEnv {
+    env: Env,
+}
+
+impl PeerEnv {
+    /// Our report+analyzer servers, the Python peer in mobile/ui/log; `broken` names a
+    /// verdict field the peer breaks on purpose.
+    fn new(python: &Path, broken: Option<&str>) -> PeerEnv {
+        let env = Env::fast(&[]);
+        let script = repo_root().join("tests/peers/python/whittle_peer.py");
+        let mut peer = json!({"command": python, "args": [script]});
+        if let Some(field) = broken {
+            peer["env"] = json!({ "WHITTLE_PEER_BREAK": field });
+        }
+        env.edit_config(|config| {
+            let servers = config["mcpServers"].as_object_mut().unwrap();
+            servers.remove("sim");
+            servers.insert("peer".into(), peer);
+            for role in ["mobile", "ui", "log"] {
+                config["roles"][role] = json!("peer");
+            }
+        });
+        let env = PeerEnv { env };
+        env.write_session();
+        env
+    }
+
+    /// Nine recorded steps; the crash needs settings → dark theme → back → new note →
+    /// save (steps 3, 5, 6, 7, 9); the sync tap, the about tap and the typed note do not.
+    fn write_session(&self) {
+        let dir = self.env.session_dir(SESSION);
+        std::fs::create_dir_all(&dir).unwrap();
+        let meta = json!({"session_id": SESSION, "name": "notes", "created_at": "2026-05-15T09:30:00Z",
+            "status": "failed", "platform": "android", "package": PEER_PKG, "device_id": PEER_DEVICE,
+            "extra": {}});
+        std::fs::write(dir.join("meta.json"), meta.to_string()).unwrap();
+        let id = |name: &str| format!("{PEER_PKG}:id/{name}");
+        let replays = [
+            json!({"action_type": "launch", "element_key": id("home_root")}),
+            json!({"action_type": "tap", "element_key": id("btn_sync")}),
+            json!({"action_type": "tap", "element_key": id("btn_settings")}),
+            json!({"action_type": "tap", "element_key": id("btn_about")}),
+            json!({"action_type": "tap", "element_key": id("btn_theme")}),
+            json!({"action_type": "press_button", "button": "BACK"}),
+            // By text: the peer's own node says "New note " (a real dump's trailing space).
+            json!({"action_type": "tap", "element_key": "text:New note"}),
+            json!({"action_type": "input_text", "element_key": id("note_text"), "input_value": "groceries"}),
+            json!({"action_type": "tap", "element_key": id("btn_save")}),
+        ];
+        let steps: Vec<String> = replays
+            .iter()
+            .enumerate()
+            .map(|(i, replay)| {
+                json!({"index": i + 1, "ts": "2026-05-15T09:30:00Z",
+                    "action": replay["action_type"], "result": "ok",
+                    "notes": json!({"replay": replay}).to_string()})
+                .to_string()
+            })
+            .collect();
+        std::fs::write(dir.join("steps.jsonl"), steps.join("\n") + "\n").unwrap();
+        let crash = json!({"crash_id": "c1", "ts": "2026-05-15T09:31:00Z", "kind": "java",
+            "process": PEER_PKG, "stack": peer_stack(), "step_index": 9, "repro_path": (1..=9).collect::<Vec<_>>()});
+        std::fs::write(dir.join("crashes.jsonl"), crash.to_string() + "\n").unwrap();
+    }
+
+    fn minimize(&self) -> Output {
+        self.env
+            .whittle(&["minimize", SESSION, "--max-replays", "60", "--json"])
+    }
+
+    fn evidence_dir(&self) -> PathBuf {
+        let mut dirs = self.env.evidence_dirs();
+        assert_eq!(dirs.len(), 1, "{dirs:?}");
+        dirs.pop().unwrap()
+    }
+}
+
+/// The stack the session recorded: the peer's crash as a device logged it on the day
+/// (the peer answers it with other line numbers, as another build would).
+fn peer_stack() -> String {
+    format!(
+        "FATAL EXCEPTION: main\nProcess: {PEER_PKG}, PID: 31337\n\
+         java.lang.IllegalStateException: theme not applied\n\
+         \tat com.example.notes.EditorActivity.onSave(EditorActivity.kt:91)\n\
+         \tat com.example.notes.EditorActivity.onClick(EditorActivity.kt:40)\n\
+         \tat android.view.View.performClick(View.java:7448)\n"
+    )
+}
+
+fn warnings(j: &Value) -> Vec<String> {
+    j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn warning_of<'a>(all: &'a [String], tool: &str) -> &'a str {
+    all.iter()
+        .find(|w| {
+            w.starts_with("peer server (role ")
+                && w.contains(&format!(" tool {tool} answered outside"))
+        })
+        .unwrap_or_else(|| panic!("no decode warning for {tool} in {all:#?}"))
+}
+
+#[test]
+fn a_foreign_python_server_in_the_device_roles_minimizes_and_says_what_it_tolerated() {
+    let Some(python) = peer_python() else { return };
+    let env = PeerEnv::new(&python, None);
+    let out = env.minimize();
+    assert_exit(&out, 0);
+    let j = json_out(&out);
+    assert_eq!(j["status"], "minimized", "{j:#}");
+    assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
+    assert_eq!(j["confidence"], "high");
+    assert_eq!(j["final_confirmed"], true);
+
+    // One warning per (server, tool) that needed tolerance, each naming what it was.
+    let all = warnings(&j);
+    let log = warning_of(&all, "get_recent_crashes");
+    assert!(
+        log.contains("crashes[].ts: a number where text was expected, converted")
+            && log.contains("crashes[].record_id: a number where text was expected, converted")
+            && log.contains("crashes[].pid: not in the contract or unusable, ignored")
+            && log.contains("count: missing, default used"),
+        "{log}"
+    );
+    assert!(warning_of(&all, "mobile_list_apps").contains("prose instead of JSON"));
+    assert!(warning_of(&all, "mobile_save_screenshot").contains("read from the saved image"));
+    // mobile-mcp's device list (with its `version`) is inside the contract: nothing to say.
+    assert!(
+        !all.iter()
+            .any(|w| w.contains(" tool mobile_list_available_devices answered outside")),
+        "{all:#?}"
+    );
+    assert!(warning_of(&all, "get_hierarchy").contains("found among 2 content blocks"));
+    let decode_warnings: Vec<_> = all
+        .iter()
+        .filter(|w| w.contains("answered outside the tool contract"))
+        .collect();
+    let tools: std::collections::BTreeSet<_> = decode_warnings
+        .iter()
+        .map(|w| w.split(" tool ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        tools.len(),
+        decode_warnings.len(),
+        "one per tool: {decode_warnings:#?}"
+    );
+
+    // The evidence keeps them typed, and the report says them.
+    let evidence = env.evidence_dir();
+    let file: Value = serde_json::from_slice(
+        &std::fs::read(evidence.join("decode-warnings.json")).expect("decode-warnings.json"),
+    )
+    .unwrap();
+    let entries = file.as_array().unwrap();
+    assert_eq!(entries.len(), decode_warnings.len());
+    let log_entry = entries
+        .iter()
+        .find(|w| w["tool"] == "get_recent_crashes")
+        .unwrap();
+    assert_eq!(
+        (&log_entry["server"], &log_entry["role"]),
+        (&json!("peer"), &json!("log"))
+    );
+    assert!(log_entry["tolerated"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"field": "crashes[].ts", "what": {"kind": "converted", "from": "number", "to": "string"}})));
+    let report = std::fs::read_to_string(evidence.join("report.md")).unwrap();
+    assert!(report.contains("Answers read leniently"), "{report}");
+    assert!(report.contains("tool get_recent_crashes answered outside the tool contract"));
+}
+
+#[test]
+fn a_broken_verdict_field_fails_the_run_naming_server_tool_and_field() {
+    let Some(python) = peer_python() else { return };
+    for (broken, tool, field, kind) in [
+        ("tapped", "tap_element", "`tapped`", "tool"),
+        ("stack", "get_recent_crashes", "`crashes[0].stack`", "drain"),
+    ] {
+        let env = PeerEnv::new(&python, Some(broken));
+        let out = env.minimize();
+        assert_eq!(out.status.code(), Some(3), "{broken}: {}", stdout(&out));
+        let j = json_out(&out);
+        assert_eq!(j["status"], "runtime_failed", "{broken}: {j:#}");
+        // The typed cause: the tool that failed, with what the client found wrong.
+        assert_eq!(j["cause"]["kind"], kind, "{broken}: {j:#}");
+        let all = j["cause"]["detail"].as_str().unwrap_or_default();
+        assert!(
+            all.contains("peer server (role ")
+                && all.contains(&format!(
+                    "tool {tool}: the answer breaks the tool contract at field {field}"
+                )),
+            "{broken}: {all}"
+        );
+        assert_eq!(j["attempts"], 1, "the baseline ends the run: {j:#}");
+    }
+}
+
+/// Our own servers answer exactly the contract: no run on them warns about decoding.
+#[test]
+fn our_own_servers_need_nothing_tolerated() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let j = json_out(&env.minimize(CHECKOUT, "120", &["--json"]));
+    assert_eq!(j["status"], "minimized", "{j:#}");
+    let all = warnings(&j);
+    assert!(
+        !all.iter()
+            .any(|w| w.contains("answered outside the tool contract")),
+        "{all:#?}"
+    );
+    for dir in env.evidence_dirs() {
+        assert!(!dir.join("decode-warnings.json").exists());
+    }
+}

@@ -1,0 +1,27 @@
+//! The `whittle` command's integration tests in one binary: each file is a module of it,
+//! so the dependency tree is linked once rather than once per file
+//! (docs/architecture.md, "Building fast").
+
+mod common;
+mod lab_support;
+
+mod analyze_sidecar_cli;
+mod bench_cli;
+mod cancel_cli;
+mod crash_choice_cli;
+mod device_lab_cli;
+mod flaky_cli;
+mod foreign_peer_cli;
+mod formats_round_trip;
+mod leak_scan;
+mod locale_cli;
+mod minimize_cli;
+mod minimize_crashes_cli;
+mod minimize_devices_cli;
+mod minimize_failures_cli;
+mod other_commands;
+mod privacy_levels_cli;
+mod process_surface;
+mod resume_cli;
+mod screenshot_masking;
+mod static_cli;

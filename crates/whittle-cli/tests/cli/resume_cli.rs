@@ -1,0 +1,242 @@
+//! `kill -9` of `whittle minimize` mid-run, then `whittle minimize --resume` (issue #20):
+//! `whittle sessions` shows the orphan as interrupted, the resume reaches the same
+//! minimal path with the same attempts as an uninterrupted run in the same evidence
+//! session, and the attempts journaled before the kill are not replayed (the app's
+//! launches in the resumed capture are exactly the attempts still to run).
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{json, Value};
+
+const SESSION: &str = CHECKOUT;
+
+/// Launches take 150 ms, so the run lasts long enough to be killed mid-way.
+fn slow_env() -> Env {
+    let mut m = model();
+    m["timing"] = json!({"launch_ms": 150, "action_ms": 0});
+    Env::with_model(m)
+}
+
+fn journal_attempts(evidence: &Path) -> Vec<Value> {
+    std::fs::read_to_string(evidence.join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["record"] == "attempt")
+        .collect()
+}
+
+/// Launches of the app per log capture of the evidence (each capture starts with the
+/// simulator's seed line).
+fn launches_per_capture(evidence: &Path) -> Vec<u64> {
+    let log = std::fs::read_to_string(evidence.join("logcat.txt")).unwrap();
+    let mut captures: Vec<u64> = Vec::new();
+    for line in log.lines() {
+        if line.contains("flaky-crash seed") {
+            captures.push(0);
+        } else if line.contains("Start proc") {
+            *captures.last_mut().expect("a capture header first") += 1;
+        }
+    }
+    captures
+}
+
+/// (attempt, phase, candidate, verdict) of every evidence step, in file order.
+fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
+    session_steps(evidence)
+        .iter()
+        .map(|step| {
+            let notes = notes_of(step);
+            (
+                notes["attempt"].as_u64().unwrap(),
+                notes["phase"].as_str().unwrap().to_owned(),
+                notes["candidate"].clone(),
+                notes["outcome"]["verdict"]["reproduced"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Processes whose command line names `needle` (this test's temp folder): the MCP
+/// servers a killed `whittle` left behind, until they see their stdin close and exit.
+fn processes_naming(needle: &str) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).contains(needle) && pid != std::process::id() {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// Waits until the servers of a killed run are gone (their last in-flight call landed).
+fn wait_for_orphans_to_exit(env: &Env) {
+    let needle = env.dir.path().to_string_lossy().into_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !processes_naming(&needle).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "servers still running 20 s after whittle was killed: {:?}",
+            processes_naming(&needle)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Starts `whittle minimize SESSION --json`, `kill -9`s it once `attempts` attempts are
+/// journaled, and waits for its servers to exit. Returns the evidence session and its id.
+fn kill_9_after(env: &Env, attempts: usize) -> (PathBuf, String) {
+    let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let evidence = loop {
+        if let Some(ev) = env.evidence_dirs().first() {
+            if journal_attempts(ev).len() >= attempts {
+                break ev.clone();
+            }
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("whittle ended before it could be killed: {status}");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {attempts} attempts within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+    // The servers it started see their stdin close and exit (no process is left behind).
+    wait_for_orphans_to_exit(env);
+    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    (evidence, id)
+}
+
+fn interrupted_line(env: &Env, evidence: &str) -> Option<String> {
+    let out = env.whittle(&["sessions"]);
+    stdout(&out)
+        .lines()
+        .find(|l| l.starts_with(evidence))
+        .map(str::to_owned)
+}
+
+#[test]
+fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journaled() {
+    // The run as it goes uninterrupted.
+    let whole = slow_env();
+    checkout_session(&whole);
+    let expected = whole.whittle_json(&["minimize", SESSION, "--json"]);
+    let whole_evidence: PathBuf = whole.evidence_dirs()[0].clone();
+
+    let env = slow_env();
+    let session = checkout_session(&env);
+    let (evidence, id) = kill_9_after(&env, 4);
+    assert_eq!(meta_status(&evidence), "running", "nobody finalized it");
+
+    // The lock died with the process: `whittle sessions` says interrupted.
+    let line = interrupted_line(&env, &id).expect("the evidence session is listed");
+    assert!(line.contains("  interrupted  "), "{line}");
+    assert!(line.contains(&format!("--resume {id}")), "{line}");
+
+    let kept = journal_attempts(&evidence)
+        .iter()
+        .filter(|a| a["outcome"]["kind"] == "replayed")
+        .count() as u64;
+    let before_resume = launches_per_capture(&evidence);
+    assert_eq!(before_resume.len(), 1);
+    // At most the replay in flight was lost.
+    assert!(
+        before_resume[0] == kept || before_resume[0] == kept + 1,
+        "{before_resume:?} launches, {kept} journaled"
+    );
+
+    let j = env.whittle_json(&["minimize", "--resume", &id, "--json", "--approve"]);
+    assert_eq!(j["status"], "minimized", "{j}");
+    assert_eq!(j["minimal_path"], json!([1, 9, 10, 11, 12]));
+    assert_eq!(j["minimal_path"], expected["minimal_path"]);
+    assert_eq!(j["attempts"], expected["attempts"]);
+    assert_eq!(j["confidence"], expected["confidence"]);
+    assert_eq!(
+        j["evidence_session"],
+        json!(id),
+        "the evidence session stays one"
+    );
+    assert_eq!(j["resumed"][0]["after_attempts"], json!(kept), "{j}");
+    assert!(j["sidecar"].is_string(), "{j}");
+    assert_eq!(env.evidence_dirs(), vec![evidence.clone()]);
+
+    // No journaled attempt ran again: the resumed capture saw exactly the rest.
+    let launches = launches_per_capture(&evidence);
+    assert_eq!(launches.len(), 2, "{launches:?}");
+    assert_eq!(
+        launches[1],
+        j["attempts"].as_u64().unwrap() - kept,
+        "{launches:?}"
+    );
+    // The evidence holds every attempt once, exactly as the uninterrupted run's.
+    assert_eq!(
+        evidence_attempts(&evidence),
+        evidence_attempts(&whole_evidence)
+    );
+    assert_eq!(meta_status(&evidence), "passed");
+    let line = interrupted_line(&env, &id).unwrap();
+    assert!(line.contains("  passed  "), "{line}");
+    let report = std::fs::read_to_string(evidence.join("report.md")).unwrap();
+    assert!(report.contains("Resumed: "), "{report}");
+    assert!(session.join("crashes.minimized.json").is_file());
+}
+
+#[test]
+fn a_resume_of_a_changed_session_is_refused_with_the_difference_named() {
+    let env = slow_env();
+    let session = checkout_session(&env);
+    let (evidence, id) = kill_9_after(&env, 1);
+    let journal = std::fs::read(evidence.join("journal.jsonl")).unwrap();
+
+    // The tester re-recorded the crash meanwhile.
+    let crashes = session.join("crashes.jsonl");
+    let text = std::fs::read_to_string(&crashes).unwrap();
+    std::fs::write(
+        &crashes,
+        text.replace(
+            "\"ts\":\"2026-05-14T16:05:00Z\"",
+            "\"ts\":\"2026-05-15T09:00:00Z\"",
+        ),
+    )
+    .unwrap();
+    assert_ne!(std::fs::read_to_string(&crashes).unwrap(), text);
+
+    let out = env.whittle(&["minimize", "--resume", &id]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("the files of session {SESSION} changed")),
+        "{err}"
+    );
+    // Nothing was replayed or written.
+    assert_eq!(
+        std::fs::read(evidence.join("journal.jsonl")).unwrap(),
+        journal
+    );
+    assert_eq!(launches_per_capture(&evidence).len(), 1, "no new capture");
+    assert_eq!(meta_status(&evidence), "running");
+    let line = interrupted_line(&env, &id).unwrap();
+    assert!(line.contains("  interrupted  "), "{line}");
+
+    // --resume with a session, or without anything, is a usage error.
+    let out = env.whittle(&["minimize", SESSION, "--resume", &id]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = env.whittle(&["minimize"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -1,0 +1,27 @@
+//! whittle-core's integration tests in one binary: each file is a module of it, so the
+//! dependency tree is linked once rather than once per file (docs/architecture.md,
+//! "Building fast").
+
+mod engine_support;
+mod plan_support;
+mod session_fixture;
+
+mod architecture;
+mod engine_baseline_tries;
+mod engine_budget;
+mod engine_example;
+mod engine_properties;
+mod plan_inputs;
+mod plan_rules;
+mod session_crashes;
+mod session_huge;
+mod session_id;
+mod session_load;
+mod session_symlinks;
+mod session_workspace;
+mod signature_builds;
+mod signature_corpus;
+mod signature_fixtures;
+mod signature_noise;
+mod strategy_binary;
+mod strategy_flaky;

@@ -1,0 +1,236 @@
+//! `whittle-servers <role> --listen`: MCP streamable HTTP at `/mcp` behind a bearer
+//! token, refused on the network without one, and HTTPS with `--tls-cert/--tls-key`.
+
+use crate::answer_support;
+use crate::listen_support;
+use crate::sim_support;
+
+use std::time::Duration;
+
+use listen_support::*;
+use serde_json::json;
+
+fn model_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("model.json");
+    std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Listening::sim(&model_file(&dir), 2, &[]);
+    assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with("/mcp"));
+
+    let client = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    for tool in [
+        "mobile_list_available_devices",
+        "get_hierarchy",
+        "start_capture",
+    ] {
+        assert!(tools.iter().any(|t| t.name == tool), "{tool}");
+    }
+    let devices = call(&client, "mobile_list_available_devices", json!({})).await;
+    let ids = answer_support::device_ids(&devices);
+    assert_eq!(ids, ["sim-1", "sim-2"]);
+
+    // A second client shares the host's devices: what one launched, the other sees.
+    let other = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    call(
+        &client,
+        "mobile_launch_app",
+        json!({"device": "sim-2", "packageName": sim_support::PKG}),
+    )
+    .await;
+    let hierarchy = call(&other, "get_hierarchy", json!({"device": "sim-2"})).await;
+    assert!(hierarchy["elements"].to_string().contains("t:id/root"));
+    client.cancel().await.unwrap();
+    other.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_missing_or_wrong_token_is_refused_before_any_tool_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Listening::sim(&model_file(&dir), 1, &[]);
+    for token in [None, Some("lab-token-0123456789abcdeX"), Some("short")] {
+        let refused = connect(&server.url, token, plain_client())
+            .await
+            .unwrap_err();
+        assert!(
+            refused.to_lowercase().contains("auth"),
+            "{token:?}: {refused}"
+        );
+    }
+    // Straight HTTP: 401 with a Bearer challenge, and nothing reached the service.
+    let http = plain_client();
+    let response = http
+        .post(&server.url)
+        .header("authorization", "Bearer wrong-token-0123456789")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "start_capture", "arguments": {}}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    assert!(response.headers()["www-authenticate"]
+        .to_str()
+        .unwrap()
+        .starts_with("Bearer"));
+    let body = response.text().await.unwrap();
+    assert!(!body.contains(TOKEN));
+
+    let client = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    let captures = call(&client, "list_captures", json!({})).await;
+    assert_eq!(captures["captures"], json!([]), "no capture was started");
+    let elsewhere = http
+        .post(server.url.replace("/mcp", "/other"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.status(), 404);
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn a_network_address_without_a_token_is_refused_before_the_port_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_file(&dir);
+    // A port known to be free: bound and released here, then asked for.
+    let port = std::net::TcpListener::bind("0.0.0.0:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("0.0.0.0:{port}");
+    let (code, out, err) = run_to_end(
+        &[
+            "sim",
+            "--model",
+            model.to_str().unwrap(),
+            "--listen",
+            &listen,
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "nothing was announced: {out}");
+    assert!(
+        err.contains("no bearer token") && err.contains("--token-file"),
+        "{err}"
+    );
+    // The refusal is the same for every subcommand.
+    let (code, _, err) = run_to_end(&["analyzer", "--listen", &listen], &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        std::net::TcpListener::bind(("0.0.0.0", port)).is_ok(),
+        "port stayed free"
+    );
+
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
+    let open = Listening::start(
+        &[
+            "analyzer",
+            "--listen",
+            "0.0.0.0:0",
+            "--token-file",
+            token_file.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(open.url.starts_with("http://0.0.0.0:"), "{}", open.url);
+}
+
+#[tokio::test]
+async fn tls_serves_https_only_and_the_report_server_listens_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
+    let cert_file = dir.path().join("cert.pem");
+    let key_file = dir.path().join("key.pem");
+    std::fs::write(&cert_file, cert.cert.pem()).unwrap();
+    std::fs::write(&key_file, cert.signing_key.serialize_pem()).unwrap();
+    let workspace = dir.path().join("ws");
+    let server = Listening::start(
+        &[
+            "all",
+            "--workspace",
+            workspace.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert_file.to_str().unwrap(),
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ],
+        &[("WHITTLE_SERVER_TOKEN", TOKEN)],
+    );
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+
+    install_crypto();
+    let trusted = reqwest::Client::builder()
+        .tls_certs_only([reqwest::Certificate::from_pem(cert.cert.pem().as_bytes()).unwrap()])
+        .build()
+        .unwrap();
+    let client = connect(&server.url, Some(TOKEN), trusted).await.unwrap();
+    let started = call(
+        &client,
+        "start_session",
+        json!({"name": "over-tls", "extra": {}}),
+    )
+    .await;
+    assert!(started["session_id"]
+        .as_str()
+        .unwrap()
+        .ends_with("_over-tls"));
+    client.cancel().await.unwrap();
+
+    // An untrusted certificate and plain HTTP to the TLS port both fail.
+    assert!(connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .is_err());
+    let plain = server.url.replace("https://", "http://");
+    let refused = tokio::time::timeout(
+        Duration::from_secs(10),
+        connect(&plain, Some(TOKEN), plain_client()),
+    )
+    .await
+    .expect("plain HTTP to a TLS port ends");
+    assert!(refused.is_err());
+}
+
+#[test]
+fn bad_tls_files_and_stray_options_are_refused_with_their_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.pem");
+    let (code, _, err) = run_to_end(
+        &[
+            "analyzer",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            missing.to_str().unwrap(),
+            "--tls-key",
+            missing.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("missing.pem"), "{err}");
+    let (code, _, err) = run_to_end(&["analyzer", "--token-file", "t"], &[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--token-file needs --listen"), "{err}");
+}

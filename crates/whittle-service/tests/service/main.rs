@@ -1,0 +1,34 @@
+//! whittle-service's integration tests in one binary: each file is a module of it, so
+//! the dependency tree is linked once rather than once per file (docs/architecture.md,
+//! "Building fast").
+
+mod client_support;
+mod export_support;
+mod leak_support;
+mod mask_support;
+mod sidecar_support;
+
+mod atomic_faults;
+mod client_config;
+mod client_errors;
+mod client_http;
+mod client_lab_config;
+mod client_shared_process;
+mod doctor_checks;
+mod export_bundle;
+mod export_flows;
+mod export_repro_md;
+mod mask_burn;
+mod mask_hides_text;
+mod mask_huge;
+mod mask_leak;
+mod mask_popups;
+mod mask_real_dumps;
+mod mask_screenshot;
+mod module_layers;
+mod recorded_run;
+mod replay_waits;
+mod resume_live;
+mod resume_props;
+mod sidecar_write;
+mod soak;

@@ -1,0 +1,119 @@
+//! The window's Import…, Run once and record, filmstrip and Copy as Markdown, through the
+//! app's backend with a real `whittle-servers` on the demo shop: the demo Maestro flow is
+//! imported, one recorded replay finds the checkout crash, a minimize run's result shows
+//! its filmstrip, and the ticket text names the minimal steps.
+
+use crate::common;
+
+use std::sync::Arc;
+
+use common::*;
+use whittle_app::formats::{self, ImportRequest};
+use whittle_app::live_run::RunRequest;
+use whittle_app::run_control;
+use whittle_app::runs::Runs;
+use whittle_core::import::FlowFormat;
+use whittle_core::model::SessionStatus;
+
+#[test]
+fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
+    let setup = Setup::new();
+    let workspace = setup.workspace().display().to_string();
+    let imported = formats::import(&ImportRequest {
+        workspace: workspace.clone(),
+        format: FlowFormat::Maestro,
+        file: repo()
+            .join("demo/flows/checkout.maestro.yaml")
+            .display()
+            .to_string(),
+        name: Some("  ".into()),
+        package: None,
+    })
+    .unwrap();
+    assert_eq!((imported.steps, imported.replayable), (11, 9));
+
+    let recorded = tauri::async_runtime::block_on(formats::record(
+        Some(&setup.config()),
+        &workspace,
+        &imported.session_id,
+        Some("sim-1".into()),
+    ))
+    .unwrap();
+    assert_eq!(recorded.status, SessionStatus::Failed);
+    assert_eq!(recorded.crashes.len(), 1);
+    assert_eq!(recorded.crashes[0].step_index, 11);
+    // A second recording would rewrite crashes.jsonl: refused.
+    let again = tauri::async_runtime::block_on(formats::record(
+        Some(&setup.config()),
+        &workspace,
+        &imported.session_id,
+        Some("sim-1".into()),
+    ));
+    assert!(again.unwrap_err().to_string().contains("never rewrites"));
+
+    let runs = Arc::new(Runs::default());
+    let (send, rx) = updates();
+    let request = RunRequest {
+        session_id: imported.session_id.clone(),
+        ..setup.request(30)
+    };
+    run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
+    let (_, result) = drain(&rx);
+    assert_eq!(result.summary.minimal_path, [1, 8, 10, 11]);
+    let evidence = result.summary.evidence_session.clone().unwrap();
+
+    let film = formats::filmstrip(&workspace, &evidence)
+        .unwrap()
+        .expect("a filmstrip");
+    assert_eq!(film.frames.len(), 4);
+    let steps: Vec<_> = film.frames.iter().map(|f| f.step).collect();
+    assert_eq!(steps, [Some(1), Some(8), Some(10), Some(11)]);
+    assert!(film.frames[0]
+        .image
+        .as_deref()
+        .is_some_and(|i| i.starts_with("data:image/png;base64,")));
+    assert!(film
+        .frames
+        .iter()
+        .all(|f| f.image.is_some() || f.omitted.is_some()));
+
+    let md = formats::markdown(&workspace, &evidence).unwrap();
+    assert!(md.contains("4. Tap “Checkout” (original step 11)"), "{md}");
+    assert!(formats::markdown(&workspace, "../outside").is_err());
+}
+
+#[test]
+fn a_bad_flow_is_refused_in_words_and_writes_nothing() {
+    let setup = Setup::new();
+    let bad = setup.root.path().join("bad.json");
+    std::fs::write(&bad, "[{\"eventType\": \"TELEPORT\"}]").unwrap();
+    let request = ImportRequest {
+        workspace: setup.workspace().display().to_string(),
+        format: FlowFormat::Robo,
+        file: bad.display().to_string(),
+        name: None,
+        package: Some("com.example.shop".into()),
+    };
+    let e = formats::import(&request).unwrap_err();
+    assert_eq!(
+        serde_json::to_value(&e).unwrap()["code"],
+        "import_failed",
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("bad.json line 1, field [0].eventType"),
+        "{e}"
+    );
+    let relative = ImportRequest {
+        file: "bad.json".into(),
+        ..request
+    };
+    assert!(formats::import(&relative).is_err());
+    let sessions: Vec<_> = std::fs::read_dir(setup.workspace().join("sessions"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(sessions, [SESSION]);
+}
