@@ -19,7 +19,8 @@ use server::WhittleMcp;
 use service_calls::Config;
 
 /// Serves until the client closes stdin (or Ctrl-C), then waits until every run it
-/// started has finished its evidence: closing the connection cancels them.
+/// started has finished its evidence. Closing the connection cancels the runs: rmcp
+/// gives a running call 5 s to answer after stdin closed, then cancels its token.
 pub async fn serve(config: Config) -> Exit {
     let server = WhittleMcp::new(config);
     let runs = server.runs.clone();

@@ -14,8 +14,8 @@ use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
-pub use whittle_service::config::Config;
 use whittle_service::client::Hub;
+pub use whittle_service::config::Config;
 use whittle_service::evidence::{export_evidence, read_result};
 use whittle_service::run::{
     listed_run_state, minimize as run_minimize, past_runs as runs_of, MinimizeOptions,
@@ -35,8 +35,7 @@ use crate::exit::Exit;
 
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
 pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
-    let listed =
-        list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Usage, e))?;
+    let listed = list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Usage, e))?;
     let sessions = listed
         .iter()
         .map(|summary| {
