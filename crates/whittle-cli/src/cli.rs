@@ -65,6 +65,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Import a Maestro flow or a Firebase Robo script as a session of the workspace.
     Import(ImportArgs),
+    /// Serve sessions, analysis, minimize runs and their evidence as MCP tools over
+    /// stdio, for a coding agent (tools: sessions, analyze, minimize, past_runs, result,
+    /// export).
+    Mcp,
 }
 
 #[derive(Debug, clap::Args)]

@@ -6,6 +6,7 @@ mod commands;
 mod config_path;
 mod exit;
 mod locale;
+mod mcp;
 mod progress;
 
 use std::process::ExitCode;
@@ -89,6 +90,7 @@ async fn run(cli: Cli) -> Exit {
             device,
         } => commands::verify::run(&config, &bundle, runs, device.as_deref()).await,
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Mcp => mcp::serve(config).await,
     }
 }
 

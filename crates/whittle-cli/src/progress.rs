@@ -1,8 +1,9 @@
 use std::io::{IsTerminal, Write};
 
+use whittle_core::engine::Phase;
 use whittle_service::run::RunEvent;
 
-use crate::locale;
+use crate::locale::{self, CliWords};
 
 /// The one-line progress bar on stderr ("attempt 7/30 · audit · [2,7]"), redrawn with
 /// `\r`; silent when stderr is not a terminal or JSON output was asked for.
@@ -33,20 +34,12 @@ impl Progress {
                 phase,
                 candidate,
             } => {
-                let phase = serde_json::to_value(phase)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default();
-                let candidate = candidate
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let line = (words.attempt)(
+                let line = attempt_line(
+                    words,
                     *attempt,
                     max_replays.load(Ordering::Relaxed),
-                    &(words.phase)(&phase),
-                    &candidate,
+                    *phase,
+                    candidate,
                 );
                 let _ = write!(err, "\r\x1b[2K{line}");
             }
@@ -63,4 +56,25 @@ impl Progress {
         }
         let _ = err.flush();
     }
+}
+
+/// "attempt 7/30 · audit · [2,7]" in `words`' language: the progress bar's line, and the
+/// message of `whittle mcp`'s progress notifications.
+pub fn attempt_line(
+    words: &CliWords,
+    attempt: u32,
+    max_replays: u32,
+    phase: Phase,
+    candidate: &[u32],
+) -> String {
+    let phase = serde_json::to_value(phase)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let candidate = candidate
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    (words.attempt)(attempt, max_replays, &(words.phase)(&phase), &candidate)
 }

@@ -31,10 +31,15 @@ pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
     }
 }
 
-/// An export that did not happen: why on stderr, and the exit code of its cause (no
-/// result to export is exit 1, like a run without one; anything else is a usage error).
+/// An export that did not happen: why on stderr, and the exit code of its cause.
 fn refused(e: &EvidenceExportError) -> Exit {
     eprintln!("error: {e}");
+    exit_of(e)
+}
+
+/// No result to export is exit 1, like a run without one; anything else is a usage
+/// error.
+pub fn exit_of(e: &EvidenceExportError) -> Exit {
     match e {
         EvidenceExportError::NoResult(_) => Exit::NoResult,
         _ => Exit::Usage,

@@ -12,21 +12,26 @@ use whittle_service::config::Config;
 
 use crate::exit::Exit;
 
-/// Connects every role; a server that failed to start is infrastructure, a role that
-/// is unassigned or lacks tools is configuration.
+/// Connects every role, saying on stderr what failed and how to fix it.
 pub async fn connect(config: &Config) -> Result<Hub, Exit> {
     Hub::connect(config).await.map_err(|e: HubError| {
         eprintln!("error: {e}");
         for problem in &e.problems {
             eprintln!("  fix: {}", problem.fix(&config.path));
         }
-        if e.problems
-            .iter()
-            .any(|p| matches!(p.kind, RoleProblemKind::StartFailed(_)))
-        {
-            Exit::Infrastructure
-        } else {
-            Exit::Usage
-        }
+        connect_exit(&e)
     })
+}
+
+/// A server that failed to start is infrastructure, a role that is unassigned or lacks
+/// tools is configuration.
+pub fn connect_exit(e: &HubError) -> Exit {
+    if e.problems
+        .iter()
+        .any(|p| matches!(p.kind, RoleProblemKind::StartFailed(_)))
+    {
+        Exit::Infrastructure
+    } else {
+        Exit::Usage
+    }
 }

@@ -1,7 +1,6 @@
-use whittle_core::session::SESSIONS_DIR;
 use whittle_core::workspace::list_sessions;
 use whittle_service::config::Config;
-use whittle_service::run::{run_state, RunState};
+use whittle_service::run::{listed_run_state, RunState};
 
 use crate::exit::Exit;
 
@@ -16,11 +15,7 @@ pub fn run(config: &Config) -> Exit {
     for s in &sessions {
         // A minimize run whose meta says running but whose lock nobody holds was
         // interrupted (killed, crashed, power lost): it can be resumed.
-        let dir = config.workspace.join(SESSIONS_DIR).join(&s.session_id);
-        let state = match (&s.evidence_of, s.status) {
-            (Some(_), Some(status)) => Some(run_state(&dir, status)),
-            _ => None,
-        };
+        let state = listed_run_state(&config.workspace, s);
         let status = match (state, s.status) {
             (Some(RunState::Interrupted), _) => "interrupted".to_owned(),
             (Some(RunState::Running), _) => "running".to_owned(),

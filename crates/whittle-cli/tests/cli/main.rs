@@ -15,6 +15,7 @@ mod foreign_peer_cli;
 mod formats_round_trip;
 mod leak_scan;
 mod locale_cli;
+mod mcp_cli;
 mod minimize_cli;
 mod minimize_crashes_cli;
 mod minimize_devices_cli;

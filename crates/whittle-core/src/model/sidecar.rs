@@ -26,6 +26,7 @@ impl Default for Sidecar {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MinimizedEntry {
     pub minimized_repro_path: Vec<u32>,
     pub minimized_attempts: u32,

@@ -20,6 +20,7 @@ const MAX_SHOWN: usize = 60;
 /// control characters, and never a typed value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum StepWords {
     Launch,
@@ -42,6 +43,7 @@ pub enum StepWords {
 /// The element a step acts on, as far as it may be shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TargetWords {
     /// By resource id (the part after the last `/`).
@@ -65,6 +67,7 @@ pub enum TargetWords {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UnstableKeyKind {
     Class,

@@ -5,6 +5,7 @@ use serde::Serialize;
 /// Why a step of the path cannot be replayed live.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum SkipReason {
     InputRedacted,

@@ -32,6 +32,7 @@ pub struct ReplayPlan {
 /// One thing about the plan worth a warning.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PlanNotice {
     StepSkipped {
@@ -145,6 +146,7 @@ impl ActionKind {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlannedStep {
     pub index: u32,
     /// The action in plain words, never with a typed or sensitive value.
@@ -156,6 +158,7 @@ pub struct PlannedStep {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Disposition {
     Setup,
@@ -166,6 +169,7 @@ pub enum Disposition {
 /// How much of the path (launch excluded) can be replayed live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Coverage {
     pub non_launch: u32,
     pub replayable: u32,

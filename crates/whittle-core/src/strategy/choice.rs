@@ -8,6 +8,7 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 // `Strategy` is taken in the bindings by the UI contract's locator strategy.
 #[cfg_attr(feature = "specta", serde(rename = "SearchStrategy"))]
 #[serde(rename_all = "snake_case")]

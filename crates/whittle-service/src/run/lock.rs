@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use whittle_core::model::SessionStatus;
+use whittle_core::session::SESSIONS_DIR;
+use whittle_core::workspace::SessionSummary;
 
 pub const LOCK_FILE: &str = "run.lock";
 
@@ -101,6 +103,7 @@ fn refuse_link(path: &Path) -> std::io::Result<()> {
 /// A minimize run's state as a tester should see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RunState {
     /// A live process holds its lock.
@@ -120,6 +123,15 @@ pub fn run_state(dir: &Path, status: SessionStatus) -> RunState {
     } else {
         RunState::Ended
     }
+}
+
+/// The run state of a session of `workspace`'s list when it is a minimize run's
+/// evidence (its meta names the session it minimized); `None` for any other session.
+/// What `whittle sessions` and `whittle mcp`'s `sessions` tool show as its status.
+pub fn listed_run_state(workspace: &Path, session: &SessionSummary) -> Option<RunState> {
+    session.evidence_of.as_ref()?;
+    let dir = workspace.join(SESSIONS_DIR).join(&session.session_id);
+    Some(run_state(&dir, session.status?))
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod lock;
 mod notice;
 mod options;
 mod outcome;
+mod past_runs;
 mod pool_record;
 mod prepare;
 mod recorded;
@@ -36,10 +37,13 @@ pub use journal::{
 // `import --record` runs one replay with the same evidence and device choice.
 pub(crate) use evidence_session::{capture_problem, stop_problem};
 pub use localized_report::localized_report;
-pub use lock::{lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE};
+pub use lock::{
+    listed_run_state, lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE,
+};
 pub use notice::RunNotice;
 pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::RunOutcome;
+pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};

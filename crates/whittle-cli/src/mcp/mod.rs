@@ -1,0 +1,47 @@
+//! `whittle mcp`: Whittle's use cases served as MCP tools over stdio, so a coding agent
+//! calls Whittle (list and analyze sessions, minimize a crash, read and export the
+//! evidence) instead of driving replays step by step. A third front end beside the
+//! CLI and the app: it calls the same application layer, through `service_calls` alone.
+//!
+//! stdout carries the protocol only; logs go to stderr as for every command.
+
+mod answers;
+mod args;
+mod failure;
+mod progress;
+mod server;
+mod service_calls;
+
+use rmcp::ServiceExt;
+
+use crate::exit::Exit;
+use server::WhittleMcp;
+use service_calls::Config;
+
+/// Serves until the client closes stdin (or Ctrl-C), then waits until every run it
+/// started has finished its evidence. Closing the connection cancels the runs: rmcp
+/// gives a running call 5 s to answer after stdin closed, then cancels its token.
+pub async fn serve(config: Config) -> Exit {
+    let server = WhittleMcp::new(config);
+    let runs = server.runs.clone();
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        Err(e) => {
+            eprintln!("error: MCP handshake failed: {e}");
+            return Exit::Infrastructure;
+        }
+    };
+    let exit = tokio::select! {
+        stopped = running.waiting() => match stopped {
+            Ok(_) => Exit::Live,
+            Err(e) => {
+                eprintln!("error: MCP server stopped: {e}");
+                Exit::Infrastructure
+            }
+        },
+        // Dropping the service ends its loop, which cancels every request's token.
+        _ = tokio::signal::ctrl_c() => Exit::Live,
+    };
+    let _all_runs_ended = runs.write().await;
+    exit
+}

@@ -1,0 +1,174 @@
+//! The one module of `whittle mcp` that calls the application layer (and the core's
+//! workspace readers the commands use beside it): every tool's data comes from here,
+//! and `answers` only shapes it. Moving the tools onto the application API
+//! (`whittle_service::api`) changes this file alone; the run types the answers carry are
+//! named here for that reason too.
+//!
+//! Every id a caller sends is validated as a session id (a plain folder name) before a
+//! path is built from it: an agent names sessions as the `sessions` tool lists them.
+
+use std::path::{Path, PathBuf};
+
+use tokio_util::sync::CancellationToken;
+use whittle_core::plan::build_plan;
+use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
+use whittle_core::signature::group_crashes;
+use whittle_core::workspace::list_sessions;
+use whittle_service::client::Hub;
+pub use whittle_service::config::Config;
+use whittle_service::evidence::{export_evidence, read_result};
+use whittle_service::run::{
+    listed_run_state, minimize as run_minimize, past_runs as runs_of, MinimizeOptions,
+    DEFAULT_MAX_REPLAYS,
+};
+pub use whittle_service::run::{PastRun, PendingResult, RunEvent, RunState, RunSummary};
+use whittle_service::sidecar::{read_sidecar, FingerprintNote};
+
+use super::answers::{
+    AnalyzeAnswer, CrashPlan, CrashRuns, MinimizedAnswer, PastRunsAnswer, SessionEntry,
+    SessionsAnswer,
+};
+use super::args::{ExportArgs, MinimizeArgs};
+use super::failure::ToolFailure;
+use crate::commands::{connect_exit, export::exit_of};
+use crate::exit::Exit;
+
+/// `whittle sessions`: the workspace's sessions, each with its crashes.
+pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
+    let listed = list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Usage, e))?;
+    let sessions = listed
+        .iter()
+        .map(|summary| {
+            // A session with a problem is listed with it, and without crashes.
+            let crashes = match &summary.problem {
+                None => load(config, &summary.session_id)
+                    .map(|s| s.crashes)
+                    .unwrap_or_default(),
+                Some(_) => Vec::new(),
+            };
+            let state = listed_run_state(&config.workspace, summary);
+            SessionEntry::of(summary, state, &crashes)
+        })
+        .collect();
+    Ok(SessionsAnswer {
+        workspace: config.workspace.display().to_string(),
+        sessions,
+    })
+}
+
+/// `whittle analyze`: the crash groups, each crash's plan and the approved results.
+pub fn analyze(config: &Config, session_id: &str) -> Result<AnalyzeAnswer, ToolFailure> {
+    let session = load(config, session_id)?;
+    let crashes = session
+        .crashes
+        .iter()
+        .map(|crash| CrashPlan::of(crash, build_plan(&session.steps, &crash.repro_path)))
+        .collect();
+    let (minimized, minimized_problem) = match read_sidecar(&session.dir) {
+        Ok(read) => (read.map(|r| r.sidecar.crashes).unwrap_or_default(), None),
+        Err(e) => (Default::default(), Some(e.to_string())),
+    };
+    let minimized = minimized
+        .into_iter()
+        .map(|(crash_id, entry)| MinimizedAnswer {
+            fingerprint_comparable: FingerprintNote::of(&crash_id, &entry).is_none(),
+            crash_id,
+            entry,
+        })
+        .collect();
+    Ok(AnalyzeAnswer {
+        session_id: session_id.to_owned(),
+        crash_groups: group_crashes(&session.crashes),
+        crashes,
+        minimized,
+        minimized_problem,
+    })
+}
+
+/// `whittle minimize` on the configured servers, without a write-back (that stays the
+/// user's to approve). Refusals before the run starts are failures; once the evidence
+/// session exists every ending, a cancel included, is a summary.
+pub async fn minimize(
+    config: &Config,
+    args: MinimizeArgs,
+    on_event: impl Fn(RunEvent) + Send + Sync,
+    cancel: CancellationToken,
+) -> Result<RunSummary, ToolFailure> {
+    valid_id(&args.session)?;
+    let opts = MinimizeOptions {
+        session: args.session,
+        crash: args.crash,
+        max_replays: args.max_replays.map_or(DEFAULT_MAX_REPLAYS, i64::from),
+        device: args.device,
+        package: args.package,
+        strategy: args.strategy.unwrap_or_default(),
+        devices: args.devices.unwrap_or(1),
+        baseline_tries: args.baseline_tries.unwrap_or(1),
+    };
+    // Refused before any server starts, as the CLI does.
+    let run_failure = |e| ToolFailure::new(Exit::of_error(&e), e);
+    opts.budget()
+        .and_then(|_| opts.pool_size())
+        .and_then(|_| opts.search_options())
+        .map_err(run_failure)?;
+    let hub = Hub::connect(config).await.map_err(|e| {
+        let fixes: Vec<String> = e.problems.iter().map(|p| p.fix(&config.path)).collect();
+        ToolFailure::new(connect_exit(&e), format!("{e} (fix: {})", fixes.join("; ")))
+    })?;
+    let outcome = run_minimize(&hub, config, opts, on_event, cancel).await;
+    hub.shutdown().await;
+    outcome.map(|o| o.summary).map_err(run_failure)
+}
+
+/// The evidence runs of a session, per crash in the session's order.
+pub fn past_runs(config: &Config, session_id: &str) -> Result<PastRunsAnswer, ToolFailure> {
+    let session = load(config, session_id)?;
+    let mut runs = runs_of(&config.workspace, session_id, &session.crashes);
+    let crashes = session
+        .crashes
+        .iter()
+        .map(|crash| CrashRuns {
+            crash_id: crash.crash_id.clone(),
+            runs: runs.remove(&crash.crash_id).unwrap_or_default(),
+        })
+        .collect();
+    Ok(PastRunsAnswer {
+        session_id: session_id.to_owned(),
+        crashes,
+    })
+}
+
+/// One evidence run's `result.json`; a run that left none (interrupted) has no result.
+pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, ToolFailure> {
+    valid_id(evidence_session)?;
+    let dir = resolve_session_dir(&config.workspace, evidence_session)
+        .map_err(|e| ToolFailure::new(Exit::Usage, e))?;
+    read_result(&dir).map_err(|e| ToolFailure::new(Exit::NoResult, e))
+}
+
+/// `whittle export --out`: the bundle's folder.
+pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure> {
+    valid_id(&args.evidence_session)?;
+    let out = Path::new(&args.out);
+    if !out.is_absolute() {
+        return Err(ToolFailure::new(
+            Exit::Usage,
+            format!("out must be an absolute folder, not {:?}", args.out),
+        ));
+    }
+    let name = args.name.as_deref().unwrap_or(&args.evidence_session);
+    export_evidence(&config.workspace, &args.evidence_session, out, name)
+        .map_err(|e| ToolFailure::new(exit_of(&e), e))
+}
+
+fn load(config: &Config, session_id: &str) -> Result<Session, ToolFailure> {
+    valid_id(session_id)?;
+    let dir = resolve_session_dir(&config.workspace, session_id)
+        .map_err(|e| ToolFailure::new(Exit::Usage, e))?;
+    load_session(&dir).map_err(|e| ToolFailure::new(Exit::Usage, e))
+}
+
+fn valid_id(id: &str) -> Result<(), ToolFailure> {
+    validate_session_id(id)
+        .map_err(|reason| ToolFailure::new(Exit::Usage, format!("session id {id:?}: {reason}")))
+}

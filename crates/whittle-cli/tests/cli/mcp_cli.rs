@@ -1,0 +1,542 @@
+//! `whittle mcp` spoken to as a coding agent speaks to it: the built binary is spawned
+//! and driven over stdio with rmcp's client. The tools are listed with their schemas; an
+//! agent lists and analyzes a session, minimizes its crash with progress per attempt,
+//! reads the evidence back and exports it; a cancelled request and a closed connection
+//! both end the run as cancelled with its evidence finished; refusals are typed; and no
+//! private value of a session nor a token of the configuration reaches any answer.
+//!
+//! The same server is driven by a client on the official Python MCP SDK
+//! (`tests/peers/python/mcp_agent_client.py`) on a copy of the demo workspace. It needs
+//! the venv `scripts/setup` builds at `.venv-peers/` (or a Python with `mcp` named by
+//! WHITTLE_PEER_PYTHON); without one that test is skipped with the reason printed,
+//! except in CI (`CI=true`), where that is a failure.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::common::*;
+use crate::lab_support::{use_lab, Host};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam, Request,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+/// The client side: every progress notification goes to the test.
+#[derive(Clone)]
+struct Agent {
+    progress: UnboundedSender<ProgressNotificationParam>,
+}
+
+impl ClientHandler for Agent {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.progress.send(params);
+    }
+}
+
+/// `whittle --config <env's> mcp` and an rmcp client connected to it; every answer and
+/// progress message is kept, for the leak checks.
+struct Session {
+    client: RunningService<RoleClient, Agent>,
+    child: Child,
+    progress: UnboundedReceiver<ProgressNotificationParam>,
+    stderr: tempfile::NamedTempFile,
+    seen: String,
+}
+
+impl Session {
+    async fn start(env: &Env, envs: &[(String, String)]) -> Session {
+        let stderr = tempfile::NamedTempFile::new().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .arg("--config")
+            .arg(&env.config)
+            .arg("mcp")
+            .envs(envs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("RUST_LOG", "debug")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr.reopen().unwrap())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn whittle mcp");
+        let io = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+        let (sender, progress) = unbounded_channel();
+        let client = Agent { progress: sender }
+            .serve(io)
+            .await
+            .expect("initialize");
+        Session {
+            client,
+            child,
+            progress,
+            stderr,
+            seen: String::new(),
+        }
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.stderr.path()).unwrap_or_default()
+    }
+
+    /// Calls `tool` and keeps what it answered.
+    async fn call(&mut self, tool: &str, args: Value) -> CallToolResult {
+        let params = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(args.as_object().cloned().unwrap_or_default());
+        let result = self
+            .client
+            .call_tool(params)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}\nstderr: {}", self.stderr()));
+        self.keep(&result);
+        result
+    }
+
+    fn keep(&mut self, result: &CallToolResult) {
+        self.seen.push_str(&serde_json::to_string(result).unwrap());
+    }
+
+    /// The structured answer of a call that must succeed; its text block says the same.
+    async fn answer(&mut self, tool: &str, args: Value) -> Value {
+        let result = self.call(tool, args).await;
+        assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
+        let structured = result
+            .structured_content
+            .clone()
+            .expect("structuredContent");
+        let text = result.content[0]
+            .as_text()
+            .expect("a text block")
+            .text
+            .clone();
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap(),
+            structured,
+            "{tool}: the text block is the same JSON"
+        );
+        structured
+    }
+
+    /// The failure of a call that must fail: `{error, exit}`.
+    async fn failure(&mut self, tool: &str, args: Value) -> Value {
+        let result = self.call(tool, args).await;
+        assert_eq!(result.is_error, Some(true), "{tool}: {result:?}");
+        result.structured_content.expect("a typed failure")
+    }
+
+    /// Every progress notification received so far, its message kept.
+    fn drain_progress(&mut self) -> Vec<ProgressNotificationParam> {
+        let mut all = Vec::new();
+        while let Ok(p) = self.progress.try_recv() {
+            self.seen.push_str(p.message.as_deref().unwrap_or_default());
+            all.push(p);
+        }
+        all
+    }
+
+    /// The runs `past_runs` lists for the session's crash `c1`.
+    async fn runs_of_c1(&mut self, session: &str) -> Vec<Value> {
+        let answer = self.answer("past_runs", json!({"session": session})).await;
+        let crash = &answer["crashes"][0];
+        assert_eq!(crash["crash_id"], "c1");
+        crash["runs"].as_array().unwrap().clone()
+    }
+
+    /// Waits until the run of `evidence` is no longer running, and returns it.
+    async fn ended_run(&mut self, session: &str, evidence: &str) -> Value {
+        for _ in 0..300 {
+            let runs = self.runs_of_c1(session).await;
+            if let Some(run) = runs.iter().find(|r| r["evidence_session"] == evidence) {
+                if run["outcome"] != "running" {
+                    return run.clone();
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the run of {evidence} did not end");
+    }
+
+    fn assert_no_leak(&mut self, secrets: &[&str]) {
+        self.drain_progress();
+        for secret in secrets {
+            assert!(
+                !self.seen.contains(secret),
+                "{secret:?} reached an answer or a progress message"
+            );
+        }
+    }
+}
+
+/// The one evidence session of `env`, by id.
+fn only_evidence(env: &Env) -> String {
+    let dirs = env.evidence_dirs();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[tokio::test]
+async fn the_tools_are_listed_with_their_schemas_and_say_strings_are_untrusted() {
+    let env = Env::fast(&[]);
+    let session = Session::start(&env, &[]).await;
+    let info = session.client.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().unwrap().name, "whittle");
+    let mut tools = session.client.list_all_tools().await.unwrap();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "analyze",
+            "export",
+            "minimize",
+            "past_runs",
+            "result",
+            "sessions"
+        ]
+    );
+    for tool in &tools {
+        let description = tool.description.as_deref().unwrap_or_default();
+        assert!(
+            description.contains("untrusted data"),
+            "{}: {description}",
+            tool.name
+        );
+        let output = tool.output_schema.as_ref().expect("an output schema");
+        assert_eq!(output["type"], "object", "{}", tool.name);
+    }
+    let minimize = tools.iter().find(|t| t.name == "minimize").unwrap();
+    assert_eq!(minimize.input_schema["required"], json!(["session"]));
+    let strategy = serde_json::to_string(&minimize.input_schema["properties"]["strategy"]).unwrap();
+    assert!(
+        ["seed", "binary", "flaky"]
+            .iter()
+            .all(|s| strategy.contains(s)),
+        "the strategies are listed: {strategy}"
+    );
+}
+
+#[tokio::test]
+async fn an_agent_minimizes_a_crash_with_progress_reads_its_evidence_and_exports_it() {
+    let env = Env::fast(&[]);
+    let session_dir = checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+
+    let sessions = mcp.answer("sessions", json!({})).await;
+    assert_eq!(sessions["workspace"], json!(env.workspace));
+    let listed = &sessions["sessions"][0];
+    assert_eq!(listed["session_id"], CHECKOUT);
+    assert_eq!(listed["status"], "failed");
+    assert_eq!(listed["run_state"], Value::Null);
+    assert_eq!(listed["crashes"][0]["crash_id"], "c1");
+    assert_eq!(listed["crashes"][0]["kind"], "java");
+
+    let analysis = mcp.answer("analyze", json!({"session": CHECKOUT})).await;
+    assert_eq!(analysis["crash_groups"].as_array().unwrap().len(), 1);
+    let plan = &analysis["crashes"][0]["plan"];
+    let step = |i: usize| plan["steps"][i - 1].clone();
+    assert_eq!(step(1)["disposition"], json!({"kind": "setup"}));
+    assert_eq!(step(2)["disposition"], json!({"kind": "replayable"}));
+    assert_eq!(step(3)["disposition"]["reason"]["code"], "sensitive");
+    assert_eq!(step(4)["disposition"]["reason"]["code"], "input_redacted");
+    assert_eq!(plan["live_run_allowed"], true);
+    assert_eq!(analysis["minimized"], json!([]));
+
+    let summary = mcp.answer("minimize", json!({"session": CHECKOUT})).await;
+    assert_eq!(summary["status"], "minimized");
+    assert_eq!(summary["minimal_path"], json!([1, 9, 10, 11, 12]));
+    assert_eq!(
+        summary["original_path"],
+        json!((1..=12).collect::<Vec<_>>())
+    );
+    let evidence = only_evidence(&env);
+    assert_eq!(summary["evidence_session"], evidence.as_str());
+    // One notification per finished attempt, counting up, out of the budget; all of
+    // them arrived before the answer.
+    let progress = mcp.drain_progress();
+    let attempts = summary["attempts"].as_u64().unwrap();
+    assert_eq!(progress.len() as u64, attempts);
+    for (i, p) in progress.iter().enumerate() {
+        assert_eq!(p.progress, (i + 1) as f64);
+        assert_eq!(p.total, Some(30.0));
+        assert!(p.message.as_deref().unwrap().contains("/30"), "{p:?}");
+    }
+    assert!(
+        !session_dir.join("crashes.minimized.json").exists(),
+        "nothing is written back without the user's approval"
+    );
+
+    let runs = mcp.runs_of_c1(CHECKOUT).await;
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["evidence_session"], evidence.as_str());
+    assert_eq!(runs[0]["outcome"], "minimized");
+    assert_eq!(runs[0]["approved"], false);
+    let result = mcp
+        .answer("result", json!({"evidence_session": evidence}))
+        .await;
+    assert_eq!(result["minimal_path"], summary["minimal_path"]);
+    assert_eq!(result["original_session"], CHECKOUT);
+
+    let out = tempfile::tempdir().unwrap();
+    let exported = mcp
+        .answer(
+            "export",
+            json!({"evidence_session": evidence, "out": out.path(), "name": "ticket"}),
+        )
+        .await;
+    let bundle = PathBuf::from(exported["bundle_dir"].as_str().unwrap());
+    assert_eq!(bundle, out.path().join("ticket"));
+    assert!(bundle.join("repro.md").is_file());
+    assert!(bundle.join("manifest.json").is_file());
+
+    mcp.assert_no_leak(&[SECRET_EMAIL, SECRET_PASSWORD]);
+}
+
+#[tokio::test]
+async fn refusals_are_typed_failures_with_the_cli_exit_code_and_touch_nothing() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let outside = mcp
+        .failure("analyze", json!({"session": "../outside"}))
+        .await;
+    assert_eq!(outside["exit"], 2);
+    let no_budget = mcp
+        .failure("minimize", json!({"session": CHECKOUT, "max_replays": 0}))
+        .await;
+    assert_eq!(no_budget["exit"], 2);
+    let no_crash = mcp
+        .failure("minimize", json!({"session": CHECKOUT, "crash": "c9"}))
+        .await;
+    assert_eq!(no_crash["exit"], 2, "{no_crash}");
+    let relative = mcp
+        .failure(
+            "export",
+            json!({"evidence_session": CHECKOUT, "out": "exports"}),
+        )
+        .await;
+    assert_eq!(relative["exit"], 2);
+    // The recorded session has no result.json: nothing to read.
+    let no_result = mcp
+        .failure("result", json!({"evidence_session": CHECKOUT}))
+        .await;
+    assert_eq!(no_result["exit"], 1);
+    assert!(env.evidence_dirs().is_empty(), "no run started");
+}
+
+#[tokio::test]
+async fn a_cancelled_request_ends_its_run_cancelled_with_the_evidence_finished() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let params = CallToolRequestParams::new("minimize")
+        .with_arguments(json!({"session": CHECKOUT}).as_object().cloned().unwrap());
+    let request = mcp
+        .client
+        .send_request_with_option(
+            ClientRequest::CallToolRequest(Request::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let first = tokio::time::timeout(Duration::from_secs(60), mcp.progress.recv())
+        .await
+        .expect("a first attempt")
+        .unwrap();
+    assert_eq!(first.progress, 1.0);
+    request
+        .cancel(Some("the agent changed its mind".into()))
+        .await
+        .unwrap();
+
+    let evidence = only_evidence(&env);
+    let run = mcp.ended_run(CHECKOUT, &evidence).await;
+    assert_eq!(run["outcome"], "cancelled", "{run}");
+    assert_eq!(meta_status(&env.evidence_dirs()[0]), "failed");
+    let result = mcp
+        .answer("result", json!({"evidence_session": evidence}))
+        .await;
+    assert_eq!(result["status"], "cancelled");
+    assert!(result["attempts"].as_u64().unwrap() < 17, "{result}");
+    // The server goes on serving.
+    mcp.answer("sessions", json!({})).await;
+}
+
+#[tokio::test]
+async fn a_closed_connection_cancels_the_run_and_the_server_exits_once_its_evidence_is_finished() {
+    // A device slow enough that the run outlasts the 5 s rmcp gives a running call to
+    // answer after the client's stdin closed; then the call's token is cancelled.
+    let mut slow = model();
+    slow["timing"] = json!({"launch_ms": 400, "action_ms": 200});
+    let env = Env::with_model(slow);
+    checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let params = CallToolRequestParams::new("minimize")
+        .with_arguments(json!({"session": CHECKOUT}).as_object().cloned().unwrap());
+    let _request = mcp
+        .client
+        .send_request_with_option(
+            ClientRequest::CallToolRequest(Request::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(60), mcp.progress.recv())
+        .await
+        .expect("a first attempt")
+        .unwrap();
+    let Session {
+        client, mut child, ..
+    } = mcp;
+    client.cancel().await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(60), child.wait())
+        .await
+        .expect("whittle mcp exits after the client closed stdin")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let evidence = &env.evidence_dirs()[0];
+    assert_eq!(meta_status(evidence), "failed", "finished, not interrupted");
+    let result = read_json(&evidence.join("result.json"));
+    assert_eq!(result["status"], "cancelled");
+    assert!(result["attempts"].as_u64().unwrap() < 17, "{result}");
+}
+
+#[tokio::test]
+async fn no_token_of_the_configuration_reaches_an_answer() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let model = env.dir.path().join("model.json");
+    let host = Host::sim("labA", &model, 1, &[]);
+    use_lab(&env, &[&host]);
+    let token = (host.env_var(), host.token.clone());
+    let mut mcp = Session::start(&env, &[token]).await;
+    let summary = mcp.answer("minimize", json!({"session": CHECKOUT})).await;
+    assert_eq!(summary["status"], "minimized", "{}", mcp.stderr());
+    let evidence = only_evidence(&env);
+    mcp.answer("sessions", json!({})).await;
+    mcp.answer("past_runs", json!({"session": CHECKOUT})).await;
+    mcp.answer("result", json!({"evidence_session": evidence}))
+        .await;
+    assert!(
+        mcp.stderr().contains("labA"),
+        "the debug log saw the lab host"
+    );
+    mcp.assert_no_leak(&[&host.token, SECRET_EMAIL, SECRET_PASSWORD]);
+    assert!(!mcp.stderr().contains(&host.token), "nor the log");
+}
+
+/// The Python that runs the SDK client, or `None` (after saying why) when there is none.
+fn peer_python() -> Option<PathBuf> {
+    let python = std::env::var_os("WHITTLE_PEER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".venv-peers/bin/python"));
+    if python.is_file() {
+        return Some(python);
+    }
+    let why = format!(
+        "no Python for the MCP SDK client at {} (run scripts/setup, or set WHITTLE_PEER_PYTHON)",
+        python.display()
+    );
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI must run the Python MCP SDK client: {why}"
+    );
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A copy of `demo/` (config, simulator model, workspace) with the waits and the
+/// simulated device's own timing at zero, and one more session: a recorder that kept
+/// the value of a redacted step.
+fn demo_copy(root: &Path) -> PathBuf {
+    let demo = root.join("demo");
+    copy_tree(&repo_root().join("demo"), &demo);
+    let edit = |file: &str, change: &dyn Fn(&mut Value)| {
+        let path = demo.join(file);
+        let mut value = read_json(&path);
+        change(&mut value);
+        std::fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    };
+    edit("whittle.json", &|c| c["timing"] = fast_timing());
+    edit("shop.json", &|m| {
+        m["timing"] = json!({"launch_ms": 0, "action_ms": 0});
+    });
+    let leaky = demo.join("workspace/sessions/2026-05-17_080000_leaky-login");
+    copy_tree(
+        &demo.join("workspace/sessions/2026-05-14_160354_checkout-npe"),
+        &leaky,
+    );
+    let steps = std::fs::read_to_string(leaky.join("steps.jsonl")).unwrap();
+    let steps = steps.replace(
+        r#"\"input_redacted\": true"#,
+        &format!(r#"\"input_redacted\": true, \"input_value\": \"{SECRET_PASSWORD}\""#),
+    );
+    assert!(steps.contains(SECRET_PASSWORD));
+    std::fs::write(leaky.join("steps.jsonl"), steps).unwrap();
+    let meta = std::fs::read_to_string(leaky.join("meta.json")).unwrap();
+    std::fs::write(
+        leaky.join("meta.json"),
+        meta.replace(
+            "2026-05-14_160354_checkout-npe",
+            "2026-05-17_080000_leaky-login",
+        ),
+    )
+    .unwrap();
+    demo
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_python_sdk_agent_minimizes_the_demo_crash_and_cancels_a_run() {
+    let Some(python) = peer_python() else {
+        return;
+    };
+    servers_binary();
+    let root = tempfile::tempdir().unwrap();
+    let demo = demo_copy(root.path());
+    let out = root.path().join("exports");
+    std::fs::create_dir_all(&out).unwrap();
+    let script = repo_root().join("tests/peers/python/mcp_agent_client.py");
+    let output = std::process::Command::new(python)
+        .arg(script)
+        .arg("--whittle")
+        .arg(env!("CARGO_BIN_EXE_whittle"))
+        .arg("--config")
+        .arg(demo.join("whittle.json"))
+        .args(["--session", "2026-05-14_160354_checkout-npe"])
+        .args(["--minimal", "1,10,11,12"])
+        .args(["--leaky-session", "2026-05-17_080000_leaky-login"])
+        .args(["--secret", SECRET_EMAIL, "--secret", SECRET_PASSWORD])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run the Python SDK client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "python client failed\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stdout.contains("mcp agent client ok"), "{stdout}");
+}
