@@ -8,8 +8,7 @@
 
 use serde::Serialize;
 use whittle_core::bound::lower_bound;
-use whittle_core::engine::{MissReason, Outcome, Request};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::{needs_every, run_offline, Strategy};
 
 /// Paths longer than this are estimated as this long (the estimate grows slowly with n,
 /// and the seed's one-by-one cost on very long paths would make the window wait).
@@ -91,21 +90,10 @@ fn scenarios(n: u32) -> Vec<Vec<u32>> {
 
 fn replays(strategy: Strategy, n: u32, essential: &[u32]) -> Option<u32> {
     let mut engine = strategy.reducer((1..=n).collect(), UNCAPPED_BUDGET).ok()?;
-    loop {
-        match engine.next_request() {
-            Request::Replay(request) => {
-                let crashes = essential.iter().all(|e| request.candidate.contains(e));
-                engine.record(if crashes {
-                    Outcome::Reproduced
-                } else {
-                    Outcome::NotReproduced {
-                        reason: MissReason::NoCrash,
-                    }
-                });
-            }
-            Request::Done(result) => return Some(result.attempts),
-        }
-    }
+    let result = run_offline(engine.as_mut(), |request| {
+        needs_every(essential, &request.candidate)
+    });
+    Some(result.attempts)
 }
 
 #[cfg(test)]

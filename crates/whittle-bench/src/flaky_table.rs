@@ -14,9 +14,9 @@ use super::oracle::{SimOracle, Timing};
 use super::rng::SplitMix64;
 use super::scenario::{pick_steps, Scenario, ScenarioKind};
 use whittle_core::assessment::{assess, IdentityQuality};
-use whittle_core::engine::{EngineError, Request, SearchResult};
+use whittle_core::engine::{EngineError, SearchResult};
 use whittle_core::model::Confidence;
-use whittle_core::strategy::{SearchOptions, Strategy};
+use whittle_core::strategy::{run_offline, SearchOptions, Strategy};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -110,12 +110,9 @@ pub fn run_once(
 ) -> Result<SearchResult, EngineError> {
     let mut engine = strategy.reducer_with((1..=scenario.steps).collect(), max_replays, options)?;
     let mut oracle = SimOracle::new(scenario, Timing::default());
-    loop {
-        match engine.next_request() {
-            Request::Replay(request) => engine.record(oracle.replay(&request.candidate).outcome),
-            Request::Done(result) => return Ok(result),
-        }
-    }
+    Ok(run_offline(engine.as_mut(), |request| {
+        oracle.replay(&request.candidate).outcome
+    }))
 }
 
 struct Tally {

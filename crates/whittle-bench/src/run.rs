@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::oracle::{SimOracle, Timing};
 use super::scenario::Scenario;
-use whittle_core::engine::{EngineError, Phase, Request, SearchResult};
-use whittle_core::strategy::Strategy;
+use whittle_core::engine::{EngineError, Phase, SearchResult};
+use whittle_core::strategy::{run_offline, Strategy};
 
 /// One replay the engine asked for, as the device model needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,35 +45,29 @@ pub fn simulate(
     let mut engine = strategy.reducer((1..=scenario.steps).collect(), max_replays)?;
     let mut oracle = SimOracle::new(scenario, timing);
     let mut replays = Vec::new();
-    loop {
-        match engine.next_request() {
-            Request::Replay(request) => {
-                let replay = oracle.replay(&request.candidate);
-                replays.push(ReplayRecord {
-                    phase: request.phase,
-                    candidate: request.candidate,
-                    device_ms: replay.device_ms,
-                    device: 1,
-                    round: u32::try_from(replays.len()).unwrap_or(u32::MAX),
-                    consumed: true,
-                });
-                engine.record(replay.outcome);
-            }
-            Request::Done(result) => {
-                let device_ms = replays.iter().map(|r| r.device_ms).sum();
-                let rounds = u32::try_from(replays.len()).unwrap_or(u32::MAX);
-                return Ok(Run {
-                    result,
-                    replays,
-                    device_ms,
-                    devices: 1,
-                    wasted: 0,
-                    rounds,
-                    wall_ms: device_ms,
-                });
-            }
-        }
-    }
+    let result = run_offline(engine.as_mut(), |request| {
+        let replay = oracle.replay(&request.candidate);
+        replays.push(ReplayRecord {
+            phase: request.phase,
+            candidate: request.candidate.clone(),
+            device_ms: replay.device_ms,
+            device: 1,
+            round: u32::try_from(replays.len()).unwrap_or(u32::MAX),
+            consumed: true,
+        });
+        replay.outcome
+    });
+    let device_ms = replays.iter().map(|r| r.device_ms).sum();
+    let rounds = u32::try_from(replays.len()).unwrap_or(u32::MAX);
+    Ok(Run {
+        result,
+        replays,
+        device_ms,
+        devices: 1,
+        wasted: 0,
+        rounds,
+        wall_ms: device_ms,
+    })
 }
 
 #[cfg(test)]

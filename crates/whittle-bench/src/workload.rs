@@ -2,8 +2,8 @@
 //! a whole search against a deterministic oracle (the crash needs every essential
 //! step), so a timer around it measures the engine's decisions, not a device.
 
-use whittle_core::engine::{EngineError, MissReason, Outcome, Request};
-use whittle_core::strategy::Strategy;
+use whittle_core::engine::EngineError;
+use whittle_core::strategy::{needs_every, run_offline, Strategy};
 
 /// The two shapes of the criterion bench for a path of `steps` steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,21 +35,10 @@ pub fn decide_all(strategy: Strategy, steps: u32, shape: Shape) -> Result<u32, E
     let essential = shape.essential(steps);
     // Large enough to finish: throughput is per replay decided.
     let mut engine = strategy.reducer((1..=steps).collect(), 100_000)?;
-    loop {
-        match engine.next_request() {
-            Request::Replay(request) => {
-                let outcome = if essential.iter().all(|s| request.candidate.contains(s)) {
-                    Outcome::Reproduced
-                } else {
-                    Outcome::NotReproduced {
-                        reason: MissReason::NoCrash,
-                    }
-                };
-                engine.record(outcome);
-            }
-            Request::Done(result) => return Ok(result.attempts),
-        }
-    }
+    let result = run_offline(engine.as_mut(), |request| {
+        needs_every(&essential, &request.candidate)
+    });
+    Ok(result.attempts)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 mod binary;
 mod choice;
 mod flaky;
+mod offline;
 mod prefix;
 mod seed;
 
@@ -18,6 +19,7 @@ pub use choice::{Strategy, UnknownStrategy};
 pub use flaky::{
     FlakyEngine, FlakySearch, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP, SEARCH_CONFIDENCE,
 };
+pub use offline::{needs_every, run_offline};
 pub use seed::SeedSearch;
 
 use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request, SearchStage};
