@@ -1,7 +1,9 @@
 //! The app's log file after a real run of the demo's checkout session: the run is
 //! there (so the file is worth revealing), and no value the tester typed is — neither the
-//! private e-mail the plan skips nor the search text it replays.
+//! private e-mail the plan skips nor the search text it replays. Run in a process of its
+//! own (`alone`): it installs the process's logger and clears `RUST_LOG`.
 
+use crate::alone;
 use crate::common;
 
 use std::sync::Arc;
@@ -13,6 +15,9 @@ const TYPED: [&str; 3] = ["qa.tester", "example.com", "espresso"];
 
 #[test]
 fn a_run_is_logged_without_any_typed_value() {
+    if !alone::in_own_process("log_file::a_run_is_logged_without_any_typed_value") {
+        return;
+    }
     // What a user gets: the default filter (no RUST_LOG).
     std::env::remove_var("RUST_LOG");
     let dir = tempfile::tempdir().unwrap();

@@ -2,6 +2,8 @@
 //! the dependency tree is linked once rather than once per file (docs/architecture.md,
 //! "Building fast").
 
+#[path = "../../../crates/whittle-core/tests/core/alone.rs"]
+mod alone;
 mod common;
 
 mod evidence_identity;

@@ -2,6 +2,7 @@
 //! dependency tree is linked once rather than once per file (docs/architecture.md,
 //! "Building fast").
 
+mod alone;
 mod engine_support;
 mod plan_support;
 mod session_fixture;

@@ -1,7 +1,8 @@
 //! A 200 MB `steps.jsonl` is refused at the size limit without being read whole: the
 //! error names the file, the line and the limit, and peak memory stays far below the
-//! file's size. Alone in its test binary so the process's peak memory is its own.
+//! file's size. Run in a process of its own (`alone`), so the peak memory is its own.
 
+use crate::alone;
 use crate::session_fixture;
 
 use std::io::{BufWriter, Write};
@@ -22,6 +23,11 @@ fn peak_rss() -> Option<usize> {
 
 #[test]
 fn a_200_mb_steps_file_is_refused_at_the_limit_with_bounded_memory() {
+    if !alone::in_own_process(
+        "session_huge::a_200_mb_steps_file_is_refused_at_the_limit_with_bounded_memory",
+    ) {
+        return;
+    }
     let ws = Workspace::new();
     let dir = ws.session("2026-05-14_100000_s", "2026-05-14T10:00:00Z", 0, &[]);
     // ~2 KB lines of valid, consecutive steps: only the size is wrong.

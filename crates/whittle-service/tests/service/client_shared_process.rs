@@ -1,4 +1,5 @@
-//! Alone in its test binary: it counts this process's children.
+//! Run in a process of its own (`alone`): it counts this process's children.
+use crate::alone;
 use crate::client_support;
 
 use std::time::{Duration, Instant};
@@ -28,6 +29,11 @@ fn children_of_this_process() -> Vec<u32> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn roles_sharing_a_server_start_it_once_and_every_facade_works() {
+    if !alone::in_own_process(
+        "client_shared_process::roles_sharing_a_server_start_it_once_and_every_facade_works",
+    ) {
+        return;
+    }
     let Some(bin) = servers_bin() else { return };
     let s = setup(&bin, &[], 30_000, |_| {});
     let hub = Hub::connect(&s.config).await.unwrap();

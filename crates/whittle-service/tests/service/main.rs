@@ -2,6 +2,8 @@
 //! the dependency tree is linked once rather than once per file (docs/architecture.md,
 //! "Building fast").
 
+#[path = "../../../whittle-core/tests/core/alone.rs"]
+mod alone;
 mod client_support;
 mod export_support;
 mod leak_support;

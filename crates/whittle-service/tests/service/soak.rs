@@ -2,12 +2,14 @@
 //! server, each replay a fresh launch and 166 taps. Whittle's memory and the servers'
 //! must stay flat (resident sets sampled every 50 attempts; the growth from attempt 100
 //! to the end is bounded), and the run must leak neither file descriptors nor child
-//! processes (both counted before connecting and after shutting the servers down).
+//! processes (both counted before connecting and after shutting the servers down); so it
+//! runs in a process of its own (`alone`).
 //!
 //! Ignored by default (a few minutes): run it with
-//! `cargo test -p whittle-service --test soak -- --ignored --nocapture`; the figures are
-//! printed, and docs/performance.md records them.
+//! `cargo test -p whittle-service --test service soak -- --ignored --nocapture`; the
+//! figures are printed, and docs/performance.md records them.
 
+use crate::alone;
 use crate::client_support;
 
 use std::sync::Mutex;
@@ -98,6 +100,11 @@ fn children() -> Vec<u32> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "soak: 500 replays (a few minutes); run with --ignored --nocapture"]
 async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
+    if !alone::in_own_process(
+        "soak::five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing",
+    ) {
+        return;
+    }
     let Some(bin) = servers_bin() else { return };
     let s = setup(&bin, &[], 30_000, |cfg| {
         cfg["mcpServers"]["sim"]["args"] =

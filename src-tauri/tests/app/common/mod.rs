@@ -1,7 +1,6 @@
 //! What the app's backend tests share: a scratch copy of the demo's checkout session and
 //! shop model with every wait at zero, a real `whittle-servers` behind its config, and
 //! helpers to start a run and collect its updates.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,6 @@
 //! and a whittle.json pointing at the real `whittle-servers` binary; `whittle` itself
 //! is spawned as the user would run it.
 // Each test binary uses a different part of these helpers.
-#![allow(dead_code, unused_imports)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

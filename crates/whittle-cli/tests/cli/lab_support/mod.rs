@@ -1,7 +1,6 @@
 //! A device lab on loopback: `whittle-servers sim --listen 127.0.0.1:0` processes stand
 //! for lab hosts (each with its own token), and a whittle.json whose device roles name
 //! them all as `url` servers with `"Authorization": "Bearer ${LAB_x_TOKEN}"`.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! Shared by the engine tests: a driver loop, test oracles, the claims every result
 //! must respect and the reference transcription of the Phase 3 (docs/design.md §13) pseudo-code.
-#![allow(dead_code)] // each test binary uses a different part
+#![allow(dead_code)] // whittle-text's report tests include it too and use a part of it
 
 pub mod claims;
 pub mod oracles;

@@ -1,5 +1,4 @@
 //! Steps and plan lookups shared by the plan tests.
-#![allow(dead_code)] // each test binary uses its own share of the helpers
 
 use serde_json::{json, Value};
 use whittle_core::model::{Step, StepResult};

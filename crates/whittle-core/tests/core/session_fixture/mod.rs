@@ -1,5 +1,4 @@
 //! Writes session folders for the session/workspace tests.
-#![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

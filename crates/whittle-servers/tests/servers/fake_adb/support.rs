@@ -1,6 +1,5 @@
 //! Shared by the `adb_*` tests: a canned-response folder for `fake-adb`, and
 //! `whittle-servers adb --adb <fake-adb>` started as a real stdio MCP server.
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 

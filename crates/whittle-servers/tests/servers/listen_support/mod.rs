@@ -1,6 +1,5 @@
 //! Shared by the `listen_*` tests: a `whittle-servers … --listen 127.0.0.1:0` process
 //! (its URL read from the line it prints on stdout) and an rmcp streamable HTTP client.
-#![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};

@@ -1,6 +1,5 @@
 //! Shared by the `report_*` and `analyzer_*` tests: spawns `whittle-servers` as a real
 //! stdio MCP server and calls its tools.
-#![allow(dead_code)]
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;

@@ -1,6 +1,5 @@
 //! Shared by the `sim_*` tests: spawns `whittle-servers sim` as a real stdio MCP server
 //! and calls its tools.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,6 +1,5 @@
 //! Shared by the client tests: locate the real `whittle-servers` binary (built with
 //! `cargo build -p whittle-servers` into the same target dir) and write configs.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,4 @@
 //! The export input and screenshot files shared by the bundle tests.
-#![allow(dead_code)] // each test binary uses its own share of the helpers
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,4 @@
 //! The UI elements the masking tests build their screens from.
-#![allow(dead_code)] // each test binary uses its own share of the helpers
 
 use whittle_contract::ui::UiElement;
 
