@@ -16,6 +16,8 @@ use cli::{Cli, Command};
 use exit::Exit;
 use whittle_service::config::Config;
 
+use commands::minimize::refusal::{self, BeforeRun};
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -52,7 +54,15 @@ async fn run(cli: Cli) -> Exit {
     if let Command::Minimize(args) = &cli.command {
         if args.budget() < 1 {
             let words = locale::words();
-            eprintln!("{}{}", words.error, (words.bad_budget)(args.budget()));
+            let error = (words.bad_budget)(args.budget());
+            if args.json {
+                let cause = BeforeRun::BadBudget {
+                    max_replays: args.budget(),
+                };
+                refusal::print_json(cause, &error, Exit::Usage);
+            } else {
+                eprintln!("{}{error}", words.error);
+            }
             return Exit::Usage;
         }
     }
@@ -60,7 +70,12 @@ async fn run(cli: Cli) -> Exit {
     let config = match Config::load(&path) {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("error: {e}");
+            match &cli.command {
+                Command::Minimize(args) if args.json => {
+                    refusal::print_json(BeforeRun::Config, &e.to_string(), Exit::Usage);
+                }
+                _ => eprintln!("error: {e}"),
+            }
             return Exit::Usage;
         }
     };

@@ -1,7 +1,9 @@
 mod filmstrip;
 mod pool;
 mod rates;
+pub mod refusal;
 
+use refusal::BeforeRun;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
 
@@ -39,9 +41,18 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     if let Err(e) = checked {
         return refuse(&e, args.json);
     }
-    let hub = match super::connect(config).await {
+    let hub = match whittle_service::client::Hub::connect(config).await {
         Ok(hub) => hub,
-        Err(exit) => return exit,
+        Err(e) => {
+            let exit = super::connect_exit(&e);
+            if args.json {
+                let problems = e.problems.iter().map(|p| p.fix(&config.path)).collect();
+                refusal::print_json(BeforeRun::Servers { problems }, &e.to_string(), exit);
+            } else {
+                super::report_connect_error(config, &e);
+            }
+            return exit;
+        }
     };
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
@@ -145,10 +156,7 @@ fn ask_to_write_back() -> bool {
 fn refuse(error: &RunError, json: bool) -> Exit {
     let exit = Exit::of_error(error);
     if json {
-        println!(
-            "{}",
-            serde_json::json!({ "status": "refused", "error": error.to_string(), "exit": exit as u8 })
-        );
+        refusal::print_json(BeforeRun::Run, &error.to_string(), exit);
     } else {
         eprintln!("{}{error}", locale::words().error);
     }

@@ -13,6 +13,7 @@ mod device_lab_cli;
 mod flaky_cli;
 mod foreign_peer_cli;
 mod formats_round_trip;
+mod json_before_run_cli;
 mod leak_scan;
 mod locale_cli;
 mod mcp_cli;
