@@ -220,3 +220,30 @@ impl Env {
         names
     }
 }
+
+/// The repository's root (the folder of the workspace's Cargo.toml).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python that runs the tests' peers on the official MCP SDK (a server for the
+/// foreign-peer tests, a client for `whittle mcp`), or `None` (after saying why) when
+/// there is none here; in CI (`CI=true`) its absence is a failure.
+pub fn peer_python() -> Option<PathBuf> {
+    let python = std::env::var_os("WHITTLE_PEER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".venv-peers/bin/python"));
+    if python.is_file() {
+        return Some(python);
+    }
+    let why = format!(
+        "no Python with the MCP SDK at {} (run scripts/setup, or set WHITTLE_PEER_PYTHON)",
+        python.display()
+    );
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI must run the Python MCP peer tests: {why}"
+    );
+    eprintln!("SKIPPED: {why}");
+    None
+}
