@@ -3,7 +3,7 @@
 each result as structuredContent plus one text block holding the same JSON) to a
 client Whittle did not write, and that a wrong bearer token is refused.
 
-Run by crates/whittle-servers/tests/listen_python_peer.rs:
+Run by crates/whittle-servers/tests/servers/listen_python_peer.rs:
     python http_contract_client.py --device-url URL --report-url URL --token-env VAR
         --package PKG --tap-id ID --input-id ID --workspace DIR
 Exit status 0 when every check passed; otherwise the first failure is printed.

@@ -25,5 +25,6 @@ mod other_commands;
 mod privacy_levels_cli;
 mod process_surface;
 mod resume_cli;
+mod run_demo_script;
 mod screenshot_masking;
 mod static_cli;

@@ -1,7 +1,7 @@
 //! The one MCP router of every device server: each mobile, ui and log tool of the
 //! contract defined once, over any [`DeviceBackend`]. Names and input schemas come from
 //! here, descriptions and the server's name from the backend. Tool names are literals
-//! (the macro needs them); `tests/device_tool_list.rs` checks them against the contract
+//! (the macro needs them); `tests/servers/device_tool_list.rs` checks them against the contract
 //! constants and that the simulator and adb serve the same list.
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,6 @@
 //! A temp workspace with sessions written here, a simulator model with zero timing,
 //! and a whittle.json pointing at the real `whittle-servers` binary; `whittle` itself
 //! is spawned as the user would run it.
-// Each test binary uses a different part of these helpers.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
