@@ -28,17 +28,3 @@ pub enum FailureCause {
     /// A cause recorded as text by a Whittle that did not type causes yet.
     Recorded { detail: String },
 }
-
-impl FailureCause {
-    /// What the infrastructure said, for a catalogue to quote.
-    pub fn detail(&self) -> Option<&str> {
-        match self {
-            FailureCause::Tool { detail, .. }
-            | FailureCause::Drain { detail }
-            | FailureCause::Capture { detail, .. }
-            | FailureCause::NotSaved { detail }
-            | FailureCause::Recorded { detail } => Some(detail),
-            FailureCause::UnknownStep { .. } => None,
-        }
-    }
-}
