@@ -5,7 +5,9 @@
 
 use serde::Serialize;
 
-use crate::run_refusal::RunRefusal;
+use whittle_core::workspace::WorkspaceError;
+use whittle_service::api::{InvalidCount, ReopenError, RunFailure, RunRefusal, SessionReadError};
+use whittle_service::run::RunError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -99,10 +101,28 @@ impl AppError {
     }
 
     /// A refused run: the sentence is the run's own, the data its typed case.
-    pub fn run_refused(error: &whittle_service::run::RunError) -> AppError {
+    pub fn run_refused(error: &RunError) -> AppError {
         AppError::RunRefused {
             reason: error.to_string(),
             refusal: RunRefusal::of(error),
+        }
+    }
+
+    /// A count of the run panel's request that is not >= 1.
+    pub fn invalid_count(error: &InvalidCount) -> AppError {
+        AppError::RunRefused {
+            reason: error.to_string(),
+            refusal: RunRefusal::of_count(error),
+        }
+    }
+
+    /// A run that did not start, or stopped before its evidence existed.
+    pub fn run_failed(error: &RunFailure) -> AppError {
+        match error {
+            RunFailure::Servers(e) => AppError::ServersUnavailable {
+                reason: e.to_string(),
+            },
+            RunFailure::Run(e) => AppError::run_refused(e),
         }
     }
 
@@ -113,6 +133,50 @@ impl AppError {
             refusal: match self {
                 AppError::RunRefused { refusal, .. } => Some(refusal.clone()),
                 _ => None,
+            },
+        }
+    }
+}
+
+impl From<SessionReadError> for AppError {
+    fn from(error: SessionReadError) -> AppError {
+        match error {
+            SessionReadError::Workspace { workspace, source } => AppError::WorkspaceUnreadable {
+                path: workspace.display().to_string(),
+                reason: match source {
+                    WorkspaceError::NoSessionsFolder { .. } => {
+                        "it has no sessions folder, so it is not a Whittle workspace".to_owned()
+                    }
+                    other => other.to_string(),
+                },
+            },
+            SessionReadError::InvalidId { id, source } => AppError::InvalidSessionId {
+                id,
+                reason: source.to_string(),
+            },
+            SessionReadError::NotFound { id, source } => AppError::SessionUnreadable {
+                id,
+                reason: source.to_string(),
+            },
+            SessionReadError::Unreadable { id, source } => AppError::SessionUnreadable {
+                id,
+                reason: source.to_string(),
+            },
+        }
+    }
+}
+
+impl From<ReopenError> for AppError {
+    fn from(error: ReopenError) -> AppError {
+        match error {
+            ReopenError::Session(e) => e.into(),
+            ReopenError::Unreadable { evidence, source } => AppError::SessionUnreadable {
+                id: evidence,
+                reason: source.to_string(),
+            },
+            ReopenError::NotARunOf { evidence, session } => AppError::SessionUnreadable {
+                id: evidence,
+                reason: format!("it is not a minimize run of session {session}"),
             },
         }
     }
@@ -135,7 +199,6 @@ impl specta::Type for AppError {
 mod tests {
     use super::*;
     use whittle_contract::mobile::Device;
-    use whittle_service::run::RunError;
 
     #[test]
     fn serializes_as_code_and_message() {

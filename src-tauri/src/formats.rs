@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whittle_core::import::FlowFormat;
+use whittle_service::api::RecordFailure;
 use whittle_service::evidence::{thumbnail_png, ticket_markdown, FilmstripRecord};
 use whittle_service::import::{
-    import_flow, record_session, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
+    import_flow, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
 };
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::connect;
 use crate::screenshots::evidence_dir;
 
 /// What the *Import…* dialog sends.
@@ -55,15 +55,18 @@ pub async fn record(
     device: Option<String>,
 ) -> Result<RecordOutcome, AppError> {
     let config = config_for(config_path, Path::new(workspace))?;
-    let hub = connect(&config).await?;
     let opts = RecordOptions {
         session: session_id.to_owned(),
         device,
     };
-    let outcome = record_session(&hub, &config, &opts, &CancellationToken::new()).await;
-    hub.shutdown().await;
-    outcome.map_err(|e| AppError::RecordFailed {
-        reason: e.to_string(),
+    let outcome = whittle_service::api::record(&config, &opts, &CancellationToken::new()).await;
+    outcome.map_err(|e| match e {
+        RecordFailure::Servers(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+        RecordFailure::Record(e) => AppError::RecordFailed {
+            reason: e.to_string(),
+        },
     })
 }
 

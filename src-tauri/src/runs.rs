@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use tokio_util::sync::CancellationToken;
-use whittle_service::run::PendingResult;
+use whittle_service::api::Approvable;
 
 use crate::error::AppError;
 use crate::own_runs::OwnRuns;
@@ -22,7 +22,8 @@ pub struct ActiveRun {
 pub struct FinishedRun {
     pub workspace: PathBuf,
     pub evidence_dir: PathBuf,
-    pub pending: Option<PendingResult>,
+    /// What approval writes, stamped when the result was first shown.
+    pub approvable: Option<Approvable>,
 }
 
 #[derive(Default)]
@@ -174,7 +175,7 @@ mod tests {
         let run = FinishedRun {
             workspace: "/ws".into(),
             evidence_dir: "/ws/sessions/e1".into(),
-            pending: None,
+            approvable: None,
         };
         runs.end(id, Some(("e1".into(), run)));
         assert_eq!(

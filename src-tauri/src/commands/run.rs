@@ -5,11 +5,13 @@ use std::path::Path;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::devices::{self, DeviceView};
+use whittle_service::api::{self, DeviceView, DevicesError};
+
+use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::{ResumeRequest, RunRequest};
 use crate::own_runs::{self, InterruptedRun};
 use crate::run_control;
+use crate::run_request::{ResumeRequest, RunRequest};
 use crate::run_update::RunUpdate;
 use crate::state::AppState;
 
@@ -21,7 +23,15 @@ pub async fn list_devices(
     state: State<'_, AppState>,
     workspace: String,
 ) -> Result<Vec<DeviceView>, AppError> {
-    devices::list(state.config_path.as_deref(), Path::new(&workspace)).await
+    let config = config_for(state.config_path.as_deref(), Path::new(&workspace))?;
+    api::list_devices(&config).await.map_err(|e| match e {
+        DevicesError::Servers(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+        DevicesError::List(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+    })
 }
 
 /// Starts minimizing one crash; progress and the end arrive on `on_update`.

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use common::*;
 use whittle_app::formats::{self, ImportRequest};
-use whittle_app::live_run::RunRequest;
 use whittle_app::run_control;
+use whittle_app::run_request::RunRequest;
 use whittle_app::runs::Runs;
 use whittle_core::import::FlowFormat;
 use whittle_core::model::SessionStatus;

@@ -3,10 +3,11 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::RecordFailure;
 use whittle_service::config::Config;
 use whittle_service::import::{
-    import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordEnd,
-    RecordError, RecordOptions, RecordOutcome,
+    import_flow, ImportFailure, ImportOptions, ImportSummary, RecordEnd, RecordError,
+    RecordOptions, RecordOutcome,
 };
 use whittle_service::replay::MissReason;
 
@@ -65,14 +66,6 @@ async fn record(
     summary: &ImportSummary,
     device: Option<String>,
 ) -> Result<RecordOutcome, RecordError> {
-    let hub = match super::connect(config).await {
-        Ok(hub) => hub,
-        Err(_) => {
-            return Err(RecordError::Replay(
-                "the MCP servers did not start (see above)".into(),
-            ))
-        }
-    };
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {
@@ -84,10 +77,18 @@ async fn record(
         session: summary.session_id.clone(),
         device,
     };
-    let result = record_session(&hub, config, &opts, &cancel).await;
+    let result = whittle_service::api::record(config, &opts, &cancel).await;
     ctrl_c.abort();
-    hub.shutdown().await;
-    result
+    result.map_err(|e| match e {
+        RecordFailure::Servers(e) => {
+            eprintln!("error: {e}");
+            for problem in &e.problems {
+                eprintln!("  fix: {}", problem.fix(&config.path));
+            }
+            RecordError::Replay("the MCP servers did not start (see above)".into())
+        }
+        RecordFailure::Record(e) => e,
+    })
 }
 
 fn refuse(e: &ImportFailure, json: bool) -> Exit {

@@ -1,9 +1,12 @@
 pub mod analyze;
+pub mod approve;
 pub mod bench;
 pub mod doctor;
 pub mod export;
 pub mod import;
 pub mod minimize;
+pub mod refusal;
+pub mod runs;
 pub mod sessions;
 pub mod verify;
 
