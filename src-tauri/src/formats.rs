@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use whittle_core::import::FlowFormat;
 use whittle_service::api::RecordFailure;
-use whittle_service::evidence::{thumbnail_png, ticket_markdown, FilmstripRecord};
+use whittle_service::evidence::ticket_markdown;
 use whittle_service::import::{
     import_flow, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
 };
@@ -106,36 +106,20 @@ pub fn filmstrip(
     workspace: &str,
     evidence_session: &str,
 ) -> Result<Option<FilmstripView>, AppError> {
-    let dir = evidence_dir(workspace, evidence_session)?;
-    let record = FilmstripRecord::read(&dir);
-    let Some(strip) = record.strips.iter().find(|s| s.reproduced) else {
-        return Ok(None);
-    };
-    let frames = strip
-        .frames
-        .iter()
-        .zip(1u32..)
-        .map(|(frame, position)| {
-            let image = frame
-                .src
-                .as_deref()
-                .and_then(|src| whittle_service::evidence::session_step_png(&dir, src).ok())
-                .and_then(|png| thumbnail_png(&png, "frame", FRAME_HEIGHT).ok())
-                .map(|png| crate::screenshots::png_data_url(&png));
-            FrameView {
-                position,
-                step: frame.step,
-                omitted: match (&image, &frame.omitted) {
-                    (None, None) => Some("the frame could not be read".into()),
-                    (_, omitted) => omitted.clone(),
-                },
-                image,
-            }
-        })
-        .collect();
-    Ok(Some(FilmstripView {
+    let strip =
+        whittle_service::api::filmstrip(Path::new(workspace), evidence_session, FRAME_HEIGHT)?;
+    Ok(strip.map(|strip| FilmstripView {
         attempt: strip.attempt,
-        frames,
-        extra_device_ms: u32::try_from(record.extra_ms()).unwrap_or(u32::MAX),
+        frames: strip
+            .frames
+            .into_iter()
+            .map(|frame| FrameView {
+                position: frame.position,
+                step: frame.step,
+                image: frame.png.as_deref().map(crate::screenshots::png_data_url),
+                omitted: frame.omitted,
+            })
+            .collect(),
+        extra_device_ms: strip.extra_device_ms,
     }))
 }

@@ -4,9 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use whittle_service::api::{self, approve as write_back, Approval, ReopenedRun};
-use whittle_service::evidence::{export_evidence, EvidenceExportError};
-use whittle_service::export::ExportError;
+use whittle_service::api::{self, approve as write_back, Approval, ExportRequest, ReopenedRun};
 
 use crate::error::AppError;
 use crate::runs::{FinishedRun, Runs};
@@ -61,38 +59,14 @@ pub fn approve(runs: &Runs, evidence_session: &str) -> Result<Approval, AppError
 /// a bundle is never overwritten).
 pub fn export(runs: &Runs, evidence_session: &str, folder: &str) -> Result<String, AppError> {
     let run = finished(runs, evidence_session)?;
-    let failed = |reason: String| AppError::ExportFailed { reason };
-    let folder = PathBuf::from(folder);
-    if !folder.is_absolute() {
-        return Err(failed(format!(
-            "choose a full folder path (got “{}”)",
-            folder.display()
-        )));
-    }
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| failed(format!("cannot create {}: {e}", folder.display())))?;
-    let bundle = export_unique(&run.workspace, evidence_session, &folder)
-        .map_err(|e| failed(e.to_string()))?;
+    let request = ExportRequest {
+        evidence_session: evidence_session.to_owned(),
+        folder: PathBuf::from(folder),
+        name: None,
+    };
+    let bundle = api::export(&run.workspace, &request).map_err(|e| AppError::ExportFailed {
+        reason: e.to_string(),
+    })?;
     runs.allow_reveal(&bundle);
     Ok(bundle.display().to_string())
-}
-
-fn export_unique(
-    workspace: &Path,
-    evidence_session: &str,
-    folder: &Path,
-) -> Result<PathBuf, EvidenceExportError> {
-    let mut suffix = 1;
-    loop {
-        let name = match suffix {
-            1 => evidence_session.to_owned(),
-            n => format!("{evidence_session}-{n}"),
-        };
-        match export_evidence(workspace, evidence_session, folder, &name) {
-            Err(EvidenceExportError::Export(ExportError::Exists(_))) if suffix < 100 => {
-                suffix += 1;
-            }
-            other => return other,
-        }
-    }
 }

@@ -4,12 +4,10 @@ use std::path::Path;
 
 use tauri::ipc::Channel;
 use tauri::State;
-
-use whittle_service::api::{self, DeviceView, DevicesError};
+use whittle_service::api::{self, DeviceView, DevicesError, InterruptedRun};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::own_runs::{self, InterruptedRun};
 use crate::run_control;
 use crate::run_request::{ResumeRequest, RunRequest};
 use crate::run_update::RunUpdate;
@@ -100,7 +98,7 @@ pub fn discard_run(
 #[specta::specta]
 #[tracing::instrument(skip(state))]
 pub fn interrupted_runs(state: State<'_, AppState>, workspace: String) -> Vec<InterruptedRun> {
-    own_runs::interrupted_runs(Path::new(&workspace), state.runs.own())
+    api::interrupted_runs(Path::new(&workspace), state.runs.own())
 }
 
 /// Asks the live run to stop; it still finishes its evidence and sends `ended`.
