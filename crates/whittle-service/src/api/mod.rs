@@ -14,8 +14,8 @@
 //! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
-//! | record an imported session | [`record`] |
-//! | doctor: connect a real device | [`check_real_device`], [`use_backend`] |
+//! | record an imported session; verify a bundle | [`record`], [`verify`] |
+//! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
 //! | a config for the bundled demo (first start) | [`provision`] |
 //! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
 
@@ -40,6 +40,7 @@ mod run_job;
 mod runs;
 mod session_detail;
 mod session_error;
+mod verify;
 
 pub use approval::{approve, Approvable, Approval};
 pub use approve_evidence::{approve_evidence, ApproveRequest, ApproveRunError};
@@ -71,8 +72,10 @@ pub use session_detail::{
     StepView,
 };
 pub use session_error::SessionReadError;
+pub use verify::{verify, VerifyFailure};
 
-// Past runs, as the run module lists them.
+// Past runs and the doctor's checks, as the layers below define them.
+pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};
 pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
 // The request types the actions take, defined where the run consumes them.
 pub use crate::run::{ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
