@@ -2,8 +2,8 @@
 //! a run refused or failed before its search still answers on stdout with its status
 //! (`refused` or `failed`) and its typed cause, and the exit code it always had.
 
-mod common;
-mod lab_support;
+use crate::common;
+use crate::lab_support;
 
 use common::*;
 use lab_support::*;
@@ -15,6 +15,9 @@ const SESSION: &str = CHECKOUT;
 fn refused(env: &Env, args: &[&str], envs: &[(String, String)], code: i32) -> Value {
     let out = whittle(env, &[args, &["--json"]].concat(), envs);
     assert_exit(&out, code);
+    let text = stdout(&out);
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(lines, 1, "one object, nothing else: {text}");
     let answer = json_out(&out);
     assert_eq!(answer["exit"], code, "{answer}");
     assert!(env.evidence_dirs().is_empty(), "nothing was started");

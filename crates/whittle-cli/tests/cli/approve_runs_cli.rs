@@ -3,7 +3,7 @@
 //! evidence as the app does (issue 26, case 6): for a run never approved, also one
 //! stopped after its search finished but before it was written back.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};
