@@ -187,9 +187,9 @@ impl From<ReopenError> for AppError {
     fn from(error: ReopenError) -> AppError {
         match error {
             ReopenError::Session(e) => e.into(),
-            ReopenError::Unreadable { evidence, source } => AppError::SessionUnreadable {
-                id: evidence,
-                reason: source.to_string(),
+            ReopenError::Unreadable(e) => AppError::SessionUnreadable {
+                id: e.evidence,
+                reason: e.source.to_string(),
             },
             ReopenError::NotARunOf { evidence, session } => AppError::SessionUnreadable {
                 id: evidence,

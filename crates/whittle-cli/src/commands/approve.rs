@@ -58,7 +58,7 @@ pub fn run(config: &Config, evidence_session: &str, crash: Option<String>, json:
 fn exit_of(error: &ApproveRunError) -> Exit {
     match error {
         ApproveRunError::Session(_) | ApproveRunError::OtherCrash { .. } => Exit::Usage,
-        ApproveRunError::Unreadable { .. }
+        ApproveRunError::Unreadable(_)
         | ApproveRunError::NotARun { .. }
         | ApproveRunError::Running { .. }
         | ApproveRunError::NoResult { .. }

@@ -6,13 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use whittle_core::session::resolve_session_dir;
-
 use super::approval::{approve, Approval};
 use super::evidence_check::{approvable_from_files, NotApprovable};
-use super::session_error::SessionReadError;
+use super::session_error::{found_dir, read_run, SessionReadError, UnreadableEvidence};
 use crate::result::ApproveError;
-use crate::run::{lock_is_held, read_recorded_run, RecordedRunError};
+use crate::run::lock_is_held;
 
 /// Which run to approve.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,12 +25,8 @@ pub struct ApproveRequest {
 pub enum ApproveRunError {
     #[error(transparent)]
     Session(#[from] SessionReadError),
-    #[error("evidence session {evidence} cannot be read: {source}")]
-    Unreadable {
-        evidence: String,
-        #[source]
-        source: RecordedRunError,
-    },
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableEvidence),
     #[error("evidence session {evidence} is not a minimize run")]
     NotARun { evidence: String },
     #[error("the run of {evidence} is still going on; approve it once it ended")]
@@ -61,11 +55,7 @@ pub fn approve_evidence(
     request: &ApproveRequest,
 ) -> Result<(PathBuf, Approval), ApproveRunError> {
     let asked = &request.evidence_session;
-    let dir =
-        resolve_session_dir(workspace, asked).map_err(|source| SessionReadError::NotFound {
-            id: asked.clone(),
-            source,
-        })?;
+    let dir = found_dir(workspace, asked)?;
     let evidence = dir
         .file_name()
         .and_then(|n| n.to_str())
@@ -74,10 +64,7 @@ pub fn approve_evidence(
     if lock_is_held(&dir) {
         return Err(ApproveRunError::Running { evidence });
     }
-    let recorded = read_recorded_run(&dir).map_err(|source| ApproveRunError::Unreadable {
-        evidence: evidence.clone(),
-        source,
-    })?;
+    let recorded = read_run(&dir, &evidence)?;
     let Some(session_id) = recorded.original_session.clone() else {
         return Err(ApproveRunError::NotARun { evidence });
     };

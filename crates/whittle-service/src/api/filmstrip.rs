@@ -4,9 +4,7 @@
 
 use std::path::Path;
 
-use whittle_core::session::resolve_session_dir;
-
-use super::session_error::{valid_id, SessionReadError};
+use super::session_error::{session_dir, SessionReadError};
 use crate::evidence::{session_step_png, thumbnail_png, FilmstripRecord};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,13 +35,7 @@ pub fn filmstrip(
     evidence_session: &str,
     height: u32,
 ) -> Result<Option<Filmstrip>, SessionReadError> {
-    valid_id(evidence_session)?;
-    let dir = resolve_session_dir(workspace, evidence_session).map_err(|source| {
-        SessionReadError::NotFound {
-            id: evidence_session.to_owned(),
-            source,
-        }
-    })?;
+    let dir = session_dir(workspace, evidence_session)?;
     let record = FilmstripRecord::read(&dir);
     let Some(strip) = record.strips.iter().find(|s| s.reproduced) else {
         return Ok(None);

@@ -71,7 +71,7 @@ pub use session_detail::{
     session_detail, sessions, CoverageView, CrashDetail, PlanView, SessionDetail, StepRole,
     StepView,
 };
-pub use session_error::SessionReadError;
+pub use session_error::{SessionReadError, UnreadableEvidence};
 pub use verify::{verify, VerifyFailure};
 
 // Past runs and the doctor's checks, as the layers below define them.

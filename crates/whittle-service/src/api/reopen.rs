@@ -9,16 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use whittle_core::engine::Phase;
-use whittle_core::session::resolve_session_dir;
 
 use super::approval::Approvable;
 use super::evidence_check::{approvable_from_files, NotApprovable};
 use super::result_view::{result_view, ApproveBlock, ResultFacts, RunResultView};
-use super::session_error::{valid_id, SessionReadError};
+use super::session_error::{read_run, session_dir, valid_id, SessionReadError, UnreadableEvidence};
 use crate::result::{PendingResult, RunSummary};
-use crate::run::{
-    approved_runs, read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError, RunEvent,
-};
+use crate::run::{approved_runs, RecordedAttempt, RecordedRun, RunEvent};
 
 /// The part of `report.md` shown under "Full report text" is capped at this size.
 const MAX_REPORT_BYTES: u64 = 512 * 1024;
@@ -51,12 +48,8 @@ pub struct Reopened {
 pub enum ReopenError {
     #[error(transparent)]
     Session(#[from] SessionReadError),
-    #[error("evidence session {evidence} cannot be read: {source}")]
-    Unreadable {
-        evidence: String,
-        #[source]
-        source: RecordedRunError,
-    },
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableEvidence),
     #[error("evidence session {evidence} is not a minimize run of session {session}")]
     NotARunOf { evidence: String, session: String },
 }
@@ -71,17 +64,8 @@ pub fn reopen(
     held: Option<&Approvable>,
 ) -> Result<Reopened, ReopenError> {
     valid_id(session_id)?;
-    valid_id(evidence_session)?;
-    let dir = resolve_session_dir(workspace, evidence_session).map_err(|source| {
-        SessionReadError::NotFound {
-            id: evidence_session.to_owned(),
-            source,
-        }
-    })?;
-    let recorded = read_recorded_run(&dir).map_err(|source| ReopenError::Unreadable {
-        evidence: evidence_session.to_owned(),
-        source,
-    })?;
+    let dir = session_dir(workspace, evidence_session)?;
+    let recorded = read_run(&dir, evidence_session)?;
     if recorded.original_session.as_deref() != Some(session_id) {
         return Err(ReopenError::NotARunOf {
             evidence: evidence_session.to_owned(),

@@ -10,11 +10,11 @@ use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
 use whittle_core::plan::{
     build_plan, Disposition, PlanNotice, PlannedStep, ReplayPlan, SkipReason, StepWords,
 };
-use whittle_core::session::{load_session, resolve_session_dir};
+use whittle_core::session::load_session;
 use whittle_core::workspace::{list_sessions, SessionSummary};
 
 use super::estimate::{estimate, ReplayEstimate};
-use super::session_error::{valid_id, SessionReadError};
+use super::session_error::{session_dir, SessionReadError};
 use crate::run::{past_runs, PastRun};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -113,13 +113,7 @@ pub fn session_detail(
     workspace: &Path,
     session_id: &str,
 ) -> Result<SessionDetail, SessionReadError> {
-    valid_id(session_id)?;
-    let dir = resolve_session_dir(workspace, session_id).map_err(|source| {
-        SessionReadError::NotFound {
-            id: session_id.to_owned(),
-            source,
-        }
-    })?;
+    let dir = session_dir(workspace, session_id)?;
     let session = load_session(&dir).map_err(|source| SessionReadError::Unreadable {
         id: session_id.to_owned(),
         source,

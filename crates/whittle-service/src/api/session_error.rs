@@ -1,10 +1,12 @@
 //! Why a session (or the workspace holding it) cannot be shown: the typed cause, which
 //! each front end words in its own way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use whittle_core::session::{ResolveError, SessionError, SessionIdError};
+use whittle_core::session::{resolve_session_dir, ResolveError, SessionError, SessionIdError};
 use whittle_core::workspace::WorkspaceError;
+
+use crate::run::{read_recorded_run, RecordedRun, RecordedRunError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionReadError {
@@ -51,6 +53,37 @@ impl SessionReadError {
 pub(crate) fn valid_id(id: &str) -> Result<(), SessionReadError> {
     whittle_core::session::validate_session_id(id).map_err(|source| SessionReadError::InvalidId {
         id: id.to_owned(),
+        source,
+    })
+}
+
+/// The folder of session `id` — a plain id, never a path — inside `workspace`.
+pub(crate) fn session_dir(workspace: &Path, id: &str) -> Result<PathBuf, SessionReadError> {
+    valid_id(id)?;
+    found_dir(workspace, id)
+}
+
+/// The folder `id_or_dir` (an id, or a folder inside `workspace`) names.
+pub(crate) fn found_dir(workspace: &Path, id_or_dir: &str) -> Result<PathBuf, SessionReadError> {
+    resolve_session_dir(workspace, id_or_dir).map_err(|source| SessionReadError::NotFound {
+        id: id_or_dir.to_owned(),
+        source,
+    })
+}
+
+/// An evidence session whose recorded run cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("evidence session {evidence} cannot be read: {source}")]
+pub struct UnreadableEvidence {
+    pub evidence: String,
+    #[source]
+    pub source: RecordedRunError,
+}
+
+/// The run recorded in `dir`, the folder of evidence session `evidence`.
+pub(crate) fn read_run(dir: &Path, evidence: &str) -> Result<RecordedRun, UnreadableEvidence> {
+    read_recorded_run(dir).map_err(|source| UnreadableEvidence {
+        evidence: evidence.to_owned(),
         source,
     })
 }
