@@ -2,50 +2,17 @@
 //! session), *Run once and record* (one replay finds its crashes), *Copy as Markdown*
 //! (the ticket text of a result) and the result's filmstrip.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio_util::sync::CancellationToken;
-use whittle_core::import::FlowFormat;
 use whittle_service::api::RecordFailure;
 use whittle_service::evidence::ticket_markdown;
-use whittle_service::import::{
-    import_flow, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
-};
+use whittle_service::import::{RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::screenshots::evidence_dir;
-
-/// What the *Import…* dialog sends.
-#[derive(Debug, Clone, Deserialize, specta::Type)]
-pub struct ImportRequest {
-    pub workspace: String,
-    pub format: FlowFormat,
-    /// The flow file the user picked.
-    pub file: String,
-    pub name: Option<String>,
-    pub package: Option<String>,
-}
-
-pub fn import(request: &ImportRequest) -> Result<ImportSummary, AppError> {
-    let failed = |reason: String| AppError::ImportFailed { reason };
-    let file = PathBuf::from(&request.file);
-    if !file.is_absolute() {
-        return Err(failed(format!(
-            "choose the flow file (got “{}”)",
-            request.file
-        )));
-    }
-    let blank = |s: &Option<String>| s.clone().filter(|v| !v.trim().is_empty());
-    let opts = ImportOptions {
-        format: request.format,
-        file,
-        name: blank(&request.name),
-        package: blank(&request.package),
-    };
-    import_flow(Path::new(&request.workspace), &opts).map_err(|e| failed(e.to_string()))
-}
 
 /// One replay of an imported session on `device` (or the only device).
 pub async fn record(

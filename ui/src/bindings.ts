@@ -459,24 +459,24 @@ export type FrameView_Serialize = {
 	omitted: string | null,
 };
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest_Deserialize = {
 	workspace: string,
 	format: FlowFormat,
-	/**  The flow file the user picked. */
+	/**  The flow file, by its full path. */
 	file: string,
 	name?: string | null,
 	package?: string | null,
 };
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest_Serialize = {
 	workspace: string,
 	format: FlowFormat,
-	/**  The flow file the user picked. */
+	/**  The flow file, by its full path. */
 	file: string,
 	name: string | null,
 	package: string | null,

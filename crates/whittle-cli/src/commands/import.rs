@@ -3,11 +3,10 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use whittle_service::api::RecordFailure;
+use whittle_service::api::{self, ImportRefusal, ImportRequest, RecordFailure};
 use whittle_service::config::Config;
 use whittle_service::import::{
-    import_flow, ImportFailure, ImportOptions, ImportSummary, RecordEnd, RecordError,
-    RecordOptions, RecordOutcome,
+    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome,
 };
 use whittle_service::replay::MissReason;
 
@@ -19,13 +18,16 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
     if let Some(workspace) = &args.workspace {
         config.workspace = std::path::absolute(workspace).unwrap_or_else(|_| workspace.clone());
     }
-    let opts = ImportOptions {
+    // The file as the user named it, relative to where they are.
+    let file = std::path::absolute(&args.file).unwrap_or_else(|_| args.file.clone());
+    let request = ImportRequest {
+        workspace: config.workspace.display().to_string(),
         format: args.format,
-        file: args.file.clone(),
+        file: file.display().to_string(),
         name: args.name.clone(),
         package: args.package.clone(),
     };
-    let summary = match import_flow(&config.workspace, &opts) {
+    let summary = match api::import(&request) {
         Ok(summary) => summary,
         Err(e) => return refuse(&e, args.json),
     };
@@ -91,9 +93,9 @@ async fn record(
     })
 }
 
-fn refuse(e: &ImportFailure, json: bool) -> Exit {
+fn refuse(e: &ImportRefusal, json: bool) -> Exit {
     let exit = match e {
-        ImportFailure::Write { .. } => Exit::Infrastructure,
+        ImportRefusal::Import(ImportFailure::Write { .. }) => Exit::Infrastructure,
         _ => Exit::Usage,
     };
     if json {

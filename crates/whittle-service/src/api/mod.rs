@@ -14,7 +14,7 @@
 //! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
-//! | record an imported session; verify a bundle | [`record`], [`verify`] |
+//! | import a flow; record an imported session; verify a bundle | [`import`], [`record`], [`verify`] |
 //! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
 //! | a config for the bundled demo (first start) | [`provision`] |
 //! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
@@ -30,6 +30,7 @@ mod estimate;
 mod evidence_check;
 mod export;
 mod filmstrip;
+mod import;
 mod own_runs;
 mod privacy_setting;
 mod record;
@@ -55,6 +56,7 @@ pub use estimate::{estimate, ReplayEstimate, ReplayRange};
 pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
 pub use export::{export, ExportRequest, ExportRunError};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
+pub use import::{import, ImportRefusal, ImportRequest};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
 pub use record::{record, RecordFailure};
