@@ -1,5 +1,7 @@
-//! Whittle's desktop shell: Tauri wiring only. Commands are one-line delegates into
-//! library code; the UI talks to them through the generated `ui/src/bindings.ts`.
+//! Whittle's desktop shell: Tauri wiring only — commands, state, channels and window
+//! concerns. Commands are one-line delegates into the application API
+//! (`whittle_service::api`, docs/architecture.md); the UI talks to them through the
+//! generated `ui/src/bindings.ts`.
 
 pub mod app_config;
 pub mod app_paths;

@@ -1,6 +1,7 @@
-//! What the session browser shows of one session: identity, crashes, and per crash
-//! the replay plan's step path. Built from `whittle-core`; the wire shapes here are the
-//! app's own so the UI does not depend on the core's serde details.
+//! What a session browser shows of one session: identity, crashes, and per crash the
+//! replay plan's step path, the replay estimate and the past runs. Built from
+//! `whittle-core`; the shapes here are the front ends' own so the UI does not depend on
+//! the core's serde details.
 
 use std::collections::HashMap;
 use std::path::Path;
