@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use whittle_service::api::{provision, Provisioned, DEMO_MODEL, DEMO_WORKSPACE};
 use whittle_service::config::Config;
 
 use crate::app_paths;
 use crate::error::AppError;
-use crate::first_run::{bundled_demo, provision, Provisioned};
 
 /// Points the app at a config file (the e2e test and packaged builds use it).
 pub const CONFIG_ENV: &str = "WHITTLE_CONFIG";
@@ -72,6 +72,14 @@ fn found(path: PathBuf) -> ConfigChoice {
     }
 }
 
+/// The bundled demo folder (holding `shop.json` and `workspace/`) of an installed app:
+/// `<exe>/../lib/Whittle/demo` for a .deb (also inside an unpacked or AppImage tree).
+pub fn bundled_demo(exe: &Path, product: &str) -> Option<PathBuf> {
+    let dir = exe.parent()?.join("../lib").join(product).join("demo");
+    let dir = dir.canonicalize().ok()?;
+    (dir.join(DEMO_MODEL).is_file() && dir.join(DEMO_WORKSPACE).is_dir()).then_some(dir)
+}
+
 /// The repository's `demo/whittle.json`, only for a binary built inside that
 /// repository: an installed copy of the app must never pick up a source tree.
 fn checkout_demo_config(exe: &Path) -> Option<PathBuf> {
@@ -103,4 +111,22 @@ pub fn config_for(path: Option<&Path>, workspace: &Path) -> Result<Config, AppEr
         reason: e.to_string(),
     })?;
     Ok(config.for_workspace(workspace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_demo_next_to_an_installed_binary() {
+        let root = tempfile::tempdir().unwrap();
+        let demo = root.path().join("usr/lib/Whittle/demo");
+        std::fs::create_dir_all(demo.join(DEMO_WORKSPACE)).unwrap();
+        std::fs::write(demo.join(DEMO_MODEL), "{}").unwrap();
+        std::fs::create_dir_all(root.path().join("usr/bin")).unwrap();
+        let exe = root.path().join("usr/bin/whittle-app");
+        let found = bundled_demo(&exe, "Whittle").unwrap();
+        assert!(found.ends_with("usr/lib/Whittle/demo"));
+        assert_eq!(bundled_demo(&exe, "Other"), None);
+    }
 }

@@ -5,7 +5,12 @@
 
 use serde::Serialize;
 
-use crate::run_refusal::RunRefusal;
+use whittle_core::workspace::WorkspaceError;
+use whittle_service::api::{
+    ConfigEditError, InvalidCount, ReopenError, RunFailure, RunInProgress, RunRefusal,
+    SessionReadError,
+};
+use whittle_service::run::RunError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -99,10 +104,28 @@ impl AppError {
     }
 
     /// A refused run: the sentence is the run's own, the data its typed case.
-    pub fn run_refused(error: &whittle_service::run::RunError) -> AppError {
+    pub fn run_refused(error: &RunError) -> AppError {
         AppError::RunRefused {
             reason: error.to_string(),
             refusal: RunRefusal::of(error),
+        }
+    }
+
+    /// A count of the run panel's request that is not >= 1.
+    pub fn invalid_count(error: &InvalidCount) -> AppError {
+        AppError::RunRefused {
+            reason: error.to_string(),
+            refusal: RunRefusal::of_count(error),
+        }
+    }
+
+    /// A run that did not start, or stopped before its evidence existed.
+    pub fn run_failed(error: &RunFailure) -> AppError {
+        match error {
+            RunFailure::Servers(e) => AppError::ServersUnavailable {
+                reason: e.to_string(),
+            },
+            RunFailure::Run(e) => AppError::run_refused(e),
         }
     }
 
@@ -118,6 +141,64 @@ impl AppError {
     }
 }
 
+impl From<SessionReadError> for AppError {
+    fn from(error: SessionReadError) -> AppError {
+        match error {
+            SessionReadError::Workspace { workspace, source } => AppError::WorkspaceUnreadable {
+                path: workspace.display().to_string(),
+                reason: match source {
+                    WorkspaceError::NoSessionsFolder { .. } => {
+                        "it has no sessions folder, so it is not a Whittle workspace".to_owned()
+                    }
+                    other => other.to_string(),
+                },
+            },
+            SessionReadError::InvalidId { id, source } => AppError::InvalidSessionId {
+                id,
+                reason: source.to_string(),
+            },
+            SessionReadError::NotFound { id, source } => AppError::SessionUnreadable {
+                id,
+                reason: source.to_string(),
+            },
+            SessionReadError::Unreadable { id, source } => AppError::SessionUnreadable {
+                id,
+                reason: source.to_string(),
+            },
+        }
+    }
+}
+
+impl From<RunInProgress> for AppError {
+    fn from(_: RunInProgress) -> AppError {
+        AppError::RunInProgress
+    }
+}
+
+impl From<ConfigEditError> for AppError {
+    fn from(error: ConfigEditError) -> AppError {
+        AppError::ConfigUnavailable {
+            reason: error.to_string(),
+        }
+    }
+}
+
+impl From<ReopenError> for AppError {
+    fn from(error: ReopenError) -> AppError {
+        match error {
+            ReopenError::Session(e) => e.into(),
+            ReopenError::Unreadable(e) => AppError::SessionUnreadable {
+                id: e.evidence,
+                reason: e.source.to_string(),
+            },
+            ReopenError::NotARunOf { evidence, session } => AppError::SessionUnreadable {
+                id: evidence,
+                reason: format!("it is not a minimize run of session {session}"),
+            },
+        }
+    }
+}
+
 impl Serialize for AppError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.payload().serialize(serializer)
@@ -128,149 +209,5 @@ impl Serialize for AppError {
 impl specta::Type for AppError {
     fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
         <ErrorPayload as specta::Type>::definition(types)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use whittle_contract::mobile::Device;
-    use whittle_service::run::RunError;
-
-    #[test]
-    fn serializes_as_code_and_message() {
-        let err = AppError::SessionUnreadable {
-            id: "2026-05-16_120000_broken-export".into(),
-            reason: "steps.jsonl line 4: not valid JSON".into(),
-        };
-        let json = serde_json::to_value(&err).unwrap();
-        assert_eq!(
-            json,
-            serde_json::json!({
-                "code": "session_unreadable",
-                "message": "session 2026-05-16_120000_broken-export cannot be opened: steps.jsonl line 4: not valid JSON",
-            })
-        );
-    }
-
-    #[test]
-    fn every_variant_has_its_own_code() {
-        let all = [
-            AppError::WorkspaceUnreadable {
-                path: "/w".into(),
-                reason: "r".into(),
-            },
-            AppError::InvalidSessionId {
-                id: "..".into(),
-                reason: "r".into(),
-            },
-            AppError::SessionUnreadable {
-                id: "s".into(),
-                reason: "r".into(),
-            },
-            AppError::PlanUnavailable {
-                crash_id: "c1".into(),
-                reason: "r".into(),
-            },
-            AppError::ConfigUnavailable { reason: "r".into() },
-            AppError::ServersUnavailable { reason: "r".into() },
-            AppError::RunInProgress,
-            AppError::run_refused(&RunError::NoDevice),
-            AppError::NoResult {
-                evidence_session: "e".into(),
-            },
-            AppError::ApproveFailed { reason: "r".into() },
-            AppError::ExportFailed { reason: "r".into() },
-            AppError::ScreenshotUnavailable { reason: "r".into() },
-            AppError::RevealFailed {
-                path: "/p".into(),
-                reason: "r".into(),
-            },
-            AppError::ImportFailed { reason: "r".into() },
-            AppError::RecordFailed { reason: "r".into() },
-        ];
-        let codes: Vec<String> = all
-            .iter()
-            .map(|e| {
-                serde_json::to_value(e).unwrap()["code"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned()
-            })
-            .collect();
-        assert_eq!(
-            codes,
-            [
-                "workspace_unreadable",
-                "invalid_session_id",
-                "session_unreadable",
-                "plan_unavailable",
-                "config_unavailable",
-                "servers_unavailable",
-                "run_in_progress",
-                "run_refused",
-                "no_result",
-                "approve_failed",
-                "export_failed",
-                "screenshot_unavailable",
-                "reveal_failed",
-                "import_failed",
-                "record_failed",
-            ]
-        );
-    }
-
-    fn device(id: &str, name: &str) -> Device {
-        serde_json::from_value(serde_json::json!({
-            "id": id, "name": name, "platform": "android", "type": "emulator", "state": "online"
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn a_refused_run_carries_its_refusal_next_to_code_and_message() {
-        let err = AppError::run_refused(&RunError::NeedDeviceChoice {
-            devices: vec![device("emulator-5554", "Pixel 7"), device("R58M", "")],
-        });
-        let json = serde_json::to_value(&err).unwrap();
-        assert_eq!(
-            json,
-            serde_json::json!({
-                "code": "run_refused",
-                "message": "the run cannot start: several Android devices are online (emulator-5554, R58M); choose one with --device",
-                "refusal": {
-                    "kind": "needs_device",
-                    "devices": [
-                        { "id": "emulator-5554", "name": "Pixel 7" },
-                        { "id": "R58M", "name": "" },
-                    ],
-                },
-            })
-        );
-    }
-
-    #[test]
-    fn a_refusal_without_data_is_still_tagged() {
-        let json = serde_json::to_value(AppError::run_refused(&RunError::NoDevice)).unwrap();
-        assert_eq!(json["code"], "run_refused");
-        assert_eq!(json["refusal"], serde_json::json!({ "kind": "no_device" }));
-        assert_eq!(
-            json["message"],
-            "the run cannot start: no online Android device is available; connect one or start the simulator"
-        );
-    }
-
-    #[test]
-    fn only_a_refused_run_has_a_refusal() {
-        let others = [
-            AppError::RunInProgress,
-            AppError::ServersUnavailable { reason: "r".into() },
-            AppError::DiscardFailed { reason: "r".into() },
-        ];
-        for err in others {
-            let json = serde_json::to_value(&err).unwrap();
-            let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
-            assert_eq!(keys, ["code", "message"], "{err:?}");
-        }
     }
 }

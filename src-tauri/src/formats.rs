@@ -2,50 +2,17 @@
 //! session), *Run once and record* (one replay finds its crashes), *Copy as Markdown*
 //! (the ticket text of a result) and the result's filmstrip.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio_util::sync::CancellationToken;
-use whittle_core::import::FlowFormat;
-use whittle_service::evidence::{thumbnail_png, ticket_markdown, FilmstripRecord};
-use whittle_service::import::{
-    import_flow, record_session, ImportOptions, ImportSummary, RecordOptions, RecordOutcome,
-};
+use whittle_service::api::RecordFailure;
+use whittle_service::evidence::ticket_markdown;
+use whittle_service::import::{RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::connect;
 use crate::screenshots::evidence_dir;
-
-/// What the *Import…* dialog sends.
-#[derive(Debug, Clone, Deserialize, specta::Type)]
-pub struct ImportRequest {
-    pub workspace: String,
-    pub format: FlowFormat,
-    /// The flow file the user picked.
-    pub file: String,
-    pub name: Option<String>,
-    pub package: Option<String>,
-}
-
-pub fn import(request: &ImportRequest) -> Result<ImportSummary, AppError> {
-    let failed = |reason: String| AppError::ImportFailed { reason };
-    let file = PathBuf::from(&request.file);
-    if !file.is_absolute() {
-        return Err(failed(format!(
-            "choose the flow file (got “{}”)",
-            request.file
-        )));
-    }
-    let blank = |s: &Option<String>| s.clone().filter(|v| !v.trim().is_empty());
-    let opts = ImportOptions {
-        format: request.format,
-        file,
-        name: blank(&request.name),
-        package: blank(&request.package),
-    };
-    import_flow(Path::new(&request.workspace), &opts).map_err(|e| failed(e.to_string()))
-}
 
 /// One replay of an imported session on `device` (or the only device).
 pub async fn record(
@@ -55,15 +22,18 @@ pub async fn record(
     device: Option<String>,
 ) -> Result<RecordOutcome, AppError> {
     let config = config_for(config_path, Path::new(workspace))?;
-    let hub = connect(&config).await?;
     let opts = RecordOptions {
         session: session_id.to_owned(),
         device,
     };
-    let outcome = record_session(&hub, &config, &opts, &CancellationToken::new()).await;
-    hub.shutdown().await;
-    outcome.map_err(|e| AppError::RecordFailed {
-        reason: e.to_string(),
+    let outcome = whittle_service::api::record(&config, &opts, &CancellationToken::new()).await;
+    outcome.map_err(|e| match e {
+        RecordFailure::Servers(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+        RecordFailure::Record(e) => AppError::RecordFailed {
+            reason: e.to_string(),
+        },
     })
 }
 
@@ -103,36 +73,20 @@ pub fn filmstrip(
     workspace: &str,
     evidence_session: &str,
 ) -> Result<Option<FilmstripView>, AppError> {
-    let dir = evidence_dir(workspace, evidence_session)?;
-    let record = FilmstripRecord::read(&dir);
-    let Some(strip) = record.strips.iter().find(|s| s.reproduced) else {
-        return Ok(None);
-    };
-    let frames = strip
-        .frames
-        .iter()
-        .zip(1u32..)
-        .map(|(frame, position)| {
-            let image = frame
-                .src
-                .as_deref()
-                .and_then(|src| whittle_service::evidence::session_step_png(&dir, src).ok())
-                .and_then(|png| thumbnail_png(&png, "frame", FRAME_HEIGHT).ok())
-                .map(|png| crate::screenshots::png_data_url(&png));
-            FrameView {
-                position,
-                step: frame.step,
-                omitted: match (&image, &frame.omitted) {
-                    (None, None) => Some("the frame could not be read".into()),
-                    (_, omitted) => omitted.clone(),
-                },
-                image,
-            }
-        })
-        .collect();
-    Ok(Some(FilmstripView {
+    let strip =
+        whittle_service::api::filmstrip(Path::new(workspace), evidence_session, FRAME_HEIGHT)?;
+    Ok(strip.map(|strip| FilmstripView {
         attempt: strip.attempt,
-        frames,
-        extra_device_ms: u32::try_from(record.extra_ms()).unwrap_or(u32::MAX),
+        frames: strip
+            .frames
+            .into_iter()
+            .map(|frame| FrameView {
+                position: frame.position,
+                step: frame.step,
+                image: frame.png.as_deref().map(crate::screenshots::png_data_url),
+                omitted: frame.omitted,
+            })
+            .collect(),
+        extra_device_ms: strip.extra_device_ms,
     }))
 }

@@ -1,34 +1,25 @@
-//! Whittle's desktop shell: Tauri wiring only. Commands are one-line delegates into
-//! library code; the UI talks to them through the generated `ui/src/bindings.ts`.
+//! Whittle's desktop shell: Tauri wiring only — commands, state, channels and window
+//! concerns. Commands are one-line delegates into the application API
+//! (`whittle_service::api`, docs/architecture.md); the UI talks to them through the
+//! generated `ui/src/bindings.ts`.
 
 pub mod app_config;
 pub mod app_paths;
 pub mod bindings;
 pub mod commands;
-pub mod config_edit;
-pub mod device_setup;
-pub mod devices;
 pub mod error;
-pub mod first_run;
 pub mod formats;
-pub mod live_run;
 pub mod logging;
-pub mod own_runs;
-pub mod past_runs;
-pub mod privacy_setting;
-pub mod reopen;
-pub mod replay_estimate;
 pub mod result_actions;
 pub mod reveal;
 pub mod review;
 pub mod run_control;
-pub mod run_refusal;
+pub mod run_request;
 pub mod run_update;
 pub mod runs;
 pub mod screenshots;
 pub mod setup_view;
 pub mod state;
-pub mod view;
 pub mod workspace_watch;
 
 use tauri::{Manager, Runtime};

@@ -5,13 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::{self, result_view, ResultFacts, RunJob, RunResultView};
 use whittle_service::config::Config;
 use whittle_service::run::RunEvent;
+use whittle_text::Locale;
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::{self, Job, ResumeRequest, RunRequest};
-use crate::run_update::{RunResultView, RunUpdate};
+use crate::run_request::{ResumeRequest, RunRequest};
+use crate::run_update::RunUpdate;
 use crate::runs::{FinishedRun, Runs};
 
 type Sender = Arc<dyn Fn(RunUpdate) + Send + Sync>;
@@ -25,16 +27,11 @@ pub fn start(
     request: RunRequest,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) -> Result<u32, AppError> {
-    let options = request.options();
-    options
-        .budget()
-        .and_then(|_| options.search_options())
-        .map_err(|e| AppError::run_refused(&e))?;
+    let spec = request.spec().map_err(|e| AppError::invalid_count(&e))?;
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, session = %request.session_id, crash = %request.crash_id, max_replays = request.max_replays, devices = request.devices, strategy = %request.strategy, "minimize run started");
-    // The budget was checked above, and the run checks it again.
-    let job = Job::Minimize(options);
+    let job = RunJob::New(spec);
     launch(runs, config, run_id, cancel, job, request.locale, send);
     Ok(run_id)
 }
@@ -50,7 +47,7 @@ pub fn resume(
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let (run_id, cancel) = runs.begin()?;
     tracing::info!(run_id, evidence = %request.evidence_session, "minimize run resumed");
-    let job = Job::Resume(request.options());
+    let job = request.job();
     launch(runs, config, run_id, cancel, job, request.locale, send);
     Ok(run_id)
 }
@@ -62,14 +59,31 @@ fn launch(
     config: Config,
     run_id: u32,
     cancel: CancellationToken,
-    job: Job,
+    job: RunJob,
     locale: String,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) {
     let send = tracked(runs, config.workspace.clone(), send);
     let events = Arc::clone(&send);
     spawn(runs, run_id, send, async move {
-        live_run::run(&config, job, &locale, run_id, cancel, &*events).await
+        let on_event = |event: RunEvent| events(RunUpdate::Event { run_id, event });
+        let outcome = api::run(&config, job, on_event, cancel)
+            .await
+            .map_err(|e| AppError::run_failed(&e))?;
+        // The result view, worded in the window's language, and what approval and
+        // export need later.
+        let facts = ResultFacts::live(&outcome, Locale::from_env_value(&locale));
+        let view = result_view(&config.workspace, &facts);
+        let finished = outcome
+            .summary
+            .evidence_session
+            .clone()
+            .zip(facts.evidence_dir.map(|evidence_dir| FinishedRun {
+                workspace: config.workspace.clone(),
+                evidence_dir,
+                approvable: facts.approvable,
+            }));
+        Ok((view, finished))
     });
 }
 

@@ -27,13 +27,13 @@ pub fn view(state: &AppState) -> SetupView {
         .config_path
         .as_deref()
         .and_then(|p| whittle_service::config::Config::load(p).ok())
-        .is_some_and(|c| crate::device_setup::adb_variant(&c) != c);
+        .is_some_and(|c| whittle_service::api::uses_simulator(&c));
     SetupView {
         config_path: state.config_path.as_deref().map(show),
         first_run_demo: state.setup.first_run.as_ref().map(|f| show(&f.demo)),
         problem: state.setup.problem.clone(),
         log_dir: state.log_dir.as_deref().map(show),
         simulator,
-        privacy_level: crate::privacy_setting::current(state.config_path.as_deref()),
+        privacy_level: whittle_service::api::privacy_level(state.config_path.as_deref()),
     }
 }

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use whittle_service::api::{OwnRuns, OWN_RUNS_FILE};
+
 use crate::app_config::{configured_workspace, find_config, ConfigChoice};
-use crate::own_runs::{OwnRuns, OWN_RUNS_FILE};
 use crate::runs::Runs;
 use crate::workspace_watch::WorkspaceWatch;
 

@@ -99,17 +99,18 @@ export type AppVersion_Serialize = {
 	code: number | null,
 };
 
+/**  What an approval wrote, and where. */
 export type Approval = {
 	sidecar_path: string,
 	/**  The entry exactly as written, keyed by its crash id. */
 	written_text: string,
 };
 
-/**  Why a reopened run's result cannot be approved from the window. */
+/**  Why a reopened run's result cannot be approved. */
 export type ApproveBlock = 
 /**
- *  Its evidence does not hold together (see `reopen::validate`), so the window
- *  will not write it back; the detail says what did not match.
+ *  Its evidence does not hold together (see `api::evidence_check`), so it will not
+ *  be written back; the detail says what did not match.
  */
 { code: "inconsistent"; detail: string };
 
@@ -184,6 +185,9 @@ export type Check_Serialize = {
 
 /**  How sure a minimized result is: `low` only for a static suggestion (no live replay). */
 export type Confidence = "low" | "medium" | "high";
+
+/**  Which count of the run a value was given for. */
+export type CountField = "max_replays" | "devices" | "baseline_tries";
 
 export type CoverageView = {
 	non_launch: number,
@@ -455,24 +459,24 @@ export type FrameView_Serialize = {
 	omitted: string | null,
 };
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest_Deserialize = {
 	workspace: string,
 	format: FlowFormat,
-	/**  The flow file the user picked. */
+	/**  The flow file, by its full path. */
 	file: string,
 	name?: string | null,
 	package?: string | null,
 };
 
-/**  What the *Import…* dialog sends. */
+/**  What to import, and into which workspace. */
 export type ImportRequest_Serialize = {
 	workspace: string,
 	format: FlowFormat,
-	/**  The flow file the user picked. */
+	/**  The flow file, by its full path. */
 	file: string,
 	name: string | null,
 	package: string | null,
@@ -1040,6 +1044,9 @@ export type ReviewSummary = {
 	not_reviewed: number[],
 };
 
+/**  The five roles a minimize run needs; each is served by a user-configured MCP server. */
+export type Role = "report" | "analyzer" | "mobile" | "ui" | "log";
+
 export type RunEnd = RunEnd_Serialize | RunEnd_Deserialize;
 
 export type RunEnd_Deserialize = 
@@ -1165,14 +1172,24 @@ export type RunNotice =
  */
 { kind: "resumed"; at: string; after_attempts: number };
 
-/**  One refusal; the UI switches on `kind`. */
+/**  One refusal; front ends switch on `kind`. */
 export type RunRefusal = RunRefusal_Serialize | RunRefusal_Deserialize;
 
-/**  One refusal; the UI switches on `kind`. */
+/**  One refusal; front ends switch on `kind`. */
 export type RunRefusal_Deserialize = 
-/**  A value of the request is out of range (budget, pool size, baseline tries). */
+/**  A count of the request (budget, pool size, baseline tries) is not an integer >= 1. */
+{ kind: "invalid_count"; field: CountField; given: string } | 
+/**  Another value of the request the engine cannot take. */
 { kind: "invalid_argument"; detail: string } | 
-/**  The session cannot be found or read, or its plan cannot be built. */
+/**  `whittle.json` cannot be read or used (a missing `${VAR}`, a bad field). */
+{ kind: "config_unusable"; file: string; 
+/**  The field at fault, when one is. */
+field?: string | null; detail: string } | 
+/**  A role's server did not start, refused the credentials, or lacks tools. */
+{ kind: "servers_unavailable"; problems: ServerProblem_Deserialize[] } | 
+/**  The session cannot be found in the workspace. */
+{ kind: "session_not_found"; detail: string } | 
+/**  The session cannot be read, or its plan cannot be built. */
 { kind: "session_unusable"; detail: string } | 
 /**  The session recorded no crash. */
 { kind: "no_crash" } | 
@@ -1192,14 +1209,28 @@ export type RunRefusal_Deserialize =
 { kind: "server_failed"; detail: string } | 
 /**  The user cancelled before the run began. */
 { kind: "cancelled" } | 
+/**  The evidence session to resume cannot be found in the workspace. */
+{ kind: "evidence_not_found"; detail: string } | 
+/**  The run's lock file cannot be taken (a file-system failure). */
+{ kind: "evidence_lock_failed"; detail: string } | 
 /**  The interrupted run cannot go on (changed, finished, held, unreadable). */
 { kind: "resume_refused"; detail: string };
 
-/**  One refusal; the UI switches on `kind`. */
+/**  One refusal; front ends switch on `kind`. */
 export type RunRefusal_Serialize = 
-/**  A value of the request is out of range (budget, pool size, baseline tries). */
+/**  A count of the request (budget, pool size, baseline tries) is not an integer >= 1. */
+{ kind: "invalid_count"; field: CountField; given: string } | 
+/**  Another value of the request the engine cannot take. */
 { kind: "invalid_argument"; detail: string } | 
-/**  The session cannot be found or read, or its plan cannot be built. */
+/**  `whittle.json` cannot be read or used (a missing `${VAR}`, a bad field). */
+{ kind: "config_unusable"; file: string; 
+/**  The field at fault, when one is. */
+field: string | null; detail: string } | 
+/**  A role's server did not start, refused the credentials, or lacks tools. */
+{ kind: "servers_unavailable"; problems: ServerProblem_Serialize[] } | 
+/**  The session cannot be found in the workspace. */
+{ kind: "session_not_found"; detail: string } | 
+/**  The session cannot be read, or its plan cannot be built. */
 { kind: "session_unusable"; detail: string } | 
 /**  The session recorded no crash. */
 { kind: "no_crash" } | 
@@ -1219,6 +1250,10 @@ export type RunRefusal_Serialize =
 { kind: "server_failed"; detail: string } | 
 /**  The user cancelled before the run began. */
 { kind: "cancelled" } | 
+/**  The evidence session to resume cannot be found in the workspace. */
+{ kind: "evidence_not_found"; detail: string } | 
+/**  The run's lock file cannot be taken (a file-system failure). */
+{ kind: "evidence_lock_failed"; detail: string } | 
 /**  The interrupted run cannot go on (changed, finished, held, unreadable). */
 { kind: "resume_refused"; detail: string };
 
@@ -1230,18 +1265,18 @@ export type RunRequest_Deserialize = {
 	workspace: string,
 	session_id: string,
 	crash_id: string,
-	/**  Checked by the run (>= 1); an `i32` so the window sends a plain number. */
+	/**  The replay budget (>= 1). */
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device?: string | null,
 	/**  The search strategy; the seed's unless the user opts in to `binary` or `flaky`. */
 	strategy: SearchStrategy,
 	/**
-	 *  Replays of the full path allowed until it reproduces (>= 1, checked like the
-	 *  budget); absent = 1, the seed's single try.
+	 *  Replays of the full path allowed until it reproduces (>= 1); absent = 1, the
+	 *  seed's single try.
 	 */
 	baseline_tries?: number | null,
-	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
+	/**  How many devices replay at once (>= 1). */
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
 	locale: string,
@@ -1252,18 +1287,18 @@ export type RunRequest_Serialize = {
 	workspace: string,
 	session_id: string,
 	crash_id: string,
-	/**  Checked by the run (>= 1); an `i32` so the window sends a plain number. */
+	/**  The replay budget (>= 1). */
 	max_replays: number,
 	/**  `None` lets Phase 0 pick the only (or first) device. */
 	device: string | null,
 	/**  The search strategy; the seed's unless the user opts in to `binary` or `flaky`. */
 	strategy: SearchStrategy,
 	/**
-	 *  Replays of the full path allowed until it reproduces (>= 1, checked like the
-	 *  budget); absent = 1, the seed's single try.
+	 *  Replays of the full path allowed until it reproduces (>= 1); absent = 1, the
+	 *  seed's single try.
 	 */
 	baseline_tries: number | null,
-	/**  How many devices replay at once (>= 1, checked by the run like the budget). */
+	/**  How many devices replay at once (>= 1). */
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
 	locale: string,
@@ -1280,8 +1315,8 @@ export type RunResultView_Deserialize = {
 	/**  Present only when the result may be written back. */
 	pending?: PendingResult_Deserialize | null,
 	/**
-	 *  The entry approval will write, as JSON text (its `approved_at` is the moment
-	 *  of approval).
+	 *  The entry approval will write, as JSON text: exactly the entry written, its
+	 *  `approved_at` included.
 	 */
 	sidecar_preview?: string | null,
 	evidence_dir?: string | null,
@@ -1310,8 +1345,8 @@ export type RunResultView_Serialize = {
 	/**  Present only when the result may be written back. */
 	pending: PendingResult_Serialize | null,
 	/**
-	 *  The entry approval will write, as JSON text (its `approved_at` is the moment
-	 *  of approval).
+	 *  The entry approval will write, as JSON text: exactly the entry written, its
+	 *  `approved_at` included.
 	 */
 	sidecar_preview: string | null,
 	evidence_dir: string | null,
@@ -1407,6 +1442,29 @@ export type SearchStrategy =
  *  from the crash rate; for crashes that show on only some replays. Never high.
  */
 "flaky";
+
+/**  One role that cannot be served, and why. */
+export type ServerProblem = ServerProblem_Serialize | ServerProblem_Deserialize;
+
+export type ServerProblemKind = { kind: "unassigned" } | { kind: "unknown_server" } | { kind: "start_failed"; detail: string } | 
+/**  The server refused the credentials in the config's `headers`. */
+{ kind: "unauthorized"; detail: string } | { kind: "missing_tools"; tools: string[] };
+
+/**  One role that cannot be served, and why. */
+export type ServerProblem_Deserialize = {
+	role: Role,
+	/**  The configured server the role points at, when it names one. */
+	server?: string | null,
+	problem: ServerProblemKind,
+};
+
+/**  One role that cannot be served, and why. */
+export type ServerProblem_Serialize = {
+	role: Role,
+	/**  The configured server the role points at, when it names one. */
+	server: string | null,
+	problem: ServerProblemKind,
+};
 
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 

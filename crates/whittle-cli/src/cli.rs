@@ -69,6 +69,27 @@ pub enum Command {
     /// stdio, for a coding agent (tools: sessions, analyze, minimize, past_runs, result,
     /// export).
     Mcp,
+    /// Write a finished run's result into its session's crashes.minimized.json, after
+    /// checking its evidence as the app does (for a run never approved: --approve left
+    /// out, or the run stopped before its write-back).
+    Approve {
+        /// The run's evidence session (id, or its folder inside the workspace).
+        evidence_session: String,
+        /// The crash the run minimized, to make sure the right one is approved.
+        #[arg(long)]
+        crash: Option<String>,
+        /// Print one JSON object: {status, sidecar, crash_id, entry}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List a session's past minimize runs per crash, as the app shows them.
+    Runs {
+        /// Session id, or an absolute session folder inside the workspace.
+        session: String,
+        /// Print one JSON object: {session, crashes: [{crash_id, runs}]}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -112,14 +133,14 @@ pub struct MinimizeArgs {
     pub crash: Option<String>,
     /// Replay budget; an integer >= 1 (default 30).
     #[arg(long, allow_negative_numbers = true)]
-    pub max_replays: Option<i64>,
+    pub max_replays: Option<String>,
     #[arg(long)]
     pub device: Option<String>,
     /// Replay on up to N devices at once: the chosen device plus other online Android
     /// devices with the app installed. The search's decisions stay the strategy's
     /// (default 1).
     #[arg(long, allow_negative_numbers = true)]
-    pub devices: Option<i64>,
+    pub devices: Option<String>,
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
@@ -131,22 +152,14 @@ pub struct MinimizeArgs {
     /// Replay the full path up to N times until it reproduces (each try counts against
     /// the budget; a miss then a hit marks the crash flaky). 1, the default, is the seed's
     /// single try. A resumed run keeps the tries it started with.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub baseline_tries: i64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub baseline_tries: Option<String>,
     /// Print one JSON object instead of the report.
     #[arg(long)]
     pub json: bool,
     /// Write the minimized path to crashes.minimized.json without asking.
     #[arg(long)]
     pub approve: bool,
-}
-
-impl MinimizeArgs {
-    /// The budget asked for, or the default.
-    pub fn budget(&self) -> i64 {
-        self.max_replays
-            .unwrap_or(whittle_service::run::DEFAULT_MAX_REPLAYS)
-    }
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
-use whittle_service::run::{LockError, ResumeError, RunEnd, RunError};
+use whittle_service::api::{RefusalStatus, RunRefusal};
+use whittle_service::run::{RunEnd, RunError};
 
 /// docs/design.md §8 exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,24 +35,38 @@ impl Exit {
     }
 
     pub fn of_error(error: &RunError) -> Exit {
-        match error {
-            RunError::InvalidArgument(_)
-            | RunError::Resolve(_)
-            | RunError::NeedCrashChoice { .. }
-            | RunError::UnknownCrash { .. }
-            | RunError::NeedDeviceChoice { .. }
-            | RunError::DeviceNotFound { .. } => Exit::Usage,
-            RunError::Session(_)
-            | RunError::NoCrash { .. }
-            | RunError::NeedPackageConfirmation { .. }
-            | RunError::Plan(_) => Exit::NoResult,
-            RunError::NoDevice | RunError::Mcp(_) | RunError::Cancelled => Exit::Infrastructure,
-            RunError::Resume(e) => match e {
-                ResumeError::Resolve(_) => Exit::Usage,
-                ResumeError::Lock(LockError::Io { .. }) => Exit::Infrastructure,
-                // Still running, already ended, changed since, or unreadable evidence:
-                // refused, nothing was replayed.
-                _ => Exit::NoResult,
+        Exit::of_refusal(&RunRefusal::of(error))
+    }
+
+    /// A run refused or failed before its evidence existed: the request or the
+    /// configuration → 2; the session or what it names cannot give a result → 1; the
+    /// infrastructure (a device, a server, the file system, a cancel) → 3.
+    pub fn of_refusal(refusal: &RunRefusal) -> Exit {
+        match refusal {
+            RunRefusal::InvalidCount { .. }
+            | RunRefusal::InvalidArgument { .. }
+            | RunRefusal::ConfigUnusable { .. }
+            | RunRefusal::SessionNotFound { .. }
+            | RunRefusal::NeedsCrash { .. }
+            | RunRefusal::CrashNotFound { .. }
+            | RunRefusal::NeedsDevice { .. }
+            | RunRefusal::DeviceNotFound { .. }
+            | RunRefusal::EvidenceNotFound { .. } => Exit::Usage,
+            RunRefusal::SessionUnusable { .. }
+            | RunRefusal::NoCrash
+            | RunRefusal::NeedsPackage { .. }
+            // Still running, already ended, changed since, or unreadable evidence:
+            // refused, nothing was replayed.
+            | RunRefusal::ResumeRefused { .. } => Exit::NoResult,
+            RunRefusal::NoDevice
+            | RunRefusal::ServerFailed { .. }
+            | RunRefusal::Cancelled
+            | RunRefusal::EvidenceLockFailed { .. } => Exit::Infrastructure,
+            // A server that did not start is infrastructure; a role unassigned, without
+            // its tools or refused its token is configuration.
+            RunRefusal::ServersUnavailable { .. } => match refusal.status() {
+                RefusalStatus::Failed => Exit::Infrastructure,
+                RefusalStatus::Refused => Exit::Usage,
             },
         }
     }

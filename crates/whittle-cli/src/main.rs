@@ -16,8 +16,6 @@ use cli::{Cli, Command};
 use exit::Exit;
 use whittle_service::config::Config;
 
-use commands::minimize::refusal::{self, BeforeRun};
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -50,34 +48,11 @@ async fn run(cli: Cli) -> Exit {
     if let Command::Bench(args) = &cli.command {
         return commands::bench::run(args);
     }
-    // Arguments are refused before the config is even read (no side effect at all).
-    if let Command::Minimize(args) = &cli.command {
-        if args.budget() < 1 {
-            let words = locale::words();
-            let error = (words.bad_budget)(args.budget());
-            if args.json {
-                let cause = BeforeRun::BadBudget {
-                    max_replays: args.budget(),
-                };
-                refusal::print_json(cause, &error, Exit::Usage);
-            } else {
-                eprintln!("{}{error}", words.error);
-            }
-            return Exit::Usage;
-        }
-    }
     let path = config_path::config_path(cli.config.as_deref());
     let config = match Config::load(&path) {
         Ok(config) => config,
-        Err(e) => {
-            match &cli.command {
-                Command::Minimize(args) if args.json => {
-                    refusal::print_json(BeforeRun::Config, &e.to_string(), Exit::Usage);
-                }
-                _ => eprintln!("error: {e}"),
-            }
-            return Exit::Usage;
-        }
+        // `minimize --json` prints one object whatever the outcome, this refusal too.
+        Err(e) => return commands::refusal::config(&e, minimize_json(&cli.command)),
     };
     match cli.command {
         Command::Minimize(args) => commands::minimize::run(&config, args).await,
@@ -106,7 +81,17 @@ async fn run(cli: Cli) -> Exit {
         } => commands::verify::run(&config, &bundle, runs, device.as_deref()).await,
         Command::Bench(args) => commands::bench::run(&args),
         Command::Mcp => mcp::serve(config).await,
+        Command::Approve {
+            evidence_session,
+            crash,
+            json,
+        } => commands::approve::run(&config, &evidence_session, crash, json),
+        Command::Runs { session, json } => commands::runs::run(&config, &session, json),
     }
+}
+
+fn minimize_json(command: &Command) -> bool {
+    matches!(command, Command::Minimize(args) if args.json)
 }
 
 /// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values.

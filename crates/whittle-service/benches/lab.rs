@@ -30,7 +30,7 @@ use whittle_core::plan::ReplayStep;
 use whittle_service::client::Hub;
 use whittle_service::config::{resolve_bundled_command, Config, Timing, WaitMode};
 use whittle_service::replay::replay;
-use whittle_service::run::{minimize, prepare, MinimizeOptions, Prepared, RunEnd};
+use whittle_service::run::{minimize, prepare, Prepared, RunEnd, RunSpec};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
@@ -167,7 +167,7 @@ async fn connect(config: &Config) -> BenchResult<Hub> {
 
 /// Medians of `replay()` on the minimal and the full path, and of one tool call.
 async fn per_replay(hub: &Hub, config: &Config, reps: usize) -> BenchResult<[f64; 3]> {
-    let live = match prepare(hub, config, &MinimizeOptions::new(SESSION)).await? {
+    let live = match prepare(hub, config, &RunSpec::new(SESSION)).await? {
         Prepared::Live(live) => *live,
         Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
     };
@@ -199,8 +199,8 @@ async fn per_replay(hub: &Hub, config: &Config, reps: usize) -> BenchResult<[f64
 }
 
 async fn whole_minimize(hub: &Hub, config: &Config, devices: u32) -> BenchResult<(f64, u32)> {
-    let mut opts = MinimizeOptions::new(SESSION);
-    opts.devices = devices;
+    let mut opts = RunSpec::new(SESSION);
+    opts.devices = std::num::NonZeroU32::new(devices).ok_or("a pool of at least one device")?;
     let start = Instant::now();
     let outcome = minimize(hub, config, opts, |_| {}, CancellationToken::new()).await?;
     let took = ms(start.elapsed());

@@ -28,7 +28,7 @@ use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
 use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
 use whittle_service::replay::replay;
-use whittle_service::run::{minimize, prepare, LiveRun, MinimizeOptions, Prepared, RunEnd};
+use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunSpec};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
@@ -102,7 +102,7 @@ impl Rig {
         let hub = Hub::connect(&config).await.map_err(|e| {
             format!("{e}\n(build the servers first: cargo build --release -p whittle-servers)")
         })?;
-        let live = match prepare(&hub, &config, &MinimizeOptions::new(SESSION)).await? {
+        let live = match prepare(&hub, &config, &RunSpec::new(SESSION)).await? {
             Prepared::Live(live) => *live,
             Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
         };
@@ -209,7 +209,7 @@ async fn per_replay(rig: &Rig, reps: usize) -> BenchResult<()> {
     let outcome = minimize(
         &rig.hub,
         &rig.config,
-        MinimizeOptions::new(SESSION),
+        RunSpec::new(SESSION),
         |_| {},
         CancellationToken::new(),
     )

@@ -1,6 +1,7 @@
 //! MCP client, replay runner and minimize orchestrator.
 
 pub use whittle_atomic as atomic;
+pub mod api;
 pub mod client;
 pub mod config;
 pub mod doctor;

@@ -3,11 +3,12 @@
 use tauri::State;
 
 use crate::error::AppError;
-use crate::result_actions::{self, Approval};
+use crate::result_actions;
 use crate::reveal;
 use crate::review;
 use crate::screenshots::{self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView};
 use crate::state::AppState;
+use whittle_service::api::Approval;
 use whittle_service::evidence::ReviewChecklist;
 
 /// Writes the finished run's result into the original session's sidecar.

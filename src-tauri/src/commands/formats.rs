@@ -1,10 +1,11 @@
 //! *Import…*, *Run once and record*, *Copy as Markdown* and the filmstrip.
 
 use tauri::State;
+use whittle_service::api::{self, ImportRequest};
 use whittle_service::import::{ImportSummary, RecordOutcome};
 
 use crate::error::AppError;
-use crate::formats::{self, FilmstripView, ImportRequest};
+use crate::formats::{self, FilmstripView};
 use crate::state::AppState;
 
 /// Imports a Maestro flow or a Robo script as a new session of the workspace.
@@ -12,7 +13,9 @@ use crate::state::AppState;
 #[specta::specta]
 #[tracing::instrument(err)]
 pub fn import_flow(request: ImportRequest) -> Result<ImportSummary, AppError> {
-    formats::import(&request)
+    api::import(&request).map_err(|e| AppError::ImportFailed {
+        reason: e.to_string(),
+    })
 }
 
 /// Replays an imported session once and records the crashes it causes.

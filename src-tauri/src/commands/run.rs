@@ -4,12 +4,12 @@ use std::path::Path;
 
 use tauri::ipc::Channel;
 use tauri::State;
+use whittle_service::api::{self, DeviceView, DevicesError, InterruptedRun};
 
-use crate::devices::{self, DeviceView};
+use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::live_run::{ResumeRequest, RunRequest};
-use crate::own_runs::{self, InterruptedRun};
 use crate::run_control;
+use crate::run_request::{ResumeRequest, RunRequest};
 use crate::run_update::RunUpdate;
 use crate::state::AppState;
 
@@ -21,7 +21,15 @@ pub async fn list_devices(
     state: State<'_, AppState>,
     workspace: String,
 ) -> Result<Vec<DeviceView>, AppError> {
-    devices::list(state.config_path.as_deref(), Path::new(&workspace)).await
+    let config = config_for(state.config_path.as_deref(), Path::new(&workspace))?;
+    api::list_devices(&config).await.map_err(|e| match e {
+        DevicesError::Servers(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+        DevicesError::List(e) => AppError::ServersUnavailable {
+            reason: e.to_string(),
+        },
+    })
 }
 
 /// Starts minimizing one crash; progress and the end arrive on `on_update`.
@@ -90,7 +98,7 @@ pub fn discard_run(
 #[specta::specta]
 #[tracing::instrument(skip(state))]
 pub fn interrupted_runs(state: State<'_, AppState>, workspace: String) -> Vec<InterruptedRun> {
-    own_runs::interrupted_runs(Path::new(&workspace), state.runs.own())
+    api::interrupted_runs(Path::new(&workspace), state.runs.own())
 }
 
 /// Asks the live run to stop; it still finishes its evidence and sends `ended`.

@@ -6,10 +6,11 @@ use tauri::ipc::Channel;
 use tauri::State;
 use whittle_core::workspace::SessionSummary;
 
+use whittle_service::api::{self, ReopenedRun, SessionDetail};
+
 use crate::error::AppError;
-use crate::reopen::{self, ReopenedRun};
+use crate::result_actions;
 use crate::state::AppState;
-use crate::view::{self, SessionDetail};
 use crate::workspace_watch::WorkspaceChange;
 
 /// The workspace the window opens on.
@@ -25,7 +26,7 @@ pub fn default_workspace(state: State<'_, AppState>) -> String {
 #[specta::specta]
 #[tracing::instrument(err)]
 pub fn list_sessions(workspace: String) -> Result<Vec<SessionSummary>, AppError> {
-    view::sessions(Path::new(&workspace))
+    Ok(api::sessions(Path::new(&workspace))?)
 }
 
 /// One session with its crashes and each crash's step path.
@@ -33,7 +34,7 @@ pub fn list_sessions(workspace: String) -> Result<Vec<SessionSummary>, AppError>
 #[specta::specta]
 #[tracing::instrument(err)]
 pub fn session_detail(workspace: String, session_id: String) -> Result<SessionDetail, AppError> {
-    view::session_detail(Path::new(&workspace), &session_id)
+    Ok(api::session_detail(Path::new(&workspace), &session_id)?)
 }
 
 /// A past minimize run of `session_id`, read from its evidence without replaying it.
@@ -46,7 +47,7 @@ pub fn open_past_run(
     session_id: String,
     evidence_session: String,
 ) -> Result<ReopenedRun, AppError> {
-    reopen::reopen(
+    result_actions::open_past_run(
         &state.runs,
         Path::new(&workspace),
         &session_id,

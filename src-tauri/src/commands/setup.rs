@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use tauri::State;
+use whittle_service::api::{self, DeviceSetupReport};
 use whittle_service::config::PrivacyLevel;
 
-use crate::device_setup::{self, DeviceSetupReport};
+use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::reveal::open_folder;
 use crate::setup_view::{self, SetupView};
@@ -45,7 +46,8 @@ pub async fn check_real_device(
     state: State<'_, AppState>,
     workspace: String,
 ) -> Result<DeviceSetupReport, AppError> {
-    device_setup::check(state.config_path.as_deref(), Path::new(&workspace)).await
+    let config = config_for(state.config_path.as_deref(), Path::new(&workspace))?;
+    Ok(api::check_real_device(&config).await)
 }
 
 /// Sets the screenshot privacy level in the config (from the next run on).
@@ -57,7 +59,7 @@ pub fn set_privacy_level(
     level: PrivacyLevel,
 ) -> Result<SetupView, AppError> {
     let path = config_file(&state)?;
-    crate::privacy_setting::set(path, level)?;
+    api::set_privacy_level(path, level)?;
     Ok(setup_view::view(&state))
 }
 
@@ -67,7 +69,7 @@ pub fn set_privacy_level(
 #[tracing::instrument(skip(state), err)]
 pub fn use_real_device(state: State<'_, AppState>, real: bool) -> Result<SetupView, AppError> {
     let path = config_file(&state)?;
-    device_setup::use_backend(path, real)?;
+    api::use_backend(path, real)?;
     Ok(setup_view::view(&state))
 }
 

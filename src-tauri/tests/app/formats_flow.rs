@@ -8,18 +8,20 @@ use crate::common;
 use std::sync::Arc;
 
 use common::*;
-use whittle_app::formats::{self, ImportRequest};
-use whittle_app::live_run::RunRequest;
+use whittle_app::commands::import_flow as import;
+use whittle_app::formats;
 use whittle_app::run_control;
+use whittle_app::run_request::RunRequest;
 use whittle_app::runs::Runs;
 use whittle_core::import::FlowFormat;
 use whittle_core::model::SessionStatus;
+use whittle_service::api::ImportRequest;
 
 #[test]
 fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     let setup = Setup::new();
     let workspace = setup.workspace().display().to_string();
-    let imported = formats::import(&ImportRequest {
+    let imported = import(ImportRequest {
         workspace: workspace.clone(),
         format: FlowFormat::Maestro,
         file: repo()
@@ -94,7 +96,7 @@ fn a_bad_flow_is_refused_in_words_and_writes_nothing() {
         name: None,
         package: Some("com.example.shop".into()),
     };
-    let e = formats::import(&request).unwrap_err();
+    let e = import(request.clone()).unwrap_err();
     assert_eq!(
         serde_json::to_value(&e).unwrap()["code"],
         "import_failed",
@@ -109,7 +111,7 @@ fn a_bad_flow_is_refused_in_words_and_writes_nothing() {
         file: "bad.json".into(),
         ..request
     };
-    assert!(formats::import(&relative).is_err());
+    assert!(import(relative).is_err());
     let sessions: Vec<_> = std::fs::read_dir(setup.workspace().join("sessions"))
         .unwrap()
         .flatten()

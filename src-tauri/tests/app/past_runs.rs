@@ -9,12 +9,10 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use whittle_app::past_runs::PastRunOutcome;
-use whittle_app::result_actions;
-use whittle_app::run_update::ApproveBlock;
+use whittle_app::result_actions::{self, open_past_run};
 use whittle_app::runs::Runs;
-use whittle_app::{reopen, view};
 use whittle_core::model::Confidence;
+use whittle_service::api::{self as view, ApproveBlock, PastRunOutcome};
 use whittle_service::run::{RunEnd, RunEvent};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
@@ -69,7 +67,7 @@ fn an_evidence_session_is_listed_under_its_session_with_a_badge() {
 fn a_reopened_run_shows_its_attempts_and_can_be_approved_into_the_workspace() {
     let (_root, ws) = workspace_with_evidence();
     let runs = Runs::default();
-    let opened = reopen::reopen(&runs, &ws, SESSION, EVIDENCE).unwrap();
+    let opened = open_past_run(&runs, &ws, SESSION, EVIDENCE).unwrap();
     let attempts = opened
         .events
         .iter()
@@ -94,9 +92,14 @@ fn a_reopened_run_shows_its_attempts_and_can_be_approved_into_the_workspace() {
             .canonicalize()
             .unwrap_or(ws.join("sessions").join(SESSION))
     );
-    assert!(result.sidecar_preview.unwrap().contains(EVIDENCE));
+    let preview = result.sidecar_preview.unwrap();
+    assert!(preview.contains(EVIDENCE));
 
+    // Approving a second later still writes the entry shown, not one stamped anew.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
     let approval = result_actions::approve(&runs, EVIDENCE).unwrap();
+    // The preview is the entry written, its `approved_at` included.
+    assert_eq!(approval.written_text, preview);
     let sidecar = ws
         .join("sessions")
         .join(SESSION)
@@ -112,7 +115,7 @@ fn a_reopened_run_shows_its_attempts_and_can_be_approved_into_the_workspace() {
     // Reopened again (a restart): the badge and the result say it is approved.
     let detail = view::session_detail(&ws, SESSION).unwrap();
     assert!(detail.crashes[0].past_runs[0].approved);
-    let again = reopen::reopen(&Runs::default(), &ws, SESSION, EVIDENCE).unwrap();
+    let again = open_past_run(&Runs::default(), &ws, SESSION, EVIDENCE).unwrap();
     assert!(again.result.unwrap().approved);
 }
 
@@ -140,7 +143,7 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
         let (_root, ws) = workspace_with_evidence();
         edit_result(&ws, |j| edit(j));
         let runs = Runs::default();
-        let result = reopen::reopen(&runs, &ws, SESSION, EVIDENCE)
+        let result = open_past_run(&runs, &ws, SESSION, EVIDENCE)
             .unwrap()
             .result
             .unwrap();
@@ -166,7 +169,7 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
 #[test]
 fn an_evidence_session_opened_under_another_session_is_refused() {
     let (_root, ws) = workspace_with_evidence();
-    let err = reopen::reopen(
+    let err = open_past_run(
         &Runs::default(),
         &ws,
         "2026-05-13_170000_legacy-login",
@@ -174,7 +177,7 @@ fn an_evidence_session_opened_under_another_session_is_refused() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("not a minimize run"), "{err}");
-    assert!(reopen::reopen(&Runs::default(), &ws, SESSION, "../etc").is_err());
+    assert!(open_past_run(&Runs::default(), &ws, SESSION, "../etc").is_err());
 }
 
 #[test]
@@ -186,7 +189,7 @@ fn a_run_without_result_is_listed_as_interrupted() {
         detail.crashes[0].past_runs[0].outcome,
         PastRunOutcome::Interrupted
     );
-    let opened = reopen::reopen(&Runs::default(), &ws, SESSION, EVIDENCE).unwrap();
+    let opened = open_past_run(&Runs::default(), &ws, SESSION, EVIDENCE).unwrap();
     assert!(opened.result.is_none());
     assert_eq!(
         opened.events.len(),

@@ -10,12 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use whittle_app::live_run::ResumeRequest;
-use whittle_app::own_runs::{interrupted_runs, OwnRuns};
-use whittle_app::past_runs::PastRunOutcome;
+use whittle_app::run_control;
+use whittle_app::run_request::ResumeRequest;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
-use whittle_app::{run_control, view};
+use whittle_service::api::{self as view, interrupted_runs, OwnRuns, PastRunOutcome};
 use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
 
 fn own_runs_file(setup: &Setup) -> std::path::PathBuf {

@@ -12,10 +12,10 @@ use common::*;
 
 use serde_json::{json, Value};
 use whittle_app::error::AppError;
-use whittle_app::run_refusal::RunRefusal;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
+use whittle_service::api::{CountField, RunRefusal};
 use whittle_service::mask::{MaskRect, MaskStyle};
 use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
 
@@ -155,6 +155,9 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     );
     let shown: Value = serde_json::from_str(&approval.written_text).unwrap();
     assert_eq!(shown["c1"], written["crashes"]["c1"]);
+    // What was previewed is what was written, `approved_at` included: the entry is
+    // stamped once, when the result is shown.
+    assert_eq!(approval.written_text, preview);
 
     // Export never overwrites: a second export gets its own folder.
     let out = setup.root.path().join("exports");
@@ -242,7 +245,10 @@ fn bad_requests_are_refused_before_anything_starts() {
     assert!(matches!(
         refused,
         Err(AppError::RunRefused {
-            refusal: RunRefusal::InvalidArgument { .. },
+            refusal: RunRefusal::InvalidCount {
+                field: CountField::MaxReplays,
+                ..
+            },
             ..
         })
     ));

@@ -1,22 +1,28 @@
 use std::path::Path;
 
+use whittle_service::api::{self, ExportRequest, ExportRunError};
 use whittle_service::config::Config;
-use whittle_service::evidence::{export_evidence, EvidenceExportError};
+use whittle_service::evidence::EvidenceExportError;
 
 use crate::exit::Exit;
 
 pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&str>) -> Exit {
-    match export_evidence(
-        &config.workspace,
-        evidence_session,
-        out,
-        name.unwrap_or(evidence_session),
-    ) {
+    let request = ExportRequest {
+        evidence_session: evidence_session.to_owned(),
+        folder: std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf()),
+        // The terminal names its bundle: the evidence session's id unless told otherwise.
+        name: Some(name.unwrap_or(evidence_session).to_owned()),
+    };
+    match api::export(&config.workspace, &request) {
         Ok(dir) => {
             println!("{}", dir.display());
             Exit::Live
         }
-        Err(e) => refused(&e),
+        Err(ExportRunError::Export(e)) => refused(&e),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Usage
+        }
     }
 }
 

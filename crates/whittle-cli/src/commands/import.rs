@@ -3,10 +3,10 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::{self, ImportRefusal, ImportRequest, RecordFailure};
 use whittle_service::config::Config;
 use whittle_service::import::{
-    import_flow, record_session, ImportFailure, ImportOptions, ImportSummary, RecordEnd,
-    RecordError, RecordOptions, RecordOutcome,
+    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome,
 };
 use whittle_service::replay::MissReason;
 
@@ -18,13 +18,16 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
     if let Some(workspace) = &args.workspace {
         config.workspace = std::path::absolute(workspace).unwrap_or_else(|_| workspace.clone());
     }
-    let opts = ImportOptions {
+    // The file as the user named it, relative to where they are.
+    let file = std::path::absolute(&args.file).unwrap_or_else(|_| args.file.clone());
+    let request = ImportRequest {
+        workspace: config.workspace.display().to_string(),
         format: args.format,
-        file: args.file.clone(),
+        file: file.display().to_string(),
         name: args.name.clone(),
         package: args.package.clone(),
     };
-    let summary = match import_flow(&config.workspace, &opts) {
+    let summary = match api::import(&request) {
         Ok(summary) => summary,
         Err(e) => return refuse(&e, args.json),
     };
@@ -65,14 +68,6 @@ async fn record(
     summary: &ImportSummary,
     device: Option<String>,
 ) -> Result<RecordOutcome, RecordError> {
-    let hub = match super::connect(config).await {
-        Ok(hub) => hub,
-        Err(_) => {
-            return Err(RecordError::Replay(
-                "the MCP servers did not start (see above)".into(),
-            ))
-        }
-    };
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {
@@ -84,15 +79,23 @@ async fn record(
         session: summary.session_id.clone(),
         device,
     };
-    let result = record_session(&hub, config, &opts, &cancel).await;
+    let result = whittle_service::api::record(config, &opts, &cancel).await;
     ctrl_c.abort();
-    hub.shutdown().await;
-    result
+    result.map_err(|e| match e {
+        RecordFailure::Servers(e) => {
+            eprintln!("error: {e}");
+            for problem in &e.problems {
+                eprintln!("  fix: {}", problem.fix(&config.path));
+            }
+            RecordError::Replay("the MCP servers did not start (see above)".into())
+        }
+        RecordFailure::Record(e) => e,
+    })
 }
 
-fn refuse(e: &ImportFailure, json: bool) -> Exit {
+fn refuse(e: &ImportRefusal, json: bool) -> Exit {
     let exit = match e {
-        ImportFailure::Write { .. } => Exit::Infrastructure,
+        ImportRefusal::Import(ImportFailure::Write { .. }) => Exit::Infrastructure,
         _ => Exit::Usage,
     };
     if json {

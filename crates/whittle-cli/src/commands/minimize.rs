@@ -1,17 +1,17 @@
 mod filmstrip;
 mod pool;
 mod rates;
-pub mod refusal;
 
-use refusal::BeforeRun;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
 
 use tokio_util::sync::CancellationToken;
-use whittle_service::config::Config;
-use whittle_service::run::{
-    approve, minimize, resume, MinimizeOptions, ResumeOptions, RunError, RunEvent, RunOutcome,
+use whittle_service::api::{
+    self, approve, parse_count, Approvable, CountField, InvalidCount, ResumeOptions, RunJob,
+    RunSpec, DEFAULT_MAX_REPLAYS,
 };
+use whittle_service::config::Config;
+use whittle_service::run::{RunEvent, RunOutcome};
 
 use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
@@ -19,40 +19,10 @@ use crate::locale;
 use crate::progress::Progress;
 
 pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
-    // Refused like a bad budget, before any side effect: negative or huge values map
-    // to 0, which `pool_size` refuses.
-    let devices = args.devices.map(|d| u32::try_from(d).unwrap_or(0));
-    // Likewise: out-of-range tries map to 0, which `search_options` refuses.
-    let baseline_tries = u32::try_from(args.baseline_tries).unwrap_or(0);
-    let opts = MinimizeOptions {
-        session: args.session.clone().unwrap_or_default(),
-        crash: args.crash.clone(),
-        max_replays: args.budget(),
-        device: args.device.clone(),
-        package: args.package.clone(),
-        strategy: args.strategy.unwrap_or_default(),
-        devices: devices.unwrap_or(1),
-        baseline_tries,
-    };
-    let checked = opts
-        .budget()
-        .and_then(|_| opts.pool_size())
-        .and_then(|_| opts.search_options());
-    if let Err(e) = checked {
-        return refuse(&e, args.json);
-    }
-    let hub = match whittle_service::client::Hub::connect(config).await {
-        Ok(hub) => hub,
-        Err(e) => {
-            let exit = super::connect_exit(&e);
-            if args.json {
-                let problems = e.problems.iter().map(|p| p.fix(&config.path)).collect();
-                refusal::print_json(BeforeRun::Servers { problems }, &e.to_string(), exit);
-            } else {
-                super::report_connect_error(config, &e);
-            }
-            return exit;
-        }
+    // Refused before any side effect: each count is parsed once, here.
+    let job = match job(&args) {
+        Ok(job) => job,
+        Err(e) => return super::refusal::count(&e, args.json),
     };
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
@@ -65,34 +35,57 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     let progress = Progress::new(args.json);
     let budget = AtomicU32::new(0);
     let on_event = |event: RunEvent| progress.on_event(&event, &budget);
-    let result = match &args.resume {
-        Some(evidence) => {
-            let again = ResumeOptions {
-                evidence_session: evidence.clone(),
-                device: args.device.clone(),
-                devices,
-                strategy: args.strategy,
-                max_replays: args.max_replays,
-            };
-            resume(&hub, config, again, on_event, cancel.clone()).await
-        }
-        None => minimize(&hub, config, opts, on_event, cancel.clone()).await,
-    };
+    let result = api::run(config, job, on_event, cancel.clone()).await;
     ctrl_c.abort();
-    let exit = match result {
+    match result {
         Ok(outcome) => report(&outcome, &args, cancel.is_cancelled()),
-        Err(e) => refuse(&e, args.json),
+        Err(e) => super::refusal::failure(&e, config, args.json),
+    }
+}
+
+/// The run the arguments ask for: a new one, or `--resume`.
+fn job(args: &MinimizeArgs) -> Result<RunJob, InvalidCount> {
+    let count = |field, given: &Option<String>| {
+        given
+            .as_deref()
+            .map(|text| parse_count(field, text))
+            .transpose()
     };
-    hub.shutdown().await;
-    exit
+    let max_replays = count(CountField::MaxReplays, &args.max_replays)?;
+    let devices = count(CountField::Devices, &args.devices)?;
+    let baseline_tries = count(CountField::BaselineTries, &args.baseline_tries)?;
+    Ok(match &args.resume {
+        Some(evidence) => RunJob::Resume(ResumeOptions {
+            evidence_session: evidence.clone(),
+            device: args.device.clone(),
+            devices,
+            strategy: args.strategy,
+            max_replays,
+        }),
+        None => RunJob::New(RunSpec {
+            session: args.session.clone().unwrap_or_default(),
+            crash: args.crash.clone(),
+            max_replays: max_replays.unwrap_or(DEFAULT_MAX_REPLAYS),
+            device: args.device.clone(),
+            package: args.package.clone(),
+            strategy: args.strategy.unwrap_or_default(),
+            devices: devices.unwrap_or(std::num::NonZeroU32::MIN),
+            baseline_tries: baseline_tries.unwrap_or(std::num::NonZeroU32::MIN),
+        }),
+    })
 }
 
 fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
     let mut sidecar = None;
-    if let Some(pending) = outcome.pending.as_ref().filter(|_| !cancelled) {
+    let approvable = outcome
+        .pending
+        .clone()
+        .filter(|_| !cancelled)
+        .and_then(Approvable::stamp);
+    if let Some(approvable) = approvable {
         if args.approve || (!args.json && ask_to_write_back()) {
-            match approve(pending) {
-                Ok(path) => sidecar = Some(path),
+            match approve(&approvable) {
+                Ok((path, _)) => sidecar = Some(path),
                 Err(e) => {
                     let words = locale::words();
                     eprintln!("{}{}{e}", words.error, words.not_written_back);
@@ -151,14 +144,4 @@ fn ask_to_write_back() -> bool {
         return false;
     }
     matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
-}
-
-fn refuse(error: &RunError, json: bool) -> Exit {
-    let exit = Exit::of_error(error);
-    if json {
-        refusal::print_json(BeforeRun::Run, &error.to_string(), exit);
-    } else {
-        eprintln!("{}{error}", locale::words().error);
-    }
-    exit
 }

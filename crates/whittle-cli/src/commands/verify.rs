@@ -1,17 +1,23 @@
 use std::path::Path;
 
+use whittle_service::api::{self, RunRefusal, VerifyFailure};
 use whittle_service::config::Config;
-use whittle_service::run::{verify_bundle, VerifyError};
+use whittle_service::run::VerifyError;
 
 use crate::exit::Exit;
 
 pub async fn run(config: &Config, bundle: &Path, runs: u32, device: Option<&str>) -> Exit {
-    let hub = match super::connect(config).await {
-        Ok(hub) => hub,
-        Err(exit) => return exit,
+    let result = match api::verify(config, bundle, runs, device).await {
+        Err(VerifyFailure::Servers(e)) => {
+            eprintln!("error: {e}");
+            for problem in &e.problems {
+                eprintln!("  fix: {}", problem.fix(&config.path));
+            }
+            return Exit::of_refusal(&RunRefusal::of_servers(&e));
+        }
+        Err(VerifyFailure::Verify(e)) => Err(e),
+        Ok(report) => Ok(report),
     };
-    let result = verify_bundle(&hub, config, bundle, runs, device).await;
-    hub.shutdown().await;
     match result {
         Ok(report) => {
             println!(

@@ -14,13 +14,10 @@ use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
-use whittle_service::client::Hub;
+use whittle_service::api::{self, count_of, CountField, RunJob, RunSpec, DEFAULT_MAX_REPLAYS};
 pub use whittle_service::config::Config;
 use whittle_service::evidence::{export_evidence, read_result};
-use whittle_service::run::{
-    listed_run_state, minimize as run_minimize, past_runs as runs_of, MinimizeOptions,
-    DEFAULT_MAX_REPLAYS,
-};
+use whittle_service::run::{listed_run_state, past_runs as runs_of};
 pub use whittle_service::run::{PastRun, PendingResult, RunEvent, RunState, RunSummary};
 use whittle_service::sidecar::{read_sidecar, FingerprintNote};
 
@@ -30,7 +27,7 @@ use super::answers::{
 };
 use super::args::{ExportArgs, MinimizeArgs};
 use super::failure::ToolFailure;
-use crate::commands::{connect_exit, export::exit_of};
+use crate::commands::export::exit_of;
 use crate::exit::Exit;
 
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
@@ -95,29 +92,36 @@ pub async fn minimize(
     cancel: CancellationToken,
 ) -> Result<RunSummary, ToolFailure> {
     valid_id(&args.session)?;
-    let opts = MinimizeOptions {
+    // Refused before any server starts, as the CLI does: each count checked once.
+    let count = |field, given: Option<u32>| {
+        given
+            .map(|n| count_of(field, n))
+            .transpose()
+            .map_err(|e| ToolFailure::new(Exit::Usage, e))
+    };
+    let spec = RunSpec {
+        max_replays: count(CountField::MaxReplays, args.max_replays)?
+            .unwrap_or(DEFAULT_MAX_REPLAYS),
+        devices: count(CountField::Devices, args.devices)?.unwrap_or(std::num::NonZeroU32::MIN),
+        baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?
+            .unwrap_or(std::num::NonZeroU32::MIN),
         session: args.session,
         crash: args.crash,
-        max_replays: args.max_replays.map_or(DEFAULT_MAX_REPLAYS, i64::from),
         device: args.device,
         package: args.package,
         strategy: args.strategy.unwrap_or_default(),
-        devices: args.devices.unwrap_or(1),
-        baseline_tries: args.baseline_tries.unwrap_or(1),
     };
-    // Refused before any server starts, as the CLI does.
-    let run_failure = |e| ToolFailure::new(Exit::of_error(&e), e);
-    opts.budget()
-        .and_then(|_| opts.pool_size())
-        .and_then(|_| opts.search_options())
-        .map_err(run_failure)?;
-    let hub = Hub::connect(config).await.map_err(|e| {
-        let fixes: Vec<String> = e.problems.iter().map(|p| p.fix(&config.path)).collect();
-        ToolFailure::new(connect_exit(&e), format!("{e} (fix: {})", fixes.join("; ")))
-    })?;
-    let outcome = run_minimize(&hub, config, opts, on_event, cancel).await;
-    hub.shutdown().await;
-    outcome.map(|o| o.summary).map_err(run_failure)
+    let outcome = api::run(config, RunJob::New(spec), on_event, cancel).await;
+    outcome.map(|o| o.summary).map_err(|e| {
+        let exit = Exit::of_refusal(&e.refusal());
+        match &e {
+            api::RunFailure::Servers(hub) => {
+                let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
+                ToolFailure::new(exit, format!("{e} (fix: {})", fixes.join("; ")))
+            }
+            api::RunFailure::Run(_) => ToolFailure::new(exit, e),
+        }
+    })
 }
 
 /// The evidence runs of a session, per crash in the session's order.

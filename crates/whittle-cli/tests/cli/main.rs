@@ -6,6 +6,7 @@ mod common;
 mod lab_support;
 
 mod analyze_sidecar_cli;
+mod approve_runs_cli;
 mod bench_cli;
 mod cancel_cli;
 mod crash_choice_cli;
@@ -13,7 +14,7 @@ mod device_lab_cli;
 mod flaky_cli;
 mod foreign_peer_cli;
 mod formats_round_trip;
-mod json_before_run_cli;
+mod json_refusals_cli;
 mod leak_scan;
 mod locale_cli;
 mod mcp_cli;

@@ -14,7 +14,6 @@ mod live;
 mod localized_report;
 mod lock;
 mod notice;
-mod options;
 mod outcome;
 mod past_runs;
 mod pool_record;
@@ -23,6 +22,7 @@ mod recorded;
 mod resume;
 mod rounds;
 mod search;
+mod spec;
 mod static_result;
 mod verify;
 
@@ -41,7 +41,6 @@ pub use lock::{
     listed_run_state, lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE,
 };
 pub use notice::RunNotice;
-pub use options::{MinimizeOptions, DEFAULT_MAX_REPLAYS};
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
@@ -54,6 +53,7 @@ pub use resume::{
 };
 pub use rounds::{Batch, RoundCursor};
 pub use search::PoolReplay;
+pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads
 // it too; named here as well, where a caller starts the run.
@@ -73,13 +73,10 @@ use crate::config::Config;
 pub async fn minimize(
     hub: &Hub,
     config: &Config,
-    opts: MinimizeOptions,
+    opts: RunSpec,
     on_event: impl Fn(RunEvent) + Send + Sync,
     cancel: CancellationToken,
 ) -> Result<RunOutcome, RunError> {
-    opts.budget()?;
-    opts.pool_size()?;
-    opts.search_options()?;
     let prepared = tokio::select! {
         biased;
         _ = cancel.cancelled() => return Err(RunError::Cancelled),

@@ -12,7 +12,7 @@ use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, Strategy};
 
-use super::{MinimizeOptions, RunError, RunNotice};
+use super::{RunError, RunNotice, RunSpec};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::replay::{DegradedIdentity, ReplayContext, TargetIdentity};
@@ -76,13 +76,9 @@ pub enum Prepared {
     Static(Box<StaticRun>),
 }
 
-pub async fn prepare(
-    hub: &Hub,
-    config: &Config,
-    opts: &MinimizeOptions,
-) -> Result<Prepared, RunError> {
-    let max_replays = opts.budget()?;
-    let pool_size = opts.pool_size()?;
+pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepared, RunError> {
+    let max_replays = opts.max_replays.get();
+    let pool_size = opts.pool_size();
     let dir = resolve_session_dir(&config.workspace, &opts.session)?;
     let session = load_session(&dir)?;
     let session_id = dir
@@ -195,7 +191,7 @@ pub async fn prepare(
         os_version,
         max_replays,
         strategy: opts.strategy,
-        search_options: opts.search_options()?,
+        search_options: opts.search_options(),
         pool,
         pool_warnings,
         pool_servers,

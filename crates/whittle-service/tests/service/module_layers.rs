@@ -30,6 +30,8 @@ const LAYERS: &[&[&str]] = &[
     &["run"],
     // Recording a session by replaying a flow, with the run's evidence and device choice.
     &["import"],
+    // The application API the front ends call: every action, over all of the above.
+    &["api"],
 ];
 
 const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");

@@ -20,8 +20,8 @@ use whittle_core::strategy::Strategy;
 use whittle_service::atomic::fault::{self, Stage};
 use whittle_service::client::Hub;
 use whittle_service::run::{
-    can_resume, discard, minimize, read_journal, read_recorded_run, resume, run_state,
-    MinimizeOptions, ResumeError, ResumeOptions, RunEnd, RunError, RunLock, RunOutcome, RunState,
+    can_resume, discard, minimize, read_journal, read_recorded_run, resume, run_state, ResumeError,
+    ResumeOptions, RunEnd, RunError, RunLock, RunOutcome, RunSpec, RunState,
 };
 
 const SESSION: &str = "2026-05-14_160354_cart-npe";
@@ -75,8 +75,8 @@ fn fast(bin: &Path) -> Setup {
     s
 }
 
-fn options() -> MinimizeOptions {
-    let mut opts = MinimizeOptions::new(SESSION);
+fn options() -> RunSpec {
+    let mut opts = RunSpec::new(SESSION);
     opts.device = Some("sim-1".into());
     opts
 }
@@ -244,7 +244,7 @@ async fn a_resume_is_refused_naming_what_changed_and_leaves_the_evidence_as_it_w
 
     let mut other = ResumeOptions::new(&id);
     other.strategy = Some(Strategy::Binary);
-    other.max_replays = Some(99);
+    other.max_replays = std::num::NonZeroU32::new(99);
     let err = run_resume(&s, other).await.expect_err("refused");
     let words = err.to_string();
     assert!(words.contains("strategy seed, not binary"), "{words}");

@@ -19,7 +19,7 @@ use client_support::{servers_bin, setup};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use whittle_service::client::Hub;
-use whittle_service::run::{minimize, read_journal, MinimizeOptions, RunEnd, RunEvent};
+use whittle_service::run::{minimize, read_journal, RunEnd, RunEvent, RunSpec};
 
 const SESSION: &str = "2026-05-14_160354_counter";
 const PKG: &str = "com.example.counter";
@@ -141,8 +141,8 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
     let started = Instant::now();
     let samples: Mutex<Vec<(u32, u64, u64)>> = Mutex::new(Vec::new());
     let hub = Hub::connect(&s.config).await.unwrap();
-    let mut opts = MinimizeOptions::new(SESSION);
-    opts.max_replays = i64::from(REPLAYS);
+    let mut opts = RunSpec::new(SESSION);
+    opts.max_replays = std::num::NonZeroU32::new(REPLAYS).unwrap();
     let outcome = minimize(
         &hub,
         &s.config,

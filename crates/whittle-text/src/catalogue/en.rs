@@ -180,7 +180,7 @@ pub(super) static EN: Catalogue = Catalogue {
         ask_write_back: "Write the minimized path to crashes.minimized.json? [y/N] ",
         cancelling: "cancelling: finishing the current step, stopping the capture…",
         not_written_back: "the minimized path was not written back: ",
-        bad_budget: |got| format!("--max-replays must be an integer >= 1 (got {got})"),
+        bad_count: |flag, got| format!("{flag} must be an integer >= 1 (got {got})"),
         attempt: |attempt, max, phase, candidate| {
             format!("attempt {attempt}/{max} · {phase} · [{candidate}]")
         },

@@ -119,7 +119,9 @@ pub struct CliWords {
     pub ask_write_back: &'static str,
     pub cancelling: &'static str,
     pub not_written_back: &'static str,
-    pub bad_budget: fn(i64) -> String,
+    /// A count (`--max-replays`, `--devices`, `--baseline-tries`) that is not an
+    /// integer >= 1: the flag, and what was given.
+    pub bad_count: fn(&str, &str) -> String,
     /// "attempt 7/30 · audit · [2,7]" with the phase already worded.
     pub attempt: fn(u32, u32, &str, &str) -> String,
     /// A search phase's name (`baseline`, `bisect`, …) in this language.

@@ -160,7 +160,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         ask_write_back: "将最小路径写入 crashes.minimized.json？[y/N] ",
         cancelling: "正在取消：完成当前步骤，停止日志抓取…",
         not_written_back: "最小路径未写回：",
-        bad_budget: |got| format!("--max-replays 必须是 >= 1 的整数（收到 {got}）"),
+        bad_count: |flag, got| format!("{flag} 必须是 >= 1 的整数（收到 {got}）"),
         attempt: |attempt, max, phase, candidate| {
             format!("第 {attempt}/{max} 次尝试 · {phase} · [{candidate}]")
         },

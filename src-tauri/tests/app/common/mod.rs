@@ -9,10 +9,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use whittle_app::live_run::RunRequest;
 use whittle_app::run_control;
-use whittle_app::run_update::{RunResultView, RunUpdate};
+use whittle_app::run_request::RunRequest;
+use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
+use whittle_service::api::RunResultView;
 use whittle_service::run::RunEvent;
 
 pub const SESSION: &str = "2026-05-14_160354_checkout-npe";
@@ -94,7 +95,7 @@ impl Setup {
         self.root.path().join("workspace")
     }
 
-    pub fn request(&self, max_replays: i32) -> RunRequest {
+    pub fn request(&self, max_replays: u32) -> RunRequest {
         RunRequest {
             workspace: self.workspace().display().to_string(),
             session_id: SESSION.into(),
@@ -108,7 +109,7 @@ impl Setup {
         }
     }
 
-    pub fn start(&self, runs: &Arc<Runs>, max_replays: i32) -> (u32, Receiver<RunUpdate>) {
+    pub fn start(&self, runs: &Arc<Runs>, max_replays: u32) -> (u32, Receiver<RunUpdate>) {
         let (send, rx) = updates();
         let id = run_control::start(Some(&self.config()), runs, self.request(max_replays), send)
             .unwrap();

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::io::Read;
+use std::num::NonZeroU32;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -32,7 +33,7 @@ pub enum ResumeMismatch {
     #[error("the run used strategy {recorded}, not {asked}")]
     StrategyChanged { recorded: Strategy, asked: Strategy },
     #[error("the run's budget was {recorded} replays, not {asked}")]
-    BudgetChanged { recorded: u32, asked: i64 },
+    BudgetChanged { recorded: u32, asked: u32 },
 }
 
 /// Every difference, in a sentence.
@@ -51,7 +52,7 @@ impl fmt::Display for Differences {
 pub fn check_asked(
     header: &JournalHeader,
     strategy: Option<Strategy>,
-    max_replays: Option<i64>,
+    max_replays: Option<NonZeroU32>,
 ) -> Vec<ResumeMismatch> {
     let mut differences = Vec::new();
     if let Some(asked) = strategy.filter(|s| *s != header.strategy) {
@@ -60,7 +61,10 @@ pub fn check_asked(
             asked,
         });
     }
-    if let Some(asked) = max_replays.filter(|m| *m != i64::from(header.max_replays)) {
+    if let Some(asked) = max_replays
+        .map(NonZeroU32::get)
+        .filter(|m| *m != header.max_replays)
+    {
         differences.push(ResumeMismatch::BudgetChanged {
             recorded: header.max_replays,
             asked,

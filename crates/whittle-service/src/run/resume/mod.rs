@@ -12,6 +12,7 @@ mod evidence_check;
 mod restore;
 
 use std::collections::HashSet;
+use std::num::NonZeroU32;
 use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
@@ -33,8 +34,7 @@ use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, LockError, RunLock};
 use super::ResumeMark;
 use super::{
-    prepare, read_recorded_run, AttemptReason, MinimizeOptions, Prepared, RunError, RunEvent,
-    RunOutcome,
+    prepare, read_recorded_run, AttemptReason, Prepared, RunError, RunEvent, RunOutcome, RunSpec,
 };
 use crate::client::Hub;
 use crate::config::Config;
@@ -49,10 +49,10 @@ pub struct ResumeOptions {
     pub evidence_session: String,
     /// Another device, when the recorded one is gone.
     pub device: Option<String>,
-    pub devices: Option<u32>,
+    pub devices: Option<NonZeroU32>,
     /// Must be the recorded strategy and budget when given.
     pub strategy: Option<Strategy>,
-    pub max_replays: Option<i64>,
+    pub max_replays: Option<NonZeroU32>,
 }
 
 impl ResumeOptions {
@@ -141,15 +141,24 @@ pub async fn resume(
     if !asked.is_empty() {
         return Err(mismatch(&evidence_id, asked));
     }
-    let again = MinimizeOptions {
+    let recorded = |count: u32, what: &str| {
+        NonZeroU32::new(count).ok_or_else(|| ResumeError::Unreadable {
+            evidence: evidence_id.clone(),
+            detail: format!("its journal records {what} 0"),
+        })
+    };
+    let again = RunSpec {
         session: header.original_session.clone(),
         crash: Some(header.crash_id.clone()),
-        max_replays: i64::from(header.max_replays),
+        max_replays: recorded(header.max_replays, "a budget of")?,
         device: opts.device.clone().or_else(|| Some(header.device.clone())),
         package: None,
         strategy: header.strategy,
-        devices: opts.devices.unwrap_or(header.devices).max(1),
-        baseline_tries: header.baseline_tries,
+        devices: match opts.devices {
+            Some(devices) => devices,
+            None => NonZeroU32::new(header.devices).unwrap_or(NonZeroU32::MIN),
+        },
+        baseline_tries: recorded(header.baseline_tries, "baseline tries of")?,
     };
     let prepared = tokio::select! {
         biased;

@@ -1,16 +1,17 @@
-//! The minimize runs this app started and has not seen end, kept in a small file in the
-//! app's data folder (`own-runs.json`): a run is added when its evidence session exists
-//! and removed when it ends. One still listed at the next start was cut off with the app
-//! (killed, crashed, the machine went down); if its evidence says interrupted, the
-//! window offers to resume or discard it first thing.
+//! The minimize runs a front end started and has not seen end, kept in a small file in
+//! its data folder (the app's `own-runs.json`): a run is added when its evidence session
+//! exists and removed when it ends. One still listed at the next start was cut off with
+//! the front end (killed, crashed, the machine went down); if its evidence says
+//! interrupted, the window offers to resume or discard it first thing.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{parse_meta, resolve_session_dir, validate_session_id, META_FILE};
-use whittle_service::atomic::{write_atomic, FileMode};
-use whittle_service::run::{can_resume, run_state, RunState};
+
+use crate::atomic::{write_atomic, FileMode};
+use crate::run::{can_resume, run_state, RunState};
 
 pub const OWN_RUNS_FILE: &str = "own-runs.json";
 /// A list longer than this is trimmed to its newest entries (it only ever holds a few).
@@ -23,7 +24,8 @@ struct Entry {
 }
 
 /// A run of this app that was interrupted, as the start banner shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InterruptedRun {
     pub evidence_session: String,
     /// The session it minimized, and which crash.

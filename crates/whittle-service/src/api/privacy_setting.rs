@@ -5,20 +5,18 @@
 
 use std::path::Path;
 
-use whittle_service::config::{Config, PrivacyLevel};
-
-use crate::config_edit::edit_config;
-use crate::error::AppError;
+use super::config_edit::{edit_config, ConfigEditError};
+use crate::config::{Config, PrivacyLevel};
 
 /// The level runs use now; `None` when there is no config file that loads.
-pub fn current(config_path: Option<&Path>) -> Option<PrivacyLevel> {
+pub fn privacy_level(config_path: Option<&Path>) -> Option<PrivacyLevel> {
     config_path
         .and_then(|p| Config::load(p).ok())
         .map(|c| c.masking.level)
 }
 
 /// Writes `level` into the config's `masking` block, keeping its other keys.
-pub fn set(config_path: &Path, level: PrivacyLevel) -> Result<(), AppError> {
+pub fn set_privacy_level(config_path: &Path, level: PrivacyLevel) -> Result<(), ConfigEditError> {
     edit_config(config_path, |value| {
         if !value["masking"].is_object() {
             value["masking"] = serde_json::json!({});
@@ -42,13 +40,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("whittle.json");
         std::fs::write(&file, DEMO).unwrap();
-        assert_eq!(current(Some(&file)), Some(PrivacyLevel::Standard));
-        set(&file, PrivacyLevel::Strict).unwrap();
-        assert_eq!(current(Some(&file)), Some(PrivacyLevel::Strict));
+        assert_eq!(privacy_level(Some(&file)), Some(PrivacyLevel::Standard));
+        set_privacy_level(&file, PrivacyLevel::Strict).unwrap();
+        assert_eq!(privacy_level(Some(&file)), Some(PrivacyLevel::Strict));
         let config = Config::load(&file).unwrap();
         assert_eq!(config.masking.id_patterns, ["account_"]);
-        set(&file, PrivacyLevel::Standard).unwrap();
-        assert_eq!(current(Some(&file)), Some(PrivacyLevel::Standard));
+        set_privacy_level(&file, PrivacyLevel::Standard).unwrap();
+        assert_eq!(privacy_level(Some(&file)), Some(PrivacyLevel::Standard));
     }
 
     #[test]
@@ -58,8 +56,8 @@ mod tests {
         let mut value: serde_json::Value = serde_json::from_str(DEMO).unwrap();
         value.as_object_mut().unwrap().remove("masking");
         std::fs::write(&file, value.to_string()).unwrap();
-        set(&file, PrivacyLevel::Strict).unwrap();
-        assert_eq!(current(Some(&file)), Some(PrivacyLevel::Strict));
+        set_privacy_level(&file, PrivacyLevel::Strict).unwrap();
+        assert_eq!(privacy_level(Some(&file)), Some(PrivacyLevel::Strict));
     }
 
     #[test]
@@ -69,9 +67,9 @@ mod tests {
         let file = dir.path().join("whittle.json");
         std::fs::write(&file, "{ not json").unwrap();
         assert!(matches!(
-            set(&file, PrivacyLevel::Strict),
-            Err(AppError::ConfigUnavailable { .. })
+            set_privacy_level(&file, PrivacyLevel::Strict),
+            Err(ConfigEditError::NotJson { .. })
         ));
-        assert_eq!(current(Some(&file)), None);
+        assert_eq!(privacy_level(Some(&file)), None);
     }
 }

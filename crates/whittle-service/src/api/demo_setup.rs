@@ -1,21 +1,22 @@
-//! An installed app's first start: no `whittle.json` anywhere yet. Whittle then writes
-//! one in the OS config folder, wired to a copy of the bundled demo in the data folder
-//! (the installed copy is read-only, and runs write evidence next to the sessions).
-//! Nothing that already exists is overwritten: a second start finds the config and
-//! leaves it alone, even if the user edited it.
+//! A first start with no `whittle.json` anywhere yet (the installed app's): Whittle
+//! writes one, wired to a copy of the bundled demo in the data folder (the installed copy
+//! is read-only, and runs write evidence next to the sessions). Nothing that already
+//! exists is overwritten: a second start finds the config and leaves it alone, even if
+//! the user edited it. Where the bundle lies is the front end's to say.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use whittle_service::atomic::{write_atomic, FileMode};
+
+use crate::atomic::{write_atomic, FileMode};
 
 /// What the bundle installs next to the app (`resources` in tauri.bundle.conf.json).
 pub const DEMO_MODEL: &str = "shop.json";
 pub const DEMO_WORKSPACE: &str = "workspace";
 
 #[derive(Debug, thiserror::Error)]
-pub enum FirstRunError {
+pub enum DemoSetupError {
     #[error("could not copy the demo workspace to {to}: {source}")]
     Copy { to: PathBuf, source: io::Error },
     #[error("could not write {file}: {reason}")]
@@ -29,24 +30,16 @@ pub struct Provisioned {
     pub demo: PathBuf,
 }
 
-/// The bundled demo folder (holding `shop.json` and `workspace/`) of an installed app:
-/// `<exe>/../lib/Whittle/demo` for a .deb (also inside an unpacked or AppImage tree).
-pub fn bundled_demo(exe: &Path, product: &str) -> Option<PathBuf> {
-    let dir = exe.parent()?.join("../lib").join(product).join("demo");
-    let dir = dir.canonicalize().ok()?;
-    (dir.join(DEMO_MODEL).is_file() && dir.join(DEMO_WORKSPACE).is_dir()).then_some(dir)
-}
-
 /// Copies `bundled` to `data_dir/demo` (unless a copy is there already) and writes
 /// `config_file` pointing at that copy and at the servers installed next to the app.
 pub fn provision(
     bundled: &Path,
     config_file: &Path,
     data_dir: &Path,
-) -> Result<Provisioned, FirstRunError> {
+) -> Result<Provisioned, DemoSetupError> {
     let demo = data_dir.join("demo");
     if !demo.join(DEMO_WORKSPACE).is_dir() {
-        copy_tree(bundled, &demo).map_err(|source| FirstRunError::Copy {
+        copy_tree(bundled, &demo).map_err(|source| DemoSetupError::Copy {
             to: demo.clone(),
             source,
         })?;
@@ -65,7 +58,7 @@ pub fn provision(
         "timing": { "settle_ms": 300, "drain_interval_ms": 250, "action_pause_ms": 100 }
     });
     let text = serde_json::to_string_pretty(&config).unwrap_or_default() + "\n";
-    let failed = |reason: String| FirstRunError::Config {
+    let failed = |reason: String| DemoSetupError::Config {
         file: config_file.to_path_buf(),
         reason,
     };
@@ -100,7 +93,7 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whittle_service::config::Config;
+    use crate::config::Config;
 
     fn bundle(root: &Path) -> PathBuf {
         let demo = root.join("usr/lib/Whittle/demo");
@@ -109,16 +102,6 @@ mod tests {
         std::fs::write(demo.join("workspace/sessions/s1/meta.json"), "{}").unwrap();
         std::fs::create_dir_all(root.join("usr/bin")).unwrap();
         demo
-    }
-
-    #[test]
-    fn finds_the_demo_next_to_an_installed_binary() {
-        let root = tempfile::tempdir().unwrap();
-        bundle(root.path());
-        let exe = root.path().join("usr/bin/whittle-app");
-        let found = bundled_demo(&exe, "Whittle").unwrap();
-        assert!(found.ends_with("usr/lib/Whittle/demo"));
-        assert_eq!(bundled_demo(&exe, "Other"), None);
     }
 
     #[test]

@@ -1,15 +1,13 @@
-//! The run panel's device picker: what the configured mobile server lists (every lab
-//! host's devices, each with its server, when the device roles span several servers).
-
-use std::path::Path;
+//! The devices a run may use: what the configured mobile server lists (every lab host's
+//! devices, each with its server, when the device roles span several servers).
 
 use serde::Serialize;
 
-use crate::app_config::config_for;
-use crate::error::AppError;
-use crate::live_run::connect;
+use crate::client::{Hub, HubError, McpError};
+use crate::config::Config;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DeviceView {
     pub id: String,
     pub name: String,
@@ -22,12 +20,17 @@ pub struct DeviceView {
     pub server: Option<String>,
 }
 
-pub async fn list(
-    config_path: Option<&Path>,
-    workspace: &Path,
-) -> Result<Vec<DeviceView>, AppError> {
-    let config = config_for(config_path, workspace)?;
-    let hub = connect(&config).await?;
+#[derive(Debug, thiserror::Error)]
+pub enum DevicesError {
+    #[error("the device servers did not start: {0}")]
+    Servers(#[from] HubError),
+    #[error(transparent)]
+    List(#[from] McpError),
+}
+
+/// Starts the configured servers, lists the devices and shuts the servers down.
+pub async fn list_devices(config: &Config) -> Result<Vec<DeviceView>, DevicesError> {
+    let hub = Hub::connect(config).await?;
     let listed = hub.mobile().list_devices().await;
     let listed = listed.map(|list| {
         list.devices
@@ -43,7 +46,5 @@ pub async fn list(
             .collect()
     });
     hub.shutdown().await;
-    listed.map_err(|e| AppError::ServersUnavailable {
-        reason: e.to_string(),
-    })
+    Ok(listed?)
 }

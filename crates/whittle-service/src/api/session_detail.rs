@@ -1,6 +1,7 @@
-//! What the session browser shows of one session: identity, crashes, and per crash
-//! the replay plan's step path. Built from `whittle-core`; the wire shapes here are the
-//! app's own so the UI does not depend on the core's serde details.
+//! What a session browser shows of one session: identity, crashes, and per crash the
+//! replay plan's step path, the replay estimate and the past runs. Built from
+//! `whittle-core`; the shapes here are the front ends' own so the UI does not depend on
+//! the core's serde details.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,14 +11,15 @@ use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
 use whittle_core::plan::{
     build_plan, Disposition, PlanNotice, PlannedStep, ReplayPlan, SkipReason, StepWords,
 };
-use whittle_core::session::{load_session, resolve_session_dir, validate_session_id};
-use whittle_core::workspace::{list_sessions, SessionSummary, WorkspaceError};
+use whittle_core::session::load_session;
+use whittle_core::workspace::{list_sessions, SessionSummary};
 
-use crate::error::AppError;
-use crate::past_runs::{past_runs, PastRun};
-use crate::replay_estimate::{estimate, ReplayEstimate};
+use super::estimate::{estimate, ReplayEstimate};
+use super::session_error::{session_dir, SessionReadError};
+use crate::run::{past_runs, PastRun};
 
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SessionDetail {
     pub session_id: String,
     pub name: String,
@@ -31,7 +33,8 @@ pub struct SessionDetail {
     pub crashes: Vec<CrashDetail>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CrashDetail {
     pub crash_id: String,
     pub kind: CrashKind,
@@ -46,7 +49,8 @@ pub struct CrashDetail {
     pub past_runs: Vec<PastRun>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PlanView {
     pub steps: Vec<StepView>,
     pub coverage: CoverageView,
@@ -58,13 +62,15 @@ pub struct PlanView {
     pub estimate: ReplayEstimate,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CoverageView {
     pub non_launch: u32,
     pub replayable: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StepView {
     pub index: u32,
     /// The action in plain words (English), never with a typed or sensitive value.
@@ -80,7 +86,8 @@ pub struct StepView {
     pub screenshot: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum StepRole {
     Setup,
@@ -91,8 +98,11 @@ pub enum StepRole {
 /// The sessions a tester browses: evidence sessions of minimize runs are listed under
 /// the session they minimized (its `past_runs`), not as sessions of their own — unless
 /// that session is gone, so no evidence becomes invisible.
-pub fn sessions(workspace: &Path) -> Result<Vec<SessionSummary>, AppError> {
-    let all = list_sessions(workspace).map_err(|e| workspace_error(workspace, e))?;
+pub fn sessions(workspace: &Path) -> Result<Vec<SessionSummary>, SessionReadError> {
+    let all = list_sessions(workspace).map_err(|source| SessionReadError::Workspace {
+        workspace: workspace.to_path_buf(),
+        source,
+    })?;
     let ids: std::collections::HashSet<String> = all.iter().map(|s| s.session_id.clone()).collect();
     Ok(all
         .into_iter()
@@ -100,21 +110,14 @@ pub fn sessions(workspace: &Path) -> Result<Vec<SessionSummary>, AppError> {
         .collect())
 }
 
-pub fn session_detail(workspace: &Path, session_id: &str) -> Result<SessionDetail, AppError> {
-    // The window names sessions by id only: a path (absolute or not) is refused here,
-    // before anything is touched, even one that would resolve inside the workspace.
-    validate_session_id(session_id).map_err(|reason| AppError::InvalidSessionId {
+pub fn session_detail(
+    workspace: &Path,
+    session_id: &str,
+) -> Result<SessionDetail, SessionReadError> {
+    let dir = session_dir(workspace, session_id)?;
+    let session = load_session(&dir).map_err(|source| SessionReadError::Unreadable {
         id: session_id.to_owned(),
-        reason: reason.to_string(),
-    })?;
-    let dir =
-        resolve_session_dir(workspace, session_id).map_err(|e| AppError::SessionUnreadable {
-            id: session_id.to_owned(),
-            reason: e.to_string(),
-        })?;
-    let session = load_session(&dir).map_err(|e| AppError::SessionUnreadable {
-        id: session_id.to_owned(),
-        reason: e.to_string(),
+        source,
     })?;
     let shots: HashMap<u32, String> = session
         .steps
@@ -201,17 +204,5 @@ fn step_view(step: &PlannedStep, trigger: u32, screenshot: Option<String>) -> St
         skip_reason,
         is_trigger: step.index == trigger,
         screenshot,
-    }
-}
-
-fn workspace_error(workspace: &Path, e: WorkspaceError) -> AppError {
-    AppError::WorkspaceUnreadable {
-        path: workspace.display().to_string(),
-        reason: match e {
-            WorkspaceError::NoSessionsFolder { .. } => {
-                "it has no sessions folder, so it is not a Whittle workspace".to_owned()
-            }
-            other => other.to_string(),
-        },
     }
 }

@@ -17,13 +17,15 @@ const MAX_ESTIMATED_STEPS: u32 = 400;
 /// own cost, which the user's budget then caps.
 const UNCAPPED_BUDGET: u32 = 100_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ReplayRange {
     pub min: u32,
     pub max: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ReplayEstimate {
     /// See [`ReplayEstimate::fewer_pays_off`].
     pub fewer_pays_off: bool,

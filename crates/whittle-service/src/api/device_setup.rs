@@ -1,4 +1,4 @@
-//! "Connect a real device": the doctor's checks (`whittle_service::doctor`, the same ones
+//! "Connect a real device": the doctor's checks (`crate::doctor`, the same ones
 //! `whittle doctor` prints) run on the config as it would run on adb, and switching the
 //! config's device roles to the adb backend once they pass. An adb server the user
 //! already configured (its `--adb` path, its `--serial`) is the one checked and used.
@@ -7,18 +7,17 @@ use std::path::Path;
 
 use serde::Serialize;
 use whittle_contract::Role;
-use whittle_service::config::{Config, ServerSpec, BUNDLED_SERVERS};
-use whittle_service::doctor::{diagnose, Check, DoctorOptions};
 
-use crate::app_config::config_for;
-use crate::config_edit::edit_config;
-use crate::error::AppError;
+use super::config_edit::{edit_config, ConfigEditError};
+use crate::config::{Config, ServerSpec, BUNDLED_SERVERS};
+use crate::doctor::{diagnose, Check, DoctorOptions};
 
 /// The server name the adb backend gets in `whittle.json` when none is configured.
 pub const ADB_SERVER: &str = "adb";
 const DEVICE_ROLES: [Role; 3] = [Role::Mobile, Role::Ui, Role::Log];
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DeviceSetupReport {
     /// The doctor's checks, in the order they ran.
     pub checks: Vec<Check>,
@@ -63,7 +62,8 @@ fn adb_server(config: &Config) -> Option<String> {
     })
 }
 
-fn uses_simulator(config: &Config) -> bool {
+/// The config's device roles use the bundled simulator.
+pub fn uses_simulator(config: &Config) -> bool {
     let server = config.roles.get(&Role::Mobile);
     match server.and_then(|names| config.servers.get(names.primary())) {
         Some(ServerSpec::Stdio { command, args, .. }) => {
@@ -76,28 +76,24 @@ fn uses_simulator(config: &Config) -> bool {
     }
 }
 
-pub async fn check(
-    config_path: Option<&Path>,
-    workspace: &Path,
-) -> Result<DeviceSetupReport, AppError> {
-    let current = config_for(config_path, workspace)?;
-    let in_use = !uses_simulator(&current);
-    let report = diagnose(&adb_variant(&current), &DoctorOptions::default()).await;
-    Ok(DeviceSetupReport {
+/// The doctor's checks of `current` as it would run on adb.
+pub async fn check_real_device(current: &Config) -> DeviceSetupReport {
+    let in_use = !uses_simulator(current);
+    let report = diagnose(&adb_variant(current), &DoctorOptions::default()).await;
+    DeviceSetupReport {
         ready: report.device_ready(),
         checks: report.checks,
         in_use,
-    })
+    }
 }
 
 /// Points the config file's device roles at the adb backend (or back at the simulator),
 /// keeping everything else in the file as the user wrote it.
-pub fn use_backend(config_path: &Path, real: bool) -> Result<(), AppError> {
+pub fn use_backend(config_path: &Path, real: bool) -> Result<(), ConfigEditError> {
     edit_config(config_path, |value| switch_backend(value, real))
 }
 
-fn switch_backend(value: &mut serde_json::Value, real: bool) -> Result<(), AppError> {
-    let failed = |reason: String| AppError::ConfigUnavailable { reason };
+fn switch_backend(value: &mut serde_json::Value, real: bool) -> Result<(), ConfigEditError> {
     let sim = value["mcpServers"].as_object().and_then(|servers| {
         servers.iter().find_map(|(name, spec)| {
             let args = spec["args"].as_array()?;
@@ -118,7 +114,7 @@ fn switch_backend(value: &mut serde_json::Value, real: bool) -> Result<(), AppEr
             ADB_SERVER.to_string()
         })
     } else {
-        sim.ok_or_else(|| failed("the config has no simulator server to switch back to".into()))?
+        sim.ok_or(ConfigEditError::NoSimulator)?
     };
     for role in DEVICE_ROLES {
         value["roles"][role.as_str()] = serde_json::Value::String(target.clone());
@@ -162,7 +158,7 @@ mod tests {
         assert!(!uses_simulator(&config));
         assert_eq!(config.roles[&Role::Log], ADB_SERVER);
         assert_eq!(config.timing.settle_ms, 300);
-        assert_eq!(config.timing.wait, whittle_service::config::WaitMode::Fixed);
+        assert_eq!(config.timing.wait, crate::config::WaitMode::Fixed);
         use_backend(&file, false).unwrap();
         assert!(uses_simulator(&Config::load(&file).unwrap()));
     }
@@ -202,18 +198,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("whittle.json");
         std::fs::write(&file, with_own_adb("/nonexistent/sdk/adb")).unwrap();
-        let report =
-            tauri::async_runtime::block_on(check(Some(file.as_path()), dir.path())).unwrap();
+        let config = Config::load(&file).unwrap();
+        let report = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(check_real_device(&config));
         let adb = report
             .checks
             .iter()
-            .find(|c| c.name == whittle_service::doctor::CheckName::Adb)
+            .find(|c| c.name == crate::doctor::CheckName::Adb)
             .expect("an adb check");
-        assert_eq!(
-            adb.finding,
-            whittle_service::doctor::Finding::AdbMissing,
-            "{adb:?}"
-        );
+        assert_eq!(adb.finding, crate::doctor::Finding::AdbMissing, "{adb:?}");
         assert_eq!(adb.server.as_deref(), Some("phone"));
         assert!(
             adb.detail.starts_with("/nonexistent/sdk/adb not found"),

@@ -1,0 +1,106 @@
+//! `whittle runs <session>`: the session's past minimize runs per crash, newest first,
+//! as the app's session view shows them (`whittle_service::api::past_runs`): how each
+//! ended, its path length before and after, confidence, attempts, and whether it is
+//! approved or can be resumed.
+
+use whittle_core::session::{load_session, resolve_session_dir};
+use whittle_service::api::{past_runs, PastRun};
+use whittle_service::config::Config;
+
+use crate::exit::Exit;
+
+pub fn run(config: &Config, session: &str, json: bool) -> Exit {
+    let loaded = resolve_session_dir(&config.workspace, session)
+        .map_err(|e| e.to_string())
+        .and_then(|dir| {
+            load_session(&dir)
+                .map(|s| (dir, s))
+                .map_err(|e| e.to_string())
+        });
+    let (dir, session) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    // The folder name is the session's identity (as evidence names it), not meta's id.
+    let session_id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut runs = past_runs(&config.workspace, &session_id, &session.crashes);
+    let per_crash: Vec<(String, Vec<PastRun>)> = session
+        .crashes
+        .iter()
+        .map(|c| {
+            let mut list = runs.remove(&c.crash_id).unwrap_or_default();
+            list.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+            (c.crash_id.clone(), list)
+        })
+        .collect();
+    if json {
+        let crashes: Vec<serde_json::Value> = per_crash
+            .iter()
+            .map(|(crash_id, runs)| serde_json::json!({ "crash_id": crash_id, "runs": runs }))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({ "session": session_id, "crashes": crashes })
+        );
+    } else {
+        print_text(&per_crash);
+    }
+    Exit::Live
+}
+
+fn print_text(per_crash: &[(String, Vec<PastRun>)]) {
+    for (crash_id, runs) in per_crash {
+        println!("{crash_id}: {} past run(s)", runs.len());
+        for run in runs {
+            println!("  {}", line(run));
+        }
+    }
+}
+
+/// `<evidence>  <created>  <outcome>  12 → 4  high  minimal  20 attempts  approved`.
+fn line(run: &PastRun) -> String {
+    let outcome = serde_json::to_value(run.outcome)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let mut parts = vec![
+        run.evidence_session.clone(),
+        run.created_at.clone(),
+        outcome,
+    ];
+    parts.push(match run.minimal_steps {
+        Some(minimal) => format!("{} → {minimal}", run.original_steps),
+        None => format!("{} steps", run.original_steps),
+    });
+    if let Some(confidence) = run.confidence {
+        parts.push(confidence.as_str().to_owned());
+    }
+    if run.converged {
+        parts.push("minimal".to_owned());
+    }
+    parts.push(format!("{} attempts", run.attempts));
+    if run.approved {
+        parts.push("approved".to_owned());
+    }
+    if run.resumable {
+        parts.push(format!(
+            "(resume: whittle minimize --resume {})",
+            run.evidence_session
+        ));
+    }
+    parts
+        .into_iter()
+        .map(|p| {
+            p.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("  ")
+}

@@ -1,0 +1,135 @@
+//! `whittle runs <session>` lists a session's past runs as the app shows them, and
+//! `whittle approve <evidence>` writes a finished run's result back after checking its
+//! evidence as the app does (issue 26, case 6): for a run never approved, also one
+//! stopped after its search finished but before it was written back.
+
+use crate::common;
+
+use common::*;
+use serde_json::{json, Value};
+
+const SESSION: &str = CHECKOUT;
+
+/// A minimized checkout run that was not written back, and its evidence session.
+fn unapproved_run(env: &Env) -> (std::path::PathBuf, String) {
+    let session = checkout_session(env);
+    let answer = env.minimize_json(SESSION, "120", &[]);
+    assert_eq!(answer["status"], "minimized", "{answer}");
+    assert_eq!(answer["sidecar"], Value::Null);
+    (session, evidence_of(&answer))
+}
+
+/// The one run `whittle runs --json` lists for crash c1.
+fn listed_run(env: &Env) -> Value {
+    let listed = env.whittle_json(&["runs", SESSION, "--json"]);
+    assert_eq!(listed["session"], SESSION);
+    let crashes = listed["crashes"].as_array().unwrap();
+    assert_eq!(crashes.len(), 1, "{listed}");
+    assert_eq!(crashes[0]["crash_id"], "c1");
+    let runs = crashes[0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "{listed}");
+    runs[0].clone()
+}
+
+#[test]
+fn a_run_never_approved_is_listed_then_approved_from_its_evidence() {
+    let env = Env::fast(&[]);
+    let (session, evidence) = unapproved_run(&env);
+    let sidecar = session.join("crashes.minimized.json");
+
+    let run = listed_run(&env);
+    assert_eq!(run["evidence_session"], evidence.as_str());
+    assert_eq!(run["outcome"], "minimized");
+    assert_eq!(
+        (run["original_steps"].clone(), run["minimal_steps"].clone()),
+        (json!(12), json!(5))
+    );
+    assert_eq!(run["confidence"], "high");
+    assert_eq!(run["approved"], false);
+    let text = stdout(&env.whittle(&["runs", SESSION]));
+    assert!(
+        text.contains(&evidence) && text.contains("12 → 5"),
+        "{text}"
+    );
+    assert!(!text.contains("approved"), "{text}");
+
+    // Naming another crash approves nothing.
+    let other = env.whittle(&["approve", &evidence, "--crash", "c9"]);
+    assert_exit(&other, 2);
+    assert!(stderr(&other).contains("c9"), "{}", streams(&other));
+    assert!(!sidecar.exists());
+
+    let approved = env.whittle_json(&["approve", &evidence, "--crash", "c1", "--json"]);
+    assert_eq!(approved["status"], "approved");
+    assert_eq!(approved["crash_id"], "c1");
+    assert_eq!(approved["sidecar"], sidecar.display().to_string());
+    let written = read_json(&sidecar);
+    assert_eq!(written["crashes"]["c1"], approved["entry"], "{approved}");
+    assert_eq!(
+        written["crashes"]["c1"]["minimized_repro_path"],
+        json!([1, 9, 10, 11, 12])
+    );
+    assert_eq!(
+        written["crashes"]["c1"]["evidence_session"],
+        evidence.as_str()
+    );
+    assert_eq!(listed_run(&env)["approved"], true);
+    assert!(stdout(&env.whittle(&["runs", SESSION])).contains("approved"));
+}
+
+#[test]
+fn a_run_that_cannot_be_resumed_or_stopped_before_its_write_back_can_be_approved() {
+    let env = Env::fast(&[]);
+    let (session, evidence) = unapproved_run(&env);
+    // A finished run does not go on: before `approve`, the terminal had no way to
+    // write it back but replaying everything again.
+    let resumed = env.whittle(&["minimize", "--resume", &evidence]);
+    assert_exit(&resumed, 1);
+    assert!(
+        stderr(&resumed).contains("already ended"),
+        "{}",
+        streams(&resumed)
+    );
+    let dir = env.session_dir(&evidence);
+    // Killed after the result was written, before the evidence was finalized: the
+    // evidence still says running, and nobody holds its lock.
+    let meta_path = dir.join("meta.json");
+    let mut meta = read_json(&meta_path);
+    meta["status"] = "running".into();
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+
+    let approved = env.whittle(&["approve", &evidence]);
+    assert_exit(&approved, 0);
+    assert!(
+        stdout(&approved).contains("\"minimized_repro_path\""),
+        "{}",
+        streams(&approved)
+    );
+    assert!(session.join("crashes.minimized.json").is_file());
+}
+
+#[test]
+fn evidence_that_does_not_hold_together_is_not_approved() {
+    let env = Env::fast(&[]);
+    let (session, evidence) = unapproved_run(&env);
+    let result_path = env.session_dir(&evidence).join("result.json");
+    let mut result = read_json(&result_path);
+    result["minimal_path"] = json!([1, 12]);
+    std::fs::write(&result_path, result.to_string()).unwrap();
+
+    let out = env.whittle(&["approve", &evidence, "--json"]);
+    assert_exit(&out, 1);
+    let answer = json_out(&out);
+    assert_eq!(answer["status"], "refused");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("does not hold together"),
+        "{answer}"
+    );
+    assert!(!session.join("crashes.minimized.json").exists());
+
+    let unknown = env.whittle(&["approve", "2026-01-01_000000_no-such-run"]);
+    assert_exit(&unknown, 2);
+}

@@ -1,0 +1,69 @@
+//! The filmstrip of a finished run: the masked screens after each step of the minimal
+//! path, as the final confirmation took them, each shrunk for a result view (or the
+//! reason it is missing), and the extra device time every frame of the run cost.
+
+use std::path::Path;
+
+use super::session_error::{session_dir, SessionReadError};
+use crate::evidence::{session_step_png, thumbnail_png, FilmstripRecord};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filmstrip {
+    /// The replay the frames come from.
+    pub attempt: u32,
+    pub frames: Vec<FilmFrame>,
+    /// Device time every frame of the run cost.
+    pub extra_device_ms: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilmFrame {
+    /// 1 = after the launch; then one per step, as the exported steps are numbered.
+    pub position: u32,
+    /// The original session's step it follows.
+    pub step: Option<u32>,
+    /// The masked frame as a PNG `height` pixels high; `None` when it is missing.
+    pub png: Option<Vec<u8>>,
+    /// Why the frame is missing, when it is.
+    pub omitted: Option<String>,
+}
+
+/// The filmstrip of evidence session `evidence_session`, frames `height` pixels high;
+/// `None` when no final confirmation reproduced the crash (nothing to show).
+pub fn filmstrip(
+    workspace: &Path,
+    evidence_session: &str,
+    height: u32,
+) -> Result<Option<Filmstrip>, SessionReadError> {
+    let dir = session_dir(workspace, evidence_session)?;
+    let record = FilmstripRecord::read(&dir);
+    let Some(strip) = record.strips.iter().find(|s| s.reproduced) else {
+        return Ok(None);
+    };
+    let frames = strip
+        .frames
+        .iter()
+        .zip(1u32..)
+        .map(|(frame, position)| {
+            let png = frame
+                .src
+                .as_deref()
+                .and_then(|src| session_step_png(&dir, src).ok())
+                .and_then(|png| thumbnail_png(&png, "frame", height).ok());
+            FilmFrame {
+                position,
+                step: frame.step,
+                omitted: match (&png, &frame.omitted) {
+                    (None, None) => Some("the frame could not be read".into()),
+                    (_, omitted) => omitted.clone(),
+                },
+                png,
+            }
+        })
+        .collect();
+    Ok(Some(Filmstrip {
+        attempt: strip.attempt,
+        frames,
+        extra_device_ms: u32::try_from(record.extra_ms()).unwrap_or(u32::MAX),
+    }))
+}

@@ -1,0 +1,46 @@
+//! Importing a Maestro flow or a Firebase Robo script as a new session of the
+//! workspace, from the request a front end sends: the file must be named by its full
+//! path, and a blank name or package is no name or package.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use whittle_core::import::FlowFormat;
+
+use crate::import::{import_flow, ImportFailure, ImportOptions, ImportSummary};
+
+/// What to import, and into which workspace.
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ImportRequest {
+    pub workspace: String,
+    pub format: FlowFormat,
+    /// The flow file, by its full path.
+    pub file: String,
+    pub name: Option<String>,
+    pub package: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportRefusal {
+    #[error("choose the flow file (got “{0}”)")]
+    NotAbsolute(String),
+    #[error(transparent)]
+    Import(#[from] ImportFailure),
+}
+
+/// Writes the session `request` describes and says what it made.
+pub fn import(request: &ImportRequest) -> Result<ImportSummary, ImportRefusal> {
+    let file = PathBuf::from(&request.file);
+    if !file.is_absolute() {
+        return Err(ImportRefusal::NotAbsolute(request.file.clone()));
+    }
+    let given = |s: &Option<String>| s.clone().filter(|v| !v.trim().is_empty());
+    let opts = ImportOptions {
+        format: request.format,
+        file,
+        name: given(&request.name),
+        package: given(&request.package),
+    };
+    Ok(import_flow(Path::new(&request.workspace), &opts)?)
+}

@@ -1,0 +1,83 @@
+//! The application API: the actions every front end shares — the window
+//! (`src-tauri`), the terminal (`whittle`) and `whittle mcp` — each taking one validated
+//! request and returning typed records, so a rule lives here once and a front end only
+//! parses its input, calls in and renders what comes back (docs/architecture.md, "The
+//! application API").
+//!
+//! | Action | Here |
+//! |---|---|
+//! | start, resume and cancel a run; the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
+//! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
+//! | reopen a past run | [`reopen`] |
+//! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
+//! | validate for approval, approve | [`approvable_from_files`], [`approve`], [`approve_evidence`] |
+//! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
+//! | estimate replays | [`estimate`] |
+//! | the devices a run may use | [`list_devices`] |
+//! | import a flow; record an imported session; verify a bundle | [`import`], [`record`], [`verify`] |
+//! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
+//! | a config for the bundled demo (first start) | [`provision`] |
+//! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
+
+mod approval;
+mod approve_evidence;
+mod config_edit;
+mod count;
+mod demo_setup;
+mod device_setup;
+mod devices;
+mod estimate;
+mod evidence_check;
+mod export;
+mod filmstrip;
+mod import;
+mod own_runs;
+mod privacy_setting;
+mod record;
+mod refusal;
+mod reopen;
+mod result_view;
+mod run_job;
+mod runs;
+mod session_detail;
+mod session_error;
+mod verify;
+
+pub use approval::{approve, Approvable, Approval};
+pub use approve_evidence::{approve_evidence, ApproveRequest, ApproveRunError};
+pub use config_edit::{edit_config, ConfigEditError};
+pub use count::{count_of, parse_count, CountField, InvalidCount};
+pub use demo_setup::{provision, DemoSetupError, Provisioned, DEMO_MODEL, DEMO_WORKSPACE};
+pub use device_setup::{
+    adb_variant, check_real_device, use_backend, uses_simulator, DeviceSetupReport, ADB_SERVER,
+};
+pub use devices::{list_devices, DeviceView, DevicesError};
+pub use estimate::{estimate, ReplayEstimate, ReplayRange};
+pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
+pub use export::{export, ExportRequest, ExportRunError};
+pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
+pub use import::{import, ImportRefusal, ImportRequest};
+pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
+pub use privacy_setting::{privacy_level, set_privacy_level};
+pub use record::{record, RecordFailure};
+pub use refusal::{
+    CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,
+};
+pub use reopen::{reopen, summary_of, ReopenError, Reopened, ReopenedRun};
+pub use result_view::{
+    default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
+};
+pub use run_job::{run, RunFailure, RunJob};
+pub use runs::{ActiveRun, FinishedRun, RunInProgress, Runs};
+pub use session_detail::{
+    session_detail, sessions, CoverageView, CrashDetail, PlanView, SessionDetail, StepRole,
+    StepView,
+};
+pub use session_error::{SessionReadError, UnreadableEvidence};
+pub use verify::{verify, VerifyFailure};
+
+// Past runs and the doctor's checks, as the layers below define them.
+pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};
+pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
+// The request types the actions take, defined where the run consumes them.
+pub use crate::run::{ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};

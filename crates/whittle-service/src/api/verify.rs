@@ -1,0 +1,30 @@
+//! Verifying an exported bundle: its minimal path replayed N times on a device, with the
+//! servers started for it and shut down after, whatever happened.
+
+use std::path::Path;
+
+use crate::client::{Hub, HubError};
+use crate::config::Config;
+use crate::run::{verify_bundle, VerifyError, VerifyReport};
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyFailure {
+    #[error("the device servers did not start: {0}")]
+    Servers(#[from] HubError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+/// Replays the minimal path of the bundle in `bundle_dir` `runs` times on `device` (or
+/// the only online device).
+pub async fn verify(
+    config: &Config,
+    bundle_dir: &Path,
+    runs: u32,
+    device: Option<&str>,
+) -> Result<VerifyReport, VerifyFailure> {
+    let hub = Hub::connect(config).await?;
+    let report = verify_bundle(&hub, config, bundle_dir, runs, device).await;
+    hub.shutdown().await;
+    Ok(report?)
+}
