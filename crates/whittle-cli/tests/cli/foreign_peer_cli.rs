@@ -22,30 +22,6 @@ const PEER_PKG: &str = "com.example.notes";
 const PEER_DEVICE: &str = "emulator-5554";
 const SESSION: &str = "2026-05-15_093000_notes-theme-crash";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Python that runs the peer, or `None` (after saying why) when there is none here.
-fn peer_python() -> Option<PathBuf> {
-    let python = std::env::var_os("WHITTLE_PEER_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".venv-peers/bin/python"));
-    if python.is_file() {
-        return Some(python);
-    }
-    let why = format!(
-        "no Python for the MCP peer at {} (run scripts/setup, or set WHITTLE_PEER_PYTHON)",
-        python.display()
-    );
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI must run the Python MCP peer tests: {why}"
-    );
-    eprintln!("SKIPPED: {why}");
-    None
-}
-
 /// A test env whose mobile, ui and log roles are the Python peer instead of the simulator.
 struct PeerEnv {
     env: Env,

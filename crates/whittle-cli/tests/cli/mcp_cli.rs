@@ -431,30 +431,6 @@ async fn no_token_of_the_configuration_reaches_an_answer() {
     assert!(!mcp.stderr().contains(&host.token), "nor the log");
 }
 
-/// The Python that runs the SDK client, or `None` (after saying why) when there is none.
-fn peer_python() -> Option<PathBuf> {
-    let python = std::env::var_os("WHITTLE_PEER_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".venv-peers/bin/python"));
-    if python.is_file() {
-        return Some(python);
-    }
-    let why = format!(
-        "no Python for the MCP SDK client at {} (run scripts/setup, or set WHITTLE_PEER_PYTHON)",
-        python.display()
-    );
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI must run the Python MCP SDK client: {why}"
-    );
-    eprintln!("SKIPPED: {why}");
-    None
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// A copy of `demo/` (config, simulator model, workspace) with the waits and the
 /// simulated device's own timing at zero, and one more session: a recorder that kept
 /// the value of a redacted step.

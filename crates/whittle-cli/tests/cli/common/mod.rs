@@ -12,12 +12,14 @@ use serde_json::{json, Value};
 mod app_model;
 mod interrupt;
 mod output;
+mod python_peer;
 mod recorded_session;
 mod run;
 
 pub use app_model::*;
 pub use interrupt::*;
 pub use output::*;
+pub use python_peer::*;
 pub use recorded_session::*;
 pub use run::*;
 
