@@ -1,8 +1,8 @@
 //! The one module of `whittle mcp` that calls the application layer (and the core's
 //! workspace readers the commands use beside it): every tool's data comes from here,
 //! and `answers` only shapes it. Moving the tools onto the application API
-//! (`whittle_service::api`) changes this file alone; the run types the answers carry are
-//! named here for that reason too.
+//! (`whittle_service::api`) changes this file alone; the application layer's types the
+//! tools answer with are named here for that reason too.
 //!
 //! Every id a caller sends is validated as a session id (a plain folder name) before a
 //! path is built from it: an agent names sessions as the `sessions` tool lists them.
