@@ -18,7 +18,7 @@ use whittle_service::client::Hub;
 pub use whittle_service::config::Config;
 use whittle_service::evidence::{export_evidence, read_result};
 use whittle_service::run::{
-    listed_run_state, minimize as run_minimize, past_runs as runs_of, MinimizeOptions,
+    listed_run_state, minimize as run_minimize, past_runs as runs_of, MinimizeOptions, RunError,
     DEFAULT_MAX_REPLAYS,
 };
 pub use whittle_service::run::{PastRun, PendingResult, RunEvent, RunState, RunSummary};
@@ -30,6 +30,7 @@ use super::answers::{
 };
 use super::args::{ExportArgs, MinimizeArgs};
 use super::failure::ToolFailure;
+use crate::commands::minimize::refusal::BeforeRun;
 use crate::commands::{connect_exit, export::exit_of};
 use crate::exit::Exit;
 
@@ -106,18 +107,23 @@ pub async fn minimize(
         baseline_tries: args.baseline_tries.unwrap_or(1),
     };
     // Refused before any server starts, as the CLI does.
-    let run_failure = |e| ToolFailure::new(Exit::of_error(&e), e);
-    opts.budget()
-        .and_then(|_| opts.pool_size())
+    let refused = |e: RunError| ToolFailure::before_run(BeforeRun::Run, Exit::of_error(&e), e);
+    opts.budget().map_err(|e| {
+        let cause = BeforeRun::BadBudget {
+            max_replays: opts.max_replays,
+        };
+        ToolFailure::before_run(cause, Exit::of_error(&e), e)
+    })?;
+    opts.pool_size()
         .and_then(|_| opts.search_options())
-        .map_err(run_failure)?;
+        .map_err(refused)?;
     let hub = Hub::connect(config).await.map_err(|e| {
-        let fixes: Vec<String> = e.problems.iter().map(|p| p.fix(&config.path)).collect();
-        ToolFailure::new(connect_exit(&e), format!("{e} (fix: {})", fixes.join("; ")))
+        let problems = e.problems.iter().map(|p| p.fix(&config.path)).collect();
+        ToolFailure::before_run(BeforeRun::Servers { problems }, connect_exit(&e), e)
     })?;
     let outcome = run_minimize(&hub, config, opts, on_event, cancel).await;
     hub.shutdown().await;
-    outcome.map(|o| o.summary).map_err(run_failure)
+    outcome.map(|o| o.summary).map_err(refused)
 }
 
 /// The evidence runs of a session, per crash in the session's order.

@@ -2,14 +2,16 @@
 //! or failed before its search — a bad budget, a configuration that does not load (a
 //! missing `${VAR}`), servers that do not connect (one that will not start, a wrong
 //! token) — still prints `{status, cause, error, exit}` with a typed cause, as a run
-//! that ended prints its summary. Exit codes are unchanged.
+//! that ended prints its summary. Exit codes are unchanged. `whittle mcp`'s `minimize`
+//! answers a refusal with the same fields (`mcp/failure.rs`).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::exit::Exit;
 
 /// Why no run took place, as `--json` types it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BeforeRun {
     /// `--max-replays` below 1.
@@ -25,14 +27,18 @@ pub enum BeforeRun {
 
 /// Prints the `--json` object of a run that never searched.
 pub fn print_json(cause: BeforeRun, error: &str, exit: Exit) {
-    // Infrastructure that failed is a failure; everything else refused the run.
-    let status = if exit == Exit::Infrastructure {
-        "failed"
-    } else {
-        "refused"
-    };
+    let status = status(exit);
     println!(
         "{}",
         serde_json::json!({ "status": status, "cause": cause, "error": error, "exit": exit as u8 })
     );
+}
+
+/// Infrastructure that failed is a failure; everything else refused the run.
+pub fn status(exit: Exit) -> &'static str {
+    if exit == Exit::Infrastructure {
+        "failed"
+    } else {
+        "refused"
+    }
 }
