@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// The five roles a minimize run needs; each is served by a user-configured MCP server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Report,

@@ -10,6 +10,7 @@ use crate::model::Confidence;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum RunEnd {
     /// The baseline reproduced, the search ran to its end and the result is proven

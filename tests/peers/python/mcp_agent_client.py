@@ -148,8 +148,18 @@ async def check_refusal(agent):
 
 
 async def read_leaky_session(agent, leaky):
+    """A session whose recorder kept a redacted step's value: analyzed, minimized and its
+    evidence read back, so every answer that could carry a step's input is checked."""
     await agent.answer("analyze", {"session": leaky})
+
+    async def on_progress(done, total, message):
+        agent.seen.append(message or "")
+
+    summary = await agent.answer("minimize", {"session": leaky}, on_progress)
+    check(summary["status"] == "minimized", f"leaky session: {summary['status']}")
     await agent.answer("past_runs", {"session": leaky})
+    await agent.answer("result", {"evidence_session": summary["evidence_session"]})
+    await agent.answer("sessions", {})
 
 
 async def main(args):

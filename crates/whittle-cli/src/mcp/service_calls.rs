@@ -1,8 +1,8 @@
 //! The one module of `whittle mcp` that calls the application layer (and the core's
 //! workspace readers the commands use beside it): every tool's data comes from here,
 //! and `answers` only shapes it. Moving the tools onto the application API
-//! (`whittle_service::api`) changes this file alone; the run types the answers carry are
-//! named here for that reason too.
+//! (`whittle_service::api`) changes this file alone; the application layer's types the
+//! tools answer with are named here for that reason too.
 //!
 //! Every id a caller sends is validated as a session id (a plain folder name) before a
 //! path is built from it: an agent names sessions as the `sessions` tool lists them.
@@ -14,7 +14,9 @@ use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
-use whittle_service::api::{self, count_of, CountField, RunJob, RunSpec, DEFAULT_MAX_REPLAYS};
+use whittle_service::api::{
+    self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
+};
 pub use whittle_service::config::Config;
 use whittle_service::evidence::{export_evidence, read_result};
 use whittle_service::run::{listed_run_state, past_runs as runs_of};
@@ -97,7 +99,7 @@ pub async fn minimize(
         given
             .map(|n| count_of(field, n))
             .transpose()
-            .map_err(|e| ToolFailure::new(Exit::Usage, e))
+            .map_err(|e| ToolFailure::refused(RunRefusal::of_count(&e), e))
     };
     let spec = RunSpec {
         max_replays: count(CountField::MaxReplays, args.max_replays)?
@@ -113,13 +115,14 @@ pub async fn minimize(
     };
     let outcome = api::run(config, RunJob::New(spec), on_event, cancel).await;
     outcome.map(|o| o.summary).map_err(|e| {
-        let exit = Exit::of_refusal(&e.refusal());
+        let refusal = e.refusal();
         match &e {
             api::RunFailure::Servers(hub) => {
                 let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
-                ToolFailure::new(exit, format!("{e} (fix: {})", fixes.join("; ")))
+                let error = format!("{e} (fix: {})", fixes.join("; "));
+                ToolFailure::refused(refusal, error)
             }
-            api::RunFailure::Run(_) => ToolFailure::new(exit, e),
+            api::RunFailure::Run(_) => ToolFailure::refused(refusal, e),
         }
     })
 }

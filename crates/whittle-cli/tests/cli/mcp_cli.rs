@@ -299,22 +299,35 @@ async fn an_agent_minimizes_a_crash_with_progress_reads_its_evidence_and_exports
 }
 
 #[tokio::test]
-async fn refusals_are_typed_failures_with_the_cli_exit_code_and_touch_nothing() {
+async fn refusals_are_typed_failures_with_the_cli_json_fields_and_touch_nothing() {
     let env = Env::fast(&[]);
     checkout_session(&env);
+    // A device server that will not start: the tools that need none still answer.
+    env.edit_config(|c| {
+        c["mcpServers"]["sim"]["command"] = json!("/nonexistent/whittle-servers");
+    });
     let mut mcp = Session::start(&env, &[]).await;
     let outside = mcp
         .failure("analyze", json!({"session": "../outside"}))
         .await;
+    assert_eq!(outside["status"], "refused");
     assert_eq!(outside["exit"], 2);
+    assert!(outside.get("cause").is_none(), "{outside}");
+    // As `whittle minimize --json` prints a run that never searched.
     let no_budget = mcp
         .failure("minimize", json!({"session": CHECKOUT, "max_replays": 0}))
         .await;
+    assert_eq!(no_budget["status"], "refused");
+    assert_eq!(
+        no_budget["cause"],
+        json!({"kind": "invalid_count", "field": "max_replays", "given": "0"})
+    );
     assert_eq!(no_budget["exit"], 2);
-    let no_crash = mcp
-        .failure("minimize", json!({"session": CHECKOUT, "crash": "c9"}))
-        .await;
-    assert_eq!(no_crash["exit"], 2, "{no_crash}");
+    let servers = mcp.failure("minimize", json!({"session": CHECKOUT})).await;
+    assert_eq!(servers["status"], "failed", "{servers}");
+    assert_eq!(servers["cause"]["kind"], "servers_unavailable", "{servers}");
+    assert!(!servers["cause"]["problems"].as_array().unwrap().is_empty());
+    assert_eq!(servers["exit"], 3);
     let relative = mcp
         .failure(
             "export",
@@ -327,6 +340,21 @@ async fn refusals_are_typed_failures_with_the_cli_exit_code_and_touch_nothing() 
         .failure("result", json!({"evidence_session": CHECKOUT}))
         .await;
     assert_eq!(no_result["exit"], 1);
+    assert!(env.evidence_dirs().is_empty(), "no run started");
+}
+
+#[tokio::test]
+async fn a_run_refused_before_its_search_says_why_typed() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let no_crash = mcp
+        .failure("minimize", json!({"session": CHECKOUT, "crash": "c9"}))
+        .await;
+    assert_eq!(no_crash["status"], "refused");
+    assert_eq!(no_crash["cause"]["kind"], "crash_not_found", "{no_crash}");
+    assert_eq!(no_crash["cause"]["crash_id"], "c9");
+    assert_eq!(no_crash["exit"], 2, "{no_crash}");
     assert!(env.evidence_dirs().is_empty(), "no run started");
 }
 

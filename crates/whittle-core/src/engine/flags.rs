@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// How the search ended, as the engine reported it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchFlags {
     /// No single deletion of the final path reproduced.
     pub fixed_point_reached: bool,

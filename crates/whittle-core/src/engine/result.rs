@@ -16,6 +16,7 @@ pub struct CandidateHistory {
 /// The evidence that one kept step cannot be deleted: `current` without it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProofRow {
     pub removed_step: u32,
     pub candidate: Vec<u32>,

@@ -112,6 +112,7 @@ impl ReplayAction {
 /// one of the [`ReplayAction`]s. Written as the session's own `action_type` words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
     Launch,

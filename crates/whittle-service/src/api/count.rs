@@ -11,6 +11,7 @@ use serde::Serialize;
 /// Which count of the run a value was given for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CountField {
     MaxReplays,
@@ -38,6 +39,7 @@ impl fmt::Display for CountField {
 /// A count that is not an integer from 1 to 4294967295.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("{field} must be an integer from 1 to {} (got {given})", u32::MAX)]
 pub struct InvalidCount {
     pub field: CountField,

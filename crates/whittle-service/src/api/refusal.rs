@@ -18,6 +18,7 @@ use crate::run::{LockError, ResumeError, RunError};
 /// One refusal; front ends switch on `kind`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RunRefusal {
     /// A count of the request (budget, pool size, baseline tries) is not an integer >= 1.
@@ -76,6 +77,7 @@ pub enum RunRefusal {
 /// Whether the request (or what it names) was refused, or the infrastructure failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RefusalStatus {
     Refused,
@@ -85,6 +87,7 @@ pub enum RefusalStatus {
 /// One role that cannot be served, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ServerProblem {
     pub role: Role,
     /// The configured server the role points at, when it names one.
@@ -94,6 +97,7 @@ pub struct ServerProblem {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ServerProblemKind {
     Unassigned,
@@ -113,6 +117,7 @@ pub enum ServerProblemKind {
 /// A device the user can pick to run on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DeviceChoice {
     pub id: String,
     /// The model as the server names it; may be empty.
@@ -122,6 +127,7 @@ pub struct DeviceChoice {
 /// One distinct crash (a group of crash ids with one signature) the user can pick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CrashChoice {
     /// The session's crash ids in this group; the first is the one to run.
     pub crash_ids: Vec<String>,

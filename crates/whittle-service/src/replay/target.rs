@@ -7,6 +7,7 @@ use whittle_core::model::CrashKind;
 /// kind + process alone: another ANR in the same process is a different bug.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DegradedIdentity {
     pub kind: CrashKind,
     pub process: String,
@@ -40,6 +41,7 @@ impl DegradedIdentity {
 /// What "the same crash" means for one run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TargetIdentity {
     /// `fingerprint_reliable`: the analyzer's fingerprint was non-null and stable.

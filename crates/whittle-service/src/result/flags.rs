@@ -18,6 +18,7 @@ use whittle_core::model::Confidence;
 /// How far the result can be trusted: the assessment's rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rating {
     /// `None` when the baseline did not reproduce: there is nothing to rate.
     pub confidence: Option<Confidence>,

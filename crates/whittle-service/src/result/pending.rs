@@ -19,6 +19,7 @@ pub const RESULT_FILE: &str = "result.json";
 /// plan at all; this is a second guard).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlanEntry {
     pub index: u32,
     pub description: String,
@@ -83,6 +84,7 @@ impl PlanEntry {
 /// what would be written back on approval, and the evidence behind it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PendingResult {
     /// Flattened: `status` (and a failure's `cause`) head the file. Results written
     /// before the end was typed are upgraded when read (`legacy.rs`).

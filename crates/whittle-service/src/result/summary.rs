@@ -10,6 +10,7 @@ use super::{Rating, SearchFlags};
 /// docs/design.md §8's `--json` object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunSummary {
     /// Flattened: `status` (and `cause` for a failure) stay the object's first fields.
     #[serde(flatten)]
