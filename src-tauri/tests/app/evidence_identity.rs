@@ -69,12 +69,10 @@ fn minimize(setup: &Setup, session: &str) -> (Arc<Runs>, String, Vec<Shot>) {
     let shots = events
         .iter()
         .filter_map(|e| match e {
-            RunEvent::AttemptFinished {
-                attempt,
-                screenshot: Some(s),
-                reproduced,
-                ..
-            } => Some((*attempt, s.clone(), *reproduced)),
+            RunEvent::AttemptFinished(a) => a
+                .screenshot
+                .clone()
+                .map(|s| (a.attempt, s, a.verdict.reproduced())),
             _ => None,
         })
         .collect();

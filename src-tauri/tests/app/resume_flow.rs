@@ -15,7 +15,7 @@ use whittle_app::run_request::ResumeRequest;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
 use whittle_service::api::{self as view, interrupted_runs, OwnRuns, PastRunOutcome};
-use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
+use whittle_service::run::{AttemptVerdict, RunEnd, RunEvent, RunNotice};
 
 fn own_runs_file(setup: &Setup) -> std::path::PathBuf {
     setup.root.path().join("state/own-runs.json")
@@ -101,7 +101,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
     let shown: Vec<u32> = events[..resumed_at]
         .iter()
         .filter_map(|e| match e {
-            RunEvent::AttemptFinished { attempt, .. } => Some(*attempt),
+            RunEvent::AttemptFinished(a) => Some(a.attempt),
             _ => None,
         })
         .collect();
@@ -121,10 +121,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
     );
     assert!(!events.iter().any(|e| matches!(
         e,
-        RunEvent::AttemptFinished {
-            reason: Some(AttemptReason::Cancelled),
-            ..
-        }
+        RunEvent::AttemptFinished(a) if a.verdict == AttemptVerdict::Cancelled
     )));
 
     let detail = view::session_detail(&setup.workspace(), SESSION).unwrap();

@@ -17,7 +17,7 @@ use whittle_app::runs::Runs;
 use whittle_app::{result_actions, reveal, run_control, screenshots};
 use whittle_service::api::{CountField, RunRefusal};
 use whittle_service::mask::{MaskRect, MaskStyle};
-use whittle_service::run::{AttemptReason, RunEnd, RunEvent, RunNotice};
+use whittle_service::run::{AttemptVerdict, RunEnd, RunEvent, RunNotice};
 
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
@@ -42,11 +42,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     let finished: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            RunEvent::AttemptFinished {
-                attempt,
-                screenshot,
-                ..
-            } => Some((*attempt, screenshot.clone())),
+            RunEvent::AttemptFinished(a) => Some((a.attempt, a.screenshot.clone())),
             _ => None,
         })
         .collect();
@@ -197,9 +193,9 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
                 cancelled = runs.cancel(run_id);
             }
             RunUpdate::Event {
-                event: RunEvent::AttemptFinished { reason, .. },
+                event: RunEvent::AttemptFinished(a),
                 ..
-            } => reasons.push(reason),
+            } => reasons.push(a.verdict),
             RunUpdate::Event { .. } => {}
             RunUpdate::Ended { result, .. } => {
                 break *result.expect("a cancelled run still has a result")
@@ -212,12 +208,12 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     assert!(result.sidecar_preview.is_none());
     // Cancelling is not a device error: the attempt it stopped says so.
     assert!(
-        reasons.contains(&Some(AttemptReason::Cancelled)),
+        reasons.contains(&AttemptVerdict::Cancelled),
         "{reasons:?}"
     );
     assert!(!reasons
         .iter()
-        .any(|r| matches!(r, Some(AttemptReason::RuntimeError { .. }))));
+        .any(|r| matches!(r, AttemptVerdict::Failed { .. })));
     // The baseline reproduced before the cancel: its path is the best so far, unproven,
     // and can be exported as such (never approved).
     // (the whole replayable path: nothing was removed yet)

@@ -70,15 +70,16 @@ impl ProgressBridge {
             RunEvent::Started { max_replays, .. } => {
                 self.max_replays.store(*max_replays, Ordering::Relaxed);
             }
-            RunEvent::AttemptFinished {
-                attempt,
-                phase,
-                candidate,
-                ..
-            } => {
+            RunEvent::AttemptFinished(finished_attempt) => {
                 let finished = self.finished.fetch_add(1, Ordering::Relaxed) + 1;
                 let max = self.max_replays.load(Ordering::Relaxed);
-                let line = attempt_line(locale::words(), *attempt, max, *phase, candidate);
+                let line = attempt_line(
+                    locale::words(),
+                    finished_attempt.attempt,
+                    max,
+                    finished_attempt.phase,
+                    &finished_attempt.candidate,
+                );
                 let param = ProgressNotificationParam::new(token.clone(), f64::from(finished))
                     .with_total(f64::from(max))
                     .with_message(line);

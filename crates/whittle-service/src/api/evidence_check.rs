@@ -155,7 +155,7 @@ pub fn check_evidence(
     let base = recorded
         .attempts
         .first()
-        .filter(|a| a.phase == Phase::Baseline && a.reproduced)
+        .filter(|a| a.phase == Phase::Baseline && a.verdict.reproduced())
         .ok_or(Inconsistency::NoBaseline)?;
     if result.search.final_confirmed {
         let replayable: HashSet<u32> = base.candidate.iter().copied().collect();
@@ -169,7 +169,7 @@ pub fn check_evidence(
         let hits = recorded
             .attempts
             .iter()
-            .filter(|a| a.reproduced && a.candidate == kept)
+            .filter(|a| a.verdict.reproduced() && a.candidate == kept)
             .count();
         check(
             hits >= HIGH_CONFIDENCE_RUNS,

@@ -191,21 +191,13 @@ fn events(
         device: devices.first().cloned().unwrap_or_default(),
         devices,
     }];
-    events.extend(recorded.attempts.iter().map(|a| RunEvent::AttemptFinished {
-        attempt: a.attempt,
-        phase: a.phase,
-        candidate: a.candidate.clone(),
-        reproduced: a.reproduced,
-        reason: a.reason.clone(),
-        step: a.step,
-        signature: a.signature.clone(),
-        label: a.label.clone(),
-        observed: a.observed.clone(),
-        duration_ms: a.duration_ms.unwrap_or(0),
-        screenshot: a.screenshot.clone(),
-        screenshot_redacted: a.screenshot_redacted,
-        device: a.device.clone(),
-    }));
+    events.extend(
+        recorded
+            .attempts
+            .iter()
+            .cloned()
+            .map(RunEvent::AttemptFinished),
+    );
     if let Some(summary) = summary {
         events.push(RunEvent::Finished(summary.clone()));
     }

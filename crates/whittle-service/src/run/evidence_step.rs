@@ -8,9 +8,9 @@
 use serde::Serialize;
 use whittle_contract::report::RecordStepArgs;
 
-use super::journal::{AttemptOutcome, JournalAttempt};
+use super::journal::JournalAttempt;
 use super::recorded::RecordedAttempt;
-use super::{AttemptReason, RunEvent};
+use super::{AttemptVerdict, RunEvent};
 
 /// What an evidence step's `notes` hold: the journal record, and the lab host that
 /// owns the device in a pool across several servers (the device id alone does not say
@@ -57,36 +57,23 @@ pub(crate) fn reproduced(entry: &JournalAttempt) -> bool {
     entry.outcome.verdict().is_some_and(|v| v.reproduced)
 }
 
-/// Why `entry` did not reproduce, as the window and a reopened run tell it.
-pub(crate) fn reason_of(entry: &JournalAttempt) -> Option<AttemptReason> {
-    match &entry.outcome {
-        AttemptOutcome::Replayed { verdict } => verdict.reason.map(AttemptReason::from),
-        AttemptOutcome::Cancelled => Some(AttemptReason::Cancelled),
-        AttemptOutcome::Failed { cause } => Some(AttemptReason::RuntimeError {
-            detail: whittle_text::failure_text(cause),
-        }),
-    }
-}
-
-/// `entry` as a reopened run shows it; `screenshot` is the evidence step's, checked.
+/// `entry` as the window and a reopened run show it; `screenshot` is the evidence
+/// step's, checked (a live attempt passes its own).
 pub(crate) fn recorded_attempt(
     entry: &JournalAttempt,
     screenshot: Option<String>,
     screenshot_redacted: bool,
 ) -> RecordedAttempt {
-    let verdict = entry.outcome.verdict();
     RecordedAttempt {
         attempt: entry.attempt,
         phase: entry.phase,
         candidate: entry.candidate.clone(),
-        reproduced: reproduced(entry),
-        reason: reason_of(entry),
-        step: verdict.and_then(|v| v.step),
-        signature: verdict
-            .filter(|v| v.reproduced)
-            .and_then(|v| v.signature.clone()),
-        label: verdict.and_then(|v| v.label.clone()),
-        observed: verdict.map(|v| v.observed.clone()).unwrap_or_default(),
+        verdict: AttemptVerdict::of(&entry.outcome),
+        observed: entry
+            .outcome
+            .verdict()
+            .map(|v| v.observed.clone())
+            .unwrap_or_default(),
         duration_ms: Some(entry.duration_ms),
         screenshot,
         screenshot_redacted,
@@ -97,24 +84,9 @@ pub(crate) fn recorded_attempt(
 
 /// The window's event for `entry`.
 pub(crate) fn finished_event(entry: &JournalAttempt) -> RunEvent {
-    let recorded = recorded_attempt(
+    RunEvent::AttemptFinished(recorded_attempt(
         entry,
         entry.screenshot_src.clone(),
         entry.screenshot_redacted,
-    );
-    RunEvent::AttemptFinished {
-        attempt: recorded.attempt,
-        phase: recorded.phase,
-        candidate: recorded.candidate,
-        reproduced: recorded.reproduced,
-        reason: recorded.reason,
-        step: recorded.step,
-        signature: recorded.signature,
-        label: recorded.label,
-        observed: recorded.observed,
-        duration_ms: entry.duration_ms,
-        screenshot: recorded.screenshot,
-        screenshot_redacted: recorded.screenshot_redacted,
-        device: recorded.device,
-    }
+    ))
 }

@@ -2,6 +2,7 @@
 //! the original session: a live result is returned as a [`PendingResult`] that only
 //! [`approve`] writes back, on the user's say-so.
 
+mod attempt_verdict;
 mod decode_warnings;
 mod error;
 mod event;
@@ -28,7 +29,8 @@ mod verify;
 
 pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
-pub use event::{AttemptReason, RunEvent};
+pub use attempt_verdict::AttemptVerdict;
+pub use event::RunEvent;
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
     has_journal, parse_journal, read_journal, sealed_journal, AttemptOutcome, DiscardMark, Journal,

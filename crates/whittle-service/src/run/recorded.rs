@@ -10,34 +10,37 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use serde::Deserialize;
-use whittle_core::engine::Phase;
+use serde::{Deserialize, Serialize};
+use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::model::{SessionStatus, Step};
 use whittle_core::session::{parse_meta, parse_steps, SessionError, META_FILE, STEPS_FILE};
 
 use super::evidence_step::recorded_attempt;
 use super::journal::JournalAttempt;
-use super::{AttemptReason, PendingResult};
+use super::{AttemptVerdict, PendingResult};
 use crate::evidence::{read_result, validate_shot_name, ResultFileError};
 use crate::replay::{MissReason, ObservedCrash};
 
-/// One attempt as the evidence recorded it.
-#[derive(Debug, Clone, PartialEq)]
+/// One finished attempt, as the window shows it live (`RunEvent::AttemptFinished`) and
+/// as a reopened run shows it: both are built from the journal record by
+/// `evidence_step::recorded_attempt`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RecordedAttempt {
     pub attempt: u32,
     pub phase: Phase,
     pub candidate: Vec<u32>,
-    pub reproduced: bool,
-    pub reason: Option<AttemptReason>,
-    pub step: Option<u32>,
-    pub signature: Option<String>,
-    pub label: Option<String>,
+    pub verdict: AttemptVerdict,
+    /// Every crash the drain saw, compared against the target.
     pub observed: Vec<ObservedCrash>,
     /// Absent in evidence written before durations were recorded.
     pub duration_ms: Option<u32>,
+    /// The masked screenshot, relative to the evidence session folder
+    /// (`screenshots/attempt-NNN.png`), when one was archived.
     pub screenshot: Option<String>,
     pub screenshot_redacted: bool,
     pub device: String,
+    /// Run ahead of its turn by a spare device (docs/design.md §9).
     pub speculative: bool,
 }
 
@@ -192,27 +195,30 @@ fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
     }
     let notes: LegacyNotes = serde_json::from_str(&step.notes).ok()?;
     let r = notes.result;
-    let reason = match (r.reproduced, r.reason.as_deref()) {
-        (true, _) => None,
-        (false, Some("cancelled")) => Some(AttemptReason::Cancelled),
-        (false, Some("runtime_error")) => Some(AttemptReason::RuntimeError {
-            detail: r.error.unwrap_or_default(),
-        }),
-        (false, Some(other)) => {
-            let miss: MissReason = serde_json::from_value(serde_json::json!(other)).ok()?;
-            Some(miss.into())
-        }
-        (false, None) => None,
+    let verdict = match (r.reproduced, r.reason.as_deref()) {
+        (true, _) => AttemptVerdict::Reproduced {
+            signature: r.signature,
+            label: r.label,
+        },
+        (false, Some("cancelled")) => AttemptVerdict::Cancelled,
+        (false, Some("runtime_error")) => AttemptVerdict::Failed {
+            cause: FailureCause::Recorded {
+                detail: r.error.unwrap_or_default(),
+            },
+        },
+        (false, other) => AttemptVerdict::NotReproduced {
+            reason: match other {
+                Some(reason) => serde_json::from_value(serde_json::json!(reason)).ok()?,
+                None => MissReason::NoCrash,
+            },
+            step: r.step,
+        },
     };
     Some(RecordedAttempt {
         attempt: notes.attempt,
         phase: notes.phase,
         candidate: notes.candidate,
-        reproduced: r.reproduced,
-        reason,
-        step: r.step,
-        signature: r.signature.filter(|_| r.reproduced),
-        label: r.label,
+        verdict,
         observed: r.observed,
         duration_ms: notes.duration_ms,
         screenshot,

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use whittle_core::engine::Phase;
 use whittle_core::model::{Confidence, SessionStatus};
-use whittle_service::run::{read_recorded_run, AttemptReason, RunEnd};
+use whittle_core::engine::{FailureCause, MissReason};
+use whittle_service::run::{read_recorded_run, AttemptVerdict, RunEnd};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
 
@@ -49,8 +50,11 @@ fn a_finished_run_reads_back_attempt_by_attempt() {
 
     let baseline = &run.attempts[0];
     assert_eq!(baseline.phase, Phase::Baseline);
-    assert!(baseline.reproduced && baseline.reason.is_none());
-    assert_eq!(baseline.signature.as_deref(), Some("51defb0ee406"));
+    assert!(
+        matches!(&baseline.verdict, AttemptVerdict::Reproduced { signature, .. } if signature.as_deref() == Some("51defb0ee406")),
+        "{:?}",
+        baseline.verdict
+    );
     assert_eq!(
         baseline.screenshot.as_deref(),
         Some("screenshots/attempt-001.png")
@@ -66,25 +70,30 @@ fn a_finished_run_reads_back_attempt_by_attempt() {
 
     // Both devices ran attempts; negatives carry their reason.
     assert!(run.attempts.iter().any(|a| a.device == "sim-2"));
-    let misses: Vec<&AttemptReason> = run
+    let misses: Vec<MissReason> = run
         .attempts
         .iter()
-        .filter(|a| !a.reproduced)
-        .map(|a| a.reason.as_ref().expect("a negative has a reason"))
+        .filter(|a| !a.verdict.reproduced())
+        .map(|a| match &a.verdict {
+            AttemptVerdict::NotReproduced { reason, .. } => *reason,
+            other => panic!("a negative is a miss with its reason, not {other:?}"),
+        })
         .collect();
     assert!(!misses.is_empty());
-    assert!(misses.contains(&&AttemptReason::NoCrash));
-    assert!(misses.contains(&&AttemptReason::ElementNotFound));
+    assert!(misses.contains(&MissReason::NoCrash));
+    assert!(misses.contains(&MissReason::ElementNotFound));
     // Attempt 4 typed into a field that was not there: the action failed.
-    assert_eq!(run.attempts[3].reason, Some(AttemptReason::ActionFailed));
-    assert!(misses.iter().all(|r| !matches!(
-        r,
-        AttemptReason::Cancelled | AttemptReason::RuntimeError { .. }
-    )));
+    assert!(matches!(
+        run.attempts[3].verdict,
+        AttemptVerdict::NotReproduced {
+            reason: MissReason::ActionFailed,
+            ..
+        }
+    ));
     let confirmations = run
         .attempts
         .iter()
-        .filter(|a| a.phase == Phase::Confirm && a.reproduced && a.candidate == [10, 11, 12])
+        .filter(|a| a.phase == Phase::Confirm && a.verdict.reproduced() && a.candidate == [10, 11, 12])
         .count();
     assert!(
         confirmations >= 2,
@@ -146,11 +155,13 @@ fn cancelled_and_failed_attempts_read_as_such() {
     }
     std::fs::write(evidence.join("steps.jsonl"), lines.join("\n") + "\n").unwrap();
     let run = read_recorded_run(&evidence).unwrap();
-    assert_eq!(run.attempts[1].reason, Some(AttemptReason::Cancelled));
+    assert_eq!(run.attempts[1].verdict, AttemptVerdict::Cancelled);
     assert_eq!(
-        run.attempts[2].reason,
-        Some(AttemptReason::RuntimeError {
-            detail: "device gone".into()
-        })
+        run.attempts[2].verdict,
+        AttemptVerdict::Failed {
+            cause: FailureCause::Recorded {
+                detail: "device gone".into()
+            }
+        }
     );
 }

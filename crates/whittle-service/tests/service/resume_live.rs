@@ -132,7 +132,7 @@ fn evidence_sequence(evidence: &Path) -> Vec<(u32, String, Vec<u32>, bool)> {
                 a.attempt,
                 format!("{:?}", a.phase),
                 a.candidate.clone(),
-                a.reproduced,
+                a.verdict.reproduced(),
             )
         })
         .collect()

@@ -148,7 +148,8 @@ async fn five_hundred_replays_in_one_run_keep_memory_flat_and_leak_nothing() {
         &s.config,
         opts,
         |event| {
-            if let RunEvent::AttemptFinished { attempt, .. } = event {
+            if let RunEvent::AttemptFinished(finished) = event {
+                let attempt = finished.attempt;
                 if attempt % 50 == 0 {
                     samples
                         .lock()

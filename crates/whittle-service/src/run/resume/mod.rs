@@ -34,7 +34,7 @@ use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, LockError, RunLock};
 use super::ResumeMark;
 use super::{
-    prepare, read_recorded_run, AttemptReason, Prepared, RunError, RunEvent, RunOutcome, RunSpec,
+    prepare, read_recorded_run, Prepared, RunError, RunEvent, RunOutcome, RunSpec,
 };
 use crate::client::Hub;
 use crate::config::Config;
@@ -328,12 +328,7 @@ async fn backfill(
         .map(|run| {
             run.attempts
                 .iter()
-                .filter(|a| {
-                    !matches!(
-                        a.reason,
-                        Some(AttemptReason::Cancelled | AttemptReason::RuntimeError { .. })
-                    )
-                })
+                .filter(|a| a.verdict.is_verdict())
                 .map(|a| a.attempt)
                 .collect()
         })
