@@ -114,11 +114,33 @@ export type ApproveBlock =
  */
 { code: "inconsistent"; detail: string };
 
+export type AttemptVerdict = AttemptVerdict_Serialize | AttemptVerdict_Deserialize;
+
+export type AttemptVerdict_Deserialize = 
 /**
- *  Why an attempt did not reproduce: the replay's own verdict, the user's cancel (not
- *  an error), or a device/server failure with its detail.
+ *  The target crash was seen: `signature` is its fingerprint (null for a match on a
+ *  degraded identity), `label` what the analyzer called it.
  */
-export type AttemptReason = { code: "no_crash" } | { code: "element_not_found" } | { code: "action_failed" } | { code: "different_crash" } | { code: "cancelled" } | { code: "runtime_error"; detail: string };
+{ kind: "reproduced"; signature?: string | null; label?: string | null } | 
+/**  The target crash was not seen; `step` is where an action stopped the replay. */
+{ kind: "not_reproduced"; reason: MissReason; step?: number | null } | 
+/**  The user's Cancel stopped it: not a verdict, not an error. */
+{ kind: "cancelled" } | 
+/**  The infrastructure failed: no verdict (a resume runs it again). */
+{ kind: "failed"; cause: FailureCause_Deserialize };
+
+export type AttemptVerdict_Serialize = 
+/**
+ *  The target crash was seen: `signature` is its fingerprint (null for a match on a
+ *  degraded identity), `label` what the analyzer called it.
+ */
+{ kind: "reproduced"; signature: string | null; label: string | null } | 
+/**  The target crash was not seen; `step` is where an action stopped the replay. */
+{ kind: "not_reproduced"; reason: MissReason; step: number | null } | 
+/**  The user's Cancel stopped it: not a verdict, not an error. */
+{ kind: "cancelled" } | 
+/**  The infrastructure failed: no verdict (a resume runs it again). */
+{ kind: "failed"; cause: FailureCause_Serialize };
 
 /**  How an element is found: resource id, visible text, or content description. */
 export type By = "identifier" | "text" | "label";
@@ -950,6 +972,63 @@ export type RecordOutcome_Serialize = {
 	stopped_at_step: number | null,
 };
 
+/**
+ *  One finished attempt, as the window shows it live (`RunEvent::AttemptFinished`) and
+ *  as a reopened run shows it: both are built from the journal record by
+ *  `evidence_step::recorded_attempt`.
+ */
+export type RecordedAttempt = RecordedAttempt_Serialize | RecordedAttempt_Deserialize;
+
+/**
+ *  One finished attempt, as the window shows it live (`RunEvent::AttemptFinished`) and
+ *  as a reopened run shows it: both are built from the journal record by
+ *  `evidence_step::recorded_attempt`.
+ */
+export type RecordedAttempt_Deserialize = {
+	attempt: number,
+	phase: Phase,
+	candidate: number[],
+	verdict: AttemptVerdict_Deserialize,
+	/**  Every crash the drain saw, compared against the target. */
+	observed: ObservedCrash_Deserialize[],
+	/**  Absent in evidence written before durations were recorded. */
+	duration_ms?: number | null,
+	/**
+	 *  The masked screenshot, relative to the evidence session folder
+	 *  (`screenshots/attempt-NNN.png`), when one was archived.
+	 */
+	screenshot?: string | null,
+	screenshot_redacted: boolean,
+	device: string,
+	/**  Run ahead of its turn by a spare device (docs/design.md §9). */
+	speculative: boolean,
+};
+
+/**
+ *  One finished attempt, as the window shows it live (`RunEvent::AttemptFinished`) and
+ *  as a reopened run shows it: both are built from the journal record by
+ *  `evidence_step::recorded_attempt`.
+ */
+export type RecordedAttempt_Serialize = {
+	attempt: number,
+	phase: Phase,
+	candidate: number[],
+	verdict: AttemptVerdict_Serialize,
+	/**  Every crash the drain saw, compared against the target. */
+	observed: ObservedCrash_Serialize[],
+	/**  Absent in evidence written before durations were recorded. */
+	duration_ms: number | null,
+	/**
+	 *  The masked screenshot, relative to the evidence session folder
+	 *  (`screenshots/attempt-NNN.png`), when one was archived.
+	 */
+	screenshot: string | null,
+	screenshot_redacted: boolean,
+	device: string,
+	/**  Run ahead of its turn by a spare device (docs/design.md §9). */
+	speculative: boolean,
+};
+
 export type RecordedCrash = {
 	crash_id: string,
 	kind: CrashKind,
@@ -1109,22 +1188,17 @@ export type RunEvent_Deserialize = ({ type: "started"; evidence_session: string;
 /**  The primary device. */
 device: string; 
 /**  Every device that replays (the primary first). */
-devices: string[] }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; notice?: never; observed?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; notice?: never; observed?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason?: AttemptReason | null; 
-/**  The step at which the actions stopped, when one failed. */
-step?: number | null; signature?: string | null; label?: string | null; 
-/**  Every crash the drain saw, compared against the target. */
-observed: ObservedCrash_Deserialize[]; duration_ms: number; 
-/**
- *  The masked screenshot, relative to the evidence session folder
- *  (`screenshots/attempt-NNN.png`), when one was archived.
- */
-screenshot?: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | {
+devices: string[] }) & { attempt?: never; candidate?: never; message?: never; notice?: never; phase?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | 
+/**  A finished attempt, as a reopened run shows it too. */
+{
+	type: "attempt_finished",
+} & RecordedAttempt_Deserialize | {
 	type: "snapshot",
 } & EngineSnapshot_Deserialize | 
 /**  Free text (from code that has no typed notice). */
-({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; notice?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | 
+({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; notice?: never; phase?: never; plan_steps?: never } | 
 /**  A typed warning the window words in its own language. */
-({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | {
+({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; phase?: never; plan_steps?: never } | {
 	type: "finished",
 } & RunSummary_Deserialize;
 
@@ -1136,22 +1210,17 @@ export type RunEvent_Serialize = ({ type: "started"; evidence_session: string; p
 /**  The primary device. */
 device: string; 
 /**  Every device that replays (the primary first). */
-devices: string[] }) & { attempt?: never; candidate?: never; duration_ms?: never; label?: never; message?: never; notice?: never; observed?: never; phase?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; notice?: never; observed?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | ({ type: "attempt_finished"; attempt: number; phase: Phase; candidate: number[]; reproduced: boolean; reason: AttemptReason | null; 
-/**  The step at which the actions stopped, when one failed. */
-step: number | null; signature: string | null; label: string | null; 
-/**  Every crash the drain saw, compared against the target. */
-observed: ObservedCrash_Serialize[]; duration_ms: number; 
-/**
- *  The masked screenshot, relative to the evidence session folder
- *  (`screenshots/attempt-NNN.png`), when one was archived.
- */
-screenshot: string | null; screenshot_redacted: boolean; device: string }) & { candidates?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | {
+devices: string[] }) & { attempt?: never; candidate?: never; message?: never; notice?: never; phase?: never } | ({ type: "attempt_started"; attempt: number; phase: Phase; candidate: number[] }) & { candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; notice?: never; plan_steps?: never } | 
+/**  A finished attempt, as a reopened run shows it too. */
+{
+	type: "attempt_finished",
+} & RecordedAttempt_Serialize | {
 	type: "snapshot",
 } & EngineSnapshot_Serialize | 
 /**  Free text (from code that has no typed notice). */
-({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; notice?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | 
+({ type: "warning"; message: string }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; notice?: never; phase?: never; plan_steps?: never } | 
 /**  A typed warning the window words in its own language. */
-({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; duration_ms?: never; evidence_session?: never; label?: never; max_replays?: never; message?: never; observed?: never; phase?: never; plan_steps?: never; reason?: never; reproduced?: never; screenshot?: never; screenshot_redacted?: never; signature?: never; step?: never } | {
+({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; phase?: never; plan_steps?: never } | {
 	type: "finished",
 } & RunSummary_Serialize;
 

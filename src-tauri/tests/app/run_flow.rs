@@ -207,10 +207,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     assert!(result.pending.is_none());
     assert!(result.sidecar_preview.is_none());
     // Cancelling is not a device error: the attempt it stopped says so.
-    assert!(
-        reasons.contains(&AttemptVerdict::Cancelled),
-        "{reasons:?}"
-    );
+    assert!(reasons.contains(&AttemptVerdict::Cancelled), "{reasons:?}");
     assert!(!reasons
         .iter()
         .any(|r| matches!(r, AttemptVerdict::Failed { .. })));

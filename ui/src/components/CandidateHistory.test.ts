@@ -3,28 +3,25 @@ import { describe, expect, it, vi } from "vitest";
 import CandidateHistory from "./CandidateHistory.svelte";
 import { evidenceScope } from "../lib/thumbnails";
 import type { AttemptRow } from "../lib/runState";
+import type { AttemptVerdict } from "../lib/runTypes";
 import { shot } from "../test/runFixtures";
 import { expectTexts } from "../test/text";
 
 function rowsOf(n: number): AttemptRow[] {
   return Array.from({ length: n }, (_, i) => {
     const attempt = i + 1;
-    const verdict = attempt % 10 === 0 ? "error" : attempt % 3 === 0 ? "reproduced" : "not_reproduced";
+    const verdict: AttemptVerdict =
+      attempt % 10 === 0
+        ? { kind: "failed", cause: { kind: "tool", step: null, detail: "device lost" } }
+        : attempt % 3 === 0
+          ? { kind: "reproduced", signature: "51defb0ee406", label: null }
+          : { kind: "not_reproduced", reason: "no_crash", step: null };
     return {
       attempt,
       phase: "one_by_one",
       candidate: Array.from({ length: 12 }, (_, k) => k + 1).filter((k) => k !== (attempt % 12) + 1),
       verdict,
-      reason:
-        verdict === "error"
-          ? { code: "runtime_error", detail: "device lost" }
-          : verdict === "reproduced"
-            ? null
-            : { code: "no_crash" },
-      step: null,
       observed: [],
-      signature: verdict === "reproduced" ? "51defb0ee406" : null,
-      label: null,
       durationMs: 1500,
       screenshot: shot(attempt),
       screenshotRedacted: false,
@@ -63,8 +60,7 @@ describe("CandidateHistory", () => {
   it("shows the crashes the drain saw with their stacks, target first", async () => {
     const row: AttemptRow = {
       ...rowsOf(1)[0]!,
-      verdict: "not_reproduced",
-      reason: { code: "different_crash" },
+      verdict: { kind: "not_reproduced", reason: "different_crash", step: null },
       observed: [
         {
           fingerprint: "aaaaaaaaaaaa",
@@ -86,11 +82,11 @@ describe("CandidateHistory", () => {
     expect(panel.querySelector("pre")!.textContent).toContain("at com.example.shop.Cart.add(Cart.kt:9)");
   });
 
-  it("counts a cancelled attempt as cancelled, not as an error", async () => {
+  it("counts a cancelled attempt as cancelled, not as a failure", async () => {
     const rows = rowsOf(3);
-    rows[2] = { ...rows[2]!, verdict: "cancelled", reason: { code: "cancelled" } };
+    rows[2] = { ...rows[2]!, verdict: { kind: "cancelled" } };
     render(CandidateHistory, { rows, onopen: () => {} });
-    expect(screen.getByRole("button", { name: /^Error/ })).toHaveTextContent("0");
+    expect(screen.getByRole("button", { name: /^Failed/ })).toHaveTextContent("0");
     expect(screen.getByRole("button", { name: /^Cancelled/ })).toHaveTextContent("1");
     expect(screen.getAllByTestId("history-row")[2]).toHaveTextContent("Stopped by Cancel (not an error)");
   });
@@ -112,7 +108,7 @@ describe("CandidateHistory", () => {
 
   it("filters by verdict", async () => {
     render(CandidateHistory, { rows: rowsOf(30), onopen: () => {} });
-    await fireEvent.click(screen.getByRole("button", { name: /^Error/ }));
+    await fireEvent.click(screen.getByRole("button", { name: /^Failed/ }));
     expect(screen.getAllByTestId("history-row").map((r) => r.dataset.attempt)).toEqual(["10", "20", "30"]);
     expect(screen.getAllByTestId("history-row")[0]).toHaveTextContent("Device or server error: device lost");
     await fireEvent.click(screen.getByRole("button", { name: /^Reproduced/ }));

@@ -3,7 +3,7 @@
 // only between related candidates, so the default partner is "the same candidate with
 // one step more" — what removing that step changed — never just the previous attempt.
 import type { AttemptRow } from "./runState";
-import type { Verdict } from "./wording";
+import { verdictKind, type Verdict } from "./wording";
 
 export type ShotRow = {
   name: string;
@@ -25,7 +25,7 @@ export interface ShotContext {
 export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<string>): ShotRow[] {
   return rows
     .filter((r) => r.screenshot !== null && !omitted.has(r.screenshot))
-    .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate, verdict: r.verdict }))
+    .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate, verdict: verdictKind(r.verdict) }))
     .sort((a, b) => a.attempt - b.attempt);
 }
 

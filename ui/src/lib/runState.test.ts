@@ -24,7 +24,7 @@ describe("run state reducer", () => {
   it("adds a running row when an attempt starts and fills it when it finishes", () => {
     const running = replay(3);
     expect(running.rows).toHaveLength(1);
-    expect(running.rows[0]).toMatchObject({ attempt: 1, verdict: "running", durationMs: null });
+    expect(running.rows[0]).toMatchObject({ attempt: 1, verdict: null, durationMs: null });
     expect(running.candidate).toEqual([2, 4]);
     expect(running.phase).toBe("baseline");
 
@@ -32,8 +32,7 @@ describe("run state reducer", () => {
     expect(done.rows).toHaveLength(1);
     expect(done.rows[0]).toMatchObject({
       attempt: 1,
-      verdict: "reproduced",
-      signature: "51defb0ee406",
+      verdict: { kind: "reproduced", signature: "51defb0ee406" },
       durationMs: 1200,
       screenshot: shot(1),
     });
@@ -48,9 +47,9 @@ describe("run state reducer", () => {
     expect(s.outcomeHistory).toHaveLength(1);
   });
 
-  it("tells a device failure (error) from a plain negative", () => {
+  it("tells a device failure from a plain negative", () => {
     const s = replay(9);
-    expect(s.rows.map((r) => r.verdict)).toEqual(["reproduced", "not_reproduced", "error"]);
+    expect(s.rows.map((r) => r.verdict?.kind)).toEqual(["reproduced", "not_reproduced", "failed"]);
   });
 
   it("folds a whole run into rows, averages and the final summary", () => {

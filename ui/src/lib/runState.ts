@@ -1,20 +1,16 @@
 // The run screen's state as a pure fold over the run's events, so a test can replay a
 // whole run without a DOM or a backend. `now` is passed in for the same reason.
-import type { AttemptReason, CandidateHistory, ObservedCrash, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
-import { verdictOf, type RunWarning, type Verdict } from "./wording";
+import type { AttemptVerdict, CandidateHistory, ObservedCrash, Phase, PlannedStep, RunEvent, RunSummary } from "./runTypes";
+import type { RunWarning } from "./wording";
 
 export type AttemptRow = {
   attempt: number;
   phase: Phase;
   candidate: number[];
-  verdict: Verdict | "running";
-  reason: AttemptReason | null;
-  /** The step at which the actions stopped, when one failed. */
-  step: number | null;
+  /** What became of it; null while it runs. */
+  verdict: AttemptVerdict | null;
   /** Every crash the drain saw after this replay. */
   observed: ObservedCrash[];
-  signature: string | null;
-  label: string | null;
   durationMs: number | null;
   screenshot: string | null;
   screenshotRedacted: boolean;
@@ -129,12 +125,8 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
           attempt: event.attempt,
           phase: event.phase,
           candidate: event.candidate,
-          verdict: "running",
-          reason: null,
-          step: null,
+          verdict: null,
           observed: [],
-          signature: null,
-          label: null,
           durationMs: null,
           screenshot: null,
           screenshotRedacted: false,
@@ -147,17 +139,13 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
         phase: event.phase,
         attempts: Math.max(state.attempts, event.attempt),
         finishedAttempts: state.finishedAttempts + 1,
-        finishedDurationMs: state.finishedDurationMs + event.duration_ms,
+        finishedDurationMs: state.finishedDurationMs + (event.duration_ms ?? 0),
         rows: upsertRow(state.rows, {
           attempt: event.attempt,
           phase: event.phase,
           candidate: event.candidate,
-          verdict: verdictOf(event.reproduced, event.reason),
-          reason: event.reason,
-          step: event.step,
+          verdict: event.verdict,
           observed: event.observed,
-          signature: event.signature,
-          label: event.label,
           durationMs: event.duration_ms,
           screenshot: event.screenshot,
           screenshotRedacted: event.screenshot_redacted,

@@ -3,7 +3,9 @@
 export type {
   Approval,
   ApproveBlock,
-  AttemptReason,
+  AttemptVerdict_Serialize as AttemptVerdict,
+  FailureCause_Serialize as FailureCause,
+  MissReason,
   CandidateHistory,
   Confidence,
   DeviceView_Serialize as Device,
@@ -31,6 +33,7 @@ export type {
   PlanEntry_Serialize as PlanEntry,
   PlannedStep,
   ProofRow,
+  RecordedAttempt_Serialize as RecordedAttempt,
   ReviewChecklist,
   ReviewSummary,
   RunEvent_Serialize as RunEvent,

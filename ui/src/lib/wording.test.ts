@@ -13,10 +13,11 @@ import {
   skipText,
   statusHeadline,
   stepText,
-  verdictOf,
+  verdictKind,
 } from "./wording";
 import { setLocale } from "./i18n/index.svelte";
 import { summary } from "../test/runFixtures";
+import type { AttemptVerdict, MissReason } from "./runTypes";
 
 describe("wording", () => {
   it("words every phase", () => {
@@ -24,22 +25,31 @@ describe("wording", () => {
     expect(phaseWords.one_by_one).toBe("Removing one step at a time");
   });
 
-  it("classifies verdicts: reproduced, plain negative, device error, cancelled", () => {
-    expect(verdictOf(true, null)).toBe("reproduced");
-    expect(verdictOf(false, { code: "no_crash" })).toBe("not_reproduced");
-    expect(verdictOf(false, { code: "element_not_found" })).toBe("not_reproduced");
-    expect(verdictOf(false, { code: "runtime_error", detail: "adb gone" })).toBe("error");
-    expect(verdictOf(false, { code: "cancelled" })).toBe("cancelled");
+  it("classifies verdicts by their kind, running until an attempt finished", () => {
+    expect(verdictKind(null)).toBe("running");
+    expect(verdictKind({ kind: "reproduced", signature: null, label: null })).toBe("reproduced");
+    expect(verdictKind({ kind: "cancelled" })).toBe("cancelled");
   });
 
-  it("turns typed reasons into words, with the step where the actions stopped", () => {
-    expect(reasonWords({ code: "no_crash" })).toBe("No crash");
-    expect(reasonWords({ code: "different_crash" })).toBe("A different crash");
-    expect(reasonWords({ code: "runtime_error", detail: "adb gone" })).toBe("Device or server error: adb gone");
-    expect(reasonWords({ code: "element_not_found" }, 7)).toBe("A step's element was not on screen (step 7)");
+  it("turns typed reasons and failure causes into words, with the step where the actions stopped", () => {
+    const miss = (reason: MissReason, step: number | null = null): AttemptVerdict => ({ kind: "not_reproduced", reason, step });
+    expect(reasonWords(miss("no_crash"))).toBe("No crash");
+    expect(reasonWords(miss("different_crash"))).toBe("A different crash");
+    expect(reasonWords(miss("element_not_found", 7))).toBe("A step's element was not on screen (step 7)");
+    expect(reasonWords({ kind: "failed", cause: { kind: "recorded", detail: "adb gone" } })).toBe(
+      "Device or server error: adb gone",
+    );
+    expect(reasonWords({ kind: "failed", cause: { kind: "tool", step: 3, detail: "timeout" } })).toBe(
+      "Device or server error: step 3: timeout",
+    );
+    expect(reasonWords({ kind: "failed", cause: { kind: "capture", device: "sim-1", detail: "logcat stopped" } })).toBe(
+      "Device or server error: logcat stopped (device sim-1)",
+    );
+    expect(reasonWords({ kind: "reproduced", signature: "s", label: null })).toBe("");
     expect(reasonWords(null)).toBe("");
     setLocale("zh-CN", false);
-    expect(reasonWords({ code: "cancelled" })).toBe("因取消而停止（不是错误）");
+    expect(reasonWords({ kind: "cancelled" })).toBe("因取消而停止（不是错误）");
+    expect(reasonWords({ kind: "failed", cause: { kind: "unknown_step", step: 9 } })).toBe("设备或服务器错误：第 9 步不在回放计划中");
   });
 
   it("words the backend's step descriptions, skip reasons and notices in either language", () => {

@@ -5,8 +5,9 @@
 // the language changes.
 import { t, tn, type MessageKey } from "./i18n/index.svelte";
 import type {
-  AttemptReason,
+  AttemptVerdict,
   Confidence,
+  FailureCause,
   PastRunOutcome,
   Phase,
   PlanNotice,
@@ -46,35 +47,58 @@ export const phaseShort = localized<Phase>({
   confirm: "phaseShort.confirm",
 });
 
-/** An attempt's verdict; `cancelled` is the user's Cancel, never counted as an error. */
-export type Verdict = "reproduced" | "not_reproduced" | "error" | "cancelled";
+/** The kind of an attempt's verdict (`AttemptVerdict` in the backend); `cancelled` is the
+ *  user's Cancel, never counted as a failure. */
+export type Verdict = AttemptVerdict["kind"];
 
 export const verdictWords = localized<Verdict | "running">({
   reproduced: "verdict.reproduced",
   not_reproduced: "verdict.not_reproduced",
-  error: "verdict.error",
+  failed: "verdict.failed",
   cancelled: "verdict.cancelled",
   running: "verdict.running",
 });
 
-export function verdictOf(reproduced: boolean, reason: AttemptReason | null): Verdict {
-  if (reproduced) return "reproduced";
-  if (reason?.code === "cancelled") return "cancelled";
-  return reason?.code === "runtime_error" ? "error" : "not_reproduced";
+/** A row's verdict kind, `running` until the attempt finished. */
+export function verdictKind(verdict: AttemptVerdict | null): Verdict | "running" {
+  return verdict?.kind ?? "running";
 }
 
-/** A replay's reason in words (typed by the backend; a device error keeps its detail). */
-export function reasonWords(reason: AttemptReason | null, step: number | null = null): string {
-  if (reason === null) return "";
-  const words =
-    reason.code === "runtime_error"
-      ? reason.detail
-        ? t("reason.runtimeDetail", { detail: reason.detail })
-        : t("reason.runtime")
-      : t(`reason.${reason.code}`);
-  return step !== null && (reason.code === "element_not_found" || reason.code === "action_failed")
-    ? t("reason.atStep", { reason: words, step })
-    : words;
+/** Why an attempt did not reproduce, in words ("" when it did or still runs). */
+export function reasonWords(verdict: AttemptVerdict | null): string {
+  switch (verdict?.kind) {
+    case undefined:
+    case "reproduced":
+      return "";
+    case "cancelled":
+      return t("reason.cancelled");
+    case "failed":
+      return t("reason.runtimeDetail", { detail: failureWords(verdict.cause) });
+    case "not_reproduced": {
+      const words = t(`reason.${verdict.reason}`);
+      const atStep = verdict.reason === "element_not_found" || verdict.reason === "action_failed";
+      return atStep && verdict.step !== null ? t("reason.atStep", { reason: words, step: verdict.step }) : words;
+    }
+  }
+}
+
+/** What failed in the infrastructure (`FailureCause`), in words; details are the
+ *  server's or the device's own text. */
+export function failureWords(cause: FailureCause): string {
+  switch (cause.kind) {
+    case "tool":
+      return cause.step === null ? cause.detail : t("failure.toolAtStep", { step: cause.step, detail: cause.detail });
+    case "drain":
+      return t("failure.drain", { detail: cause.detail });
+    case "unknown_step":
+      return t("failure.unknownStep", { step: cause.step });
+    case "capture":
+      return cause.device === null ? cause.detail : t("failure.captureOn", { detail: cause.detail, device: cause.device });
+    case "not_saved":
+      return t("failure.notSaved", { detail: cause.detail });
+    case "recorded":
+      return cause.detail;
+  }
 }
 
 /** The element a step acts on, in words. */

@@ -1,7 +1,7 @@
 // A realistic run of the demo's checkout crash, as the backend would emit it.
 import type { PlannedStep_Serialize } from "../bindings";
 import type {
-  AttemptReason,
+  AttemptVerdict,
   MaskRect,
   PendingResult,
   PlannedStep,
@@ -35,29 +35,30 @@ export const planSteps: PlannedStep[] = [
 
 export const shot = (attempt: number) => `screenshots/attempt-${String(attempt).padStart(3, "0")}.png`;
 
+const CHECKOUT_NPE = "NullPointerException in CheckoutActivity.onCreate";
+
+/** A reproducing attempt's verdict, as the backend sends it. */
+export const hit: AttemptVerdict = { kind: "reproduced", signature: "51defb0ee406", label: CHECKOUT_NPE };
+
 function finished(
   attempt: number,
   phase: "baseline" | "one_by_one" | "audit" | "confirm",
   candidate: number[],
-  reproduced: boolean,
-  reason: AttemptReason | null,
+  verdict: AttemptVerdict,
   duration_ms: number,
 ): RunEvent {
+  const reproduced = verdict.kind === "reproduced";
   return {
     type: "attempt_finished",
     attempt,
     phase,
     candidate,
-    reproduced,
-    reason,
-    step: null,
-    signature: reproduced ? "51defb0ee406" : null,
-    label: reproduced ? "NullPointerException in CheckoutActivity.onCreate" : null,
+    verdict,
     observed: reproduced
       ? [
           {
             fingerprint: "51defb0ee406",
-            label: "NullPointerException in CheckoutActivity.onCreate",
+            label: CHECKOUT_NPE,
             kind: "java",
             process: "com.example.shop",
             is_target: true,
@@ -69,6 +70,7 @@ function finished(
     screenshot: shot(attempt),
     screenshot_redacted: false,
     device: "sim-1",
+    speculative: false,
   };
 }
 
@@ -102,7 +104,7 @@ export const events: RunEvent[] = [
     devices: ["sim-1"],
   },
   { type: "attempt_started", attempt: 1, phase: "baseline", candidate: [2, 4] },
-  finished(1, "baseline", [2, 4], true, null, 1200),
+  finished(1, "baseline", [2, 4], hit, 1200),
   {
     type: "snapshot",
     phase: "one_by_one",
@@ -115,11 +117,17 @@ export const events: RunEvent[] = [
     outcome_history: [{ candidate: [2, 4], outcomes: [true] }],
   },
   { type: "attempt_started", attempt: 2, phase: "one_by_one", candidate: [4] },
-  finished(2, "one_by_one", [4], false, { code: "no_crash" }, 800),
+  finished(2, "one_by_one", [4], { kind: "not_reproduced", reason: "no_crash", step: null }, 800),
   { type: "attempt_started", attempt: 3, phase: "audit", candidate: [2] },
-  finished(3, "audit", [2], false, { code: "runtime_error", detail: "device sim-1 stopped answering" }, 1000),
+  finished(
+    3,
+    "audit",
+    [2],
+    { kind: "failed", cause: { kind: "tool", step: null, detail: "device sim-1 stopped answering" } },
+    1000,
+  ),
   { type: "attempt_started", attempt: 4, phase: "confirm", candidate: [2, 4] },
-  finished(4, "confirm", [2, 4], true, null, 1000),
+  finished(4, "confirm", [2, 4], hit, 1000),
   {
     type: "snapshot",
     phase: "confirm",

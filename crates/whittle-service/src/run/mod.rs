@@ -27,9 +27,9 @@ mod spec;
 mod static_result;
 mod verify;
 
+pub use attempt_verdict::AttemptVerdict;
 pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
-pub use attempt_verdict::AttemptVerdict;
 pub use event::RunEvent;
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{

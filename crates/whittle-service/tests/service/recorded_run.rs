@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use whittle_core::engine::Phase;
-use whittle_core::model::{Confidence, SessionStatus};
 use whittle_core::engine::{FailureCause, MissReason};
+use whittle_core::model::{Confidence, SessionStatus};
 use whittle_service::run::{read_recorded_run, AttemptVerdict, RunEnd};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
@@ -93,7 +93,9 @@ fn a_finished_run_reads_back_attempt_by_attempt() {
     let confirmations = run
         .attempts
         .iter()
-        .filter(|a| a.phase == Phase::Confirm && a.verdict.reproduced() && a.candidate == [10, 11, 12])
+        .filter(|a| {
+            a.phase == Phase::Confirm && a.verdict.reproduced() && a.candidate == [10, 11, 12]
+        })
         .count();
     assert!(
         confirmations >= 2,

@@ -33,9 +33,7 @@ use super::journal::{read_journal, Journal, JournalAttempt, JournalContents, Jou
 use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, LockError, RunLock};
 use super::ResumeMark;
-use super::{
-    prepare, read_recorded_run, Prepared, RunError, RunEvent, RunOutcome, RunSpec,
-};
+use super::{prepare, read_recorded_run, Prepared, RunError, RunEvent, RunOutcome, RunSpec};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::read_result;

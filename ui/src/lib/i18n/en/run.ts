@@ -75,7 +75,7 @@ export const run = {
   // Verdicts and replay reasons
   "verdict.reproduced": "Reproduced",
   "verdict.not_reproduced": "Not reproduced",
-  "verdict.error": "Error",
+  "verdict.failed": "Failed",
   "verdict.running": "Running…",
   "reason.no_crash": "No crash",
   "reason.element_not_found": "A step's element was not on screen",
@@ -83,6 +83,11 @@ export const run = {
   "reason.different_crash": "A different crash",
   "reason.runtime": "Device or server error",
   "reason.runtimeDetail": "Device or server error: {detail}",
+  "failure.toolAtStep": "step {step}: {detail}",
+  "failure.drain": "reading the crash log: {detail}",
+  "failure.unknownStep": "step {step} is not in the replay plan",
+  "failure.captureOn": "{detail} (device {device})",
+  "failure.notSaved": "the attempt could not be saved: {detail}",
 
   // Confidence and the result's headline (docs/design.md §3 Phase 5: "minimal" only over a complete proof)
   "confidence.high": "High",

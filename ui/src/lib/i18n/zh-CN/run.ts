@@ -70,7 +70,7 @@ export const run = {
 
   "verdict.reproduced": "已复现",
   "verdict.not_reproduced": "未复现",
-  "verdict.error": "错误",
+  "verdict.failed": "失败",
   "verdict.running": "运行中…",
   "reason.no_crash": "没有崩溃",
   "reason.element_not_found": "某一步的元素不在屏幕上",
@@ -78,6 +78,11 @@ export const run = {
   "reason.different_crash": "不同的崩溃（签名不同）",
   "reason.runtime": "设备或服务器错误",
   "reason.runtimeDetail": "设备或服务器错误：{detail}",
+  "failure.toolAtStep": "第 {step} 步：{detail}",
+  "failure.drain": "读取崩溃日志：{detail}",
+  "failure.unknownStep": "第 {step} 步不在回放计划中",
+  "failure.captureOn": "{detail}（设备 {device}）",
+  "failure.notSaved": "该次尝试未能保存：{detail}",
 
   "confidence.high": "高",
   "confidence.medium": "中",
