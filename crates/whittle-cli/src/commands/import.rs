@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use whittle_service::api::{self, ImportRefusal, ImportRequest, RecordFailure};
+use whittle_service::api::{self, ImportRefusal, ImportRequest, RecordFailure, RunRefusal};
 use whittle_service::config::Config;
 use whittle_service::import::{
     ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome,
@@ -42,7 +42,14 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
         print_summary(&summary);
         match &recorded {
             Some(Ok(outcome)) => print_recorded(outcome),
-            Some(Err(e)) => eprintln!("error: {e}"),
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                if let RecordFailure::Servers(servers) = e {
+                    for problem in &servers.problems {
+                        eprintln!("  fix: {}", problem.fix(&config.path));
+                    }
+                }
+            }
             None => println!(
                 "Not replayed yet: run it once with `whittle import … --record`, or replay it \
                  in the app (Run once and record)."
@@ -56,10 +63,14 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
             RecordEnd::RanToEnd => Exit::NoResult,
             RecordEnd::Stopped { .. } => Exit::Stopped,
         },
-        Some(Err(RecordError::Run(e))) => Exit::of_error(&e),
-        Some(Err(RecordError::NoPackage(_) | RecordError::NotInstalled { .. })) => Exit::Usage,
-        Some(Err(RecordError::AlreadyRecorded(_))) => Exit::Usage,
-        Some(Err(_)) => Exit::Infrastructure,
+        Some(Err(RecordFailure::Servers(e))) => Exit::of_refusal(&RunRefusal::of_servers(&e)),
+        Some(Err(RecordFailure::Record(RecordError::Run(e)))) => Exit::of_error(&e),
+        Some(Err(RecordFailure::Record(
+            RecordError::NoPackage(_)
+            | RecordError::NotInstalled { .. }
+            | RecordError::AlreadyRecorded(_),
+        ))) => Exit::Usage,
+        Some(Err(RecordFailure::Record(_))) => Exit::Infrastructure,
     }
 }
 
@@ -67,7 +78,7 @@ async fn record(
     config: &Config,
     summary: &ImportSummary,
     device: Option<String>,
-) -> Result<RecordOutcome, RecordError> {
+) -> Result<RecordOutcome, RecordFailure> {
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {
@@ -81,16 +92,7 @@ async fn record(
     };
     let result = whittle_service::api::record(config, &opts, &cancel).await;
     ctrl_c.abort();
-    result.map_err(|e| match e {
-        RecordFailure::Servers(e) => {
-            eprintln!("error: {e}");
-            for problem in &e.problems {
-                eprintln!("  fix: {}", problem.fix(&config.path));
-            }
-            RecordError::Replay("the MCP servers did not start (see above)".into())
-        }
-        RecordFailure::Record(e) => e,
-    })
+    result
 }
 
 fn refuse(e: &ImportRefusal, json: bool) -> Exit {
@@ -178,7 +180,7 @@ fn print_recorded(outcome: &RecordOutcome) {
     println!("Next: whittle minimize {}", outcome.session_id);
 }
 
-fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, RecordError>>) {
+fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, RecordFailure>>) {
     let mut value = serde_json::to_value(summary).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         let (record, error) = match recorded {

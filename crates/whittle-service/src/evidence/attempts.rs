@@ -1,15 +1,16 @@
 //! The attempts an evidence session recorded, read back from its `steps.jsonl` (one step
-//! per replay, written by the report server): which steps each replayed, its verdict and
-//! its screenshot. This is how an export labels screenshots by attempt and verdict.
+//! per replay, written by the report server; each step's notes are the attempt's journal
+//! record, read by `run::attempt_of` as a reopened run reads them): which steps each
+//! replayed, its verdict and its screenshot. This is how an export labels screenshots by
+//! attempt and verdict.
 
 use std::io::BufReader;
 use std::path::Path;
 
-use serde::Deserialize;
-use whittle_core::engine::Phase;
 use whittle_core::session::{parse_steps, STEPS_FILE};
 
 use crate::export::{ShotLabel, ShotVerdict};
+use crate::run::{attempt_of, AttemptVerdict};
 
 /// One replay as recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,26 +18,6 @@ pub struct RecordedAttempt {
     pub label: ShotLabel,
     /// `screenshots/attempt-NNN.png`, when one was archived.
     pub screenshot: Option<String>,
-}
-
-/// The `notes` Whittle writes for each replay step.
-#[derive(Deserialize)]
-struct ReplayNotes {
-    attempt: u32,
-    #[serde(default)]
-    phase: Option<Phase>,
-    #[serde(default)]
-    candidate: Vec<u32>,
-    #[serde(default)]
-    result: ReplayResult,
-}
-
-#[derive(Deserialize, Default)]
-struct ReplayResult {
-    #[serde(default)]
-    reproduced: bool,
-    #[serde(default)]
-    reason: Option<String>,
 }
 
 /// Every replay step of the evidence session, in the order recorded. Steps that are not
@@ -57,29 +38,24 @@ pub fn recorded_attempts(evidence_dir: &Path) -> Vec<RecordedAttempt> {
         }
     };
     steps
-        .into_iter()
+        .iter()
         .filter_map(|step| {
-            let notes: ReplayNotes = serde_json::from_str(&step.notes).ok()?;
-            let runtime_error = notes
-                .result
-                .reason
-                .as_deref()
-                .is_some_and(|r| r.starts_with("runtime_error"));
-            let verdict = if notes.result.reproduced {
-                ShotVerdict::Reproduced
-            } else if runtime_error {
-                ShotVerdict::Error
-            } else {
-                ShotVerdict::NotReproduced
+            let attempt = attempt_of(step)?;
+            let verdict = match attempt.verdict {
+                AttemptVerdict::Reproduced { .. } => ShotVerdict::Reproduced,
+                AttemptVerdict::NotReproduced { .. } => ShotVerdict::NotReproduced,
+                AttemptVerdict::Failed { .. } => ShotVerdict::Error,
+                AttemptVerdict::Cancelled => ShotVerdict::Cancelled,
             };
             Some(RecordedAttempt {
                 label: ShotLabel {
-                    attempt: notes.attempt,
-                    phase: notes.phase,
-                    candidate: notes.candidate,
+                    attempt: attempt.attempt,
+                    phase: Some(attempt.phase),
+                    candidate: attempt.candidate,
                     verdict,
                 },
-                screenshot: step.screenshot_src,
+                // The step's own name: the export checks it against the archive.
+                screenshot: step.screenshot_src.clone(),
             })
         })
         .collect()
@@ -88,6 +64,8 @@ pub fn recorded_attempts(evidence_dir: &Path) -> Vec<RecordedAttempt> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::MissReason;
+    use whittle_core::engine::Phase;
 
     #[test]
     fn replay_steps_are_read_with_their_verdicts_and_others_are_skipped() {
@@ -111,6 +89,67 @@ mod tests {
         assert_eq!(got[1].label.verdict, ShotVerdict::NotReproduced);
         assert_eq!(got[1].screenshot, None);
         assert_eq!(got[2].label.verdict, ShotVerdict::Error);
+    }
+
+    /// Evidence of this Whittle: each step's notes are the attempt's journal record.
+    #[test]
+    fn journal_records_label_their_screenshots_by_outcome() {
+        use crate::replay::ReplayVerdict;
+        use crate::run::{AttemptOutcome, JournalAttempt};
+        use whittle_core::engine::FailureCause;
+        let record = |attempt: u32, outcome: AttemptOutcome| JournalAttempt {
+            round: attempt,
+            round_jobs: 1,
+            attempt,
+            phase: Phase::OneByOne,
+            candidate: vec![attempt],
+            speculative: false,
+            device: "sim-1".into(),
+            outcome,
+            duration_ms: 10,
+            screenshot_src: None,
+            screenshot_redacted: false,
+            screenshot_omitted: None,
+            finished_at: "2026-12-04T10:00:00Z".into(),
+        };
+        let outcomes = [
+            AttemptOutcome::Replayed {
+                verdict: ReplayVerdict::reproduced(None, None, vec![]),
+            },
+            AttemptOutcome::Replayed {
+                verdict: ReplayVerdict::missed(MissReason::NoCrash, None, vec![]),
+            },
+            AttemptOutcome::Failed {
+                cause: FailureCause::Drain {
+                    detail: "gone".into(),
+                },
+            },
+            AttemptOutcome::Cancelled,
+        ];
+        let lines: Vec<String> = outcomes
+            .into_iter()
+            .enumerate()
+            .map(|(i, outcome)| {
+                let notes = serde_json::to_string(&record(i as u32 + 1, outcome)).unwrap();
+                serde_json::json!({"index": i + 1, "action": "replay", "result": "ok", "notes": notes})
+                    .to_string()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(STEPS_FILE), lines.join("\n")).unwrap();
+        let verdicts: Vec<ShotVerdict> = recorded_attempts(dir.path())
+            .into_iter()
+            .map(|a| a.label.verdict)
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                ShotVerdict::Reproduced,
+                ShotVerdict::NotReproduced,
+                ShotVerdict::Error,
+                ShotVerdict::Cancelled
+            ]
+        );
     }
 
     #[test]

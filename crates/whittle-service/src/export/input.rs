@@ -112,6 +112,8 @@ pub enum ShotVerdict {
     NotReproduced,
     /// The replay itself failed (device or server trouble), so it proves nothing.
     Error,
+    /// The user's Cancel stopped the replay, so it proves nothing either.
+    Cancelled,
 }
 
 impl ShotVerdict {
@@ -121,6 +123,7 @@ impl ShotVerdict {
             ShotVerdict::Reproduced => "reproduced",
             ShotVerdict::NotReproduced => "not-reproduced",
             ShotVerdict::Error => "error",
+            ShotVerdict::Cancelled => "cancelled",
         }
     }
 
@@ -130,6 +133,7 @@ impl ShotVerdict {
             ShotVerdict::Reproduced => "crashed (target crash reproduced)",
             ShotVerdict::NotReproduced => "no target crash",
             ShotVerdict::Error => "replay failed (proves nothing)",
+            ShotVerdict::Cancelled => "cancelled (proves nothing)",
         }
     }
 }

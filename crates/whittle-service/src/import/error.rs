@@ -54,8 +54,10 @@ pub enum RecordError {
     NotInstalled { package: String, device: String },
     #[error("the log capture is not running ({0}); nothing was recorded")]
     Capture(String),
-    #[error("the replay failed ({0}); nothing was recorded")]
-    Replay(String),
+    #[error("the replay failed ({}); nothing was recorded", whittle_text::failure_text(.0))]
+    Replay(whittle_core::engine::FailureCause),
+    #[error("cancelled before the replay ended; nothing was recorded")]
+    Cancelled,
     #[error("cannot write {}: {source}", .path.display())]
     Write {
         path: PathBuf,

@@ -9,8 +9,10 @@ use std::path::Path;
 
 use serde::Serialize;
 use serde_json::json;
+use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 use whittle_contract::report::RecordStepArgs;
+use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::model::{AppVersion, CrashKind, SessionStatus};
 use whittle_core::plan::{build_plan, ReplayStep};
 use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};
@@ -22,7 +24,10 @@ use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::archive_screenshot;
 use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
-use crate::run::{capture_problem, choose_device, evidence_name, stop_problem, RunError};
+use crate::run::{
+    capture_problem, choose_device, evidence_name, stop_problem, AttemptOutcome, JournalAttempt,
+    RunError,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordOptions {
@@ -155,33 +160,52 @@ pub async fn record_session(
         last_step: launch_step.unwrap_or(1),
     };
     let span = tracing::info_span!("record", session = %session_id, device = %device);
-    let replayed = tokio::select! {
+    let started_at = Instant::now();
+    let outcome = tokio::select! {
         biased;
-        _ = cancel.cancelled() => Err("cancelled by user".to_string()),
+        _ = cancel.cancelled() => AttemptOutcome::Cancelled,
         r = tracing::Instrument::instrument(replay_observed(hub, &ctx, &steps, &mut poll), span) => {
-            r.map_err(|e| e.to_string())
+            match r {
+                Ok(verdict) => AttemptOutcome::Replayed { verdict },
+                Err(e) => AttemptOutcome::Failed { cause: e.cause() },
+            }
         }
     };
+    let duration_ms = u32::try_from(started_at.elapsed().as_millis()).unwrap_or(u32::MAX);
     let last_step = poll.last_step;
     let seen = poll.seen;
     // Every crash of the app the log holds now (nothing clears it until the next replay).
-    let drained = match &replayed {
-        Ok(_) => hub
+    let drained = match &outcome {
+        AttemptOutcome::Replayed { .. } => hub
             .log()
             .get_recent_crashes(&device, Some(&package))
             .await
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(e.clone()),
+            .map_err(|e| {
+                RecordError::Replay(FailureCause::Drain {
+                    detail: e.to_string(),
+                })
+            }),
+        AttemptOutcome::Cancelled => Err(RecordError::Cancelled),
+        AttemptOutcome::Failed { cause } => Err(RecordError::Replay(cause.clone())),
     };
     let shot = archive_screenshot(hub, &device, &package, &evidence_dir, 1, &config.masking).await;
-    let verdict = replayed.as_ref().ok();
-    let notes = json!({
-        "attempt": 1, "purpose": "record", "candidate": plan.candidate_ids(), "device": device,
-        "result": match &replayed {
-            Ok(v) => serde_json::to_value(v).unwrap_or_default(),
-            Err(e) => json!({"reproduced": false, "reason": "runtime_error", "error": e}),
-        },
-    });
+    // The step's notes are the attempt's journal record, as a minimize run writes them
+    // (run/evidence_step.rs), so every reader of evidence reads this one too.
+    let record = JournalAttempt {
+        round: 1,
+        round_jobs: 1,
+        attempt: 1,
+        phase: Phase::Baseline,
+        candidate: plan.candidate_ids(),
+        speculative: false,
+        device: device.clone(),
+        outcome: outcome.clone(),
+        duration_ms,
+        screenshot_src: shot.src.clone(),
+        screenshot_redacted: shot.redacted,
+        screenshot_omitted: shot.omitted_because.clone(),
+        finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+    };
     let _ = hub
         .report()
         .record_step(RecordStepArgs {
@@ -193,7 +217,7 @@ pub async fn record_session(
                 "fail"
             }
             .into(),
-            notes: notes.to_string(),
+            notes: serde_json::to_string(&record).unwrap_or_default(),
             screenshot_src: shot.src.clone(),
             screenshot_redacted: Some(shot.redacted),
         })
@@ -201,14 +225,12 @@ pub async fn record_session(
     let capture_end = stop_problem(hub, &started.session_id).await;
     let drained = match (drained, capture_end) {
         (Ok(d), None) => d,
-        (Err(e), _) | (Ok(_), Some(e)) => {
-            let _ = hub
-                .report()
-                .finalize(&started.session_id, SessionStatus::Failed, &e)
-                .await;
-            return Err(RecordError::Replay(e));
+        (Err(e), _) => return Err(failed(hub, &started.session_id, e).await),
+        (Ok(_), Some(problem)) => {
+            return Err(failed(hub, &started.session_id, RecordError::Capture(problem)).await)
         }
     };
+    let verdict = outcome.verdict();
 
     let mut crashes = Vec::new();
     let mut stacks = Vec::new();
@@ -257,6 +279,15 @@ pub async fn record_session(
         crashes,
         stopped_at_step: verdict.and_then(|v| v.step),
     })
+}
+
+/// Ends the evidence session as failed with `error`'s words, and returns it.
+async fn failed(hub: &Hub, evidence_session: &str, error: RecordError) -> RecordError {
+    let _ = hub
+        .report()
+        .finalize(evidence_session, SessionStatus::Failed, &error.to_string())
+        .await;
+    error
 }
 
 /// Which step each crash followed: the log is read (never cleared) after every step.

@@ -48,7 +48,7 @@ pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
-pub use recorded::{read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
+pub use recorded::{attempt_of, read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,

@@ -180,7 +180,9 @@ pub(crate) fn evidence_records(evidence_dir: &Path) -> Vec<JournalAttempt> {
         .collect()
 }
 
-fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
+/// The attempt `step` records, or `None` when its notes are not an attempt record (of
+/// this Whittle or an older one). The one reader of evidence notes.
+pub fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
     // Only the archive's own names: anything else in the file is not shown.
     let screenshot = step
         .screenshot_src
