@@ -2,7 +2,7 @@
 //! the counts are checked once, by the application API (`count_of`), into its `RunSpec`.
 
 use serde::Deserialize;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 use whittle_service::api::{count_of, CountField, InvalidCount, ResumeOptions, RunJob, RunSpec};
 
 /// What the run panel asks for.
@@ -16,7 +16,7 @@ pub struct RunRequest {
     /// `None` lets Phase 0 pick the only (or first) device.
     pub device: Option<String>,
     /// The search strategy; the seed's unless the user opts in to `binary` or `flaky`.
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     /// Replays of the full path allowed until it reproduces (>= 1); absent = 1, the
     /// seed's single try.
     #[serde(default)]

@@ -5,16 +5,16 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use whittle_bench::{decide_all, Shape};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 /// One group per shape; throughput is per replay decided.
 fn bench_shape(c: &mut Criterion, name: &str, shape: Shape) {
     let mut group = c.benchmark_group(name);
     for steps in [10u32, 100, 1000] {
-        let replays = decide_all(Strategy::Seed, steps, shape).unwrap_or(0);
+        let replays = decide_all(SearchStrategy::Seed, steps, shape).unwrap_or(0);
         group.throughput(Throughput::Elements(u64::from(replays)));
         group.bench_with_input(BenchmarkId::from_parameter(steps), &steps, |b, &steps| {
-            b.iter(|| decide_all(Strategy::Seed, black_box(steps), shape));
+            b.iter(|| decide_all(SearchStrategy::Seed, black_box(steps), shape));
         });
     }
     group.finish();

@@ -8,11 +8,11 @@ use super::run::{ReplayRecord, Run};
 use super::scenario::Scenario;
 use whittle_core::engine::EngineError;
 use whittle_core::parallel::Scheduler;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 pub fn simulate_on(
     scenario: &Scenario,
-    strategy: Strategy,
+    strategy: SearchStrategy,
     max_replays: u32,
     timing: Timing,
     devices: u32,
@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn one_device_is_the_sequential_run_and_more_devices_are_faster() {
         for scenario in suite(true) {
-            for strategy in Strategy::ALL {
+            for strategy in SearchStrategy::ALL {
                 let seq = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
                 let one = simulate_on(&scenario, strategy, 2000, Timing::default(), 1).unwrap();
                 assert_eq!(one.result, seq.result, "{}", scenario.name);

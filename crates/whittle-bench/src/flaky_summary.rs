@@ -4,12 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::flaky_table::FlakyRow;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 /// One line per (strategy, crash rate) over every (n, k) of the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlakySummary {
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     pub percent: u32,
     /// Results over runs.
     pub results: f64,
@@ -22,7 +22,7 @@ pub struct FlakySummary {
 }
 
 pub fn flaky_summary(rows: &[FlakyRow]) -> Vec<FlakySummary> {
-    let mut keys: Vec<(Strategy, u32)> = Vec::new();
+    let mut keys: Vec<(SearchStrategy, u32)> = Vec::new();
     for r in rows {
         if !keys.contains(&(r.strategy, r.percent)) {
             keys.push((r.strategy, r.percent));
@@ -99,16 +99,16 @@ pub struct FlakyGoal {
 }
 
 pub fn flaky_goal(rows: &[FlakyRow]) -> Vec<FlakyGoal> {
-    let find = |strategy: Strategy, percent: u32, steps: u32, k: u32| {
+    let find = |strategy: SearchStrategy, percent: u32, steps: u32, k: u32| {
         rows.iter().find(|r| {
             r.strategy == strategy && r.percent == percent && r.steps == steps && r.k == k
         })
     };
     rows.iter()
-        .filter(|r| r.strategy == Strategy::Flaky && r.percent == 50)
+        .filter(|r| r.strategy == SearchStrategy::Flaky && r.percent == 50)
         .map(|r| {
             let binary =
-                find(Strategy::Binary, 100, r.steps, r.k).map_or(0.0, |b| b.median_replays);
+                find(SearchStrategy::Binary, 100, r.steps, r.k).map_or(0.0, |b| b.median_replays);
             FlakyGoal {
                 steps: r.steps,
                 k: r.k,

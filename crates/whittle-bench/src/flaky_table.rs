@@ -16,7 +16,7 @@ use super::scenario::{pick_steps, Scenario, ScenarioKind};
 use whittle_core::assessment::{assess, IdentityQuality};
 use whittle_core::engine::{EngineError, SearchResult};
 use whittle_core::model::Confidence;
-use whittle_core::strategy::{run_offline, SearchOptions, Strategy};
+use whittle_core::strategy::{run_offline, SearchOptions, SearchStrategy};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -61,7 +61,7 @@ impl FlakyBench {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlakyRow {
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     pub percent: u32,
     pub steps: u32,
     pub k: u32,
@@ -104,7 +104,7 @@ fn scenario(percent: u32, steps: u32, k: u32, seed: u32) -> Scenario {
 /// One strategy on one session, to its result.
 pub fn run_once(
     scenario: &Scenario,
-    strategy: Strategy,
+    strategy: SearchStrategy,
     max_replays: u32,
     options: SearchOptions,
 ) -> Result<SearchResult, EngineError> {
@@ -125,7 +125,7 @@ struct Tally {
 
 fn tally(
     bench: &FlakyBench,
-    strategy: Strategy,
+    strategy: SearchStrategy,
     percent: u32,
     steps: u32,
     k: u32,
@@ -161,7 +161,7 @@ pub fn flaky_table(bench: &FlakyBench) -> Result<Vec<FlakyRow>, EngineError> {
     let mut percents = vec![100];
     percents.extend(bench.percents.iter().copied().filter(|&p| p < 100));
     let mut rows = Vec::new();
-    for strategy in Strategy::ALL {
+    for strategy in SearchStrategy::ALL {
         for &steps in &bench.steps {
             for &k in &bench.essential {
                 let mut deterministic = 0.0;
@@ -250,12 +250,12 @@ mod tests {
         }
         let flaky: Vec<&FlakyRow> = rows
             .iter()
-            .filter(|r| r.strategy == Strategy::Flaky)
+            .filter(|r| r.strategy == SearchStrategy::Flaky)
             .collect();
         assert!(flaky.iter().all(|r| r.rated_high == 0.0));
         let deterministic = rows
             .iter()
-            .find(|r| r.strategy == Strategy::Binary && r.percent == 100)
+            .find(|r| r.strategy == SearchStrategy::Binary && r.percent == 100)
             .unwrap();
         assert_eq!(deterministic.kept_non_essential, 0.0);
         assert_eq!(deterministic.rated_high, 1.0);
@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(summary.len(), 6);
         let binary_100 = summary
             .iter()
-            .find(|s| s.strategy == Strategy::Binary && s.percent == 100)
+            .find(|s| s.strategy == SearchStrategy::Binary && s.percent == 100)
             .unwrap();
         assert_eq!(binary_100.ratio_to_deterministic, 1.0);
         assert_eq!(binary_100.replays, deterministic.median_replays);

@@ -10,7 +10,7 @@ use super::scenario::{Scenario, ScenarioKind};
 use whittle_core::assessment::{assess, IdentityQuality};
 use whittle_core::bound::lower_bound;
 use whittle_core::model::Confidence;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 /// The oracle compares exact signatures, as a reliable fingerprint does.
 const RELIABLE: IdentityQuality = IdentityQuality {
@@ -25,7 +25,7 @@ pub struct Row {
     pub steps: u32,
     /// Size of the minimal path (essential steps and their prerequisites).
     pub k: u32,
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     pub max_replays: u32,
     /// Every replay that ran, wasted speculative ones included (all count against the budget).
     pub replays: u32,
@@ -58,7 +58,7 @@ impl Row {
     /// compared with.
     pub fn new(
         scenario: &Scenario,
-        strategy: Strategy,
+        strategy: SearchStrategy,
         run: &Run,
         seed_1dev_wall_ms: u64,
         in_process_us: u64,
@@ -99,7 +99,7 @@ fn ms_to_s(ms: u64) -> f64 {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     pub max_replays: u32,
     pub scenarios: usize,
     pub converged: usize,
@@ -117,7 +117,7 @@ pub struct Summary {
 
 /// One summary per (strategy, budget), in first-seen order.
 pub fn summarize(rows: &[Row]) -> Vec<Summary> {
-    let mut keys: Vec<(Strategy, u32)> = Vec::new();
+    let mut keys: Vec<(SearchStrategy, u32)> = Vec::new();
     for row in rows {
         if !keys.contains(&(row.strategy, row.max_replays)) {
             keys.push((row.strategy, row.max_replays));
@@ -250,15 +250,16 @@ mod tests {
         let scenarios = suite(true);
         let mut rows = Vec::new();
         for scenario in &scenarios {
-            for (strategy, budget) in [(Strategy::Seed, 30), (Strategy::Binary, 2000)] {
-                let seed = simulate(scenario, Strategy::Seed, budget, Timing::default()).unwrap();
+            for (strategy, budget) in [(SearchStrategy::Seed, 30), (SearchStrategy::Binary, 2000)] {
+                let seed =
+                    simulate(scenario, SearchStrategy::Seed, budget, Timing::default()).unwrap();
                 let run = simulate_on(scenario, strategy, budget, Timing::default(), 3).unwrap();
                 rows.push(Row::new(scenario, strategy, &run, seed.wall_ms, 5));
             }
         }
         let summary = summarize(&rows);
         assert_eq!(summary.len(), 2);
-        assert_eq!(summary[0].strategy, Strategy::Seed);
+        assert_eq!(summary[0].strategy, SearchStrategy::Seed);
         assert_eq!(summary[0].max_replays, 30);
         assert_eq!(summary[1].scenarios, scenarios.len());
         for s in &summary {

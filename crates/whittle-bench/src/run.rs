@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::oracle::{SimOracle, Timing};
 use super::scenario::Scenario;
 use whittle_core::engine::{EngineError, Phase, SearchResult};
-use whittle_core::strategy::{run_offline, Strategy};
+use whittle_core::strategy::{run_offline, SearchStrategy};
 
 /// One replay the engine asked for, as the device model needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub struct Run {
 
 pub fn simulate(
     scenario: &Scenario,
-    strategy: Strategy,
+    strategy: SearchStrategy,
     max_replays: u32,
     timing: Timing,
 ) -> Result<Run, EngineError> {
@@ -78,7 +78,7 @@ mod tests {
     #[test]
     fn every_replay_is_counted_and_timed() {
         for scenario in suite(true) {
-            for strategy in Strategy::ALL {
+            for strategy in SearchStrategy::ALL {
                 let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
                 assert_eq!(run.replays.len() as u32, run.result.attempts);
                 assert_eq!(
@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn deterministic_scenarios_end_at_the_minimal_path_with_high_confidence() {
         for scenario in suite(true).iter().filter(|s| s.reproduce_percent == 100) {
-            for strategy in Strategy::ALL {
+            for strategy in SearchStrategy::ALL {
                 let run = simulate(scenario, strategy, 2000, Timing::default()).unwrap();
                 assert_eq!(run.result.current, scenario.minimal(), "{}", scenario.name);
                 assert!(run.result.flags.fixed_point_reached && run.result.flags.final_confirmed);

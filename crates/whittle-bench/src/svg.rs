@@ -182,13 +182,13 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::{simulate, suite, Timing};
-    use whittle_core::strategy::Strategy;
+    use whittle_core::strategy::SearchStrategy;
 
     #[test]
     fn one_point_per_run_and_one_line_per_series_plus_the_bound() {
         let mut rows = Vec::new();
         for scenario in suite(true) {
-            for strategy in Strategy::ALL {
+            for strategy in SearchStrategy::ALL {
                 let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
                 rows.push(Row::new(&scenario, strategy, &run, run.wall_ms, 0));
             }
@@ -198,7 +198,10 @@ mod tests {
         assert!(svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<circle").count(), rows.len());
         // One line per strategy (one budget here), plus the bound.
-        assert_eq!(svg.matches("<polyline").count(), Strategy::ALL.len() + 1);
+        assert_eq!(
+            svg.matches("<polyline").count(),
+            SearchStrategy::ALL.len() + 1
+        );
         assert!(svg.contains("seed (budget 2000)") && svg.contains("lower bound"));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
     }

@@ -3,7 +3,7 @@
 //! step), so a timer around it measures the engine's decisions, not a device.
 
 use whittle_core::engine::EngineError;
-use whittle_core::strategy::{needs_every, run_offline, Strategy};
+use whittle_core::strategy::{needs_every, run_offline, SearchStrategy};
 
 /// The two shapes of the criterion bench for a path of `steps` steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Shape {
 }
 
 /// Runs one whole search; returns how many replays it decided.
-pub fn decide_all(strategy: Strategy, steps: u32, shape: Shape) -> Result<u32, EngineError> {
+pub fn decide_all(strategy: SearchStrategy, steps: u32, shape: Shape) -> Result<u32, EngineError> {
     let essential = shape.essential(steps);
     // Large enough to finish: throughput is per replay decided.
     let mut engine = strategy.reducer((1..=steps).collect(), 100_000)?;
@@ -47,9 +47,9 @@ mod tests {
 
     #[test]
     fn the_one_by_one_shape_is_the_seeds_worst_case_and_not_the_binary_ones() {
-        let seed = decide_all(Strategy::Seed, 100, Shape::OneByOne).unwrap();
-        let binary = decide_all(Strategy::Binary, 100, Shape::OneByOne).unwrap();
+        let seed = decide_all(SearchStrategy::Seed, 100, Shape::OneByOne).unwrap();
+        let binary = decide_all(SearchStrategy::Binary, 100, Shape::OneByOne).unwrap();
         assert!(seed > 10 * binary, "seed {seed}, binary {binary}");
-        assert!(decide_all(Strategy::Seed, 100, Shape::Bisect).unwrap() < 40);
+        assert!(decide_all(SearchStrategy::Seed, 100, Shape::Bisect).unwrap() < 40);
     }
 }

@@ -148,7 +148,7 @@ pub struct MinimizeArgs {
     /// or `flaky` (for crashes that show only sometimes: every verdict sampled, never
     /// rated high); see the README's Performance section.
     #[arg(long)]
-    pub strategy: Option<whittle_core::strategy::Strategy>,
+    pub strategy: Option<whittle_core::strategy::SearchStrategy>,
     /// Replay the full path up to N times until it reproduces (each try counts against
     /// the budget; a miss then a hit marks the crash flaky). 1, the default, is the seed's
     /// single try. A resumed run keeps the tries it started with.
@@ -166,7 +166,7 @@ pub struct MinimizeArgs {
 pub struct BenchArgs {
     /// Only this strategy (seed, binary or flaky); default: every strategy.
     #[arg(long)]
-    pub strategy: Option<whittle_core::strategy::Strategy>,
+    pub strategy: Option<whittle_core::strategy::SearchStrategy>,
     /// Measure flaky crashes instead of the scenario suite: crash rates 90/70/50 % (and
     /// 100 % to compare with), n = 16/32/64, k = 1–3, `--seeds` sessions per row.
     #[arg(long)]

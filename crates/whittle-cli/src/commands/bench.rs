@@ -14,7 +14,7 @@ use whittle_bench::{
     FlakySummary, Row, Shape, Summary, Timing,
 };
 use whittle_core::session::{load_session, SessionError};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 use whittle_core::EngineError;
 
 use crate::cli::BenchArgs;
@@ -44,7 +44,7 @@ enum BenchError {
 
 #[derive(Debug, Serialize)]
 struct DecisionCost {
-    strategy: Strategy,
+    strategy: SearchStrategy,
     shape: &'static str,
     steps: u32,
     replays: u32,
@@ -94,9 +94,9 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
     if args.flaky {
         return flaky(args);
     }
-    let strategies: Vec<Strategy> = match args.strategy {
+    let strategies: Vec<SearchStrategy> = match args.strategy {
         Some(strategy) => vec![strategy],
-        None => Strategy::ALL.to_vec(),
+        None => SearchStrategy::ALL.to_vec(),
     };
     let mut budgets = vec![DEFAULT_BUDGET, args.max_replays];
     budgets.dedup();
@@ -106,7 +106,7 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         // The baseline every wall-clock is compared with: the seed on one device.
         let seed_walls = budgets
             .iter()
-            .map(|&budget| Ok(simulate(&scenario, Strategy::Seed, budget, timing)?.wall_ms))
+            .map(|&budget| Ok(simulate(&scenario, SearchStrategy::Seed, budget, timing)?.wall_ms))
             .collect::<Result<Vec<u64>, BenchError>>()?;
         for &strategy in &strategies {
             for (&budget, &seed_wall) in budgets.iter().zip(&seed_walls) {
@@ -164,7 +164,7 @@ fn flaky(args: &BenchArgs) -> Result<(), BenchError> {
     }
     let mut rows = flaky_table(&bench)?;
     if let Some(strategy) = args.strategy {
-        rows.retain(|r| r.strategy == strategy || r.strategy == Strategy::Flaky);
+        rows.retain(|r| r.strategy == strategy || r.strategy == SearchStrategy::Flaky);
     }
     let goal = flaky_goal(&rows);
     let summary = flaky_summary(&rows);
@@ -249,7 +249,10 @@ fn print_report(report: &Report) {
 }
 
 /// The workloads of `benches/engine.rs`, timed once each (best of three runs).
-fn decision_costs(strategies: &[Strategy], quick: bool) -> Result<Vec<DecisionCost>, BenchError> {
+fn decision_costs(
+    strategies: &[SearchStrategy],
+    quick: bool,
+) -> Result<Vec<DecisionCost>, BenchError> {
     let sizes: &[u32] = if quick { &[10, 100] } else { &[10, 100, 1000] };
     let mut costs = Vec::new();
     for &strategy in strategies {

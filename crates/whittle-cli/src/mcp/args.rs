@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 /// One session of the workspace.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -48,7 +48,7 @@ pub struct MinimizeArgs {
     /// The search: `seed` (default), `binary` (fewer replays, the same proof) or `flaky`
     /// (for crashes that show only sometimes; never rated high).
     #[serde(default)]
-    pub strategy: Option<Strategy>,
+    pub strategy: Option<SearchStrategy>,
     /// Replay the full path up to this many times until it reproduces (default 1).
     #[serde(default)]
     pub baseline_tries: Option<u32>,

@@ -1,5 +1,5 @@
-//! The reduction engine: Phase 3 (docs/design.md §13) (ddmin variant with a repeated-sampling
-//! fixed-point audit and final confirmation). No I/O, no clock, no randomness: the
+//! The reduction engine: Phase 3 (docs/design.md §13) (the `seed` strategy, a ddmin
+//! variant with a repeated-sampling fixed-point audit and final confirmation). No I/O, no clock, no randomness: the
 //! driver asks [`Engine::next_request`], replays the candidate live and answers with
 //! [`Engine::record`]. Candidates are step indexes in original order; nothing else.
 //!

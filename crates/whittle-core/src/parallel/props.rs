@@ -8,7 +8,7 @@ use crate::engine::{
     FailureCause, MissReason, Outcome, Phase, Request, SearchResult, SearchStop,
     HIGH_CONFIDENCE_RUNS,
 };
-use crate::strategy::Strategy;
+use crate::strategy::SearchStrategy;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -36,7 +36,7 @@ impl Oracle {
 }
 
 fn sequential(
-    strategy: Strategy,
+    strategy: SearchStrategy,
     n: u32,
     max: u32,
     oracle: &mut Oracle,
@@ -65,7 +65,13 @@ struct Parallel {
     attempts_seen: Vec<u32>,
 }
 
-fn parallel(strategy: Strategy, n: u32, max: u32, devices: usize, oracle: &mut Oracle) -> Parallel {
+fn parallel(
+    strategy: SearchStrategy,
+    n: u32,
+    max: u32,
+    devices: usize,
+    oracle: &mut Oracle,
+) -> Parallel {
     let mut scheduler = Scheduler::new(strategy.reducer((1..=n).collect(), max).unwrap());
     let mut consumed = Vec::new();
     let mut ran = 0u32;
@@ -120,7 +126,7 @@ proptest! {
         picks in proptest::collection::vec(0u32..1000, 0..4),
         max in 1u32..120,
         devices in 1usize..=5,
-        strategy in prop::sample::select(Strategy::ALL.to_vec()),
+        strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
         let essential = essential_set(n, &picks);
         let oracle = || Oracle { essential: essential.clone(), percent: 100, rng: ChaCha8Rng::seed_from_u64(1) };
@@ -155,7 +161,7 @@ proptest! {
         devices in 1usize..=5,
         percent in 30u32..95,
         seed in any::<u64>(),
-        strategy in prop::sample::select(Strategy::ALL.to_vec()),
+        strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
         let mut oracle = Oracle { essential: essential_set(n, &picks), percent, rng: ChaCha8Rng::seed_from_u64(seed) };
         let par = parallel(strategy, n, max, devices, &mut oracle);
@@ -174,8 +180,11 @@ proptest! {
 #[test]
 fn four_devices_take_fewer_rounds_than_one_on_a_long_path() {
     let rounds = |devices: usize| {
-        let mut scheduler =
-            Scheduler::new(Strategy::Seed.reducer((1..=32).collect(), 2000).unwrap());
+        let mut scheduler = Scheduler::new(
+            SearchStrategy::Seed
+                .reducer((1..=32).collect(), 2000)
+                .unwrap(),
+        );
         let mut rounds = 0;
         while scheduler.is_done().is_none() {
             rounds += 1;
@@ -203,7 +212,7 @@ fn four_devices_take_fewer_rounds_than_one_on_a_long_path() {
 #[test]
 fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
     // Capture gone before the round: nothing ran, nothing is charged.
-    let mut s = Scheduler::new(Strategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
+    let mut s = Scheduler::new(SearchStrategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
     let jobs = s.dispatch(3);
     assert_eq!(jobs.len(), 3);
     for job in &jobs {
@@ -218,7 +227,7 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
     assert!(s.dispatch(3).is_empty());
 
     // A runtime error in the round's first job ends the search; the 2 others ran.
-    let mut s = Scheduler::new(Strategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
+    let mut s = Scheduler::new(SearchStrategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
     let jobs = s.dispatch(3);
     s.complete(jobs[0].attempt, Outcome::Failed { cause: adb() });
     assert!(s.is_done().is_none(), "round still running");
@@ -236,7 +245,7 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
 
 #[test]
 fn a_round_never_exceeds_the_budget_left() {
-    let mut s = Scheduler::new(Strategy::Seed.reducer((1..=8).collect(), 2).unwrap());
+    let mut s = Scheduler::new(SearchStrategy::Seed.reducer((1..=8).collect(), 2).unwrap());
     let jobs = s.dispatch(5);
     assert_eq!(jobs.len(), 2);
     assert_eq!(

@@ -1,4 +1,6 @@
-//! The strategy names a user can pick (`--strategy`).
+//! The search strategies a user can pick (`--strategy`; the window's *Search*), each
+//! with one name from code to window: `seed` (the normative algorithm, the default),
+//! `binary`, `flaky`. (`plan::Strategy` is a different thing: one way to find an element.)
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,10 +11,8 @@ use thiserror::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-// `Strategy` is taken in the bindings by the UI contract's locator strategy.
-#[cfg_attr(feature = "specta", serde(rename = "SearchStrategy"))]
 #[serde(rename_all = "snake_case")]
-pub enum Strategy {
+pub enum SearchStrategy {
     /// The seed's bisect + one-by-one search (the default).
     #[default]
     Seed,
@@ -23,19 +23,23 @@ pub enum Strategy {
     Flaky,
 }
 
-impl Strategy {
-    pub const ALL: [Strategy; 3] = [Strategy::Seed, Strategy::Binary, Strategy::Flaky];
+impl SearchStrategy {
+    pub const ALL: [SearchStrategy; 3] = [
+        SearchStrategy::Seed,
+        SearchStrategy::Binary,
+        SearchStrategy::Flaky,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Strategy::Seed => "seed",
-            Strategy::Binary => "binary",
-            Strategy::Flaky => "flaky",
+            SearchStrategy::Seed => "seed",
+            SearchStrategy::Binary => "binary",
+            SearchStrategy::Flaky => "flaky",
         }
     }
 }
 
-impl fmt::Display for Strategy {
+impl fmt::Display for SearchStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -47,11 +51,11 @@ pub struct UnknownStrategy {
     pub given: String,
 }
 
-impl FromStr for Strategy {
+impl FromStr for SearchStrategy {
     type Err = UnknownStrategy;
 
-    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
-        Strategy::ALL
+    fn from_str(s: &str) -> Result<SearchStrategy, UnknownStrategy> {
+        SearchStrategy::ALL
             .into_iter()
             .find(|strategy| strategy.name() == s)
             .ok_or_else(|| UnknownStrategy {
@@ -67,14 +71,14 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_unknown_names_are_refused() {
-        for strategy in Strategy::ALL {
-            assert_eq!(strategy.name().parse::<Strategy>(), Ok(strategy));
+        for strategy in SearchStrategy::ALL {
+            assert_eq!(strategy.name().parse::<SearchStrategy>(), Ok(strategy));
         }
-        let err = "ddmin".parse::<Strategy>().unwrap_err();
+        let err = "ddmin".parse::<SearchStrategy>().unwrap_err();
         assert_eq!(
             err.to_string(),
             "unknown strategy \"ddmin\"; expected one of: seed, binary, flaky"
         );
-        assert_eq!(Strategy::default(), Strategy::Seed);
+        assert_eq!(SearchStrategy::default(), SearchStrategy::Seed);
     }
 }

@@ -15,7 +15,7 @@ mod prefix;
 mod seed;
 
 pub use binary::{BinaryEngine, BinarySearch};
-pub use choice::{Strategy, UnknownStrategy};
+pub use choice::{SearchStrategy, UnknownStrategy};
 pub use flaky::{
     FlakyEngine, FlakySearch, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP, SEARCH_CONFIDENCE,
 };
@@ -81,7 +81,7 @@ impl Default for SearchOptions {
     }
 }
 
-impl Strategy {
+impl SearchStrategy {
     /// A fresh engine of this strategy with the default options; the same input checks
     /// as [`Engine::new`].
     pub fn reducer(
@@ -111,9 +111,13 @@ impl Strategy {
             ))
         }
         match self {
-            Strategy::Seed => boxed(SeedSearch::default(), replayable, max_replays, options),
-            Strategy::Binary => boxed(BinarySearch::default(), replayable, max_replays, options),
-            Strategy::Flaky => boxed(FlakySearch::default(), replayable, max_replays, options),
+            SearchStrategy::Seed => boxed(SeedSearch::default(), replayable, max_replays, options),
+            SearchStrategy::Binary => {
+                boxed(BinarySearch::default(), replayable, max_replays, options)
+            }
+            SearchStrategy::Flaky => {
+                boxed(FlakySearch::default(), replayable, max_replays, options)
+            }
         }
     }
 }

@@ -40,11 +40,11 @@ pub fn needs_every(essential: &[u32], candidate: &[u32]) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::Strategy;
+    use crate::strategy::SearchStrategy;
 
     #[test]
     fn every_strategy_ends_at_the_essential_steps_and_counts_each_answer() {
-        for strategy in Strategy::ALL {
+        for strategy in SearchStrategy::ALL {
             let mut reducer = strategy.reducer((1..=12).collect(), 1000).unwrap();
             let mut answered = 0;
             let result = run_offline(reducer.as_mut(), |request| {

@@ -9,7 +9,7 @@ use engine_support::oracles::{self, oracle, Kind};
 use engine_support::reference::reference_minimize;
 use engine_support::{drive_options, drive_with, scripted, Transcript};
 use proptest::prelude::*;
-use whittle_core::strategy::{SearchOptions, Strategy as Search};
+use whittle_core::strategy::{SearchOptions, SearchStrategy as Search};
 use whittle_core::{EngineError, Outcome, Phase};
 
 fn tries(n: u32) -> SearchOptions {

@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use whittle_core::assessment::assess;
 use whittle_core::bound::lower_bound;
 use whittle_core::model::Confidence;
-use whittle_core::strategy::Strategy as Search;
+use whittle_core::strategy::SearchStrategy as Search;
 use whittle_core::{EngineError, Outcome, Phase, ReplayRequest, SearchResult};
 
 fn session_and_kind() -> impl Strategy<Value = (Vec<u32>, Kind)> {

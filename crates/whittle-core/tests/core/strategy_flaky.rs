@@ -16,7 +16,7 @@ use whittle_core::assessment::{assess, Warning};
 use whittle_core::engine::StatisticalProof;
 use whittle_core::model::Confidence;
 use whittle_core::rate::Rate;
-use whittle_core::strategy::{Strategy as Search, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP};
+use whittle_core::strategy::{SearchStrategy as Search, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP};
 use whittle_core::{EngineError, Outcome, Phase, ReplayRequest};
 
 fn drive(

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 use whittle_core::bound::lower_bound;
-use whittle_core::strategy::{needs_every, run_offline, Strategy};
+use whittle_core::strategy::{needs_every, run_offline, SearchStrategy};
 
 /// Paths longer than this are estimated as this long (the estimate grows slowly with n,
 /// and the seed's one-by-one cost on very long paths would make the window wait).
@@ -61,8 +61,8 @@ pub fn estimate(replayable: u32) -> ReplayEstimate {
     let mut estimate = ReplayEstimate {
         fewer_pays_off: false,
         steps: replayable,
-        standard: range(Strategy::Seed),
-        fewer: range(Strategy::Binary),
+        standard: range(SearchStrategy::Seed),
+        fewer: range(SearchStrategy::Binary),
         lower_bound: lower_bound(n, n.min(1)),
     };
     estimate.fewer_pays_off = estimate.fewer_pays_off();
@@ -90,7 +90,7 @@ fn scenarios(n: u32) -> Vec<Vec<u32>> {
     all
 }
 
-fn replays(strategy: Strategy, n: u32, essential: &[u32]) -> Option<u32> {
+fn replays(strategy: SearchStrategy, n: u32, essential: &[u32]) -> Option<u32> {
     let mut engine = strategy.reducer((1..=n).collect(), UNCAPPED_BUDGET).ok()?;
     let result = run_offline(engine.as_mut(), |request| {
         needs_every(essential, &request.candidate)
@@ -107,8 +107,8 @@ mod tests {
         // The demo's checkout crash: 8 replayable steps, the last 3 needed; live runs took
         // 17 replays with Standard and 21–22 with Fewer replays (issue 16), and so does
         // the model for that shape.
-        assert_eq!(replays(Strategy::Seed, 8, &[6, 7, 8]), Some(17));
-        assert_eq!(replays(Strategy::Binary, 8, &[6, 7, 8]), Some(21));
+        assert_eq!(replays(SearchStrategy::Seed, 8, &[6, 7, 8]), Some(17));
+        assert_eq!(replays(SearchStrategy::Binary, 8, &[6, 7, 8]), Some(21));
         let e = estimate(8);
         assert!(e.standard.min <= 17 && 17 <= e.standard.max, "{e:?}");
         assert!(e.fewer.min <= 21 && 21 <= e.fewer.max, "{e:?}");

@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use whittle_core::engine::{FailureCause, Phase};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 use super::journal_seal::{seal, verify, SEAL_FIELD};
 use crate::atomic::{append_durable, sync_dir};
@@ -45,7 +45,7 @@ pub struct JournalHeader {
     pub original_session: String,
     pub crash_id: String,
     pub target: TargetIdentity,
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     pub max_replays: u32,
     /// Replays of the full path allowed until it reproduces (`--baseline-tries`; 1 in
     /// journals written before it existed, the seed's single try).

@@ -10,7 +10,7 @@ fn header() -> JournalHeader {
         target: TargetIdentity::Fingerprint {
             fingerprint: "0123456789ab".into(),
         },
-        strategy: Strategy::Seed,
+        strategy: SearchStrategy::Seed,
         max_replays: 30,
         baseline_tries: 1,
         candidates: vec![2, 3, 5],

@@ -10,7 +10,7 @@ use whittle_core::assessment::IdentityQuality;
 use whittle_core::model::Crash;
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
-use whittle_core::strategy::{SearchOptions, Strategy};
+use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
 use super::{RunError, RunNotice, RunSpec};
 use crate::client::Hub;
@@ -32,7 +32,7 @@ pub struct LiveRun {
     pub device_name: Option<String>,
     pub os_version: Option<String>,
     pub max_replays: u32,
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     /// Baseline tries (the seed's single try unless the user opts in to more).
     pub search_options: SearchOptions,
     /// The devices replays run on at once: `ctx.device` first, then extra online

@@ -1,6 +1,6 @@
 use std::num::NonZeroU32;
 
-use whittle_core::strategy::{SearchOptions, Strategy};
+use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
 /// Default `--max-replays` (Phase 0 (docs/design.md §13) step 2).
 pub const DEFAULT_MAX_REPLAYS: NonZeroU32 = NonZeroU32::new(30).unwrap();
@@ -18,7 +18,7 @@ pub struct RunSpec {
     pub device: Option<String>,
     pub package: Option<String>,
     /// The search strategy; the seed's unless the user opts in to another.
-    pub strategy: Strategy,
+    pub strategy: SearchStrategy,
     /// Size of the device pool replays run on at once (1 = one replay at a time).
     /// Fewer devices available is not an error: the run uses what there is.
     pub devices: NonZeroU32,
@@ -34,7 +34,7 @@ impl RunSpec {
             max_replays: DEFAULT_MAX_REPLAYS,
             device: None,
             package: None,
-            strategy: Strategy::Seed,
+            strategy: SearchStrategy::Seed,
             devices: NonZeroU32::MIN,
             baseline_tries: NonZeroU32::MIN,
         }

@@ -16,7 +16,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use whittle_core::engine::SearchStop;
 use whittle_core::model::SessionStatus;
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 use whittle_service::atomic::fault::{self, Stage};
 use whittle_service::client::Hub;
 use whittle_service::run::{
@@ -243,7 +243,7 @@ async fn a_resume_is_refused_naming_what_changed_and_leaves_the_evidence_as_it_w
     let before = snapshot();
 
     let mut other = ResumeOptions::new(&id);
-    other.strategy = Some(Strategy::Binary);
+    other.strategy = Some(SearchStrategy::Binary);
     other.max_replays = std::num::NonZeroU32::new(99);
     let err = run_resume(&s, other).await.expect_err("refused");
     let words = err.to_string();

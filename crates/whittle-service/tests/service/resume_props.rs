@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use whittle_core::engine::{Outcome, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 use whittle_service::replay::{MissReason, ReplayVerdict, TargetIdentity};
 use whittle_service::run::{
     parse_journal, restore, sealed_journal, AttemptOutcome, JournalAttempt, JournalHeader,
@@ -104,7 +104,7 @@ fn drive(
     }
 }
 
-fn header(strategy: Strategy, n: u32, max: u32, devices: u32) -> JournalHeader {
+fn header(strategy: SearchStrategy, n: u32, max: u32, devices: u32) -> JournalHeader {
     JournalHeader {
         format: JOURNAL_FORMAT,
         original_session: "s".into(),
@@ -151,7 +151,7 @@ fn sequence(records: &[JournalAttempt]) -> Vec<String> {
 }
 
 fn check(
-    strategy: Strategy,
+    strategy: SearchStrategy,
     n: u32,
     essential: Vec<u32>,
     percent: u64,
@@ -232,7 +232,7 @@ proptest! {
 
     #[test]
     fn an_interrupted_run_resumed_after_any_attempt_ends_as_the_uninterrupted_one(
-        strategy in prop::sample::select(Strategy::ALL.to_vec()),
+        strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
         n in 1u32..=10,
         essential_mask in any::<u16>(),
         flaky in any::<bool>(),
@@ -249,7 +249,7 @@ proptest! {
 /// run again under their own numbers; the round's recorded verdicts are kept.
 #[test]
 fn attempts_without_a_verdict_in_the_last_round_run_again_under_their_numbers() {
-    for strategy in Strategy::ALL {
+    for strategy in SearchStrategy::ALL {
         let device = Device {
             essential: vec![3, 7],
             percent: 100,
@@ -312,20 +312,20 @@ fn a_journal_of_another_run_is_refused() {
     };
     let mut journal = Vec::new();
     drive(
-        &mut Scheduler::new(Strategy::Seed.reducer((1..=6).collect(), 30).unwrap()),
+        &mut Scheduler::new(SearchStrategy::Seed.reducer((1..=6).collect(), 30).unwrap()),
         &mut RoundCursor::default(),
         1,
         &device,
         &mut journal,
     );
     // The same records against a longer path: attempt 1 replayed [1..6], not [1..7].
-    let other = Strategy::Seed.reducer((1..=7).collect(), 30).unwrap();
+    let other = SearchStrategy::Seed.reducer((1..=7).collect(), 30).unwrap();
     let Err(err) = restore(other, &journal) else {
         panic!("a journal of another run was accepted");
     };
     assert!(err.to_string().contains("attempt 1"), "{err}");
     // A gap: round 2 lost but round 3 recorded.
     let gap: Vec<JournalAttempt> = journal.iter().filter(|r| r.round != 2).cloned().collect();
-    let seed = Strategy::Seed.reducer((1..=6).collect(), 30).unwrap();
+    let seed = SearchStrategy::Seed.reducer((1..=6).collect(), 30).unwrap();
     assert!(restore(seed, &gap).is_err());
 }

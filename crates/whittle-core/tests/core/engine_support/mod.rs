@@ -7,7 +7,7 @@ pub mod oracles;
 pub mod reference;
 
 use whittle_core::engine::{FailureCause, MissReason};
-use whittle_core::strategy::{Reducer, SearchOptions, Strategy};
+use whittle_core::strategy::{Reducer, SearchOptions, SearchStrategy};
 use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
 
 /// Upper bound on driver iterations: a hung state machine fails instead of looping.
@@ -33,7 +33,7 @@ pub fn drive(
 
 /// `strategy`'s engine driven to its result.
 pub fn drive_with(
-    strategy: Strategy,
+    strategy: SearchStrategy,
     replayable: &[u32],
     max_replays: u32,
     oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
@@ -46,7 +46,7 @@ pub fn drive_with(
 
 /// `strategy`'s engine with `options`, driven to its result.
 pub fn drive_options(
-    strategy: Strategy,
+    strategy: SearchStrategy,
     options: SearchOptions,
     replayable: &[u32],
     max_replays: u32,

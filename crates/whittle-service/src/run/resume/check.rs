@@ -11,7 +11,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 use whittle_core::session::{CRASHES_FILE, MAX_FILE_BYTES, META_FILE, STEPS_FILE};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 
 use super::super::journal::JournalHeader;
 use super::super::LiveRun;
@@ -31,7 +31,10 @@ pub enum ResumeMismatch {
     #[error("Whittle's version changed: {recorded} then, {now} now")]
     WhittleVersionChanged { recorded: String, now: String },
     #[error("the run used strategy {recorded}, not {asked}")]
-    StrategyChanged { recorded: Strategy, asked: Strategy },
+    StrategyChanged {
+        recorded: SearchStrategy,
+        asked: SearchStrategy,
+    },
     #[error("the run's budget was {recorded} replays, not {asked}")]
     BudgetChanged { recorded: u32, asked: u32 },
 }
@@ -51,7 +54,7 @@ impl fmt::Display for Differences {
 /// recorded one).
 pub fn check_asked(
     header: &JournalHeader,
-    strategy: Option<Strategy>,
+    strategy: Option<SearchStrategy>,
     max_replays: Option<NonZeroU32>,
 ) -> Vec<ResumeMismatch> {
     let mut differences = Vec::new();

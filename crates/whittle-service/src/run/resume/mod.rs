@@ -20,7 +20,7 @@ use whittle_core::engine::FailureCause;
 use whittle_core::model::SessionStatus;
 use whittle_core::run_end::RunEnd;
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
-use whittle_core::strategy::Strategy;
+use whittle_core::strategy::SearchStrategy;
 use whittle_text::{render_resumed_line, Locale};
 
 pub use check::{session_files_hash, Differences, ResumeMismatch};
@@ -49,7 +49,7 @@ pub struct ResumeOptions {
     pub device: Option<String>,
     pub devices: Option<NonZeroU32>,
     /// Must be the recorded strategy and budget when given.
-    pub strategy: Option<Strategy>,
+    pub strategy: Option<SearchStrategy>,
     pub max_replays: Option<NonZeroU32>,
 }
 
