@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import CandidateHistory from "./CandidateHistory.svelte";
 import { evidenceScope } from "../lib/thumbnails";
-import type { AttemptRow } from "../lib/runState";
+import type { AttemptRow } from "../lib/runScreenState";
 import type { AttemptVerdict } from "../lib/runTypes";
 import { shot } from "../test/runFixtures";
 import { expectTexts } from "../test/text";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparePartner, extraSteps, neighbour, shotRows, type ShotRow } from "./evidenceShots";
-import type { AttemptRow } from "./runState";
+import type { AttemptRow } from "./runScreenState";
 
 const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] = "not_reproduced"): ShotRow => ({
   name: `screenshots/attempt-${String(attempt).padStart(3, "0")}.png`,

@@ -2,7 +2,7 @@
 // attempt order, and which one to compare an attempt with. A comparison is meaningful
 // only between related candidates, so the default partner is "the same candidate with
 // one step more" — what removing that step changed — never just the previous attempt.
-import type { AttemptRow } from "./runState";
+import type { AttemptRow } from "./runScreenState";
 import { verdictKind, type Verdict } from "./wording";
 
 export type ShotRow = {

@@ -1,9 +1,9 @@
 // One crash's minimize run as the window sees it: starts and cancels it, and folds the
-// backend's events (from start_run's channel) into RunState. They are checked against
+// backend's events (from start_run's channel) into RunScreenState. They are checked against
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
 import { api, describeError, errorCode } from "./api";
-import { initialRunState, reduce, replayAll, type RunState } from "./runState";
+import { initialRunScreenState, reduce, replayAll, type RunScreenState } from "./runScreenState";
 import type {
   ReopenedRun,
   ResumeRequest,
@@ -23,7 +23,7 @@ type Incoming = { kind: "update"; update: RunUpdate } | { kind: "ended"; ended: 
 export class RunController {
   lifecycle = $state<RunLifecycle>("idle");
   runId = $state<number | null>(null);
-  state = $state.raw<RunState>(initialRunState());
+  state = $state.raw<RunScreenState>(initialRunScreenState());
   result = $state.raw<RunResultView | null>(null);
   /** Why `start_run` refused; the run never began. */
   startError = $state<ShownError | null>(null);
@@ -62,7 +62,7 @@ export class RunController {
     begin: (sink: { update: (u: RunUpdate) => void; ended: (e: RunEnded) => void }) => Promise<number>,
   ): Promise<void> {
     if (this.busy || this.#disposed) return;
-    this.state = initialRunState();
+    this.state = initialRunScreenState();
     this.result = null;
     this.startError = null;
     this.endError = null;

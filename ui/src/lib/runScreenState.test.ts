@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { averageAttemptMs, elapsedMs, initialRunState, reduce, remainingUpToMs } from "./runState";
-import type { RunState } from "./runState";
+import { averageAttemptMs, elapsedMs, initialRunScreenState, reduce, remainingUpToMs } from "./runScreenState";
+import type { RunScreenState } from "./runScreenState";
 import { events, shot, summary } from "../test/runFixtures";
 import { budgetWarning, flakyWarning, warningText } from "./wording";
 
-function replay(count: number, t0 = 1_000): RunState {
-  return events.slice(0, count).reduce((s, e, i) => reduce(s, e, t0 + i * 1000), initialRunState());
+function replay(count: number, t0 = 1_000): RunScreenState {
+  return events.slice(0, count).reduce((s, e, i) => reduce(s, e, t0 + i * 1000), initialRunScreenState());
 }
 
 describe("run state reducer", () => {
@@ -83,12 +83,12 @@ describe("run state reducer", () => {
   });
 
   it("does not repeat the same warning", () => {
-    const once = reduce(initialRunState(), { type: "warning", message: "x" }, 0);
+    const once = reduce(initialRunScreenState(), { type: "warning", message: "x" }, 0);
     expect(reduce(once, { type: "warning", message: "x" }, 0).warnings.map(warningText)).toEqual(["x"]);
   });
 
   it("keeps rows in attempt order even when a finish arrives without its start", () => {
-    let s = reduce(initialRunState(), events[5]!, 0); // attempt 2 started
+    let s = reduce(initialRunScreenState(), events[5]!, 0); // attempt 2 started
     s = reduce(s, events[3]!, 0); // attempt 1 finished, never seen starting
     expect(s.rows.map((r) => r.attempt)).toEqual([1, 2]);
   });

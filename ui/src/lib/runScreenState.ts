@@ -18,7 +18,7 @@ export type AttemptRow = {
   device: string | null;
 };
 
-export type RunState = {
+export type RunScreenState = {
   evidenceSession: string | null;
   planSteps: PlannedStep[];
   /** The replayable steps the search may remove. */
@@ -46,7 +46,7 @@ export type RunState = {
   summary: RunSummary | null;
 };
 
-export function initialRunState(): RunState {
+export function initialRunScreenState(): RunScreenState {
   return {
     evidenceSession: null,
     planSteps: [],
@@ -90,7 +90,7 @@ function upsertRow(rows: AttemptRow[], row: AttemptRow): AttemptRow[] {
   return [...rows, row].sort((a, b) => a.attempt - b.attempt);
 }
 
-function withFlags(state: RunState, flaky: boolean, budgetExhausted: boolean, maxReplays: number): RunState {
+function withFlags(state: RunScreenState, flaky: boolean, budgetExhausted: boolean, maxReplays: number): RunScreenState {
   let warnings = state.warnings;
   if (flaky && !state.flaky) warnings = addWarning(warnings, { kind: "flaky" });
   if (budgetExhausted && !state.budgetExhausted) warnings = addWarning(warnings, { kind: "budget", maxReplays });
@@ -102,7 +102,7 @@ function withFlags(state: RunState, flaky: boolean, budgetExhausted: boolean, ma
   };
 }
 
-export function reduce(state: RunState, event: RunEvent, now: number = Date.now()): RunState {
+export function reduce(state: RunScreenState, event: RunEvent, now: number = Date.now()): RunScreenState {
   switch (event.type) {
     case "started":
       return {
@@ -182,7 +182,7 @@ export function reduce(state: RunState, event: RunEvent, now: number = Date.now(
 }
 
 /** Average duration of a finished replay, or null before the first one ends. */
-export function averageAttemptMs(state: RunState): number | null {
+export function averageAttemptMs(state: RunScreenState): number | null {
   return state.finishedAttempts === 0 ? null : state.finishedDurationMs / state.finishedAttempts;
 }
 
@@ -190,20 +190,20 @@ export function averageAttemptMs(state: RunState): number | null {
  * An upper bound on the time left: every remaining replay of the budget at the average
  * duration. The search often stops earlier, hence "up to".
  */
-export function remainingUpToMs(state: RunState): number | null {
+export function remainingUpToMs(state: RunScreenState): number | null {
   const avg = averageAttemptMs(state);
   if (avg === null || state.summary !== null) return null;
   return avg * Math.max(0, state.maxReplays - state.attempts);
 }
 
-export function elapsedMs(state: RunState, now: number): number | null {
+export function elapsedMs(state: RunScreenState, now: number): number | null {
   if (state.startedAt === null) return null;
   return (state.endedAt ?? now) - state.startedAt;
 }
 
 /** Folds a whole recorded run (a past run read from disk) at once. */
-export function replayAll(events: readonly RunEvent[], now: number = Date.now()): RunState {
-  return events.reduce((state, event) => reduce(state, event, now), initialRunState());
+export function replayAll(events: readonly RunEvent[], now: number = Date.now()): RunScreenState {
+  return events.reduce((state, event) => reduce(state, event, now), initialRunScreenState());
 }
 
 /** Notices about the plan (skipped steps…), which the step path shows before a run. */
