@@ -8,7 +8,7 @@ use whittle_servers::sim::AppModel;
 
 use super::rng::SplitMix64;
 use super::scenario::Scenario;
-use whittle_core::engine::{MissReason, Outcome};
+use whittle_core::engine::{MissReason, ReplayOutcome};
 
 /// The simulator's timing profile plus the driver's settle before the crash drain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl Default for Timing {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimReplay {
-    pub outcome: Outcome,
+    pub outcome: ReplayOutcome,
     /// Simulated device time of this replay.
     pub device_ms: u64,
 }
@@ -104,9 +104,9 @@ impl<'a> SimOracle<'a> {
             device_ms += u64::from(self.scenario.crash_delay_ms);
         }
         let outcome = if crashed {
-            Outcome::Reproduced
+            ReplayOutcome::Reproduced
         } else {
-            Outcome::NotReproduced {
+            ReplayOutcome::NotReproduced {
                 reason: if blocked {
                     MissReason::ElementNotFound
                 } else {
@@ -148,15 +148,15 @@ mod tests {
     fn crash_needs_every_essential_step_and_its_prerequisite() {
         let s = scenario(ScenarioKind::Order, 100, 0);
         let mut oracle = SimOracle::new(&s, Timing::default());
-        assert_eq!(oracle.replay(&[2, 3, 5]).outcome, Outcome::Reproduced);
+        assert_eq!(oracle.replay(&[2, 3, 5]).outcome, ReplayOutcome::Reproduced);
         assert_eq!(
             oracle.replay(&[1, 2, 3, 4, 5, 6]).outcome,
-            Outcome::Reproduced
+            ReplayOutcome::Reproduced
         );
         let blocked = oracle.replay(&[2, 5, 6]);
         assert_eq!(
             blocked.outcome,
-            Outcome::NotReproduced {
+            ReplayOutcome::NotReproduced {
                 reason: MissReason::ElementNotFound
             }
         );
@@ -170,7 +170,7 @@ mod tests {
         let s = scenario(ScenarioKind::Delayed, 100, 2000);
         let mut oracle = SimOracle::new(&s, Timing::default());
         let hit = oracle.replay(&[2, 3, 5]);
-        assert_eq!(hit.outcome, Outcome::Reproduced);
+        assert_eq!(hit.outcome, ReplayOutcome::Reproduced);
         assert_eq!(hit.device_ms, 600 + 3 * 250 + 300 + 2000);
         assert_eq!(oracle.replay(&[2, 3]).device_ms, 600 + 2 * 250 + 300);
     }
@@ -181,7 +181,7 @@ mod tests {
         let verdicts = |s: &Scenario| -> Vec<bool> {
             let mut oracle = SimOracle::new(s, Timing::default());
             (0..400)
-                .map(|_| oracle.replay(&[2, 3, 5]).outcome == Outcome::Reproduced)
+                .map(|_| oracle.replay(&[2, 3, 5]).outcome == ReplayOutcome::Reproduced)
                 .collect()
         };
         let first = verdicts(&s);

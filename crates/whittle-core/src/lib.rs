@@ -19,6 +19,6 @@ pub mod strategy;
 pub mod workspace;
 
 pub use engine::{
-    CandidateHistory, Engine, EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest,
-    Request, SearchFlags, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
+    CandidateHistory, Engine, EngineError, EngineSnapshot, Phase, ProofRow, ReplayOutcome,
+    ReplayRequest, Request, SearchFlags, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };

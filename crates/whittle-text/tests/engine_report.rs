@@ -13,7 +13,7 @@ use whittle_core::assessment::{assess, minimal_path, Assessment, IdentityQuality
 use whittle_core::engine::FailureCause;
 use whittle_core::model::Confidence;
 use whittle_core::run_end::RunEnd;
-use whittle_core::{Outcome, ReplayRequest, SearchResult};
+use whittle_core::{ReplayOutcome, ReplayRequest, SearchResult};
 use whittle_text::{render_proof_table, render_report, ReportInput};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
@@ -122,7 +122,7 @@ fn infrastructure_failures_are_named_and_block_write_back() {
     // Capture disappears before attempt 3; the runtime case fails attempt 3 itself.
     for (failure, wording) in [
         (
-            Outcome::CaptureMissing {
+            ReplayOutcome::CaptureMissing {
                 cause: FailureCause::Capture {
                     device: None,
                     detail: "capture\nstopped".to_owned(),
@@ -131,7 +131,7 @@ fn infrastructure_failures_are_named_and_block_write_back() {
             "log capture failed: capture stopped",
         ),
         (
-            Outcome::Failed {
+            ReplayOutcome::Failed {
                 cause: FailureCause::Tool {
                     step: Some(5),
                     detail: "adb: device offline".to_owned(),
@@ -171,7 +171,7 @@ fn a_cancelled_run_is_never_called_minimal() {
         let mut oracle = |r: &ReplayRequest| {
             calls += 1;
             if calls == cancel_at {
-                Outcome::Cancelled
+                ReplayOutcome::Cancelled
             } else {
                 verdict(r.candidate.contains(&7))
             }

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use super::history::{is_mixed, OutcomeHistory};
 use super::result::reproducing_counts;
 use super::{
-    EngineError, EngineSnapshot, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags,
+    EngineError, EngineSnapshot, Phase, ProofRow, ReplayOutcome, ReplayRequest, SearchFlags,
     SearchResult, SearchStop,
 };
 
@@ -164,26 +164,28 @@ impl Ledger {
     /// Answers the pending replay: the rest of `try_candidate`. `None` when nothing is
     /// pending; `Some(None)` when `try_candidate` returns null (capture gone, runtime
     /// error, cancel); `Some(Some(reproduced))` for a verdict.
-    pub(crate) fn take_verdict(&mut self, outcome: Outcome) -> Option<Option<bool>> {
+    pub(crate) fn take_verdict(&mut self, outcome: ReplayOutcome) -> Option<Option<bool>> {
         let request = self.pending.take()?;
         Some(match outcome {
-            Outcome::CaptureMissing { cause } => {
+            ReplayOutcome::CaptureMissing { cause } => {
                 // The replay never ran: latch, do not count it.
                 self.stop.get_or_insert(SearchStop::CaptureFailed { cause });
                 None
             }
-            Outcome::Failed { cause } => {
+            ReplayOutcome::Failed { cause } => {
                 self.attempts = self.attempts.saturating_add(1);
                 self.stop.get_or_insert(SearchStop::RuntimeFailed { cause });
                 None
             }
-            Outcome::Cancelled => {
+            ReplayOutcome::Cancelled => {
                 self.attempts = self.attempts.saturating_add(1);
                 self.stop.get_or_insert(SearchStop::Cancelled);
                 None
             }
-            Outcome::Reproduced => Some(self.count_verdict(&request.candidate, true)),
-            Outcome::NotReproduced { .. } => Some(self.count_verdict(&request.candidate, false)),
+            ReplayOutcome::Reproduced => Some(self.count_verdict(&request.candidate, true)),
+            ReplayOutcome::NotReproduced { .. } => {
+                Some(self.count_verdict(&request.candidate, false))
+            }
         })
     }
 

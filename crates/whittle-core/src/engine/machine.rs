@@ -5,7 +5,8 @@
 
 use super::proof_stage::ProofStage;
 use super::{
-    EngineError, EngineSnapshot, Ledger, Move, Outcome, Phase, Request, SearchResult, SearchStage,
+    EngineError, EngineSnapshot, Ledger, Move, Phase, ReplayOutcome, Request, SearchResult,
+    SearchStage,
 };
 use crate::strategy::SeedSearch;
 
@@ -88,7 +89,7 @@ impl<S: SearchStage> Engine<S> {
 
     /// Answers the pending replay (the one [`Engine::next_request`] returns). Ignored once
     /// the search is done.
-    pub fn record(&mut self, outcome: Outcome) {
+    pub fn record(&mut self, outcome: ReplayOutcome) {
         self.run_until_replay_or_done();
         if let Some(verdict) = self.ledger.take_verdict(outcome) {
             self.resume(verdict);

@@ -27,7 +27,7 @@ pub use flags::SearchFlags;
 pub(crate) use ledger::without;
 pub use ledger::Ledger;
 pub use machine::{Engine, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
-pub use outcome::{MissReason, Outcome};
+pub use outcome::{MissReason, ReplayOutcome};
 pub use request::{Phase, ReplayRequest, Request};
 pub use result::{CandidateHistory, ProofRow, SearchResult, StatisticalProof};
 pub use snapshot::EngineSnapshot;

@@ -6,7 +6,7 @@ use super::FailureCause;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Outcome {
+pub enum ReplayOutcome {
     /// The target signature (or exact degraded identity) was observed.
     Reproduced,
     /// An expected negative: no crash, a different crash, an element not found.

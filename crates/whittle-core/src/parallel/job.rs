@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Outcome, Phase};
+use crate::engine::{Phase, ReplayOutcome};
 
 /// One replay to run on one device in the current round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,6 +20,6 @@ pub struct Job {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {
     pub job: Job,
-    pub outcome: Outcome,
+    pub outcome: ReplayOutcome,
     pub consumed: bool,
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::engine::{MissReason, Outcome, Phase, ReplayRequest};
+use crate::engine::{MissReason, Phase, ReplayOutcome, ReplayRequest};
 
 /// Guesses, in this order: a candidate already answered → its last outcome; Baseline
 /// and Confirm → reproduced (the path reproduced before); Audit and Bisect → not
@@ -19,11 +19,13 @@ pub struct Predictor {
 
 impl Predictor {
     /// Learns from a real (consumed) outcome; `current` is the reducer's before it.
-    pub fn learn(&mut self, request: &ReplayRequest, current: &[u32], outcome: &Outcome) {
+    pub fn learn(&mut self, request: &ReplayRequest, current: &[u32], outcome: &ReplayOutcome) {
         let reproduced = match outcome {
-            Outcome::Reproduced => true,
-            Outcome::NotReproduced { .. } => false,
-            Outcome::Failed { .. } | Outcome::CaptureMissing { .. } | Outcome::Cancelled => return,
+            ReplayOutcome::Reproduced => true,
+            ReplayOutcome::NotReproduced { .. } => false,
+            ReplayOutcome::Failed { .. }
+            | ReplayOutcome::CaptureMissing { .. }
+            | ReplayOutcome::Cancelled => return,
         };
         self.last.insert(request.candidate.clone(), reproduced);
         if !reproduced && matches!(request.phase, Phase::OneByOne | Phase::Audit) {
@@ -70,12 +72,12 @@ fn removed_step(current: &[u32], candidate: &[u32]) -> Option<u32> {
 }
 
 /// The outcome a prediction stands for when the clone records it.
-pub(crate) fn predicted_outcome(reproduced: bool) -> Outcome {
+pub(crate) fn predicted_outcome(reproduced: bool) -> ReplayOutcome {
     if reproduced {
-        Outcome::Reproduced
+        ReplayOutcome::Reproduced
     } else {
         // The clone only needs "not reproduced"; no reason is ever read from it.
-        Outcome::NotReproduced {
+        ReplayOutcome::NotReproduced {
             reason: MissReason::NoCrash,
         }
     }
@@ -107,7 +109,7 @@ mod tests {
 
         // Step 2's deletion failed once: its next single deletion is predicted failing,
         // even from a shorter current; other steps keep the default.
-        let no = Outcome::NotReproduced {
+        let no = ReplayOutcome::NotReproduced {
             reason: MissReason::NoCrash,
         };
         p.learn(&request(Phase::OneByOne, &[1, 3, 4]), &current, &no);
@@ -118,14 +120,14 @@ mod tests {
         p.learn(
             &request(Phase::Bisect, &[1, 2]),
             &current,
-            &Outcome::Reproduced,
+            &ReplayOutcome::Reproduced,
         );
         assert!(p.predict(&request(Phase::Bisect, &[1, 2]), &current, &none));
         let overlay = HashMap::from([(vec![1, 2], false)]);
         assert!(!p.predict(&request(Phase::Bisect, &[1, 2]), &current, &overlay));
 
         // Infrastructure outcomes teach nothing.
-        let err = Outcome::Failed {
+        let err = ReplayOutcome::Failed {
             cause: FailureCause::Drain { detail: "e".into() },
         };
         p.learn(&request(Phase::OneByOne, &[2, 3, 4]), &current, &err);

@@ -5,14 +5,14 @@ use proptest::prelude::*;
 
 use super::Scheduler;
 use crate::engine::{
-    FailureCause, MissReason, Outcome, Phase, Request, SearchResult, SearchStop,
+    FailureCause, MissReason, Phase, ReplayOutcome, Request, SearchResult, SearchStop,
     HIGH_CONFIDENCE_RUNS,
 };
 use crate::strategy::SearchStrategy;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-type Consumed = Vec<(Phase, Vec<u32>, Outcome)>;
+type Consumed = Vec<(Phase, Vec<u32>, ReplayOutcome)>;
 
 /// Reproduces when every essential step is in the candidate; `percent` < 100 makes a
 /// triggered crash show only sometimes (one draw per replay, in attempt order).
@@ -23,12 +23,12 @@ struct Oracle {
 }
 
 impl Oracle {
-    fn answer(&mut self, candidate: &[u32]) -> Outcome {
+    fn answer(&mut self, candidate: &[u32]) -> ReplayOutcome {
         let triggered = self.essential.iter().all(|s| candidate.contains(s));
         if triggered && self.rng.gen_range(0..100) < self.percent {
-            Outcome::Reproduced
+            ReplayOutcome::Reproduced
         } else {
-            Outcome::NotReproduced {
+            ReplayOutcome::NotReproduced {
                 reason: MissReason::NoCrash,
             }
         }
@@ -58,7 +58,7 @@ fn sequential(
 struct Parallel {
     result: SearchResult,
     /// Every replay that ran (used or wasted), with its verdict.
-    all: Vec<(Vec<u32>, Outcome)>,
+    all: Vec<(Vec<u32>, ReplayOutcome)>,
     consumed: Consumed,
     ran: u32,
     wasted: u32,
@@ -171,7 +171,7 @@ proptest! {
         // Mixed verdicts for one candidate among every replay that ran, wasted ones
         // included, latch the flag.
         let mixed = par.all.iter().any(|(c, o)| {
-            par.all.iter().any(|(d, p)| c == d && (*o == Outcome::Reproduced) != (*p == Outcome::Reproduced))
+            par.all.iter().any(|(d, p)| c == d && (*o == ReplayOutcome::Reproduced) != (*p == ReplayOutcome::Reproduced))
         });
         prop_assert_eq!(par.result.flags.flaky_observed, mixed);
     }
@@ -191,9 +191,9 @@ fn four_devices_take_fewer_rounds_than_one_on_a_long_path() {
             for job in scheduler.dispatch(devices) {
                 let hit = [5, 20].iter().all(|s| job.candidate.contains(s));
                 let outcome = if hit {
-                    Outcome::Reproduced
+                    ReplayOutcome::Reproduced
                 } else {
-                    Outcome::NotReproduced {
+                    ReplayOutcome::NotReproduced {
                         reason: MissReason::NoCrash,
                     }
                 };
@@ -216,7 +216,7 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
     let jobs = s.dispatch(3);
     assert_eq!(jobs.len(), 3);
     for job in &jobs {
-        s.complete(job.attempt, Outcome::CaptureMissing { cause: gone() });
+        s.complete(job.attempt, ReplayOutcome::CaptureMissing { cause: gone() });
     }
     let result = s.is_done().unwrap();
     assert_eq!((result.attempts, s.wasted()), (0, 0));
@@ -229,10 +229,10 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
     // A runtime error in the round's first job ends the search; the 2 others ran.
     let mut s = Scheduler::new(SearchStrategy::Seed.reducer(vec![1, 2, 3, 4], 30).unwrap());
     let jobs = s.dispatch(3);
-    s.complete(jobs[0].attempt, Outcome::Failed { cause: adb() });
+    s.complete(jobs[0].attempt, ReplayOutcome::Failed { cause: adb() });
     assert!(s.is_done().is_none(), "round still running");
     for job in &jobs[1..] {
-        s.complete(job.attempt, Outcome::Reproduced);
+        s.complete(job.attempt, ReplayOutcome::Reproduced);
     }
     let result = s.is_done().unwrap();
     assert_eq!((result.attempts, s.wasted()), (3, 2));

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::predict::{predicted_outcome, Predictor};
 use super::{Job, Settled};
-use crate::engine::{EngineSnapshot, Outcome, ReplayRequest, Request, SearchResult};
+use crate::engine::{EngineSnapshot, ReplayOutcome, ReplayRequest, Request, SearchResult};
 use crate::strategy::Reducer;
 
 /// Drives a [`Reducer`] on N devices. Use: `dispatch(free)` → run every job (each on
@@ -13,7 +13,7 @@ pub struct Scheduler {
     real: Box<dyn Reducer + Send>,
     predictor: Predictor,
     round: Vec<Job>,
-    results: Vec<Option<Outcome>>,
+    results: Vec<Option<ReplayOutcome>>,
     settled: Vec<Settled>,
     wasted: u32,
     /// Verdicts of wasted replays per candidate: (seen reproducing, seen not).
@@ -74,7 +74,7 @@ impl Scheduler {
 
     /// Reports the outcome of one job of the current round; the round is consumed once
     /// every job has reported. Unknown attempts are ignored.
-    pub fn complete(&mut self, attempt: u32, outcome: Outcome) {
+    pub fn complete(&mut self, attempt: u32, outcome: ReplayOutcome) {
         if let Some(at) = self.round.iter().position(|j| j.attempt == attempt) {
             self.results[at] = Some(outcome);
         }
@@ -109,14 +109,16 @@ impl Scheduler {
                     continue;
                 }
             }
-            if !matches!(outcome, Outcome::CaptureMissing { .. }) {
+            if !matches!(outcome, ReplayOutcome::CaptureMissing { .. }) {
                 charge = charge.saturating_add(1);
             }
             let seen = self.wasted_verdicts.entry(job.candidate.clone());
             match outcome {
-                Outcome::Reproduced => seen.or_default().0 = true,
-                Outcome::NotReproduced { .. } => seen.or_default().1 = true,
-                Outcome::Failed { .. } | Outcome::CaptureMissing { .. } | Outcome::Cancelled => {}
+                ReplayOutcome::Reproduced => seen.or_default().0 = true,
+                ReplayOutcome::NotReproduced { .. } => seen.or_default().1 = true,
+                ReplayOutcome::Failed { .. }
+                | ReplayOutcome::CaptureMissing { .. }
+                | ReplayOutcome::Cancelled => {}
             }
             self.settled.push(Settled {
                 job,

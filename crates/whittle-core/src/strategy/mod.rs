@@ -22,14 +22,14 @@ pub use flaky::{
 pub use offline::{needs_every, run_offline};
 pub use seed::SeedSearch;
 
-use crate::engine::{Engine, EngineError, EngineSnapshot, Outcome, Request, SearchStage};
+use crate::engine::{Engine, EngineError, EngineSnapshot, ReplayOutcome, Request, SearchStage};
 
 /// The state-machine interface of a reduction engine (see [`Engine`]).
 pub trait Reducer {
     /// The replay to run next, or the finished result; repeats until answered.
     fn next_request(&mut self) -> Request;
     /// Answers the pending replay; ignored once the search is done.
-    fn record(&mut self, outcome: Outcome);
+    fn record(&mut self, outcome: ReplayOutcome);
     /// The state as the UI shows it while a run is live.
     fn snapshot(&self) -> EngineSnapshot;
     /// An independent copy: the parallel scheduler runs it ahead on predicted outcomes
@@ -48,7 +48,7 @@ impl<S: SearchStage> Reducer for Engine<S> {
     fn next_request(&mut self) -> Request {
         Engine::next_request(self)
     }
-    fn record(&mut self, outcome: Outcome) {
+    fn record(&mut self, outcome: ReplayOutcome) {
         Engine::record(self, outcome);
     }
     fn snapshot(&self) -> EngineSnapshot {

@@ -5,14 +5,14 @@
 //! instead (`whittle_service::run`). One loop, so what the window estimates and what the
 //! bench measures are the same search.
 
-use crate::engine::{MissReason, Outcome, ReplayRequest, Request, SearchResult};
+use crate::engine::{MissReason, ReplayOutcome, ReplayRequest, Request, SearchResult};
 
 use super::Reducer;
 
 /// Drives `reducer` until it is done, answering each replay with `answer`.
 pub fn run_offline(
     reducer: &mut dyn Reducer,
-    mut answer: impl FnMut(&ReplayRequest) -> Outcome,
+    mut answer: impl FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> SearchResult {
     loop {
         match reducer.next_request() {
@@ -27,11 +27,11 @@ pub fn run_offline(
 
 /// The deterministic fake device: the crash shows exactly when every `essential` step is
 /// in the candidate (no flakiness, no order, no prerequisite).
-pub fn needs_every(essential: &[u32], candidate: &[u32]) -> Outcome {
+pub fn needs_every(essential: &[u32], candidate: &[u32]) -> ReplayOutcome {
     if essential.iter().all(|step| candidate.contains(step)) {
-        Outcome::Reproduced
+        ReplayOutcome::Reproduced
     } else {
-        Outcome::NotReproduced {
+        ReplayOutcome::NotReproduced {
             reason: MissReason::NoCrash,
         }
     }
@@ -58,11 +58,11 @@ mod tests {
 
     #[test]
     fn a_candidate_missing_an_essential_step_does_not_crash() {
-        assert_eq!(needs_every(&[2, 5], &[1, 2, 5]), Outcome::Reproduced);
+        assert_eq!(needs_every(&[2, 5], &[1, 2, 5]), ReplayOutcome::Reproduced);
         assert!(matches!(
             needs_every(&[2, 5], &[1, 2]),
-            Outcome::NotReproduced { .. }
+            ReplayOutcome::NotReproduced { .. }
         ));
-        assert_eq!(needs_every(&[], &[]), Outcome::Reproduced);
+        assert_eq!(needs_every(&[], &[]), ReplayOutcome::Reproduced);
     }
 }

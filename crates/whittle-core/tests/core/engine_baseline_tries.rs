@@ -10,7 +10,7 @@ use engine_support::reference::reference_minimize;
 use engine_support::{drive_options, drive_with, scripted, Transcript};
 use proptest::prelude::*;
 use whittle_core::strategy::{SearchOptions, SearchStrategy as Search};
-use whittle_core::{EngineError, Outcome, Phase};
+use whittle_core::{EngineError, Phase, ReplayOutcome};
 
 fn tries(n: u32) -> SearchOptions {
     SearchOptions { baseline_tries: n }
@@ -54,15 +54,15 @@ proptest! {
             .zip(&t.outcomes)
             .take_while(|(q, _)| q.phase == Phase::Baseline && q.candidate == session)
             .count();
-        let first_hit = t.outcomes.iter().position(|o| *o == Outcome::Reproduced);
+        let first_hit = t.outcomes.iter().position(|o| *o == ReplayOutcome::Reproduced);
         let opening = first_hit.map_or(leading, |at| (at + 1).min(leading));
-        let baseline: Vec<&Outcome> = t.outcomes[..opening].iter().take(n as usize).collect();
+        let baseline: Vec<&ReplayOutcome> = t.outcomes[..opening].iter().take(n as usize).collect();
         prop_assert!(!baseline.is_empty());
         let (last, misses) = baseline.split_last().unwrap();
-        let missed = |o: &&Outcome| matches!(o, Outcome::NotReproduced { .. });
+        let missed = |o: &&ReplayOutcome| matches!(o, ReplayOutcome::NotReproduced { .. });
         prop_assert!(misses.iter().all(missed), "a try after a hit");
         if r.baseline_reproduced {
-            prop_assert_eq!(*last, &Outcome::Reproduced);
+            prop_assert_eq!(*last, &ReplayOutcome::Reproduced);
             // A miss then a hit of the same candidate is the seed's flaky latch.
             if !misses.is_empty() {
                 prop_assert!(r.flags.flaky_observed);
@@ -88,7 +88,7 @@ fn a_miss_then_a_hit_latches_flaky_and_every_try_is_charged() {
         if answered <= 2 {
             script(r)
         } else {
-            Outcome::Reproduced
+            ReplayOutcome::Reproduced
         }
     };
     let t = drive_options(Search::Seed, tries(3), &[1, 2], 30, &mut oracle);

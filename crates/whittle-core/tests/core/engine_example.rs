@@ -6,7 +6,7 @@ use engine_support::{drive, needs_all, scripted, verdict};
 use whittle_core::assessment::{assess, minimal_path, IdentityQuality, Warning};
 use whittle_core::model::Confidence;
 use whittle_core::run_end::RunEnd;
-use whittle_core::{Engine, EngineError, Outcome, Phase, ProofRow, Request};
+use whittle_core::{Engine, EngineError, Phase, ProofRow, ReplayOutcome, Request};
 
 const RELIABLE: IdentityQuality = IdentityQuality {
     fingerprint_reliable: true,
@@ -110,7 +110,7 @@ fn next_request_is_idempotent_until_recorded() {
     assert_eq!(snapshot.candidate, Some(vec![4, 5, 6]));
     assert_eq!(snapshot.attempts, 0);
 
-    engine.record(Outcome::Reproduced);
+    engine.record(ReplayOutcome::Reproduced);
     let Request::Replay(second) = engine.next_request() else {
         panic!("expected a replay")
     };
@@ -125,8 +125,8 @@ fn record_answers_the_pending_request_even_without_asking_first() {
     let mut asked = Engine::new(vec![1, 2], 30).unwrap();
     let mut blind = asked.clone();
     asked.next_request();
-    asked.record(Outcome::Reproduced);
-    blind.record(Outcome::Reproduced);
+    asked.record(ReplayOutcome::Reproduced);
+    blind.record(ReplayOutcome::Reproduced);
     assert_eq!(asked.next_request(), blind.next_request());
 }
 
@@ -137,7 +137,7 @@ fn recording_after_done_changes_nothing() {
     let Request::Done(done) = engine.next_request() else {
         panic!("expected done")
     };
-    engine.record(Outcome::Reproduced);
+    engine.record(ReplayOutcome::Reproduced);
     assert_eq!(engine.next_request(), Request::Done(done.clone()));
     assert_eq!(done.attempts, 1);
     assert!(!done.baseline_reproduced);

@@ -17,7 +17,7 @@ use whittle_core::assessment::assess;
 use whittle_core::bound::lower_bound;
 use whittle_core::model::Confidence;
 use whittle_core::strategy::SearchStrategy as Search;
-use whittle_core::{EngineError, Outcome, Phase, ReplayRequest, SearchResult};
+use whittle_core::{EngineError, Phase, ReplayOutcome, ReplayRequest, SearchResult};
 
 fn session_and_kind() -> impl Strategy<Value = (Vec<u32>, Kind)> {
     oracles::session_and_kind(40, 24, 4)
@@ -26,14 +26,14 @@ fn session_and_kind() -> impl Strategy<Value = (Vec<u32>, Kind)> {
 /// What any result may claim (as for the seed engine), and the binary search's own rule.
 fn check_binary_claims(session: &[u32], budget: u32, t: &Transcript) {
     check_claims(session, budget, t);
-    // Outcome reuse: a search replay never repeats a candidate seen reproducing.
+    // Verdict reuse: a search replay never repeats a candidate seen reproducing.
     for (at, request) in t.requests.iter().enumerate() {
         if request.phase == Phase::Bisect {
             let seen_hit = t.requests[..at]
                 .iter()
                 .zip(&t.outcomes)
                 .any(|(earlier, o)| {
-                    earlier.candidate == request.candidate && *o == Outcome::Reproduced
+                    earlier.candidate == request.candidate && *o == ReplayOutcome::Reproduced
                 });
             assert!(
                 !seen_hit,
@@ -66,13 +66,13 @@ proptest! {
         let t = drive(Search::Binary, &session, 5000, &mut oracle(&kind));
         let r = &t.result;
         let baseline = check(&ReplayRequest { attempt: 1, phase: Phase::Baseline, candidate: session.clone() });
-        prop_assert_eq!(r.baseline_reproduced, baseline == Outcome::Reproduced);
+        prop_assert_eq!(r.baseline_reproduced, baseline == ReplayOutcome::Reproduced);
         if !r.baseline_reproduced {
             return Ok(());
         }
-        let probe = |candidate: &[u32], check: &mut dyn FnMut(&ReplayRequest) -> Outcome| {
+        let probe = |candidate: &[u32], check: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome| {
             check(&ReplayRequest { attempt: 1, phase: Phase::Audit, candidate: candidate.to_vec() })
-                == Outcome::Reproduced
+                == ReplayOutcome::Reproduced
         };
         prop_assert!(probe(&r.current, &mut *check), "the result reproduces");
         prop_assert!(r.flags.fixed_point_reached && r.flags.final_confirmed);

@@ -17,12 +17,12 @@ use whittle_core::engine::StatisticalProof;
 use whittle_core::model::Confidence;
 use whittle_core::rate::Rate;
 use whittle_core::strategy::{SearchStrategy as Search, CALIBRATION_RUNS, DEFAULT_SAMPLE_CAP};
-use whittle_core::{EngineError, Outcome, Phase, ReplayRequest};
+use whittle_core::{EngineError, Phase, ReplayOutcome, ReplayRequest};
 
 fn drive(
     session: &[u32],
     budget: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     drive_with(Search::Flaky, session, budget, oracle)
 }
@@ -32,7 +32,7 @@ fn flaky_needs_all(
     essential: Vec<u32>,
     percent: u32,
     seed: u64,
-) -> impl FnMut(&ReplayRequest) -> Outcome {
+) -> impl FnMut(&ReplayRequest) -> ReplayOutcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     move |r| {
         let roll = rng.gen_range(0..100);

@@ -13,7 +13,7 @@ use super::logcat::{logcat_line, SEED_TAG};
 use super::model::Timing;
 use super::render;
 use super::view::current_elements;
-use super::world::{DelayedCrash, Outcome, World};
+use super::world::{ActionEffect, DelayedCrash, World};
 use crate::device::capture::SharedCaptures;
 use crate::device::capture_log::CaptureLogError;
 use crate::device::{
@@ -54,7 +54,7 @@ impl SimBackend {
 
     /// The action's answer; its delayed crashes hit the device later, if its process
     /// still lives then.
-    fn finish<T>(&self, outcome: Outcome<T>) -> T {
+    fn finish<T>(&self, outcome: ActionEffect<T>) -> T {
         for crash in outcome.delayed {
             let world = Arc::clone(&self.world);
             tokio::spawn(async move {

@@ -31,14 +31,14 @@ pub struct DelayedCrash {
 
 /// The result of an action, plus the crashes it scheduled.
 #[derive(Debug)]
-pub struct Outcome<T> {
+pub struct ActionEffect<T> {
     pub result: T,
     pub delayed: Vec<DelayedCrash>,
 }
 
-impl<T> Outcome<T> {
-    fn plain(result: T) -> Outcome<T> {
-        Outcome {
+impl<T> ActionEffect<T> {
+    fn plain(result: T) -> ActionEffect<T> {
+        ActionEffect {
             result,
             delayed: Vec::new(),
         }
@@ -92,11 +92,15 @@ impl World {
         }
     }
 
-    pub fn launch(&mut self, dev: usize, package: &str) -> Result<Outcome<Launched>, ActionError> {
+    pub fn launch(
+        &mut self,
+        dev: usize,
+        package: &str,
+    ) -> Result<ActionEffect<Launched>, ActionError> {
         self.check_package(dev, package)?;
         if self.devices[dev].app.is_some() {
             // `am start` on a running app only brings it to the front.
-            return Ok(Outcome::plain(Launched {
+            return Ok(ActionEffect::plain(Launched {
                 already_running: Some(true),
                 ..Launched::done()
             }));
@@ -128,7 +132,7 @@ impl World {
         );
         let mut delayed = self.fire(dev, &Trigger::Launch);
         delayed.extend(self.fire(dev, &Trigger::Enter(model.launch.screen.clone())));
-        Ok(Outcome {
+        Ok(ActionEffect {
             result: Launched {
                 package: Some(model.package.clone()),
                 ..Launched::done()
@@ -141,7 +145,7 @@ impl World {
         &mut self,
         dev: usize,
         package: &str,
-    ) -> Result<Outcome<Terminated>, ActionError> {
+    ) -> Result<ActionEffect<Terminated>, ActionError> {
         self.check_package(dev, package)?;
         let was_running = self.devices[dev].app.take();
         if let Some(app) = &was_running {
@@ -157,7 +161,7 @@ impl World {
                 ),
             );
         }
-        Ok(Outcome::plain(Terminated {
+        Ok(ActionEffect::plain(Terminated {
             terminated: true,
             was_running: Some(was_running.is_some()),
         }))
@@ -167,12 +171,12 @@ impl World {
         &mut self,
         dev: usize,
         button: &str,
-    ) -> Result<Outcome<ButtonAnswer>, ActionError> {
+    ) -> Result<ActionEffect<ButtonAnswer>, ActionError> {
         if button != "BACK" {
             return Err(ActionError::UnsupportedButton(button.to_string()));
         }
         let Some(app) = &self.devices[dev].app else {
-            return Ok(Outcome::plain(handled(Some(APP_NOT_RUNNING))));
+            return Ok(ActionEffect::plain(handled(Some(APP_NOT_RUNNING))));
         };
         let screen = app.screen.clone();
         self.log(dev, 'I', "ViewRootImpl", "KeyEvent BACK");
@@ -183,7 +187,7 @@ impl World {
             },
         );
         let Some(app) = self.devices[dev].app.as_mut() else {
-            return Ok(Outcome {
+            return Ok(ActionEffect {
                 result: handled(None),
                 delayed,
             });
@@ -208,20 +212,20 @@ impl World {
             app.focused = None;
             delayed.extend(self.fire(dev, &Trigger::Enter(target)));
         }
-        Ok(Outcome {
+        Ok(ActionEffect {
             result: handled(None),
             delayed,
         })
     }
 
-    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> Outcome<TapElementResult> {
+    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> ActionEffect<TapElementResult> {
         let model = Arc::clone(&self.model);
         let Some(app) = &self.devices[dev].app else {
-            return Outcome::plain(tapped(Some(APP_NOT_RUNNING)));
+            return ActionEffect::plain(tapped(Some(APP_NOT_RUNNING)));
         };
         let elements = current_elements(&model, app);
         let Some(el) = find(&elements, strategies) else {
-            return Outcome::plain(tapped(Some(ELEMENT_NOT_FOUND)));
+            return ActionEffect::plain(tapped(Some(ELEMENT_NOT_FOUND)));
         };
         let (screen, element, effect) = (
             app.screen.clone(),
@@ -251,7 +255,7 @@ impl World {
         );
         let mut delayed = self.fire(dev, &Trigger::Tap { screen, element });
         let Some(app) = self.devices[dev].app.as_mut() else {
-            return Outcome {
+            return ActionEffect {
                 result: tapped(None),
                 delayed,
             };
@@ -270,7 +274,7 @@ impl World {
                 delayed.extend(self.fire(dev, &Trigger::Enter(goto)));
             }
         }
-        Outcome {
+        ActionEffect {
             result: tapped(None),
             delayed,
         }
@@ -281,18 +285,18 @@ impl World {
         dev: usize,
         strategies: &[Strategy],
         text: &str,
-    ) -> Outcome<InputTextResult> {
+    ) -> ActionEffect<InputTextResult> {
         let model = Arc::clone(&self.model);
         let Some(app) = &self.devices[dev].app else {
-            return Outcome::plain(typed(Some(APP_NOT_RUNNING)));
+            return ActionEffect::plain(typed(Some(APP_NOT_RUNNING)));
         };
         let elements = current_elements(&model, app);
         let Some(el) = find(&elements, strategies) else {
-            return Outcome::plain(typed(Some(ELEMENT_NOT_FOUND)));
+            return ActionEffect::plain(typed(Some(ELEMENT_NOT_FOUND)));
         };
         let editable = el.model.input.is_some() || el.model.class.ends_with("EditText");
         if !editable {
-            return Outcome::plain(typed(Some(NOT_EDITABLE)));
+            return ActionEffect::plain(typed(Some(NOT_EDITABLE)));
         }
         let (screen, element, index) = (app.screen.clone(), el.model.id.clone(), el.index);
         let effect = el.model.input.clone();
@@ -327,7 +331,7 @@ impl World {
                 app.state.insert(k, value);
             }
         }
-        Outcome {
+        ActionEffect {
             result: typed(None),
             delayed,
         }

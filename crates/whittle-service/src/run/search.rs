@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
-use whittle_core::engine::{FailureCause, Outcome, Phase, SearchResult};
+use whittle_core::engine::{FailureCause, Phase, ReplayOutcome, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::plan::ReplayStep;
 
@@ -112,7 +112,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 for job in &batch.jobs {
                     scheduler.complete(
                         job.attempt,
-                        Outcome::CaptureMissing {
+                        ReplayOutcome::CaptureMissing {
                             cause: cause.clone(),
                         },
                     );
@@ -222,7 +222,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     }
 
     /// Archives one replay as an evidence step and turns it into the engine's outcome.
-    async fn record(&self, ran: Ran) -> Outcome {
+    async fn record(&self, ran: Ran) -> ReplayOutcome {
         let Ran { entry, journaled } = ran;
         let cancelled = matches!(entry.outcome, AttemptOutcome::Cancelled);
         if let Some(why) = entry
@@ -257,9 +257,9 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         };
         (self.on_event)(finished_event(&entry));
         match (entry.outcome, recorded) {
-            (AttemptOutcome::Cancelled, _) => Outcome::Cancelled,
+            (AttemptOutcome::Cancelled, _) => ReplayOutcome::Cancelled,
             (AttemptOutcome::Failed { cause }, _)
-            | (AttemptOutcome::Replayed { .. }, Err(cause)) => Outcome::Failed { cause },
+            | (AttemptOutcome::Replayed { .. }, Err(cause)) => ReplayOutcome::Failed { cause },
             (AttemptOutcome::Replayed { verdict }, Ok(())) => outcome_of(&verdict),
         }
     }

@@ -7,7 +7,7 @@
 //! cursor decides what runs next; only the device is an oracle.
 
 use proptest::prelude::*;
-use whittle_core::engine::{Outcome, SearchResult};
+use whittle_core::engine::{ReplayOutcome, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::SearchStrategy;
 use whittle_service::replay::{MissReason, ReplayVerdict, TargetIdentity};
@@ -48,7 +48,7 @@ fn verdict(reproduced: bool) -> ReplayVerdict {
     }
 }
 
-fn outcome(reproduced: bool) -> Outcome {
+fn outcome(reproduced: bool) -> ReplayOutcome {
     whittle_service::run::outcome_of(&verdict(reproduced))
 }
 

@@ -2,7 +2,7 @@
 
 use whittle_core::assessment::{assess, IdentityQuality};
 use whittle_core::model::Confidence;
-use whittle_core::{Outcome, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use whittle_core::{ReplayOutcome, SearchResult, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
 use super::Transcript;
 
@@ -39,7 +39,7 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
     let counted = t
         .outcomes
         .iter()
-        .filter(|o| !matches!(o, Outcome::CaptureMissing { .. }))
+        .filter(|o| !matches!(o, ReplayOutcome::CaptureMissing { .. }))
         .count();
     assert!(
         r.attempts <= budget,
@@ -55,7 +55,7 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
     for (request, outcome) in t.requests.iter().zip(&t.outcomes) {
         assert_eq!(request.attempt, before + 1);
         assert!(is_subsequence(&request.candidate, session));
-        if !matches!(outcome, Outcome::CaptureMissing { .. }) {
+        if !matches!(outcome, ReplayOutcome::CaptureMissing { .. }) {
             before += 1;
         }
     }
@@ -63,7 +63,9 @@ pub fn check_claims_with_tries(session: &[u32], budget: u32, tries: usize, t: &T
     if let Some(at) = t.outcomes.iter().position(|o| {
         matches!(
             o,
-            Outcome::CaptureMissing { .. } | Outcome::Failed { .. } | Outcome::Cancelled
+            ReplayOutcome::CaptureMissing { .. }
+                | ReplayOutcome::Failed { .. }
+                | ReplayOutcome::Cancelled
         )
     }) {
         assert_eq!(at + 1, t.outcomes.len(), "replay issued after a failure");

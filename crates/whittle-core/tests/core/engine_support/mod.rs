@@ -8,7 +8,7 @@ pub mod reference;
 
 use whittle_core::engine::{FailureCause, MissReason};
 use whittle_core::strategy::{Reducer, SearchOptions, SearchStrategy};
-use whittle_core::{Engine, Outcome, ReplayRequest, Request, SearchResult};
+use whittle_core::{Engine, ReplayOutcome, ReplayRequest, Request, SearchResult};
 
 /// Upper bound on driver iterations: a hung state machine fails instead of looping.
 const MAX_DRIVER_STEPS: usize = 100_000;
@@ -17,7 +17,7 @@ const MAX_DRIVER_STEPS: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transcript {
     pub requests: Vec<ReplayRequest>,
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<ReplayOutcome>,
     pub result: SearchResult,
 }
 
@@ -25,7 +25,7 @@ pub struct Transcript {
 pub fn drive(
     replayable: &[u32],
     max_replays: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     let engine = Engine::new(replayable.to_vec(), max_replays).expect("valid engine input");
     drive_reducer(Box::new(engine), oracle)
@@ -36,7 +36,7 @@ pub fn drive_with(
     strategy: SearchStrategy,
     replayable: &[u32],
     max_replays: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     let engine = strategy
         .reducer(replayable.to_vec(), max_replays)
@@ -50,7 +50,7 @@ pub fn drive_options(
     options: SearchOptions,
     replayable: &[u32],
     max_replays: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     let engine = strategy
         .reducer_with(replayable.to_vec(), max_replays, options)
@@ -60,7 +60,7 @@ pub fn drive_options(
 
 pub fn drive_reducer(
     mut engine: Box<dyn Reducer + Send>,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     let mut requests = Vec::new();
     let mut outcomes = Vec::new();
@@ -86,24 +86,24 @@ pub fn drive_reducer(
     panic!("engine issued more than {MAX_DRIVER_STEPS} requests");
 }
 
-pub fn verdict(reproduced: bool) -> Outcome {
+pub fn verdict(reproduced: bool) -> ReplayOutcome {
     if reproduced {
-        Outcome::Reproduced
+        ReplayOutcome::Reproduced
     } else {
-        Outcome::NotReproduced {
+        ReplayOutcome::NotReproduced {
             reason: MissReason::NoCrash,
         }
     }
 }
 
 /// Deterministic and monotone: the crash needs every step of `essential`.
-pub fn needs_all(essential: Vec<u32>) -> impl FnMut(&ReplayRequest) -> Outcome {
+pub fn needs_all(essential: Vec<u32>) -> impl FnMut(&ReplayRequest) -> ReplayOutcome {
     move |request| verdict(essential.iter().all(|s| request.candidate.contains(s)))
 }
 
 /// Order-dependent and not monotone: the crash needs `first` immediately followed by
 /// `then` (deleting a step in between can create the crash).
-pub fn needs_adjacent(first: u32, then: u32) -> impl FnMut(&ReplayRequest) -> Outcome {
+pub fn needs_adjacent(first: u32, then: u32) -> impl FnMut(&ReplayRequest) -> ReplayOutcome {
     move |request| {
         verdict(
             request
@@ -115,7 +115,7 @@ pub fn needs_adjacent(first: u32, then: u32) -> impl FnMut(&ReplayRequest) -> Ou
 }
 
 /// Answers from a fixed script, one verdict per request; then "not reproduced".
-pub fn scripted(script: Vec<bool>) -> impl FnMut(&ReplayRequest) -> Outcome {
+pub fn scripted(script: Vec<bool>) -> impl FnMut(&ReplayRequest) -> ReplayOutcome {
     let mut at = 0;
     move |_| {
         let reproduced = script.get(at).copied().unwrap_or(false);

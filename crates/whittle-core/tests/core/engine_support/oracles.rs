@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use whittle_core::{Outcome, ReplayRequest};
+use whittle_core::{ReplayOutcome, ReplayRequest};
 
 use super::verdict;
 
@@ -31,7 +31,7 @@ pub enum Kind {
     },
 }
 
-pub type Oracle = Box<dyn FnMut(&ReplayRequest) -> Outcome>;
+pub type Oracle = Box<dyn FnMut(&ReplayRequest) -> ReplayOutcome>;
 
 pub fn contains_all(candidate: &[u32], essential: &[u32]) -> bool {
     essential.iter().all(|s| candidate.contains(s))
@@ -75,10 +75,10 @@ pub fn oracle(kind: &Kind) -> Oracle {
                 let this = calls;
                 calls += 1;
                 match (this == call, capture) {
-                    (true, true) => Outcome::CaptureMissing {
+                    (true, true) => ReplayOutcome::CaptureMissing {
                         cause: super::capture_vanished(),
                     },
-                    (true, false) => Outcome::Failed {
+                    (true, false) => ReplayOutcome::Failed {
                         cause: super::device_disconnected(),
                     },
                     (false, _) => verdict(contains_all(&r.candidate, &essential)),

@@ -9,7 +9,7 @@
 //!   stays gone, as `try_candidate` returning null at the capture check.
 
 use whittle_core::{
-    CandidateHistory, Outcome, Phase, ProofRow, ReplayRequest, SearchFlags, SearchResult,
+    CandidateHistory, Phase, ProofRow, ReplayOutcome, ReplayRequest, SearchFlags, SearchResult,
     HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };
 
@@ -28,9 +28,9 @@ struct Run<'o> {
     stop: Option<SearchStop>,
     // `outcome_history = Map<candidate_key, boolean[]>()`, in insertion order.
     outcome_history: Vec<(Vec<u32>, Vec<bool>)>,
-    oracle: &'o mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &'o mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
     requests: Vec<ReplayRequest>,
-    outcomes: Vec<Outcome>,
+    outcomes: Vec<ReplayOutcome>,
 }
 
 fn contains_true_and_false(values: &[bool]) -> bool {
@@ -84,7 +84,7 @@ impl Run<'_> {
         let outcome = (self.oracle)(&request);
         self.requests.push(request);
         self.outcomes.push(outcome.clone());
-        if let Outcome::CaptureMissing { cause } = &outcome {
+        if let ReplayOutcome::CaptureMissing { cause } = &outcome {
             self.capture_failed = true;
             self.stop = Some(SearchStop::CaptureFailed {
                 cause: cause.clone(),
@@ -96,22 +96,22 @@ impl Run<'_> {
         // fatal_error = false; try: result = replay(candidate) catch: runtime_failed = true ...
         let mut fatal_error = false;
         let reproduced = match outcome {
-            Outcome::Reproduced => true,
-            Outcome::NotReproduced { .. } => false,
-            Outcome::Failed { cause } => {
+            ReplayOutcome::Reproduced => true,
+            ReplayOutcome::NotReproduced { .. } => false,
+            ReplayOutcome::Failed { cause } => {
                 self.runtime_failed = true;
                 self.stop = Some(SearchStop::RuntimeFailed { cause });
                 fatal_error = true;
                 false
             }
             // Outside the seed: a cancel ends the search like a runtime failure does.
-            Outcome::Cancelled => {
+            ReplayOutcome::Cancelled => {
                 self.runtime_failed = true;
                 self.stop = Some(SearchStop::Cancelled);
                 fatal_error = true;
                 false
             }
-            Outcome::CaptureMissing { .. } => unreachable!("handled above"),
+            ReplayOutcome::CaptureMissing { .. } => unreachable!("handled above"),
         };
         let key = candidate;
         // if !fatal_error: outcome_history.getOrCreate(key, []).append(result.reproduced)
@@ -134,7 +134,7 @@ impl Run<'_> {
 pub fn reference_minimize(
     replayable: &[u32],
     max_replays: u32,
-    oracle: &mut dyn FnMut(&ReplayRequest) -> Outcome,
+    oracle: &mut dyn FnMut(&ReplayRequest) -> ReplayOutcome,
 ) -> Transcript {
     let mut s = Run {
         max_replays,

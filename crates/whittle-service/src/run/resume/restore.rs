@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use whittle_core::engine::{MissReason, Outcome};
+use whittle_core::engine::{MissReason, ReplayOutcome};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::Reducer;
 
@@ -86,11 +86,11 @@ pub fn restore(
                 // count as the run counted them.
                 Some(AttemptOutcome::Failed { cause }) if round < last => {
                     let cause = cause.clone();
-                    scheduler.complete(job.attempt, Outcome::Failed { cause });
+                    scheduler.complete(job.attempt, ReplayOutcome::Failed { cause });
                     restored = restored.saturating_add(1);
                 }
                 Some(AttemptOutcome::Cancelled) if round < last => {
-                    scheduler.complete(job.attempt, Outcome::Cancelled);
+                    scheduler.complete(job.attempt, ReplayOutcome::Cancelled);
                     restored = restored.saturating_add(1);
                 }
                 _ => unfinished.push(job.clone()),
@@ -176,11 +176,11 @@ fn check_round(
 }
 
 /// The engine's outcome for a recorded verdict (as the live loop answers it).
-pub fn outcome_of(verdict: &ReplayVerdict) -> Outcome {
+pub fn outcome_of(verdict: &ReplayVerdict) -> ReplayOutcome {
     if verdict.reproduced {
-        Outcome::Reproduced
+        ReplayOutcome::Reproduced
     } else {
-        Outcome::NotReproduced {
+        ReplayOutcome::NotReproduced {
             // A miss always names its reason; evidence without one read as no crash.
             reason: verdict.reason.unwrap_or(MissReason::NoCrash),
         }
