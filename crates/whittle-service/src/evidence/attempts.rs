@@ -53,6 +53,7 @@ pub fn recorded_attempts(evidence_dir: &Path) -> Vec<RecordedAttempt> {
                     phase: Some(attempt.phase),
                     candidate: attempt.candidate,
                     verdict,
+                    before_step: attempt.screenshot_before_step,
                 },
                 // The step's own name: the export checks it against the archive.
                 screenshot: step.screenshot_src.clone(),
@@ -110,6 +111,7 @@ mod tests {
             screenshot_src: None,
             screenshot_redacted: false,
             screenshot_omitted: None,
+            screenshot_before_step: None,
             finished_at: "2026-12-04T10:00:00Z".into(),
         };
         let outcomes = [

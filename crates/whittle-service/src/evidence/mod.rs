@@ -3,6 +3,7 @@
 //! the export of all that into a bug-ticket bundle.
 
 mod attempts;
+mod before_frame;
 mod checklist;
 mod export;
 mod filmstrip;
@@ -13,6 +14,7 @@ mod screenshot;
 mod thumbnail;
 
 pub use attempts::{recorded_attempts, RecordedAttempt};
+pub use before_frame::{AttemptShot, BeforeLastAction};
 pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview, REVIEW_FILE};
 // Defined with the bundle manifest that records it; named here too, beside the checklist.
 pub use crate::export::ReviewSummary;

@@ -102,6 +102,10 @@ pub struct ShotLabel {
     /// The replayed steps after launch.
     pub candidate: Vec<u32>,
     pub verdict: ShotVerdict,
+    /// The picture is the screen right before this step's action, the last one (the app
+    /// was gone after the replay); `None` for the screen after the replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_step: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

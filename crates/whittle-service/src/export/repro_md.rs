@@ -236,9 +236,13 @@ fn screenshots(md: &mut String, input: &ExportInput, shots: &[ManifestShotDraft]
         })
     });
     if let Some(shot) = crash_screen {
+        let when = match shot.label.as_ref().and_then(|l| l.before_step) {
+            Some(step) => format!(" (the screen right before step {step}, the last action)"),
+            None => String::new(),
+        };
         let _ = writeln!(
             md,
-            "The crash on the minimal path: `{}`. Every screenshot, by attempt:\n",
+            "The crash on the minimal path: `{}`{when}. Every screenshot, by attempt:\n",
             shot.path
         );
     }
@@ -251,12 +255,16 @@ fn screenshots(md: &mut String, input: &ExportInput, shots: &[ManifestShotDraft]
             Some(label) => {
                 let _ = writeln!(
                     md,
-                    "| `{}` | {} | {} | {} | {} |",
+                    "| `{}` | {} | {} | {} | {}{} |",
                     shot.path,
                     label.attempt,
                     phase_words(label.phase),
                     replayed(input, label),
-                    label.verdict.words()
+                    label.verdict.words(),
+                    label
+                        .before_step
+                        .map(|step| format!("; screen before step {step}"))
+                        .unwrap_or_default()
                 );
             }
             None => {

@@ -22,7 +22,7 @@ use super::RecordError;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::Config;
-use crate::evidence::archive_screenshot;
+use crate::evidence::{archive_screenshot, AttemptShot, BeforeLastAction, FilmSource};
 use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
 use crate::run::{
     capture_problem, choose_device, evidence_name, stop_problem, AttemptOutcome, JournalAttempt,
@@ -152,19 +152,28 @@ pub async fn record_session(
     };
     let steps: Vec<&ReplayStep> = plan.replayable.iter().collect();
     let launch_step = plan.setup.first().copied();
-    let mut poll = CrashPoll {
+    let poll = CrashPoll {
         hub,
         device: &device,
         package: &package,
         seen: BTreeMap::new(),
         last_step: launch_step.unwrap_or(1),
     };
+    let frames = FilmSource {
+        hub,
+        device: &device,
+        package: &package,
+        evidence_dir: &evidence_dir,
+        masking: &config.masking,
+    };
+    let before_last = BeforeLastAction::new(frames, 1, steps.last().map(|s| s.index));
+    let mut observers = (poll, before_last);
     let span = tracing::info_span!("record", session = %session_id, device = %device);
     let started_at = Instant::now();
     let outcome = tokio::select! {
         biased;
         _ = cancel.cancelled() => AttemptOutcome::Cancelled,
-        r = tracing::Instrument::instrument(replay_observed(hub, &ctx, &steps, &mut poll), span) => {
+        r = tracing::Instrument::instrument(replay_observed(hub, &ctx, &steps, &mut observers), span) => {
             match r {
                 Ok(verdict) => AttemptOutcome::Replayed { verdict },
                 Err(e) => AttemptOutcome::Failed { cause: e.cause() },
@@ -172,6 +181,7 @@ pub async fn record_session(
         }
     };
     let duration_ms = u32::try_from(started_at.elapsed().as_millis()).unwrap_or(u32::MAX);
+    let (poll, before_last) = observers;
     let last_step = poll.last_step;
     let seen = poll.seen;
     // Every crash of the app the log holds now (nothing clears it until the next replay).
@@ -188,7 +198,8 @@ pub async fn record_session(
         AttemptOutcome::Cancelled => Err(RecordError::Cancelled),
         AttemptOutcome::Failed { cause } => Err(RecordError::Replay(cause.clone())),
     };
-    let shot = archive_screenshot(hub, &device, &package, &evidence_dir, 1, &config.masking).await;
+    let after = archive_screenshot(hub, &device, &package, &evidence_dir, 1, &config.masking).await;
+    let AttemptShot { shot, before_step } = before_last.choose(after);
     // The step's notes are the attempt's journal record, as a minimize run writes them
     // (run/evidence_step.rs), so every reader of evidence reads this one too.
     let record = JournalAttempt {
@@ -204,6 +215,7 @@ pub async fn record_session(
         screenshot_src: shot.src.clone(),
         screenshot_redacted: shot.redacted,
         screenshot_omitted: shot.omitted_because.clone(),
+        screenshot_before_step: before_step,
         finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
     };
     let _ = hub

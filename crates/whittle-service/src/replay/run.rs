@@ -127,6 +127,7 @@ async fn run_actions<O: ReplayObserver + Send>(
         if i > 0 {
             pace(hub, ctx, ctx.timing.action_pause_ms).await;
         }
+        observer.before_action(step.index).await;
         let at = Some(step.index);
         let ok = match &step.action {
             ReplayAction::PressButton { button } => {

@@ -75,6 +75,7 @@ pub(crate) fn recorded_attempt(
             .map(|v| v.observed.clone())
             .unwrap_or_default(),
         duration_ms: Some(entry.duration_ms),
+        screenshot_before_step: screenshot.as_ref().and(entry.screenshot_before_step),
         screenshot,
         screenshot_redacted,
         device: entry.device.clone(),

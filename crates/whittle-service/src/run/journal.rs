@@ -87,6 +87,10 @@ pub struct JournalAttempt {
     pub screenshot_redacted: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot_omitted: Option<String>,
+    /// The screenshot is the frame before this step's action (the last one), kept
+    /// because the frame after the replay could not be (evidence/before_frame.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot_before_step: Option<u32>,
     pub finished_at: String,
 }
 

@@ -43,6 +43,7 @@ fn attempt(n: u32, reproduced: bool) -> JournalAttempt {
         screenshot_src: Some(format!("screenshots/attempt-{n:03}.png")),
         screenshot_redacted: false,
         screenshot_omitted: None,
+        screenshot_before_step: None,
         finished_at: "2026-05-14T16:10:01.000Z".into(),
     }
 }

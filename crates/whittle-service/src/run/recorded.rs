@@ -39,6 +39,9 @@ pub struct RecordedAttempt {
     /// (`screenshots/attempt-NNN.png`), when one was archived.
     pub screenshot: Option<String>,
     pub screenshot_redacted: bool,
+    /// The screenshot shows the screen right before this step's action (the last one),
+    /// because the screen after the replay could not be kept (the app was gone).
+    pub screenshot_before_step: Option<u32>,
     pub device: String,
     /// Run ahead of its turn by a spare device (docs/design.md §9).
     pub speculative: bool,
@@ -225,6 +228,7 @@ pub fn attempt_of(step: &Step) -> Option<RecordedAttempt> {
         duration_ms: notes.duration_ms,
         screenshot,
         screenshot_redacted: step.screenshot_redacted,
+        screenshot_before_step: None,
         device: notes.device,
         speculative: notes.speculative,
     })

@@ -26,9 +26,10 @@ use super::{LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{
-    archive_screenshot, ArchivedShot, FilmRecorder, FilmSource, FilmstripRecord,
+    archive_screenshot, ArchivedShot, AttemptShot, BeforeLastAction, FilmRecorder, FilmSource,
+    FilmstripRecord,
 };
-use crate::replay::{replay_observed, ReplayError, ReplayVerdict};
+use crate::replay::{replay_observed, ReplayError, ReplayObserver, ReplayVerdict};
 
 /// Why a cancelled attempt has no screenshot (shown, never read back).
 const CANCELLED_SHOT: &str = "the run was cancelled before its screenshot";
@@ -179,25 +180,37 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         });
         let started = Instant::now();
         let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
-        let mut film = self.film_recorder(job, device);
+        let mut observers = (
+            self.film_recorder(job, device),
+            BeforeLastAction::new(
+                self.frame_source(device),
+                attempt,
+                candidate.last().copied(),
+            ),
+        );
         let outcome = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
-            r = self.replay(candidate, device, &mut film).instrument(span) => match r {
+            r = self.replay(candidate, device, &mut observers).instrument(span) => match r {
                 Ok(verdict) => AttemptOutcome::Replayed { verdict },
                 Err(e) => AttemptOutcome::Failed { cause: e.cause() },
             },
         };
+        let (film, before_last) = observers;
         film.finish(outcome.verdict().is_some_and(|v| v.reproduced));
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let shot = if self.cancel.is_cancelled() {
-            ArchivedShot {
-                src: None,
-                redacted: true,
-                omitted_because: Some(CANCELLED_SHOT.into()),
+            before_last.discard();
+            AttemptShot {
+                shot: ArchivedShot {
+                    src: None,
+                    redacted: true,
+                    omitted_because: Some(CANCELLED_SHOT.into()),
+                },
+                before_step: None,
             }
         } else {
-            archive_screenshot(
+            let after = archive_screenshot(
                 self.hub,
                 device,
                 &self.run.ctx.package,
@@ -205,7 +218,8 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 attempt,
                 &self.config.masking,
             )
-            .await
+            .await;
+            before_last.choose(after)
         };
         let entry = journal_entry(batch, job, device, outcome, &shot, duration_ms);
         let journaled = match self.journal {
@@ -269,15 +283,8 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     fn film_recorder<'b>(&'b self, job: &Job, device: &'b str) -> FilmRecorder<'b> {
         let wanted = job.phase == Phase::Confirm
             && !FilmstripRecord::read(&self.evidence.dir).has_reproduced(&job.candidate);
-        let source = FilmSource {
-            hub: self.hub,
-            device,
-            package: &self.run.ctx.package,
-            evidence_dir: &self.evidence.dir,
-            masking: &self.config.masking,
-        };
         FilmRecorder::new(
-            source,
+            self.frame_source(device),
             job.attempt,
             &job.candidate,
             self.run.plan.setup.first().copied(),
@@ -285,11 +292,22 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         )
     }
 
+    /// Where `device`'s masked frames come from and go.
+    fn frame_source<'b>(&'b self, device: &'b str) -> FilmSource<'b> {
+        FilmSource {
+            hub: self.hub,
+            device,
+            package: &self.run.ctx.package,
+            evidence_dir: &self.evidence.dir,
+            masking: &self.config.masking,
+        }
+    }
+
     async fn replay(
         &self,
         candidate: &[u32],
         device: &str,
-        film: &mut FilmRecorder<'_>,
+        film: &mut (impl ReplayObserver + Send),
     ) -> Result<ReplayVerdict, ReplayError> {
         let plan = &self.run.plan;
         let steps: Vec<&ReplayStep> = candidate
@@ -314,7 +332,7 @@ fn journal_entry(
     job: &Job,
     device: &str,
     outcome: AttemptOutcome,
-    shot: &ArchivedShot,
+    shot: &AttemptShot,
     duration_ms: u32,
 ) -> JournalAttempt {
     JournalAttempt {
@@ -327,9 +345,10 @@ fn journal_entry(
         device: device.to_string(),
         outcome,
         duration_ms,
-        screenshot_src: shot.src.clone(),
-        screenshot_redacted: shot.redacted,
-        screenshot_omitted: shot.omitted_because.clone(),
+        screenshot_src: shot.shot.src.clone(),
+        screenshot_redacted: shot.shot.redacted,
+        screenshot_omitted: shot.shot.omitted_because.clone(),
+        screenshot_before_step: shot.before_step,
         finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
     }
 }

@@ -16,6 +16,7 @@ fn label(attempt: u32, phase: Phase, candidate: &[u32], verdict: ShotVerdict) ->
         phase: Some(phase),
         candidate: candidate.to_vec(),
         verdict,
+        before_step: None,
     }
 }
 

@@ -95,6 +95,7 @@ fn drive(
                 screenshot_src: None,
                 screenshot_redacted: true,
                 screenshot_omitted: Some("test".into()),
+                screenshot_before_step: None,
                 finished_at: "2026-01-01T00:00:00Z".into(),
             });
         }
