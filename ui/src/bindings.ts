@@ -999,6 +999,11 @@ export type RecordedAttempt_Deserialize = {
 	 */
 	screenshot?: string | null,
 	screenshot_redacted: boolean,
+	/**
+	 *  The screenshot shows the screen right before this step's action (the last one),
+	 *  because the screen after the replay could not be kept (the app was gone).
+	 */
+	screenshot_before_step?: number | null,
 	device: string,
 	/**  Run ahead of its turn by a spare device (docs/design.md §9). */
 	speculative: boolean,
@@ -1024,6 +1029,11 @@ export type RecordedAttempt_Serialize = {
 	 */
 	screenshot: string | null,
 	screenshot_redacted: boolean,
+	/**
+	 *  The screenshot shows the screen right before this step's action (the last one),
+	 *  because the screen after the replay could not be kept (the app was gone).
+	 */
+	screenshot_before_step: number | null,
 	device: string,
 	/**  Run ahead of its turn by a spare device (docs/design.md §9). */
 	speculative: boolean,

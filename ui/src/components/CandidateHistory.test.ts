@@ -25,6 +25,7 @@ function rowsOf(n: number): AttemptRow[] {
       durationMs: 1500,
       screenshot: shot(attempt),
       screenshotRedacted: false,
+      screenshotBeforeStep: null,
       device: attempt % 2 === 0 ? "sim-2" : "sim-1",
     } satisfies AttemptRow;
   });

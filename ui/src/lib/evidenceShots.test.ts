@@ -7,6 +7,7 @@ const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] =
   attempt,
   candidate,
   verdict,
+  beforeStep: null,
 });
 
 // A real ddmin-shaped history: baseline, two halves, single deletions, confirmation.
@@ -65,6 +66,7 @@ describe("walking the screenshots", () => {
           durationMs: 1,
           screenshot: attempt === 4 ? null : `screenshots/attempt-00${attempt}.png`,
           screenshotRedacted: attempt === 4,
+          screenshotBeforeStep: null,
           device: null,
         }) satisfies AttemptRow,
     );

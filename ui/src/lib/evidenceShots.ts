@@ -10,6 +10,8 @@ export type ShotRow = {
   attempt: number;
   candidate: number[];
   verdict: Verdict | "running";
+  /** The picture is the screen right before this step's action. */
+  beforeStep: number | null;
 };
 
 /** What every part of the viewer is given: the run's evidence session and its
@@ -25,7 +27,10 @@ export interface ShotContext {
 export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<string>): ShotRow[] {
   return rows
     .filter((r) => r.screenshot !== null && !omitted.has(r.screenshot))
-    .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate, verdict: verdictKind(r.verdict) }))
+    .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate,
+      verdict: verdictKind(r.verdict),
+      beforeStep: r.screenshotBeforeStep,
+    }))
     .sort((a, b) => a.attempt - b.attempt);
 }
 

@@ -14,6 +14,8 @@ export type AttemptRow = {
   durationMs: number | null;
   screenshot: string | null;
   screenshotRedacted: boolean;
+  /** The screenshot is the screen right before this step's action (the app was gone after). */
+  screenshotBeforeStep: number | null;
   /** The device that replayed it (known once it finished). */
   device: string | null;
 };
@@ -130,6 +132,7 @@ export function reduce(state: RunScreenState, event: RunEvent, now: number = Dat
           durationMs: null,
           screenshot: null,
           screenshotRedacted: false,
+          screenshotBeforeStep: null,
           device: null,
         }),
       };
@@ -149,6 +152,7 @@ export function reduce(state: RunScreenState, event: RunEvent, now: number = Dat
           durationMs: event.duration_ms,
           screenshot: event.screenshot,
           screenshotRedacted: event.screenshot_redacted,
+          screenshotBeforeStep: event.screenshot_before_step,
           device: event.device,
         }),
       };

@@ -9,6 +9,9 @@ export function describeShot(s: ShotRow): { attempt: number; steps: string; verd
   return {
     attempt: s.attempt,
     steps: s.candidate.length === 0 ? t("history.launchOnly") : formatSteps(s.candidate),
-    verdict: verdictWords[s.verdict],
+    verdict:
+      s.beforeStep === null
+        ? verdictWords[s.verdict]
+        : t("viewer.beforeStep", { verdict: verdictWords[s.verdict], step: s.beforeStep }),
   };
 }

@@ -69,6 +69,8 @@ function finished(
     duration_ms,
     screenshot: shot(attempt),
     screenshot_redacted: false,
+    // The app is gone after a crash: a reproducing attempt shows the screen before its last action.
+    screenshot_before_step: reproduced ? (candidate.at(-1) ?? null) : null,
     device: "sim-1",
     speculative: false,
   };

@@ -94,7 +94,27 @@ fn round_trip(
 
     let out_dir = env.dir.path().join("bundles");
     assert_exit(&env.export(&evidence, &out_dir, format), 0);
+    check_crash_screen(&out_dir.join(format), &minimal);
     (out_dir.join(format), minimal)
+}
+
+/// The bundle shows the crash: a masked screenshot of a reproducing replay of the minimal
+/// path, the screen right before its last action (after it the app is gone).
+fn check_crash_screen(bundle: &Path, minimal: &[u64]) {
+    let md = std::fs::read_to_string(bundle.join("repro.md")).unwrap();
+    let last = minimal.last().unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("The crash on the minimal path: `"))
+        .unwrap_or_else(|| panic!("no crash screen in repro.md:\n{md}"));
+    assert!(
+        line.contains(&format!("(the screen right before step {last}, the last action)")),
+        "{line}"
+    );
+    let file = line.split('`').nth(1).unwrap();
+    assert!(file.ends_with("-reproduced.png"), "{line}");
+    let png = std::fs::read(bundle.join(file)).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "{file} is a PNG");
 }
 
 fn check_filmstrip(bundle: &Path, minimal: &[u64]) {

@@ -272,6 +272,7 @@ export const run = {
   "viewer.zoomLevel": "{percent} %",
   "viewer.compareWith": "Compare with",
   "viewer.comparePick": "Choose an attempt…",
+  "viewer.beforeStep": "{verdict}, the screen right before step {step}",
   "viewer.compareOption": "Attempt {attempt} · steps {steps} · {verdict}",
   "viewer.thisAttempt": "This: attempt {attempt} · steps {steps} · {verdict}",
   "viewer.plusSteps": "Attempt {attempt}: the same steps plus {extra} · {verdict}",

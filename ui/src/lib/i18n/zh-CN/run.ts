@@ -258,6 +258,7 @@ export const run = {
   "viewer.zoomLevel": "{percent}%",
   "viewer.compareWith": "对比对象",
   "viewer.comparePick": "选择一次尝试…",
+  "viewer.beforeStep": "{verdict}，第 {step} 步操作之前的画面",
   "viewer.compareOption": "第 {attempt} 次尝试 · 步骤 {steps} · {verdict}",
   "viewer.thisAttempt": "本次：第 {attempt} 次尝试 · 步骤 {steps} · {verdict}",
   "viewer.plusSteps": "第 {attempt} 次尝试：相同步骤再加 {extra} · {verdict}",
