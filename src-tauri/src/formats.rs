@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::ticket_markdown;
 use whittle_service::api::RecordFailure;
-use whittle_service::evidence::ticket_markdown;
 use whittle_service::import::{RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;

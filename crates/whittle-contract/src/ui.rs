@@ -114,3 +114,22 @@ contract_type! {
         pub reason: Option<String>,
     }
 }
+
+/// A device's element, as the shared matcher reads it.
+impl whittle_core::plan::element_match::Target for UiElement {
+    fn resource_id(&self) -> &str {
+        &self.resource_id
+    }
+    fn text(&self) -> &str {
+        &self.text
+    }
+    fn label(&self) -> &str {
+        &self.content_desc
+    }
+    fn bounds(&self) -> [i32; 4] {
+        self.bounds
+    }
+    fn visible(&self) -> bool {
+        self.visible
+    }
+}

@@ -8,7 +8,6 @@ pub(crate) mod tool_result;
 
 pub mod analyzer;
 pub use whittle_atomic as atomic;
-pub mod element_match;
 pub mod listen;
 pub mod report;
 pub mod report_analyzer;

@@ -1,8 +1,8 @@
 use std::path::Path;
 
+use whittle_service::api::EvidenceExportError;
 use whittle_service::api::{self, ExportRequest, ExportRunError};
 use whittle_service::config::Config;
-use whittle_service::evidence::EvidenceExportError;
 
 use crate::exit::Exit;
 
@@ -28,7 +28,7 @@ pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&st
 
 /// `whittle export --markdown`: the ticket text on stdout.
 pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
-    match whittle_service::evidence::ticket_markdown(&config.workspace, evidence_session) {
+    match whittle_service::api::ticket_markdown(&config.workspace, evidence_session) {
         Ok(text) => {
             print!("{text}");
             Exit::Live

@@ -14,11 +14,12 @@ use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
+use whittle_service::api::export_evidence;
 use whittle_service::api::{
     self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
 };
 pub use whittle_service::config::Config;
-use whittle_service::evidence::{export_evidence, read_result};
+use whittle_service::evidence::read_result;
 use whittle_service::run::{listed_run_state, past_runs as runs_of};
 pub use whittle_service::run::{PastRun, PendingResult, RunEvent, RunState, RunSummary};
 use whittle_service::sidecar::{read_sidecar, FingerprintNote};

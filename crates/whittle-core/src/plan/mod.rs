@@ -14,6 +14,7 @@
 
 mod build;
 mod describe;
+pub mod element_match;
 mod error;
 mod key;
 mod legacy;

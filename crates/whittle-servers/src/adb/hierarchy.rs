@@ -1,12 +1,12 @@
 //! `uiautomator dump` XML → the ui role's elements (docs/design.md §2), plus what a tap needs of
 //! the view tree: which nodes handle a tap themselves, and each node's parent. How a
-//! strategy finds an element is `crate::element_match`, shared with the simulator.
+//! strategy finds an element is `whittle_core::plan::element_match`, shared with the simulator.
 use std::collections::HashMap;
 
 use whittle_contract::ui::UiElement;
 
-pub use crate::element_match::find;
-use crate::element_match::Target;
+pub use whittle_core::plan::element_match::find;
+use whittle_core::plan::element_match::Target;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DumpParseError {

@@ -6,8 +6,8 @@
 //! clickable view inside that ancestor covers its centre, that view would take the tap,
 //! so the tap aims at the element itself instead (clipped to the ancestor).
 use super::hierarchy::{bounds_centre, DumpNode};
-use crate::element_match::{find_index, is_target};
 use whittle_contract::ui::Strategy;
+use whittle_core::plan::element_match::{find_index, is_target};
 
 /// The tap point for the element the strategies find, or `None` when none is found.
 pub fn find_tap_point(nodes: &[DumpNode], strategies: &[Strategy]) -> Option<(i32, i32)> {

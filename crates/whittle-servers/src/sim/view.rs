@@ -9,7 +9,7 @@ use whittle_contract::ui::{Strategy, UiElement};
 
 use super::device::AppProcess;
 use super::model::{AppModel, Element};
-use crate::element_match::{self, Target};
+use whittle_core::plan::element_match::{self, Target};
 
 static STATE_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex"));
@@ -109,7 +109,7 @@ pub fn current_elements<'m>(model: &'m AppModel, app: &AppProcess) -> Vec<Elemen
 }
 
 /// The element the strategies find, by the rules shared with the adb server
-/// (`crate::element_match`): whitespace-normalized text, ids with or without the
+/// (`whittle_core::plan::element_match`): whitespace-normalized text, ids with or without the
 /// package, visible targets only, exact before normalized, then model order.
 pub fn find<'a, 'm>(
     elements: &'a [ElementView<'m>],

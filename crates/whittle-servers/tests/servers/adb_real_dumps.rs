@@ -1,9 +1,9 @@
 //! The adb backend's dump parser, element matching and tap points on real `uiautomator
 //! dump` output (`tests/fixtures/uiautomator`, sources in `tests/fixtures/SOURCES.md`).
 use whittle_contract::ui::{By, Strategy};
+use whittle_core::plan::element_match::find_index;
 use whittle_servers::adb::hierarchy::{find, parse_dump, parse_dump_tree, DumpNode};
 use whittle_servers::adb::tap_target::find_tap_point;
-use whittle_servers::element_match::find_index;
 
 const LAUNCHER: &str = "window_dump_02_pixel_launcher_home_screen.xml";
 const LOCKSCREEN: &str = "window_dump_03_systemui_lockscreen_keyguard_ptBR.xml";

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::evidence::{export_evidence, EvidenceExportError};
+use super::evidence_bundle::{export_evidence, EvidenceExportError};
 use crate::export::ExportError;
 
 /// More than this many bundles of one run in one folder is not a reason to go on.

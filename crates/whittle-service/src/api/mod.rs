@@ -27,6 +27,7 @@ mod demo_setup;
 mod device_setup;
 mod devices;
 mod estimate;
+mod evidence_bundle;
 mod evidence_check;
 mod export;
 mod filmstrip;
@@ -41,6 +42,7 @@ mod run_job;
 mod runs;
 mod session_detail;
 mod session_error;
+mod shot_labels;
 mod verify;
 
 pub use approval::{approve, Approvable, Approval};
@@ -53,6 +55,7 @@ pub use device_setup::{
 };
 pub use devices::{list_devices, DeviceView, DevicesError};
 pub use estimate::{estimate, ReplayEstimate, ReplayRange};
+pub use evidence_bundle::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
 pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
 pub use export::{export, ExportRequest, ExportRunError};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
@@ -74,6 +77,7 @@ pub use session_detail::{
     StepView,
 };
 pub use session_error::{SessionReadError, UnreadableEvidence};
+pub use shot_labels::{recorded_attempts, ShotLabelled};
 pub use verify::{verify, VerifyFailure};
 
 // Past runs and the doctor's checks, as the layers below define them.

@@ -10,9 +10,14 @@
 
 use std::path::Path;
 
+use image::{Rgba, RgbaImage};
+use whittle_core::plan::element_match;
+use whittle_core::plan::{ReplayAction, ReplayStep, Strategy};
+
 use super::filmstrip::{archive_frame, FilmSource};
 use super::review::record_path;
 use super::screenshot::{ArchivedShot, SCREENSHOTS_DIR};
+use crate::atomic::{write_atomic, FileMode};
 use crate::replay::ReplayObserver;
 
 /// Where the frame waits until the attempt's screenshot is chosen: inside the evidence
@@ -28,23 +33,63 @@ pub struct AttemptShot {
     pub before_step: Option<u32>,
 }
 
-/// Takes the frame before `last_step`'s action of one replay.
+/// The outline drawn around the element the last action is about to act on.
+const OUTLINE: Rgba<u8> = Rgba([255, 0, 200, 255]);
+const OUTLINE_PX: u32 = 4;
+
+/// Takes the frame before the last action of one replay.
 pub struct BeforeLastAction<'a> {
     source: FilmSource<'a>,
     attempt: u32,
     last_step: Option<u32>,
+    /// The element the last action acts on, outlined in the frame when it is on screen.
+    target: Option<Strategy>,
     taken: Option<(u32, ArchivedShot)>,
 }
 
 impl<'a> BeforeLastAction<'a> {
-    /// `last_step` is the candidate's last plan step (`None` for a launch-only replay,
-    /// which has no action to come before).
-    pub fn new(source: FilmSource<'a>, attempt: u32, last_step: Option<u32>) -> Self {
+    /// `last` is the candidate's last plan step (`None` for a launch-only replay, which
+    /// has no action to come before).
+    pub fn new(source: FilmSource<'a>, attempt: u32, last: Option<&ReplayStep>) -> Self {
+        let target = last.and_then(|step| match &step.action {
+            ReplayAction::Tap { strategy } | ReplayAction::InputText { strategy, .. } => {
+                Some(strategy.clone())
+            }
+            ReplayAction::PressButton { .. } => None,
+        });
         BeforeLastAction {
             source,
             attempt,
-            last_step,
+            last_step: last.map(|step| step.index),
+            target,
             taken: None,
+        }
+    }
+
+    /// Outlines the element the last action acts on in the staged frame, found in the
+    /// screen's hierarchy by the rules a tap uses. Best effort: a frame without its
+    /// outline is still the evidence.
+    async fn outline_target(&self, staged: &Path) {
+        let Some(target) = &self.target else { return };
+        let Ok(hierarchy) = self.source.hub.ui().get_hierarchy(self.source.device).await else {
+            return;
+        };
+        let Some(element) = element_match::find(&hierarchy.elements, std::slice::from_ref(target))
+        else {
+            return;
+        };
+        let outlined = image::open(staged)
+            .map_err(|e| e.to_string())
+            .and_then(|img| {
+                let mut img = img.to_rgba8();
+                outline(&mut img, element.bounds);
+                let mut png = Vec::new();
+                img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+                    .map_err(|e| e.to_string())?;
+                write_atomic(staged, &png, FileMode::Private).map_err(|e| e.to_string())
+            });
+        if let Err(e) = outlined {
+            tracing::debug!(error = %e, "the last action's element was not outlined");
         }
     }
 
@@ -112,28 +157,74 @@ impl ReplayObserver for BeforeLastAction<'_> {
         std::future::ready(())
     }
 
-    fn before_action(&mut self, step: u32) -> impl std::future::Future<Output = ()> + Send {
-        async move {
-            if self.last_step != Some(step) {
-                return;
-            }
-            let name = self.name();
-            let source = &self.source;
-            let shot = archive_frame(
-                source.hub,
-                source.device,
-                source.package,
-                source.evidence_dir,
-                STAGING_DIR,
-                &name,
-                source.masking,
-            )
-            .await;
-            self.taken = Some((step, shot));
+    async fn before_action(&mut self, step: u32) {
+        if self.last_step != Some(step) {
+            return;
         }
+        let name = self.name();
+        let source = &self.source;
+        let shot = archive_frame(
+            source.hub,
+            source.device,
+            source.package,
+            source.evidence_dir,
+            STAGING_DIR,
+            &name,
+            source.masking,
+        )
+        .await;
+        if shot.src.is_some() {
+            let staged = source.evidence_dir.join(STAGING_DIR).join(&name);
+            self.outline_target(&staged).await;
+        }
+        self.taken = Some((step, shot));
     }
 
     fn after_action(&mut self, _step: u32) -> impl std::future::Future<Output = ()> + Send {
         std::future::ready(())
+    }
+}
+
+/// A frame of `OUTLINE_PX` around `bounds` (`[left, top, right, bottom]`), clipped to the
+/// image; drawn outside the element where there is room, so its own pixels (and any
+/// mask on them) stay as they are.
+fn outline(img: &mut RgbaImage, bounds: [i32; 4]) {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let [left, top, right, bottom] = bounds.map(i64::from);
+    let px = i64::from(OUTLINE_PX);
+    let (x0, y0, x1, y1) = (left - px, top - px, right + px, bottom + px);
+    for y in y0.max(0)..y1.min(h) {
+        for x in x0.max(0)..x1.min(w) {
+            let inside = x >= left && x < right && y >= top && y < bottom;
+            if !inside {
+                img.put_pixel(x as u32, y as u32, OUTLINE);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outline_surrounds_the_element_and_leaves_it_as_it_was() {
+        let mut img = RgbaImage::from_pixel(100, 100, Rgba([0, 0, 0, 255]));
+        outline(&mut img, [20, 30, 60, 50]);
+        assert_eq!(
+            *img.get_pixel(40, 40),
+            Rgba([0, 0, 0, 255]),
+            "inside untouched"
+        );
+        assert_eq!(*img.get_pixel(17, 40), OUTLINE, "left edge");
+        assert_eq!(*img.get_pixel(62, 52), OUTLINE, "bottom-right corner");
+        assert_eq!(
+            *img.get_pixel(10, 40),
+            Rgba([0, 0, 0, 255]),
+            "beyond the outline"
+        );
+        // An element at the edge of the screen: the outline is clipped, not a panic.
+        outline(&mut img, [-10, 90, 120, 130]);
+        assert_eq!(*img.get_pixel(0, 88), OUTLINE);
     }
 }

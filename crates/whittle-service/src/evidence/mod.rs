@@ -2,10 +2,8 @@
 //! steps: masked screenshots, `result.json`, the Phase-5 section of `report.md`, and
 //! the export of all that into a bug-ticket bundle.
 
-mod attempts;
 mod before_frame;
 mod checklist;
-mod export;
 mod filmstrip;
 mod preview;
 mod report_section;
@@ -13,12 +11,11 @@ mod review;
 mod screenshot;
 mod thumbnail;
 
-pub use attempts::{recorded_attempts, RecordedAttempt};
 pub use before_frame::{AttemptShot, BeforeLastAction};
 pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview, REVIEW_FILE};
 // Defined with the bundle manifest that records it; named here too, beside the checklist.
 pub use crate::export::ReviewSummary;
-pub use export::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
+pub(crate) use filmstrip::for_export as filmstrip_for_export;
 pub use filmstrip::{archive_frame, FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;

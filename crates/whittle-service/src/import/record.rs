@@ -166,7 +166,7 @@ pub async fn record_session(
         evidence_dir: &evidence_dir,
         masking: &config.masking,
     };
-    let before_last = BeforeLastAction::new(frames, 1, steps.last().map(|s| s.index));
+    let before_last = BeforeLastAction::new(frames, 1, steps.last().copied());
     let mut observers = (poll, before_last);
     let span = tracing::info_span!("record", session = %session_id, device = %device);
     let started_at = Instant::now();

@@ -33,24 +33,18 @@ impl ReplayObserver for NoObserver {
 
 /// Two observers, the first looking first at each point.
 impl<A: ReplayObserver + Send, B: ReplayObserver + Send> ReplayObserver for (A, B) {
-    fn after_launch(&mut self) -> impl Future<Output = ()> + Send {
-        async move {
-            self.0.after_launch().await;
-            self.1.after_launch().await;
-        }
+    async fn after_launch(&mut self) {
+        self.0.after_launch().await;
+        self.1.after_launch().await;
     }
 
-    fn before_action(&mut self, step: u32) -> impl Future<Output = ()> + Send {
-        async move {
-            self.0.before_action(step).await;
-            self.1.before_action(step).await;
-        }
+    async fn before_action(&mut self, step: u32) {
+        self.0.before_action(step).await;
+        self.1.before_action(step).await;
     }
 
-    fn after_action(&mut self, step: u32) -> impl Future<Output = ()> + Send {
-        async move {
-            self.0.after_action(step).await;
-            self.1.after_action(step).await;
-        }
+    async fn after_action(&mut self, step: u32) {
+        self.0.after_action(step).await;
+        self.1.after_action(step).await;
     }
 }

@@ -185,7 +185,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             BeforeLastAction::new(
                 self.frame_source(device),
                 attempt,
-                candidate.last().copied(),
+                candidate.last().and_then(|&i| self.run.plan.step(i)),
             ),
         );
         let outcome = tokio::select! {

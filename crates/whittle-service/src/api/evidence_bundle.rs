@@ -2,9 +2,9 @@ use std::path::{Path, PathBuf};
 
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 
-use super::attempts::recorded_attempts;
-use super::{read_result, review_checklist, ResultFileError};
+use super::shot_labels::recorded_attempts;
 use crate::config::PrivacyLevel;
+use crate::evidence::{read_result, review_checklist, ResultFileError};
 use crate::export::{export_bundle, ExportError, ExportInput, ExportShot, ExportStep};
 use crate::result::PendingResult;
 
@@ -105,7 +105,7 @@ pub fn export_input(
         screenshots,
         masking_level: masking_level(&dir),
         review,
-        filmstrip: super::filmstrip::for_export(&dir, &result.minimal_path),
+        filmstrip: crate::evidence::filmstrip_for_export(&dir, &result.minimal_path),
     };
     Ok(input)
 }

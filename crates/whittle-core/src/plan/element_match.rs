@@ -1,5 +1,7 @@
 //! How a tap, an input or a wait finds its element, shared by the simulated device and the
-//! adb server so that one plan behaves the same on both. Devices report text as the app
+//! adb server so that one plan behaves the same on both, and by the application layer
+//! (which element a frame before an action outlines). A rule of the domain, so the
+//! core's. Devices report text as the app
 //! set it, not as a tester reads it (`"SIGN UP "`, `"12\u{a0}€"`), and resource ids with
 //! or without their package, so an exact string compare misses elements that are plainly
 //! on screen.
@@ -22,7 +24,7 @@
 //!   `findObject` and Appium search in, so a plan written against them picks the same
 //!   element here.
 //! - Strategies are tried in order; the first one that finds a target decides.
-use whittle_contract::ui::{By, Strategy, UiElement};
+use super::locator::{By, Strategy};
 
 /// Characters that take no room and mean nothing between words.
 const ZERO_WIDTH: [char; 3] = ['\u{200B}', '\u{2060}', '\u{FEFF}'];
@@ -35,24 +37,6 @@ pub trait Target {
     fn label(&self) -> &str;
     fn bounds(&self) -> [i32; 4];
     fn visible(&self) -> bool;
-}
-
-impl Target for UiElement {
-    fn resource_id(&self) -> &str {
-        &self.resource_id
-    }
-    fn text(&self) -> &str {
-        &self.text
-    }
-    fn label(&self) -> &str {
-        &self.content_desc
-    }
-    fn bounds(&self) -> [i32; 4] {
-        self.bounds
-    }
-    fn visible(&self) -> bool {
-        self.visible
-    }
 }
 
 /// How closely an element matched; the derived order puts the better match first.
@@ -172,17 +156,41 @@ pub fn find<'a, T: Target>(elements: &'a [T], strategies: &[Strategy]) -> Option
 mod tests {
     use super::*;
 
+    /// What a device reports of an element, as far as matching reads it.
+    #[derive(Debug, Clone, Default)]
+    struct UiElement {
+        resource_id: String,
+        text: String,
+        content_desc: String,
+        bounds: [i32; 4],
+        visible: bool,
+    }
+
+    impl Target for UiElement {
+        fn resource_id(&self) -> &str {
+            &self.resource_id
+        }
+        fn text(&self) -> &str {
+            &self.text
+        }
+        fn label(&self) -> &str {
+            &self.content_desc
+        }
+        fn bounds(&self) -> [i32; 4] {
+            self.bounds
+        }
+        fn visible(&self) -> bool {
+            self.visible
+        }
+    }
+
     fn el(id: &str, text: &str, label: &str, bounds: [i32; 4]) -> UiElement {
         UiElement {
             resource_id: id.into(),
             text: text.into(),
             content_desc: label.into(),
-            class: "android.widget.TextView".into(),
             bounds,
-            password: false,
-            focused: false,
             visible: true,
-            ..UiElement::default()
         }
     }
 

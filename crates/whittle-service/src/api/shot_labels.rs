@@ -1,8 +1,7 @@
-//! The attempts an evidence session recorded, read back from its `steps.jsonl` (one step
-//! per replay, written by the report server; each step's notes are the attempt's journal
-//! record, read by `run::attempt_of` as a reopened run reads them): which steps each
-//! replayed, its verdict and its screenshot. This is how an export labels screenshots by
-//! attempt and verdict.
+//! The label of each screenshot an export carries: which attempt took it, which steps that
+//! replayed and its verdict, read back from the evidence session's `steps.jsonl` (each
+//! step's notes are the attempt's journal record, read by `run::attempt_of` as a reopened
+//! run reads them). Here, above `run`, because it reads the run's record.
 
 use std::io::BufReader;
 use std::path::Path;
@@ -14,7 +13,7 @@ use crate::run::{attempt_of, AttemptVerdict};
 
 /// One replay as recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordedAttempt {
+pub struct ShotLabelled {
     pub label: ShotLabel,
     /// `screenshots/attempt-NNN.png`, when one was archived.
     pub screenshot: Option<String>,
@@ -23,7 +22,7 @@ pub struct RecordedAttempt {
 /// Every replay step of the evidence session, in the order recorded. Steps that are not
 /// replays (or a file that cannot be read) give nothing: labels are a help, and a
 /// screenshot without one is still exported, just unlabelled.
-pub fn recorded_attempts(evidence_dir: &Path) -> Vec<RecordedAttempt> {
+pub fn recorded_attempts(evidence_dir: &Path) -> Vec<ShotLabelled> {
     let path = evidence_dir.join(STEPS_FILE);
     // Evidence is untrusted: only a regular file, never a symlink out of the session.
     let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
@@ -47,7 +46,7 @@ pub fn recorded_attempts(evidence_dir: &Path) -> Vec<RecordedAttempt> {
                 AttemptVerdict::Failed { .. } => ShotVerdict::Error,
                 AttemptVerdict::Cancelled => ShotVerdict::Cancelled,
             };
-            Some(RecordedAttempt {
+            Some(ShotLabelled {
                 label: ShotLabel {
                     attempt: attempt.attempt,
                     phase: Some(attempt.phase),
