@@ -283,6 +283,24 @@ mod tests {
         );
     }
 
+    /// A real image wider than any screen, small in bytes and in memory, is refused by
+    /// its side alone.
+    #[test]
+    fn a_side_over_the_limit_is_refused() {
+        let mut png = Vec::new();
+        RgbImage::new(MAX_SCREENSHOT_SIDE + 1, 2)
+            .write_to(&mut Cursor::new(&mut png), ImageFormat::Png)
+            .unwrap();
+        assert_eq!(
+            decode_screenshot(&png),
+            Err(DecodeFailure::TooLarge {
+                format: ScreenshotFormat::Png,
+                width: MAX_SCREENSHOT_SIDE + 1,
+                height: 2
+            })
+        );
+    }
+
     #[test]
     fn a_file_over_the_size_limit_is_not_read() {
         let dir = tempfile::tempdir().unwrap();
