@@ -54,12 +54,11 @@ fn screen() -> RgbImage {
     })
 }
 
+/// The screen as a device server encoding it in `format` would write it.
 fn encoded(format: ImageFormat) -> Vec<u8> {
-    let mut out = Vec::new();
-    screen()
-        .write_to(&mut Cursor::new(&mut out), format)
-        .unwrap();
-    out
+    let mut out = Cursor::new(Vec::new());
+    screen().write_to(&mut out, format).unwrap();
+    out.into_inner()
 }
 
 /// `bytes` written where the server is told to save its screenshot (a `.png` name).
