@@ -15,6 +15,9 @@ use super::decode::{decode, decode_value, Decoded};
 use super::tolerance::{Leniency, Tolerated};
 use super::{BadAnswer, McpErrorKind};
 
+/// Larger screenshot files are not measured (the masker refuses them too).
+const MAX_SCREENSHOT_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// `mobile_list_apps`: `Found these apps on device: <name> (<package>), …`.
 const APPS_PREFIX: &str = "Found these apps on device:";
 
@@ -31,13 +34,25 @@ pub(crate) fn read_apps(result: &CallToolResult) -> Result<Decoded<AppList>, Mcp
 }
 
 /// The saved screenshot, from JSON or — for a prose answer ("Screenshot saved to: …") —
-/// from the image the tool wrote to `save_to`.
+/// from the header of the image the tool wrote to `save_to`, in whichever format its bytes
+/// are (a server may write JPEG or WebP under the `.png` name it is given; the masker
+/// reads it the same way, `mask/decode.rs`).
 pub(crate) fn read_screenshot(
     result: &CallToolResult,
     save_to: &str,
 ) -> Result<Decoded<SavedScreenshot>, McpErrorKind> {
     or_prose(decode(result), || {
-        let (width, height) = image::image_dimensions(save_to).ok()?;
+        // A JPEG's header is read with the whole file: the size is bounded first, as
+        // the masker bounds it (`mask/decode.rs`, `MAX_SCREENSHOT_FILE_BYTES`).
+        if std::fs::metadata(save_to).ok()?.len() > MAX_SCREENSHOT_FILE_BYTES {
+            return None;
+        }
+        let (width, height) = image::ImageReader::open(save_to)
+            .ok()?
+            .with_guessed_format()
+            .ok()?
+            .into_dimensions()
+            .ok()?;
         Some(Decoded {
             value: SavedScreenshot {
                 path: save_to.to_string(),
@@ -145,5 +160,24 @@ mod tests {
         assert_eq!((d.value.width, d.value.height), (36, 64));
         assert_eq!(d.tolerated, [Tolerated::answer(Leniency::ReadFromFile)]);
         assert!(read_screenshot(&r, "/nonexistent/shot.png").is_err());
+    }
+
+    #[test]
+    fn a_prose_screenshot_saved_as_jpeg_or_webp_is_measured_by_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shot.png");
+        let path = path.to_string_lossy().to_string();
+        let r = prose(&format!("Screenshot saved to: {path}"));
+        for format in [image::ImageFormat::Jpeg, image::ImageFormat::WebP] {
+            image::RgbImage::new(36, 64)
+                .save_with_format(&path, format)
+                .unwrap();
+            let d = read_screenshot(&r, &path).unwrap();
+            assert_eq!((d.value.width, d.value.height), (36, 64), "{format:?}");
+        }
+        // A file over the limit is not read (sparse: a valid header, then nothing).
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(MAX_SCREENSHOT_FILE_BYTES + 1).unwrap();
+        assert!(read_screenshot(&r, &path).is_err());
     }
 }

@@ -10,7 +10,8 @@ use super::SCREENSHOTS_DIR;
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::PrivacyLevel;
 use crate::mask::{
-    burn_in_over_text, write_png_atomically, MaskError, MaskRect, MaskStyle, TextLines,
+    burn_in_over_text, write_png_atomically, DecodeFailure, MaskError, MaskRect, MaskStyle,
+    TextLines,
 };
 
 /// Screenshots larger than this are refused rather than decoded into memory.
@@ -60,6 +61,12 @@ pub enum ReviewError {
     },
     #[error("screenshot {name} is not a readable PNG: {message}")]
     Decode { name: String, message: String },
+    #[error("screenshot {name} could not be decoded: {reason}")]
+    Undecodable {
+        name: String,
+        #[source]
+        reason: DecodeFailure,
+    },
     #[error("cannot remove {path}: {source}")]
     Remove {
         path: PathBuf,

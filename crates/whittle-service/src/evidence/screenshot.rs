@@ -49,7 +49,8 @@ pub async fn archive_screenshot(
 pub(crate) trait Screen {
     /// The current UI hierarchy; `None` when it cannot be read.
     async fn hierarchy(&self) -> Option<Hierarchy>;
-    /// Saves a PNG screenshot to `save_to`.
+    /// Saves a screenshot to `save_to`: a PNG, JPEG or WebP, whatever the name says (the
+    /// masker recognises which by the bytes, `mask/decode.rs`).
     async fn screenshot(&self, save_to: &str) -> Result<(), String>;
 }
 

@@ -17,6 +17,8 @@ struct Scripted {
     /// What each successive hierarchy read returns.
     readings: Mutex<VecDeque<Option<Hierarchy>>>,
     image: RgbImage,
+    /// What the server writes instead of `image` as a PNG (its own encoding, or garbage).
+    bytes: Option<Vec<u8>>,
     shots: Mutex<u32>,
 }
 
@@ -25,6 +27,7 @@ impl Scripted {
         Scripted {
             readings: Mutex::new(readings.into()),
             image: RgbImage::from_fn(100, 200, |x, y| Rgb([x as u8, y as u8, 99])),
+            bytes: None,
             shots: Mutex::new(0),
         }
     }
@@ -41,6 +44,9 @@ impl Screen for Scripted {
 
     async fn screenshot(&self, save_to: &str) -> Result<(), String> {
         *self.shots.lock().unwrap() += 1;
+        if let Some(bytes) = &self.bytes {
+            return std::fs::write(save_to, bytes).map_err(|e| e.to_string());
+        }
         self.image
             .save_with_format(save_to, image::ImageFormat::Png)
             .map_err(|e| e.to_string())
@@ -152,5 +158,49 @@ async fn an_unreadable_hierarchy_omits_the_shot() {
     assert_eq!(
         shot.omitted_because.as_deref(),
         Some("no UI hierarchy to locate private data")
+    );
+}
+
+/// A server that saves JPEG under the `.png` name it is given: archived (as a PNG) and
+/// masked; one that writes garbage: omitted, the reason saying why.
+#[tokio::test]
+async fn a_jpeg_is_archived_as_png_and_garbage_is_omitted_with_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = profile("jane.doe@example.com");
+    let mut screen = Scripted::new(vec![Some(h.clone()), Some(h.clone())]);
+    let mut jpeg = Vec::new();
+    screen
+        .image
+        .write_to(
+            &mut std::io::Cursor::new(&mut jpeg),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    screen.bytes = Some(jpeg);
+    let shot = archive_standard(&screen, dir.path(), 2).await;
+    assert_eq!(
+        shot.src.as_deref(),
+        Some("screenshots/attempt-002.png"),
+        "{shot:?}"
+    );
+    let bytes = std::fs::read(dir.path().join("screenshots/attempt-002.png")).unwrap();
+    assert_eq!(
+        image::guess_format(&bytes).unwrap(),
+        image::ImageFormat::Png
+    );
+    let archived = image::load_from_memory(&bytes).unwrap().to_rgb8();
+    assert_eq!(
+        *archived.get_pixel(50, 25),
+        Rgb([0, 0, 0]),
+        "the e-mail is masked"
+    );
+
+    let mut screen = Scripted::new(vec![Some(h.clone()), Some(h)]);
+    screen.bytes = Some(b"adb: device offline".to_vec());
+    let shot = archive_standard(&screen, dir.path(), 3).await;
+    assert!(shot.redacted && shot.src.is_none(), "{shot:?}");
+    assert_eq!(
+        shot.omitted_because.as_deref(),
+        Some("screenshot could not be decoded: its bytes are not a PNG, JPEG or WebP image")
     );
 }

@@ -4,6 +4,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::ReviewError;
+use crate::mask::decode_screenshot;
 
 /// Previews are this tall (pixels); the width keeps the aspect ratio.
 pub const THUMBNAIL_HEIGHT: u32 = 96;
@@ -11,13 +12,14 @@ pub const THUMBNAIL_HEIGHT: u32 = 96;
 /// Files over this size are not previewed.
 const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// A PNG at most `max_height` tall of the PNG in `png`.
-pub fn thumbnail_png(png: &[u8], name: &str, max_height: u32) -> Result<Vec<u8>, ReviewError> {
-    let decode = |e: image::ImageError| ReviewError::Decode {
+/// A PNG at most `max_height` tall of the screenshot in `shot`: an archived (masked) PNG,
+/// or a recorder's step screenshot, which is whatever the device server saved (PNG, JPEG
+/// or WebP, recognised by its bytes and decoded within the masker's bounds).
+pub fn thumbnail_png(shot: &[u8], name: &str, max_height: u32) -> Result<Vec<u8>, ReviewError> {
+    let img = decode_screenshot(shot).map_err(|reason| ReviewError::Undecodable {
         name: name.to_owned(),
-        message: e.to_string(),
-    };
-    let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).map_err(decode)?;
+        reason,
+    })?;
     let height = max_height.max(1).min(img.height().max(1));
     let width = (u64::from(img.width()) * u64::from(height) / u64::from(img.height().max(1)))
         .clamp(1, u64::from(u32::MAX)) as u32;
@@ -25,7 +27,10 @@ pub fn thumbnail_png(png: &[u8], name: &str, max_height: u32) -> Result<Vec<u8>,
     let mut out = Vec::new();
     small
         .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
-        .map_err(decode)?;
+        .map_err(|e| ReviewError::Decode {
+            name: name.to_owned(),
+            message: e.to_string(),
+        })?;
     Ok(out)
 }
 
@@ -71,6 +76,7 @@ pub fn session_step_png(session_dir: &Path, src: &str) -> Result<Vec<u8>, Review
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mask::DecodeFailure;
     use image::{Rgba, RgbaImage};
 
     fn png(w: u32, h: u32) -> Vec<u8> {
@@ -91,8 +97,30 @@ mod tests {
         assert_eq!((img.width(), img.height()), (10, 20));
         assert!(matches!(
             thumbnail_png(b"not a png", "x", 96),
-            Err(ReviewError::Decode { .. })
+            Err(ReviewError::Undecodable {
+                reason: DecodeFailure::UnknownFormat,
+                ..
+            })
         ));
+    }
+
+    /// A recorder's step screenshot is whatever the server saved: a JPEG or WebP gets a
+    /// PNG preview too.
+    #[test]
+    fn jpeg_and_webp_steps_get_png_previews() {
+        for format in [image::ImageFormat::Jpeg, image::ImageFormat::WebP] {
+            let mut shot = Vec::new();
+            image::RgbImage::from_pixel(200, 400, image::Rgb([0, 77, 64]))
+                .write_to(&mut std::io::Cursor::new(&mut shot), format)
+                .unwrap();
+            let small = thumbnail_png(&shot, "step.png", 96).unwrap();
+            assert_eq!(
+                image::guess_format(&small).unwrap(),
+                image::ImageFormat::Png
+            );
+            let img = image::load_from_memory(&small).unwrap();
+            assert_eq!((img.width(), img.height()), (48, 96), "{format:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 mod auto;
 mod burn;
 mod capture;
+mod decode;
 mod error;
 mod frame;
 mod omit;
@@ -23,6 +24,10 @@ mod uniform;
 pub use auto::auto_masks;
 pub use burn::{block_edge, burn_in, burn_in_over_text, ScreenPixel};
 pub use capture::Capture;
+pub use decode::{
+    decode_screenshot, read_screenshot, DecodeFailure, ScreenshotFormat, MAX_DECODE_ALLOC,
+    MAX_SCREENSHOT_FILE_BYTES, MAX_SCREENSHOT_SIDE,
+};
 pub use error::MaskError;
 pub use omit::OmitReason;
 pub use raw::RawScreenshot;

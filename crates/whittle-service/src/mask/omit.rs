@@ -1,10 +1,12 @@
+use super::DecodeFailure;
+
 /// Why a screenshot was not archived. Each says what could not be trusted; none carries
 /// text read from the screen, because the reason is written into the evidence session's
 /// step notes and shown as a warning.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OmitReason {
     #[error("screenshot could not be decoded: {0}")]
-    Undecodable(String),
+    Undecodable(DecodeFailure),
     #[error("no UI hierarchy to locate private data")]
     NoHierarchy,
     #[error(

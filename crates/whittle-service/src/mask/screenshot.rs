@@ -6,8 +6,8 @@ use regex::Regex;
 use super::policy::plan_masks;
 use super::uniform::is_uniform;
 use super::{
-    burn_in_over_text, Capture, MaskError, MaskRect, OmitReason, RawScreenshot, ScreenPixel,
-    TextLines,
+    burn_in_over_text, read_screenshot, Capture, MaskError, MaskRect, OmitReason, RawScreenshot,
+    ScreenPixel, TextLines,
 };
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
@@ -43,9 +43,10 @@ pub fn mask_screenshot(
     out: &Path,
 ) -> Result<MaskOutcome, MaskError> {
     let patterns = cfg.compile_id_patterns()?;
-    let decoded = match image::open(raw.path()) {
+    // By its bytes: a server may save a JPEG or WebP under the `.png` name it is given.
+    let decoded = match read_screenshot(raw.path()) {
         Ok(img) => img,
-        Err(e) => return Ok(omitted(OmitReason::Undecodable(e.to_string()))),
+        Err(why) => return Ok(omitted(OmitReason::Undecodable(why))),
     };
     let job = Job {
         capture,

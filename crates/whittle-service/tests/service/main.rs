@@ -21,6 +21,7 @@ mod export_bundle;
 mod export_flows;
 mod export_repro_md;
 mod mask_burn;
+mod mask_formats;
 mod mask_hides_text;
 mod mask_huge;
 mod mask_leak;

@@ -7,7 +7,10 @@ use crate::alone;
 use image::{Rgba, RgbaImage};
 use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
-use whittle_service::mask::{mask_screenshot, Capture, MaskOutcome, RawScreenshot};
+use whittle_service::mask::{
+    mask_screenshot, Capture, DecodeFailure, MaskOutcome, OmitReason, RawScreenshot,
+    ScreenshotFormat,
+};
 
 fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = 0xFFFF_FFFFu32;
@@ -95,17 +98,17 @@ fn a_png_claiming_10_gb_is_omitted_without_allocating_it() {
     let outcome = mask_screenshot(&raw, &capture, &[], &MaskingConfig::default(), &out)
         .expect("omitted, not an error");
     let after = peak_rss();
-    match outcome {
-        MaskOutcome::Omitted { reason } => {
-            assert!(
-                reason
-                    .to_string()
-                    .starts_with("screenshot could not be decoded"),
-                "{reason}"
-            )
+    // Refused from the header's size alone, before any pixel is decoded.
+    assert_eq!(
+        outcome,
+        MaskOutcome::Omitted {
+            reason: OmitReason::Undecodable(DecodeFailure::TooLarge {
+                format: ScreenshotFormat::Png,
+                width: 50_000,
+                height: 50_000,
+            })
         }
-        other => panic!("{other:?}"),
-    }
+    );
     assert!(!out.exists(), "nothing archived");
     if let (Some(before), Some(after)) = (before, after) {
         let grew = after.saturating_sub(before);
