@@ -17,6 +17,10 @@
 //! 5. Nor English sentences: an `#[error("…")]` or an `impl Display` in the core (the
 //!    two ways Rust words a value) only in the files of [`CORE_ENGLISH_ALLOWED`], each
 //!    with its reason. Everything else returns types that a catalogue words.
+//! 6. No two source files of a crate use each other, directly or around a loop: one
+//!    concept per file along seams of meaning, each readable knowing only what it uses.
+//!    The reader (`architecture/files.rs`) says what counts as a use; a cycle left on
+//!    purpose is in [`KNOWN_CYCLES`] with its reason, and the list must stay exact.
 //!
 //! The manifests are read with `cargo metadata --no-deps --offline` (cargo resolves
 //! `workspace = true` inheritance for us; nothing is downloaded or built).
@@ -28,6 +32,8 @@ use serde_json::Value;
 
 mod check;
 mod check_tests;
+mod files;
+mod files_tests;
 
 use check::{dependency_violations, english_violations, source_violations, wording_violations};
 
@@ -236,6 +242,11 @@ const CORE_ENGLISH_ALLOWED: &[(&str, &str)] = &[
     ("src/plan/types.rs", "debt: the plan's notices"),
 ];
 
+/// The groups of files that are allowed to use one another in a loop (paths from the
+/// repository's root, sorted), each with why it is left. The test fails on any other
+/// cycle, and on an entry here that is no longer exactly a cycle.
+const KNOWN_CYCLES: &[(&[&str], &str)] = &[];
+
 /// Source text that reads a clock or sleeps.
 const CLOCK_USES: &[&str] = &[
     "SystemTime",
@@ -365,4 +376,53 @@ fn the_core_holds_no_wording() {
 fn the_core_words_nothing_in_english_outside_its_allowed_files() {
     let problems = english_violations(&core_sources());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Kinds of cargo targets whose sources are the product (tests and benches are read by
+/// nobody else, build scripts are one file each).
+const PRODUCT_TARGETS: &[&str] = &["lib", "rlib", "cdylib", "staticlib", "proc-macro", "bin"];
+
+#[test]
+fn no_source_files_use_one_another_in_a_cycle() {
+    let root = repo_root().canonicalize().expect("the repository's root");
+    let mut graph = files::FileGraph::new();
+    let mut crates = 0;
+    for package in all_packages() {
+        let targets = package["targets"].as_array().map_or(&[][..], Vec::as_slice);
+        for target in targets {
+            let product = target["kind"].as_array().is_some_and(|kinds| {
+                kinds
+                    .iter()
+                    .any(|k| PRODUCT_TARGETS.contains(&k.as_str().unwrap_or("")))
+            });
+            let Some(src) = target["src_path"].as_str().filter(|_| product) else {
+                continue;
+            };
+            files::read_crate(&root, Path::new(src), &mut graph).unwrap_or_else(|e| panic!("{e}"));
+            crates += 1;
+        }
+    }
+    assert!(
+        crates > 8 && graph.len() > 100,
+        "the sources were not found"
+    );
+    let found = files::cycles(&graph);
+    let mut problems: Vec<String> = found
+        .iter()
+        .filter(|group| !KNOWN_CYCLES.iter().any(|(known, _)| known == group))
+        .map(|group| files::describe(&graph, group))
+        .collect();
+    for (known, _) in KNOWN_CYCLES {
+        if !found.iter().any(|group| group == known) {
+            problems.push(format!(
+                "KNOWN_CYCLES lists {known:?}, which is no longer exactly a cycle: remove or update it"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} file cycle(s) (docs/architecture.md; break each along a seam of meaning):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
