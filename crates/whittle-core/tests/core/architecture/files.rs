@@ -18,7 +18,8 @@
 //! - `mod x;` is never an edge, and neither is a `pub use` in a folder's front file
 //!   (`lib.rs`, `main.rs`, `mod.rs`, or `x.rs` beside its `x/`) of an item defined
 //!   inside that folder: a front door showing what lies behind it uses none of it.
-//!   A private `use` there is an edge like anywhere else.
+//!   A private `use` there is an edge like anywhere else, and so is the front file's
+//!   own code naming what it re-exports (a bare name counts when its module imports it).
 //! - Paths into other crates (`whittle_core::…`, `std::…`) are not edges: the crates'
 //!   own graph is checked by rule 1.
 
@@ -53,6 +54,13 @@ pub(crate) fn read_crate(base: &Path, root: &Path, graph: &mut FileGraph) -> Res
         graph.entry(name(&module.file)).or_default();
     }
     for usage in &reader.uses {
+        if let [name] = usage.path.as_slice() {
+            // A bare name in code: a use only when the module imports it (else a local,
+            // a generic parameter, or an item of this very file).
+            if !reader.imports(&usage.module, name) {
+                continue;
+            }
+        }
         let Some(to) = reader.target(&usage.module, &usage.path) else {
             continue;
         };
@@ -292,6 +300,13 @@ impl Reader {
         }
     }
 
+    /// Whether `module` imports `name` with a `use` of its own.
+    fn imports(&self, module: &[String], name: &str) -> bool {
+        self.modules
+            .get(module)
+            .is_some_and(|m| m.imports.contains_key(name))
+    }
+
     /// Whether `name` is a module, an item or an import of `module` (not through globs).
     fn knows(&self, module: &[String], name: &str) -> bool {
         self.modules.get(module).is_some_and(|m| {
@@ -450,8 +465,9 @@ fn flatten(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Option<Strin
     }
 }
 
-/// The paths of two or more segments written in an item's code (a one-segment path is
-/// a local name, or one its file imported with a `use` that already counted).
+/// The paths written in an item's code: every path the parser sees (a bare name
+/// counts only if its module imports it, see [`read_crate`]) and every run of two or
+/// more segments in tokens it keeps as tokens (where a bare name is any word).
 struct Paths {
     found: Vec<Vec<String>>,
 }
@@ -515,7 +531,10 @@ impl<'ast> Visit<'ast> for Paths {
     }
 
     fn visit_path(&mut self, path: &'ast syn::Path) {
-        self.push(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if !segments.is_empty() {
+            self.found.push(segments);
+        }
         visit::visit_path(self, path);
     }
 

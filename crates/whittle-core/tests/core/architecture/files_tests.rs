@@ -151,6 +151,29 @@ fn a_private_use_in_a_front_file_and_a_re_export_from_outside_its_folder_are_edg
 }
 
 #[test]
+fn a_front_file_using_in_its_code_a_name_it_re_exports_uses_that_file() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod a;\n"),
+        (
+            "a/mod.rs",
+            "mod b;\nmod c;\npub use b::helper;\npub use c::Shown;\n\
+             pub struct Shared;\npub fn f() {\n    let helper = 1;\n    let _ = helper;\n}\n\
+             pub fn g() -> Shared {\n    helper();\n    Shared\n}\n",
+        ),
+        ("a/b.rs", "pub fn helper() {}\n"),
+        (
+            "a/c.rs",
+            "pub struct Shown;\npub fn make() -> super::Shared {\n    super::Shared\n}\n",
+        ),
+    ]);
+    // `helper()` in `g` uses b.rs; nothing in mod.rs's code names `Shown`.
+    assert_eq!(
+        edges(&graph),
+        [("a/c.rs", "a/mod.rs"), ("a/mod.rs", "a/b.rs")]
+    );
+}
+
+#[test]
 fn the_cycles_of_a_graph_are_its_loops_and_only_those() {
     let mut graph = FileGraph::new();
     for (from, to) in [
