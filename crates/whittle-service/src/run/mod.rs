@@ -45,7 +45,7 @@ pub use lock::{
 pub use notice::RunNotice;
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
-pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
+pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{attempt_of, read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
@@ -54,7 +54,6 @@ pub use resume::{
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
 pub use rounds::{Batch, RoundCursor};
-pub use search::PoolReplay;
 pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads
