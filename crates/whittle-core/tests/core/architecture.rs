@@ -245,7 +245,14 @@ const CORE_ENGLISH_ALLOWED: &[(&str, &str)] = &[
 /// The groups of files that are allowed to use one another in a loop (paths from the
 /// repository's root, sorted), each with why it is left. The test fails on any other
 /// cycle, and on an entry here that is no longer exactly a cycle.
-const KNOWN_CYCLES: &[(&[&str], &str)] = &[];
+const KNOWN_CYCLES: &[(&[&str], &str)] = &[(
+    &[
+        "crates/whittle-service/src/run/evidence_step.rs",
+        "crates/whittle-service/src/run/recorded.rs",
+    ],
+    "evidence_step.rs builds recorded.rs's RecordedAttempt (recorded_attempt), which \
+     recorded.rs calls back; both are being rewritten, which is where it is to be broken",
+)];
 
 /// Source text that reads a clock or sleeps.
 const CLOCK_USES: &[&str] = &[
