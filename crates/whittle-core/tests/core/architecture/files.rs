@@ -423,8 +423,9 @@ fn module_file(
         _ => None,
     });
     if let Some(relative) = explicit {
+        // A `#[path]` file owns its folder, as a `mod.rs` does.
         let path = file.parent()?.join(relative);
-        let dir = path.with_extension("");
+        let dir = path.parent()?.to_path_buf();
         return Some((path, dir));
     }
     [
