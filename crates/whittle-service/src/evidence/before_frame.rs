@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use super::filmstrip::{archive_frame, FilmSource};
-use super::review::record_path;
+use super::mask_record::record_path;
 use super::screenshot::{ArchivedShot, SCREENSHOTS_DIR};
 use crate::replay::ReplayObserver;
 
