@@ -263,7 +263,7 @@ impl Reader {
         self.modules.insert(path.clone(), module);
         for m in children {
             let name = m.ident.to_string();
-            let child_path = [path.as_slice(), &[name.clone()]].concat();
+            let child_path = [path.as_slice(), std::slice::from_ref(&name)].concat();
             match &m.content {
                 Some((_, items)) => {
                     let dir = child_dir.join(&name);
