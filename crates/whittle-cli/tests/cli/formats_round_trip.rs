@@ -108,7 +108,9 @@ fn check_crash_screen(bundle: &Path, minimal: &[u64]) {
         .find(|l| l.starts_with("The crash on the minimal path: `"))
         .unwrap_or_else(|| panic!("no crash screen in repro.md:\n{md}"));
     assert!(
-        line.contains(&format!("(the screen right before step {last}, the last action)")),
+        line.contains(&format!(
+            "(the screen right before step {last}, the last action)"
+        )),
         "{line}"
     );
     let file = line.split('`').nth(1).unwrap();
