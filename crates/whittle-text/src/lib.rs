@@ -10,15 +10,17 @@ mod locale;
 mod rates;
 mod report;
 mod static_suggestion;
+mod step_path;
 
 pub use catalogue::{catalogue, Catalogue, CliWords, RateWords, ReportWords, StaticWords};
 pub use locale::{Locale, LOCALE_VARS};
 pub use rates::{render_rate_lines, render_rate_lines_in};
 pub use report::{
-    format_path, render_proof_table, render_proof_table_in, render_report, render_report_in,
+    render_proof_table, render_proof_table_in, render_report, render_report_in,
     render_resumed_line, ReportInput,
 };
 pub use static_suggestion::{render_static_suggestion, StaticInput};
+pub use step_path::format_path;
 
 /// An infrastructure failure, in English, quoting what the server or device said.
 pub fn failure_text(cause: &whittle_core::engine::FailureCause) -> String {

@@ -7,7 +7,7 @@ use whittle_core::engine::{ProofRow, SearchResult};
 use whittle_core::rate::{Rate, DEFAULT_CONFIDENCE};
 
 use crate::catalogue::catalogue;
-use crate::report::format_path;
+use crate::step_path::format_path;
 use crate::Locale;
 
 /// One line for the final path and one per single deletion, at the default confidence:

@@ -13,6 +13,7 @@ use whittle_core::run_end::RunEnd;
 
 use crate::catalogue::{catalogue, ReportWords};
 use crate::rates;
+use crate::step_path::format_path;
 use crate::Locale;
 
 /// Everything the report block shows. Paths are step indexes as in `repro_path`
@@ -269,12 +270,6 @@ fn columns_of(c: char) -> usize {
 
 fn hits_of(outcomes: &[bool]) -> (usize, usize) {
     (outcomes.iter().filter(|&&hit| hit).count(), outcomes.len())
-}
-
-/// `[1,3,7,12]`, the way `repro_path` is written.
-pub fn format_path(path: &[u32]) -> String {
-    let items: Vec<String> = path.iter().map(u32::to_string).collect();
-    format!("[{}]", items.join(","))
 }
 
 /// A line under the verdict of a resumed run: when it was resumed, and after how many

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::catalogue::catalogue;
-use crate::report::{flat, format_path};
+use crate::report::flat;
+use crate::step_path::format_path;
 use crate::Locale;
 
 /// What the static report shows. `reason` and `rationale` come from the analyzer (an

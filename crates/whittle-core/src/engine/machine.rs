@@ -10,11 +10,6 @@ use super::{
 };
 use crate::strategy::SeedSearch;
 
-/// A single deletion must fail this many times in a row to prove it cannot be deleted.
-pub const NEGATIVE_PROOF_RUNS: usize = 3;
-/// The final candidate must reproduce this many times to be `final_confirmed`.
-pub const HIGH_CONFIDENCE_RUNS: usize = 3;
-
 /// Which stage of Phase 3 runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{FlowFormat, ImportedStep};
+use super::format::FlowFormat;
 use crate::model::{Step, StepResult};
 use crate::sensitive::{looks_sensitive_input, looks_sensitive_key};
 use crate::session::clip_untrusted;
@@ -120,6 +120,16 @@ impl ImportedAction {
         };
         clip_untrusted(&format!("{command}: {text}"), 160)
     }
+}
+
+/// One command of the flow as a Whittle step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedStep {
+    /// The 1-based line of the command in the file, when known.
+    pub line: Option<usize>,
+    /// The command as the file names it (`tapOn`, `VIEW_CLICKED`).
+    pub command: String,
+    pub action: ImportedAction,
 }
 
 impl ImportedStep {

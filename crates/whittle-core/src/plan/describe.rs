@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::sensitive::looks_sensitive_text;
 use crate::session::clip_untrusted;
 
-use super::key::KeyStrategy;
+use super::key::{KeyStrategy, UnstableKeyKind};
 use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
 use super::locator::{By, Strategy};
 
@@ -63,25 +63,6 @@ pub enum TargetWords {
         key_kind: UnstableKeyKind,
     },
     Absent,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum UnstableKeyKind {
-    Class,
-    ScreenPosition,
-}
-
-impl UnstableKeyKind {
-    /// The English phrase used in sentences ("found by its class").
-    pub fn phrase(self) -> &'static str {
-        match self {
-            UnstableKeyKind::Class => "its class",
-            UnstableKeyKind::ScreenPosition => "its screen position",
-        }
-    }
 }
 
 pub(crate) fn describe(

@@ -1,8 +1,28 @@
 //! Element key → how to find the element (Phase 1 (docs/design.md §13) prefix rules).
 
+use serde::Serialize;
+
 use super::locator::{By, Strategy};
 
-use super::describe::UnstableKeyKind;
+/// Which unstable key a step was recorded with: it names no element for sure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum UnstableKeyKind {
+    Class,
+    ScreenPosition,
+}
+
+impl UnstableKeyKind {
+    /// The English phrase used in sentences ("found by its class").
+    pub fn phrase(self) -> &'static str {
+        match self {
+            UnstableKeyKind::Class => "its class",
+            UnstableKeyKind::ScreenPosition => "its screen position",
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum KeyStrategy {

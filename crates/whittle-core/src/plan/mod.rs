@@ -24,8 +24,9 @@ mod skip;
 mod types;
 
 pub use build::build_plan;
-pub use describe::{StepWords, TargetWords, UnstableKeyKind};
+pub use describe::{StepWords, TargetWords};
 pub use error::PlanError;
+pub use key::UnstableKeyKind;
 pub use locator::{By, Strategy};
 pub use skip::SkipReason;
 pub use types::{

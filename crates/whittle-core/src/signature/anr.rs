@@ -4,8 +4,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::extracted::Extracted;
 use super::frames::{key_frames, parse_frame, Frame};
-use super::Extracted;
 use crate::model::CrashKind;
 
 /// Reason classes Android prints, most specific first; matched case-insensitively.

@@ -4,9 +4,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::extracted::Extracted;
 use super::frames::{key_frames, parse_frame, Frame};
 use super::synthetic::normalize_class;
-use super::Extracted;
 use crate::model::CrashKind;
 
 /// `[Exception in thread "x" ]pkg.Class[: message]`; a header needs a qualified name.

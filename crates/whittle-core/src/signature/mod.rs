@@ -4,6 +4,7 @@
 //! timestamps, messages — so a replay can tell "the same crash" from another.
 //! Pure: no I/O.
 mod anr;
+mod extracted;
 mod frames;
 mod group;
 mod java;
@@ -49,17 +50,6 @@ pub struct Signature {
 
 /// Length of a fingerprint in hex digits.
 pub const FINGERPRINT_LEN: usize = 12;
-
-/// What one kind's parser found in a stack.
-struct Extracted {
-    kind: CrashKind,
-    /// The canonical key without the version prefix; equal keys mean the same crash.
-    key_body: String,
-    top_frames: Vec<String>,
-    label: String,
-    /// True when frames were found: then the key is specific enough to trust.
-    stable: bool,
-}
 
 /// Versions the canonical key so a change of normalization cannot silently match (or
 /// silently miss) fingerprints computed by an older analyzer. Recorded with every approved

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::extracted::Extracted;
 use super::frames::MAX_FRAMES;
 use super::synthetic::normalize_symbol;
-use super::Extracted;
 use crate::model::CrashKind;
 
 static SIGNAL: LazyLock<Regex> =

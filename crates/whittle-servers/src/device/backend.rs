@@ -9,27 +9,8 @@ use whittle_contract::mobile::{App, Device, SavedScreenshot};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
-use super::capture::{CaptureFeed, SharedCaptures};
+use super::capture::{CaptureFeed, CaptureStartError, SharedCaptures};
 use super::descriptions::ToolDescriptions;
-use crate::device::capture_log::CaptureLogError;
-
-/// Why a capture did not start: the request or its log file, or the device.
-#[derive(Debug, thiserror::Error)]
-pub enum CaptureStartError<E> {
-    #[error(transparent)]
-    Log(#[from] CaptureLogError),
-    #[error(transparent)]
-    Device(E),
-}
-
-impl<E> CaptureStartError<E> {
-    pub fn map_device<F>(self, f: impl FnOnce(E) -> F) -> CaptureStartError<F> {
-        match self {
-            CaptureStartError::Log(e) => CaptureStartError::Log(e),
-            CaptureStartError::Device(e) => CaptureStartError::Device(f(e)),
-        }
-    }
-}
 
 /// A tool call answered before it reached the device (an injected fault).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,8 +11,25 @@ use std::sync::{Mutex, MutexGuard};
 
 use whittle_contract::log::{Capture, CaptureState, StopCaptureResult};
 
-use super::backend::CaptureStartError;
 use crate::device::capture_log::{check_request, open_log, CaptureLogError};
+
+/// Why a capture did not start: the request or its log file, or the device.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureStartError<E> {
+    #[error(transparent)]
+    Log(#[from] CaptureLogError),
+    #[error(transparent)]
+    Device(E),
+}
+
+impl<E> CaptureStartError<E> {
+    pub fn map_device<F>(self, f: impl FnOnce(E) -> F) -> CaptureStartError<F> {
+        match self {
+            CaptureStartError::Log(e) => CaptureStartError::Log(e),
+            CaptureStartError::Device(e) => CaptureStartError::Device(f(e)),
+        }
+    }
+}
 
 /// What feeds a capture's log file.
 pub trait CaptureFeed: Send + 'static {

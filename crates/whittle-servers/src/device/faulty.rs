@@ -11,8 +11,8 @@ use whittle_contract::mobile::{App, Device, SavedScreenshot};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::answer::{ButtonAnswer, Launched, Terminated};
-use super::backend::{CaptureStartError, DeviceBackend, Intercepted};
-use super::capture::SharedCaptures;
+use super::backend::{DeviceBackend, Intercepted};
+use super::capture::{CaptureStartError, SharedCaptures};
 use super::descriptions::ToolDescriptions;
 use super::fault::Faults;
 

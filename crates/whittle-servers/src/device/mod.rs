@@ -13,7 +13,8 @@ mod faulty;
 mod server;
 
 pub use answer::{ButtonAnswer, Launched, Terminated};
-pub use backend::{CaptureStartError, DeviceBackend, Intercepted};
+pub use backend::{DeviceBackend, Intercepted};
+pub use capture::CaptureStartError;
 pub use descriptions::ToolDescriptions;
 pub use fault::{Fault, Faults};
 pub use faulty::{FaultError, FaultyBackend};

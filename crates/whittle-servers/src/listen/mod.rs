@@ -11,6 +11,7 @@
 //! actually bound (so `:0` works for tests and scripts); logs stay on stderr.
 
 mod address;
+mod error;
 mod http;
 mod tls;
 mod token;
@@ -21,8 +22,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use address::{all_loopback, resolve};
+pub use error::ListenError;
 pub use http::serve;
-pub use token::{BearerToken, MIN_TOKEN_LEN, TOKEN_ENV};
+pub use token::{BearerToken, TokenError, MIN_TOKEN_LEN, TOKEN_ENV};
 
 /// The options every subcommand takes (clap: `global`, so they follow the subcommand).
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -54,33 +56,6 @@ pub struct Listen {
     pub token: Option<BearerToken>,
     pub tls: Option<Arc<rustls::ServerConfig>>,
     pub delay: Duration,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ListenError {
-    #[error("--{0} needs --listen HOST:PORT")]
-    NeedsListen(&'static str),
-    #[error("--listen {listen}: {reason}")]
-    Address { listen: String, reason: String },
-    #[error(
-        "--listen {listen} is reachable from the network and no bearer token is set: \
-         give --token-file FILE or set {TOKEN_ENV} (nothing was opened)"
-    )]
-    NoToken { listen: String },
-    #[error("--token-file {}: {reason}", file.display())]
-    TokenFile { file: PathBuf, reason: String },
-    #[error("{TOKEN_ENV}: {0}")]
-    TokenEnv(String),
-    #[error("TLS needs both --tls-cert and --tls-key")]
-    TlsPair,
-    #[error("TLS: {0}")]
-    Tls(String),
-    #[error("cannot listen on {listen}: {source}")]
-    Bind {
-        listen: String,
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 impl ListenArgs {

@@ -1,15 +1,22 @@
 //! The bearer token `--listen` requires: read once, never printed, compared in constant
 //! time so a client cannot learn it byte by byte from response times.
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::ListenError;
-
 /// The environment variable read when `--token-file` is not given.
 pub const TOKEN_ENV: &str = "WHITTLE_SERVER_TOKEN";
+
+/// Why the bearer token could not be read; never quotes the token.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("--token-file {}: {reason}", file.display())]
+    File { file: PathBuf, reason: String },
+    #[error("{TOKEN_ENV}: {0}")]
+    Env(String),
+}
 
 /// Shorter tokens are guessable; `openssl rand -hex 32` gives 64 characters.
 pub const MIN_TOKEN_LEN: usize = 16;
@@ -30,27 +37,27 @@ impl fmt::Debug for BearerToken {
 
 impl BearerToken {
     /// The token from `file` (surrounding whitespace, e.g. a final newline, dropped).
-    pub fn from_file(file: &Path) -> Result<BearerToken, ListenError> {
-        let text = std::fs::read_to_string(file).map_err(|e| ListenError::TokenFile {
+    pub fn from_file(file: &Path) -> Result<BearerToken, TokenError> {
+        let text = std::fs::read_to_string(file).map_err(|e| TokenError::File {
             file: file.to_path_buf(),
             reason: e.to_string(),
         })?;
-        BearerToken::new(text.trim()).map_err(|reason| ListenError::TokenFile {
+        BearerToken::new(text.trim()).map_err(|reason| TokenError::File {
             file: file.to_path_buf(),
             reason,
         })
     }
 
     /// The token from `WHITTLE_SERVER_TOKEN`, when it is set.
-    pub fn from_env() -> Result<Option<BearerToken>, ListenError> {
+    pub fn from_env() -> Result<Option<BearerToken>, TokenError> {
         match std::env::var(TOKEN_ENV) {
             Err(std::env::VarError::NotPresent) => Ok(None),
             Err(std::env::VarError::NotUnicode(_)) => {
-                Err(ListenError::TokenEnv("is not valid UTF-8".into()))
+                Err(TokenError::Env("is not valid UTF-8".into()))
             }
             Ok(value) => BearerToken::new(value.trim())
                 .map(Some)
-                .map_err(ListenError::TokenEnv),
+                .map_err(TokenError::Env),
         }
     }
 

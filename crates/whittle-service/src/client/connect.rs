@@ -6,7 +6,8 @@ use std::time::Duration;
 use whittle_contract::Role;
 
 use super::connection::Connection;
-use super::start::{start_server, StartError};
+use super::error::StartError;
+use super::start::start_server;
 use super::{RoleProblem, RoleProblemKind};
 use crate::config::Config;
 

@@ -77,6 +77,20 @@ impl fmt::Display for BadAnswer {
     }
 }
 
+/// Why a server could not be used; each is a sentence for a tester.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StartError {
+    Failed(String),
+    /// A `url` server refused our credentials (HTTP 401/403): a configuration matter.
+    Unauthorized(String),
+}
+
+impl From<String> for StartError {
+    fn from(message: String) -> Self {
+        StartError::Failed(message)
+    }
+}
+
 /// Why one role cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoleProblem {

@@ -12,7 +12,7 @@ use rmcp::transport::streamable_http_client::{
 };
 use rmcp::transport::StreamableHttpClientTransport;
 
-use super::start::StartError;
+use super::error::StartError;
 use crate::config::HttpServer;
 
 pub(crate) type HttpTransport = StreamableHttpClientTransport<reqwest::Client>;

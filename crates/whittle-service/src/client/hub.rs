@@ -11,7 +11,7 @@ use super::connection::Connection;
 use super::decode::{decode, tool_error, Decoded};
 use super::routing::DeviceRoutes;
 use super::tolerance::DecodeWarnings;
-use super::{Analyzer, DecodeWarning, HubError, Log, McpError, McpErrorKind, Mobile, Report, Ui};
+use super::{DecodeWarning, HubError, McpError, McpErrorKind};
 use crate::config::{Config, RoleServers, DEVICE_ROLES};
 
 /// One running connection per configured server that some role uses.
@@ -51,22 +51,6 @@ impl Hub {
             routes,
             decode_warnings: DecodeWarnings::default(),
         })
-    }
-
-    pub fn report(&self) -> Report<'_> {
-        Report::new(self)
-    }
-    pub fn analyzer(&self) -> Analyzer<'_> {
-        Analyzer::new(self)
-    }
-    pub fn mobile(&self) -> Mobile<'_> {
-        Mobile::new(self)
-    }
-    pub fn ui(&self) -> Ui<'_> {
-        Ui::new(self)
-    }
-    pub fn log(&self) -> Log<'_> {
-        Log::new(self)
     }
 
     /// Process id of each running stdio server, by configured name (diagnostics, tests).

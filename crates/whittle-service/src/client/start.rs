@@ -8,21 +8,8 @@ use rmcp::ServiceExt;
 use tokio::io::AsyncBufReadExt;
 
 use super::connection::Connection;
+use super::error::StartError;
 use crate::config::{program_for, HttpServer, ServerSpec};
-
-/// Why a server could not be used; each is a sentence for a tester.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum StartError {
-    Failed(String),
-    /// A `url` server refused our credentials (HTTP 401/403): a configuration matter.
-    Unauthorized(String),
-}
-
-impl From<String> for StartError {
-    fn from(message: String) -> Self {
-        StartError::Failed(message)
-    }
-}
 
 /// Starts `spec`, performs the MCP handshake and lists its tools, all within `timeout`.
 pub(crate) async fn start_server(

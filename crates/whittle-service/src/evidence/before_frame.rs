@@ -15,7 +15,7 @@ use whittle_core::plan::element_match;
 use whittle_core::plan::{ReplayAction, ReplayStep, Strategy};
 
 use super::filmstrip::{archive_frame, FilmSource};
-use super::review::record_path;
+use super::mask_record::record_path;
 use super::screenshot::{ArchivedShot, SCREENSHOTS_DIR};
 use crate::atomic::{write_atomic, FileMode};
 use crate::replay::ReplayObserver;

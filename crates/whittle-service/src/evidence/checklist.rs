@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::review::shot_path;
-use super::{validate_shot_name, ReviewError, SCREENSHOTS_DIR};
+use super::review_error::ReviewError;
+use super::screenshot::SCREENSHOTS_DIR;
+use super::shot_name::{shot_path, validate_shot_name};
 use crate::atomic::{write_atomic, FileMode};
 use crate::export::ReviewSummary;
 

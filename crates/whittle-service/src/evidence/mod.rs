@@ -5,10 +5,13 @@
 mod before_frame;
 mod checklist;
 mod filmstrip;
+mod mask_record;
 mod preview;
 mod report_section;
 mod review;
+mod review_error;
 mod screenshot;
+mod shot_name;
 mod thumbnail;
 
 pub use before_frame::{AttemptShot, BeforeLastAction};
@@ -22,8 +25,9 @@ pub use report_section::append_report_section;
 // `result.json` belongs to `crate::result`; named here too, beside the rest of the
 // evidence session's files.
 pub use crate::result::{read_result, write_result, ResultFileError};
-pub use review::{
-    apply_masks, omit_shot, review_shot, validate_shot_name, MaskRecord, ReviewError, ReviewedShot,
-};
+pub use mask_record::MaskRecord;
+pub use review::{apply_masks, omit_shot, review_shot, ReviewedShot};
+pub use review_error::ReviewError;
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
+pub use shot_name::validate_shot_name;
 pub use thumbnail::{session_step_png, thumbnail_png, THUMBNAIL_HEIGHT};

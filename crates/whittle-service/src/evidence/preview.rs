@@ -6,8 +6,10 @@
 
 use std::path::Path;
 
-use super::review::{decode, load_png, read_record, shot_path};
-use super::ReviewError;
+use super::mask_record::read_record;
+use super::review::{decode, load_png};
+use super::review_error::ReviewError;
+use super::shot_name::shot_path;
 use crate::mask::{burn_in_over_text, MaskRect, MaskStyle};
 
 /// One masked region as it will look once burned in.

@@ -2,34 +2,15 @@
 //! masked image with the masks already burned into it, burn more masks in, or omit a
 //! screenshot entirely. The unmasked image is never kept, so masks only ever add.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-use super::SCREENSHOTS_DIR;
-use crate::atomic::{write_atomic, FileMode};
-use crate::config::PrivacyLevel;
-use crate::mask::{
-    burn_in_over_text, write_png_atomically, DecodeFailure, MaskError, MaskRect, MaskStyle,
-    TextLines,
-};
+use super::mask_record::{read_record, record_path, write_record, MaskRecord};
+use super::review_error::ReviewError;
+use super::shot_name::shot_path;
+use crate::mask::{burn_in_over_text, write_png_atomically, MaskRect, MaskStyle};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
-
-/// Next to each archived `attempt-NNN.png`: which masks are burned into it, at which
-/// privacy level it was archived (`None` in records written before levels existed), and
-/// where the hierarchy reported text (so masks added later hide it as well as the first
-/// ones).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MaskRecord {
-    pub style: MaskStyle,
-    pub masks: Vec<MaskRect>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<PrivacyLevel>,
-    #[serde(default)]
-    pub text_lines: TextLines,
-}
 
 /// One archived screenshot as a reviewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,98 +20,6 @@ pub struct ReviewedShot {
     pub width: u32,
     pub height: u32,
     pub record: MaskRecord,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ReviewError {
-    #[error("“{0}” is not a screenshot of this evidence session")]
-    BadName(String),
-    #[error("screenshot {0} is not there (omitted, or never archived)")]
-    Missing(String),
-    #[error("screenshot {name} is {bytes} bytes, over the {limit}-byte limit")]
-    TooLarge {
-        name: String,
-        bytes: u64,
-        limit: u64,
-    },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("screenshot {name} is not a readable PNG: {message}")]
-    Decode { name: String, message: String },
-    #[error("screenshot {name} could not be decoded: {reason}")]
-    Undecodable {
-        name: String,
-        #[source]
-        reason: DecodeFailure,
-    },
-    #[error("cannot remove {path}: {source}")]
-    Remove {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("a mask must have a width and a height of at least 1 pixel")]
-    EmptyMask,
-    #[error("cannot save {path}: {source}")]
-    Save {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Mask(#[from] MaskError),
-}
-
-/// `screenshots/attempt-NNN.png` and nothing else: the name comes from the UI, so
-/// anything that could leave the folder is refused before a path is built.
-pub fn validate_shot_name(name: &str) -> Result<&str, ReviewError> {
-    let bad = || ReviewError::BadName(name.to_owned());
-    let file = name
-        .strip_prefix(SCREENSHOTS_DIR)
-        .and_then(|rest| rest.strip_prefix('/'))
-        .ok_or_else(bad)?;
-    let digits = file
-        .strip_prefix("attempt-")
-        .and_then(|rest| rest.strip_suffix(".png"))
-        .ok_or_else(bad)?;
-    if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    Ok(file)
-}
-
-/// The record file of a screenshot: `attempt-NNN.masks.json`.
-pub fn record_path(png: &Path) -> PathBuf {
-    png.with_extension("masks.json")
-}
-
-/// Writes the record of the masks just burned into `png`. A missing record only costs
-/// the overlays in the viewer, never privacy, so failures are the caller's to report.
-pub fn write_record(png: &Path, record: &MaskRecord) -> std::io::Result<()> {
-    let json = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
-    write_atomic(&record_path(png), &json, FileMode::Private)
-}
-
-pub(crate) fn read_record(png: &Path) -> MaskRecord {
-    std::fs::read(record_path(png))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default()
-}
-
-pub(crate) fn shot_path(evidence_dir: &Path, name: &str) -> Result<PathBuf, ReviewError> {
-    let file = validate_shot_name(name)?;
-    let path = evidence_dir.join(SCREENSHOTS_DIR).join(file);
-    // A symlink could point the viewer (or a rewrite) outside the evidence session.
-    match std::fs::symlink_metadata(&path) {
-        Ok(meta) if meta.file_type().is_file() => Ok(path),
-        Ok(_) => Err(ReviewError::BadName(name.to_owned())),
-        Err(_) => Err(ReviewError::Missing(name.to_owned())),
-    }
 }
 
 pub(crate) fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> {
@@ -242,6 +131,9 @@ pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::PrivacyLevel;
+    use crate::evidence::SCREENSHOTS_DIR;
+    use crate::mask::TextLines;
     use image::{Rgba, RgbaImage};
 
     fn evidence_with_shot(color: [u8; 4]) -> tempfile::TempDir {
@@ -261,32 +153,6 @@ mod tests {
             w,
             h,
             reason: "reviewer".into(),
-        }
-    }
-
-    #[test]
-    fn only_attempt_pngs_in_the_screenshots_folder_are_names() {
-        for good in [
-            "screenshots/attempt-001.png",
-            "screenshots/attempt-1234.png",
-        ] {
-            assert!(validate_shot_name(good).is_ok(), "{good}");
-        }
-        for bad in [
-            "screenshots/../result.json",
-            "/etc/passwd",
-            "screenshots/attempt-001.png/..",
-            "screenshots/attempt-.png",
-            "screenshots/attempt-00a.png",
-            "screenshots/attempt-001.PNG",
-            "screenshots/sub/attempt-001.png",
-            "screenshots/attempt-001.png\0",
-            "other/attempt-001.png",
-        ] {
-            assert!(
-                matches!(validate_shot_name(bad), Err(ReviewError::BadName(_))),
-                "{bad:?}"
-            );
         }
     }
 

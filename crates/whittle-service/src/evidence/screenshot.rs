@@ -3,7 +3,7 @@ use std::path::Path;
 use tracing::Instrument;
 use whittle_contract::ui::Hierarchy;
 
-use super::review::{write_record, MaskRecord};
+use super::mask_record::{write_record, MaskRecord};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};

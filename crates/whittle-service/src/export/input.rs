@@ -6,7 +6,7 @@ use whittle_core::model::Confidence;
 use whittle_core::plan::ActionKind;
 use whittle_core::run_end::RunEnd;
 
-use super::ReviewSummary;
+use super::review_summary::ReviewSummary;
 use crate::config::PrivacyLevel;
 
 /// Everything a bundle is made of; the caller has already masked the screenshots.

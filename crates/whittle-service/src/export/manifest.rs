@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 use whittle_core::model::Confidence;
 
+use super::review_summary::ReviewSummary;
 use super::{ExportStep, ShotLabel};
 use crate::config::PrivacyLevel;
 
@@ -15,19 +16,6 @@ pub const ROBO_FILE: &str = "repro.robo.json";
 pub const FILMSTRIP_DIR: &str = "filmstrip";
 pub const FILMSTRIP_GIF: &str = "filmstrip.gif";
 pub(crate) const BUNDLE_SCHEMA: u32 = 1;
-
-/// The counts the window and an export show. Omitting a screenshot is a review
-/// decision, so omitted screenshots count as reviewed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ReviewSummary {
-    /// Screenshots archived by the run, omitted ones included.
-    pub total: u32,
-    pub reviewed: u32,
-    pub omitted: u32,
-    /// Attempts whose screenshot nobody has checked yet.
-    pub not_reviewed: Vec<u32>,
-}
 
 /// `manifest.json`: identity of the app and run, and every other file with its hash.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,6 +80,12 @@ pub struct ManifestShot {
     pub path: String,
     #[serde(flatten)]
     pub label: ShotLabel,
+}
+
+/// A screenshot as written into the bundle, labelled when the evidence said what it shows.
+pub(crate) struct ManifestShotDraft {
+    pub path: String,
+    pub label: Option<ShotLabel>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ mod read;
 mod redact;
 mod repro_extras;
 mod repro_md;
+mod review_summary;
 mod robo_script;
 mod ticket;
 mod write;
@@ -25,12 +26,13 @@ pub use input::{
 pub use maestro_flow::maestro_flow;
 pub use manifest::{
     Manifest, ManifestFile, ManifestFilmstrip, ManifestFrame, ManifestShot, ReplayFile,
-    ReviewSummary, FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE,
-    REPRO_FILE, ROBO_FILE, SCREENSHOTS_DIR,
+    FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, ROBO_FILE,
+    SCREENSHOTS_DIR,
 };
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;
+pub use review_summary::ReviewSummary;
 pub use robo_script::robo_script;
 pub use ticket::ticket_markdown;
 pub use write::export_bundle;

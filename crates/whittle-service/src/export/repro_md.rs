@@ -3,8 +3,8 @@ use std::fmt::Write;
 use whittle_core::engine::Phase;
 use whittle_core::run_end::RunEnd;
 
+use super::manifest::ManifestShotDraft;
 use super::redact::{plain_line, safe_block, safe_line};
-use super::write::ManifestShotDraft;
 use super::{ExportInput, ShotLabel, ShotVerdict};
 
 /// Stack lines a ticket shows; the full trace is in the evidence session's logcat.

@@ -2,12 +2,12 @@ use std::path::{Path, PathBuf};
 
 use super::files::write_file;
 use super::filmstrip::write_filmstrip;
-use super::manifest::BUNDLE_SCHEMA;
+use super::manifest::{ManifestShotDraft, BUNDLE_SCHEMA};
 use super::redact::{redact_json, safe_line};
 use super::{maestro_flow, repro_extras, robo_script, MAESTRO_FILE, ROBO_FILE};
 use super::{
     repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ManifestShot, ReplayFile,
-    ShotLabel, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
+    MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
 };
 use crate::atomic::{write_atomic, FileMode};
 
@@ -147,12 +147,6 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         files,
     };
     write_manifest_last(dir, &to_json(&manifest, dir)?)
-}
-
-/// A screenshot as written into the bundle, labelled when the evidence said what it shows.
-pub(crate) struct ManifestShotDraft {
-    pub path: String,
-    pub label: Option<ShotLabel>,
 }
 
 /// The bundle's folder name (already validated as one safe component).

@@ -1,16 +1,14 @@
-//! One journaled attempt as the other views of it: the report server's evidence step
-//! (`action`, `result`, and `notes`, which is the journal record itself, so the two
-//! durable records of an attempt share one schema and a resume can compare them), the
-//! recorded attempt a reopened run shows, and the window's `AttemptFinished` event.
-//! All come from the journal record, so a live attempt, one shown again after a resume
-//! and one reopened later look the same.
+//! One journaled attempt as the report server's evidence step (`action`, `result`, and
+//! `notes`, which is the journal record itself, so the two durable records of an attempt
+//! share one schema and a resume can compare them) and as the window's `AttemptFinished`
+//! event (the `RecordedAttempt` a reopened run shows too, `recorded_attempt.rs`).
 
 use serde::Serialize;
 use whittle_contract::report::RecordStepArgs;
 
 use super::journal::JournalAttempt;
-use super::recorded::RecordedAttempt;
-use super::{AttemptVerdict, RunEvent};
+use super::recorded_attempt::recorded_attempt;
+use super::RunEvent;
 
 /// What an evidence step's `notes` hold: the journal record, and the lab host that
 /// owns the device in a pool across several servers (the device id alone does not say
@@ -55,32 +53,6 @@ pub(crate) fn evidence_step(
 
 pub(crate) fn reproduced(entry: &JournalAttempt) -> bool {
     entry.outcome.verdict().is_some_and(|v| v.reproduced)
-}
-
-/// `entry` as the window and a reopened run show it; `screenshot` is the evidence
-/// step's, checked (a live attempt passes its own).
-pub(crate) fn recorded_attempt(
-    entry: &JournalAttempt,
-    screenshot: Option<String>,
-    screenshot_redacted: bool,
-) -> RecordedAttempt {
-    RecordedAttempt {
-        attempt: entry.attempt,
-        phase: entry.phase,
-        candidate: entry.candidate.clone(),
-        verdict: AttemptVerdict::of(&entry.outcome),
-        observed: entry
-            .outcome
-            .verdict()
-            .map(|v| v.observed.clone())
-            .unwrap_or_default(),
-        duration_ms: Some(entry.duration_ms),
-        screenshot_before_step: screenshot.as_ref().and(entry.screenshot_before_step),
-        screenshot,
-        screenshot_redacted,
-        device: entry.device.clone(),
-        speculative: entry.speculative,
-    }
 }
 
 /// The window's event for `entry`.

@@ -7,11 +7,12 @@ use std::path::Path;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::{FailureCause, SearchResult, SearchStop};
 use whittle_core::model::SessionStatus;
-use whittle_text::{render_proof_table, render_report, warning_text, ReportInput};
+use whittle_text::{
+    render_proof_table, render_report, render_resumed_line, warning_text, Locale, ReportInput,
+};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
-use super::resume::resumed_block;
 use super::{
     LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunNotice, RunOutcome,
     RunSummary, DECODE_WARNINGS_FILE,
@@ -215,4 +216,12 @@ fn screenshot_files(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// The lines a resumed run's report ends its verdict with; empty for a run in one go.
+fn resumed_block(resumes: &[ResumeMark]) -> String {
+    resumes
+        .iter()
+        .map(|mark| render_resumed_line(Locale::En, &mark.at, mark.after_attempts))
+        .collect()
 }

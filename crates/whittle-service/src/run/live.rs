@@ -13,10 +13,10 @@ use super::evidence_session::{
 use super::finish::finish;
 use super::journal::{Journal, JournalHeader, JOURNAL_FORMAT};
 use super::lock::RunLock;
-use super::pool_record::{write_pool_record, PoolRecord, POOL_FILE};
+use super::pool_record::{write_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 use super::resume::session_files_hash;
 use super::rounds::RoundCursor;
-use super::search::{PoolReplay, Search};
+use super::search::Search;
 use super::ResumeMark;
 use super::{LiveRun, RunError, RunEvent, RunNotice, RunOutcome};
 use crate::client::Hub;

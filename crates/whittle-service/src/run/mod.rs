@@ -20,6 +20,7 @@ mod past_runs;
 mod pool_record;
 mod prepare;
 mod recorded;
+mod recorded_attempt;
 mod resume;
 mod rounds;
 mod search;
@@ -45,16 +46,16 @@ pub use lock::{
 pub use notice::RunNotice;
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
-pub use pool_record::{read_pool_record, PoolRecord, POOL_FILE};
+pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 pub(crate) use prepare::choose_device;
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
-pub use recorded::{attempt_of, read_recorded_run, RecordedAttempt, RecordedRun, RecordedRunError};
+pub use recorded::{attempt_of, read_recorded_run, RecordedRun, RecordedRunError};
+pub use recorded_attempt::RecordedAttempt;
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
 pub use rounds::{Batch, RoundCursor};
-pub use search::PoolReplay;
 pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads

@@ -4,8 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-
-use super::PoolReplay;
+use whittle_core::engine::Phase;
 
 /// The evidence of a run on several devices: which device ran which attempt.
 pub const POOL_FILE: &str = "pool.json";
@@ -20,6 +19,21 @@ pub struct PoolRecord {
     /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
     pub wasted: u32,
     pub replays: Vec<PoolReplay>,
+}
+
+/// Which device ran which attempt, and whether its verdict was used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolReplay {
+    pub attempt: u32,
+    pub phase: Phase,
+    pub device: String,
+    /// The lab host that owns `device`, in a pool across several servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    pub speculative: bool,
+    /// `false`: a speculative replay whose verdict the search did not need (wasted;
+    /// it still counts against the budget).
+    pub consumed: bool,
 }
 
 pub(crate) fn write_pool_record(dir: &Path, record: &PoolRecord) -> std::io::Result<()> {

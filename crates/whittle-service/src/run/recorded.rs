@@ -10,42 +10,16 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::model::{SessionStatus, Step};
 use whittle_core::session::{parse_meta, parse_steps, SessionError, META_FILE, STEPS_FILE};
 
-use super::evidence_step::recorded_attempt;
 use super::journal::JournalAttempt;
+use super::recorded_attempt::{recorded_attempt, RecordedAttempt};
 use super::{AttemptVerdict, PendingResult};
 use crate::evidence::{read_result, validate_shot_name, ResultFileError};
 use crate::replay::{MissReason, ObservedCrash};
-
-/// One finished attempt, as the window shows it live (`RunEvent::AttemptFinished`) and
-/// as a reopened run shows it: both are built from the journal record by
-/// `evidence_step::recorded_attempt`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct RecordedAttempt {
-    pub attempt: u32,
-    pub phase: Phase,
-    pub candidate: Vec<u32>,
-    pub verdict: AttemptVerdict,
-    /// Every crash the drain saw, compared against the target.
-    pub observed: Vec<ObservedCrash>,
-    /// Absent in evidence written before durations were recorded.
-    pub duration_ms: Option<u32>,
-    /// The masked screenshot, relative to the evidence session folder
-    /// (`screenshots/attempt-NNN.png`), when one was archived.
-    pub screenshot: Option<String>,
-    pub screenshot_redacted: bool,
-    /// The screenshot shows the screen right before this step's action (the last one),
-    /// because the screen after the replay could not be kept (the app was gone).
-    pub screenshot_before_step: Option<u32>,
-    pub device: String,
-    /// Run ahead of its turn by a spare device (docs/design.md §9).
-    pub speculative: bool,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordedRun {

@@ -10,7 +10,6 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use whittle_core::engine::{FailureCause, Phase, ReplayOutcome, SearchResult};
@@ -20,6 +19,7 @@ use whittle_core::plan::ReplayStep;
 use super::evidence_session::{capture_problem, DeviceCapture, EvidenceSession};
 use super::evidence_step::{evidence_step, finished_event};
 use super::journal::{AttemptOutcome, Journal, JournalAttempt};
+use super::pool_record::PoolReplay;
 use super::resume::outcome_of;
 use super::rounds::{Batch, RoundCursor};
 use super::{LiveRun, RunEvent, RunNotice};
@@ -50,21 +50,6 @@ pub(crate) struct Search<'a, E> {
     /// Where every finished attempt is made durable before the next replay starts
     /// (`None` only for a run that ends before its baseline).
     pub journal: Option<&'a Journal>,
-}
-
-/// Which device ran which attempt, and whether its verdict was used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolReplay {
-    pub attempt: u32,
-    pub phase: Phase,
-    pub device: String,
-    /// The lab host that owns `device`, in a pool across several servers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server: Option<String>,
-    pub speculative: bool,
-    /// `false`: a speculative replay whose verdict the search did not need (wasted;
-    /// it still counts against the budget).
-    pub consumed: bool,
 }
 
 /// One replay's journal record, before its evidence step is recorded.

@@ -4,7 +4,7 @@
 use whittle_core::assessment::Warning;
 use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
-use super::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+use super::shape::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
 
 pub(super) static EN: Catalogue = Catalogue {
     report: ReportWords {

@@ -1,25 +1,16 @@
-//! The shape of a language's wording: one [`Catalogue`] per language (`en.rs`,
-//! `zh_cn.rs`), each a single `static` of this struct, so a language that lacks a
+//! A language's wording: one [`Catalogue`] (its shape in `shape.rs`) per language
+//! (`en.rs`, `zh_cn.rs`), each a single `static` of that struct, so a language that lacks a
 //! sentence the other has does not compile. Only sentences live here; which facts a
 //! report states, and in what order, is the renderers' (`report.rs`, `rates.rs`,
 //! `static_suggestion.rs`), so every language says the same things.
 
 mod en;
+mod shape;
 mod zh_cn;
 
-use whittle_core::assessment::Warning;
-use whittle_core::engine::{FailureCause, SearchStop};
-use whittle_core::rate::Rate;
+pub use shape::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
 
 use crate::Locale;
-
-/// All the wording of one language.
-pub struct Catalogue {
-    pub report: ReportWords,
-    pub rates: RateWords,
-    pub static_suggestion: StaticWords,
-    pub cli: CliWords,
-}
 
 /// The wording of `locale`.
 pub fn catalogue(locale: Locale) -> &'static Catalogue {
@@ -27,103 +18,4 @@ pub fn catalogue(locale: Locale) -> &'static Catalogue {
         Locale::En => &en::EN,
         Locale::ZhCn => &zh_cn::ZH_CN,
     }
-}
-
-/// The report block of a live run (`render_report_in`).
-pub struct ReportWords {
-    /// The heading of each end of a live run (`RunEnd`); only `minimal_high` says minimal.
-    pub failed_before_baseline: &'static str,
-    pub baseline_not_reproduced: &'static str,
-    pub minimal_high: &'static str,
-    pub shortest_unproven: &'static str,
-    pub cancelled_before_baseline: &'static str,
-    pub cancelled_shortest: &'static str,
-    pub failed_shortest: &'static str,
-    pub original: &'static str,
-    pub minimal: &'static str,
-    pub shortest: &'static str,
-    pub baseline: &'static str,
-    pub proof: &'static str,
-    pub report: &'static str,
-    pub why: &'static str,
-    pub why_not_proven: &'static str,
-    pub deletions: &'static str,
-    pub nothing_produced: &'static str,
-    /// Why nothing may be written back: `true` when the user cancelled, `false` when
-    /// the infrastructure failed.
-    pub not_written_back: fn(bool) -> &'static str,
-    /// Why the search stopped early (a reason line of the report).
-    pub stop: fn(&SearchStop) -> String,
-    /// What failed in the infrastructure, quoting what the server or device said.
-    pub failure: fn(&FailureCause) -> String,
-    /// What the report calls the crash when the run named neither a fingerprint nor a
-    /// label.
-    pub unknown_target: &'static str,
-    pub audit_incomplete: fn() -> String,
-    /// Follows the budget: "; no action left to delete …".
-    pub only_launch_left: &'static str,
-    pub steps: fn(usize) -> String,
-    pub baseline_missed: fn(&str) -> String,
-    /// "17 replays of max 30".
-    pub budget: fn(u32, u32) -> String,
-    /// Follows the budget: "; every single-deletion candidate 0/3".
-    pub every_deletion: fn(&str) -> String,
-    /// Follows the budget: "; 1 of 3 single-deletion candidates disproved 3 times".
-    pub some_deletions: fn(usize, usize) -> String,
-    /// The proof summary and the final path's hits.
-    pub proof_line: fn(&str, usize, usize) -> String,
-    pub reproduced_target: fn(&str, bool) -> String,
-    pub final_short: fn(usize, usize) -> String,
-    pub without_step: fn(u32, usize, usize) -> String,
-    pub warning: fn(&Warning) -> String,
-    /// A line under the verdict of a resumed run: when, and after how many attempts.
-    pub resumed: fn(&str, u32) -> String,
-}
-
-/// The rates block of the report and the rate lines of the evidence (`rates.rs`).
-pub struct RateWords {
-    pub title: &'static str,
-    pub rate: fn(&Rate) -> String,
-    pub final_path: &'static str,
-    pub full_path: &'static str,
-    pub without_step: fn(u32) -> String,
-    pub crash_rate: &'static str,
-    pub below: &'static str,
-    pub not_separated: &'static str,
-    pub removed_title: &'static str,
-    pub removed_step: fn(u32, &str) -> String,
-}
-
-/// The report of a static suggestion (`static_suggestion.rs`): never replayed, always
-/// low, never written back. Labels carry their own padding.
-pub struct StaticWords {
-    /// Followed by " (session crash)".
-    pub heading: &'static str,
-    /// Followed by why no live run was possible.
-    pub no_live_run: &'static str,
-    pub original: &'static str,
-    pub suggested: &'static str,
-    /// Follows the suggested path.
-    pub not_replayed: &'static str,
-    pub rationale: &'static str,
-    pub nothing_replayed: &'static str,
-}
-
-/// The CLI's own words around the report (prompt, progress, errors).
-pub struct CliWords {
-    /// Prefix of an error line on stderr.
-    pub error: &'static str,
-    pub warning: &'static str,
-    /// Label of the sidecar line after an approved write-back, padded like the report's.
-    pub written: &'static str,
-    pub ask_write_back: &'static str,
-    pub cancelling: &'static str,
-    pub not_written_back: &'static str,
-    /// A count (`--max-replays`, `--devices`, `--baseline-tries`) that is not an
-    /// integer >= 1: the flag, and what was given.
-    pub bad_count: fn(&str, &str) -> String,
-    /// "attempt 7/30 · audit · [2,7]" with the phase already worded.
-    pub attempt: fn(u32, u32, &str, &str) -> String,
-    /// A search phase's name (`baseline`, `bisect`, …) in this language.
-    pub phase: fn(&str) -> String,
 }

@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::Layer::{Contract, Core};
-use super::{
+use super::rules::Layer::{Contract, Core};
+use super::rules::{
     Kind, Layer, ALLOWED, CLOCK_USES, CORE_CJK_ALLOWED, CORE_DENIED, CORE_ENGLISH_ALLOWED,
     CORE_FILE_READERS, CRATES, OUTSIDE_USES, WRITES,
 };

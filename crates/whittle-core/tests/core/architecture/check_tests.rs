@@ -7,7 +7,7 @@ use super::check::{
     dependency_violations, english_violations, name_of, source_violations, without_comments,
     wording_violations,
 };
-use super::Layer::*;
+use super::rules::Layer::*;
 
 fn package(name: &str, deps: &[(&str, Option<&str>, bool)]) -> Value {
     let deps: Vec<Value> = deps

@@ -13,11 +13,14 @@ pub struct Analyzer<'a> {
     hub: &'a Hub,
 }
 
-impl<'a> Analyzer<'a> {
-    pub(crate) fn new(hub: &'a Hub) -> Self {
-        Analyzer { hub }
+/// `hub.analyzer()`, written beside the facade so the hub need not know its facades.
+impl Hub {
+    pub fn analyzer(&self) -> Analyzer<'_> {
+        Analyzer { hub: self }
     }
+}
 
+impl<'a> Analyzer<'a> {
     pub async fn compute_signature(
         self,
         stack: &str,

@@ -13,11 +13,14 @@ pub struct Log<'a> {
     hub: &'a Hub,
 }
 
-impl<'a> Log<'a> {
-    pub(crate) fn new(hub: &'a Hub) -> Self {
-        Log { hub }
+/// `hub.log()`, written beside the facade so the hub need not know its facades.
+impl Hub {
+    pub fn log(&self) -> Log<'_> {
+        Log { hub: self }
     }
+}
 
+impl<'a> Log<'a> {
     pub async fn clear_logs(self, device: &str) -> Result<(), McpError> {
         let args = DeviceArgs {
             device: device.to_string(),

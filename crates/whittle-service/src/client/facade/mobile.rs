@@ -13,11 +13,14 @@ pub struct Mobile<'a> {
     hub: &'a Hub,
 }
 
-impl<'a> Mobile<'a> {
-    pub(crate) fn new(hub: &'a Hub) -> Self {
-        Mobile { hub }
+/// `hub.mobile()`, written beside the facade so the hub need not know its facades.
+impl Hub {
+    pub fn mobile(&self) -> Mobile<'_> {
+        Mobile { hub: self }
     }
+}
 
+impl<'a> Mobile<'a> {
     /// Every online and offline device; in a pool across lab hosts, the union of the
     /// hosts' lists with ids qualified (`labA/sim-1`) where two hosts list the same id.
     pub async fn list_devices(self) -> Result<DeviceList, McpError> {

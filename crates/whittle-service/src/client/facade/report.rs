@@ -15,11 +15,14 @@ pub struct Report<'a> {
     hub: &'a Hub,
 }
 
-impl<'a> Report<'a> {
-    pub(crate) fn new(hub: &'a Hub) -> Self {
-        Report { hub }
+/// `hub.report()`, written beside the facade so the hub need not know its facades.
+impl Hub {
+    pub fn report(&self) -> Report<'_> {
+        Report { hub: self }
     }
+}
 
+impl<'a> Report<'a> {
     pub async fn list_sessions(self) -> Result<ListSessionsResult, McpError> {
         self.hub
             .call_typed(Role::Report, LIST_SESSIONS, &NoArgs {}, 0)

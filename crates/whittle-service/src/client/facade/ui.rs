@@ -14,11 +14,14 @@ pub struct Ui<'a> {
     hub: &'a Hub,
 }
 
-impl<'a> Ui<'a> {
-    pub(crate) fn new(hub: &'a Hub) -> Self {
-        Ui { hub }
+/// `hub.ui()`, written beside the facade so the hub need not know its facades.
+impl Hub {
+    pub fn ui(&self) -> Ui<'_> {
+        Ui { hub: self }
     }
+}
 
+impl<'a> Ui<'a> {
     pub async fn get_hierarchy(self, device: &str) -> Result<Hierarchy, McpError> {
         let args = DeviceArgs {
             device: device.to_string(),

@@ -4,7 +4,6 @@
 //! difference is named; any one refuses the resume, because the recorded verdicts were
 //! observed under the old conditions and would not prove anything under the new.
 
-use std::fmt;
 use std::io::Read;
 use std::num::NonZeroU32;
 use std::path::Path;
@@ -15,40 +14,8 @@ use whittle_core::strategy::SearchStrategy;
 
 use super::super::journal::JournalHeader;
 use super::super::LiveRun;
+use super::mismatch::ResumeMismatch;
 use crate::replay::TargetIdentity;
-
-/// One way the run prepared now differs from the run the journal recorded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ResumeMismatch {
-    #[error("the files of session {session} changed since the run started")]
-    SessionFilesChanged { session: String },
-    #[error("the crash's target changed: {recorded} then, {now} now")]
-    TargetChanged { recorded: String, now: String },
-    #[error("the replayable steps changed: {recorded} then, {now} now")]
-    PlanChanged { recorded: String, now: String },
-    #[error("the app's version changed: {recorded} then, {now} now")]
-    AppVersionChanged { recorded: String, now: String },
-    #[error("Whittle's version changed: {recorded} then, {now} now")]
-    WhittleVersionChanged { recorded: String, now: String },
-    #[error("the run used strategy {recorded}, not {asked}")]
-    StrategyChanged {
-        recorded: SearchStrategy,
-        asked: SearchStrategy,
-    },
-    #[error("the run's budget was {recorded} replays, not {asked}")]
-    BudgetChanged { recorded: u32, asked: u32 },
-}
-
-/// Every difference, in a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Differences(pub Vec<ResumeMismatch>);
-
-impl fmt::Display for Differences {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<String> = self.0.iter().map(ToString::to_string).collect();
-        f.write_str(&words.join("; "))
-    }
-}
 
 /// The user's explicit choices against the recorded ones (a choice left out is the
 /// recorded one).

@@ -8,7 +8,9 @@
 
 mod check;
 mod discard;
+mod error;
 mod evidence_check;
+mod mismatch;
 mod restore;
 
 use std::collections::HashSet;
@@ -18,27 +20,26 @@ use std::path::Path;
 use tokio_util::sync::CancellationToken;
 use whittle_core::engine::FailureCause;
 use whittle_core::model::SessionStatus;
-use whittle_core::run_end::RunEnd;
-use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
+use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::strategy::SearchStrategy;
-use whittle_text::{render_resumed_line, Locale};
 
-pub use check::{session_files_hash, Differences, ResumeMismatch};
+pub use check::session_files_hash;
 pub use discard::discard;
+pub use error::ResumeError;
+pub use mismatch::{Differences, ResumeMismatch};
 pub use restore::{outcome_of, restore, RestoreError, Restored};
 
 use super::evidence_session::EvidenceSession;
 use super::evidence_step::{evidence_step, finished_event};
-use super::journal::{read_journal, Journal, JournalAttempt, JournalContents, JournalError};
+use super::journal::{read_journal, Journal, JournalAttempt, JournalContents};
 use super::live::{drive, Continuation, Held};
-use super::lock::{lock_is_held, LockError, RunLock};
+use super::lock::{lock_is_held, RunLock};
 use super::ResumeMark;
 use super::{prepare, read_recorded_run, Prepared, RunError, RunEvent, RunOutcome, RunSpec};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::read_result;
 use evidence_check::first_difference;
-pub use evidence_check::EvidenceDifference;
 
 /// What the user asked for when resuming; anything left out is what the run recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,47 +64,6 @@ impl ResumeOptions {
             max_replays: None,
         }
     }
-}
-
-/// Why a run cannot be resumed. Nothing in its evidence was changed.
-#[derive(Debug, thiserror::Error)]
-pub enum ResumeError {
-    #[error("evidence session: {0}")]
-    Resolve(#[from] ResolveError),
-    #[error("{evidence} cannot be read: {detail}")]
-    Unreadable { evidence: String, detail: String },
-    #[error("{0}")]
-    Journal(#[from] JournalError),
-    #[error("{0}")]
-    Lock(#[from] LockError),
-    #[error("{evidence} already ended ({}); only an interrupted, failed or cancelled run can go on", ended_words(.end))]
-    Finished {
-        evidence: String,
-        /// How it ended; `None` when it was discarded.
-        end: Option<RunEnd>,
-    },
-    #[error("{evidence} cannot be resumed: {differences}")]
-    Mismatch {
-        evidence: String,
-        differences: Differences,
-    },
-    #[error("{evidence} cannot be resumed: {source}")]
-    Restore {
-        evidence: String,
-        #[source]
-        source: RestoreError,
-    },
-    #[error("{evidence} cannot be resumed: the evidence's attempt {attempt} {}", match .difference {
-        EvidenceDifference::NotInJournal => "is not in the run's journal",
-        EvidenceDifference::Differs => "differs from the run's journal",
-    })]
-    EvidenceDiffers {
-        evidence: String,
-        attempt: u32,
-        difference: EvidenceDifference,
-    },
-    #[error("{evidence} cannot be resumed: the crash no longer runs live ({reason})")]
-    NoLongerLive { evidence: String, reason: String },
 }
 
 /// Resumes the run of evidence session `opts.evidence_session`. Refusals are `Err` and
@@ -308,11 +268,6 @@ fn ensure_unfinished(
     }
 }
 
-/// The words of [`ResumeError::Finished`]: the status as `--json` names it.
-fn ended_words(end: &Option<RunEnd>) -> &'static str {
-    end.as_ref().map_or("discarded", RunEnd::status)
-}
-
 /// The restored attempts as events for the window, and each one the report server has
 /// not recorded (its step was lost when the run stopped) recorded now, so the evidence
 /// holds every attempt the result counts.
@@ -348,12 +303,4 @@ async fn backfill(
     }
     events.reverse();
     events
-}
-
-/// The lines a resumed run's report ends its verdict with; empty for a run in one go.
-pub(crate) fn resumed_block(resumes: &[ResumeMark]) -> String {
-    resumes
-        .iter()
-        .map(|mark| render_resumed_line(Locale::En, &mark.at, mark.after_attempts))
-        .collect()
 }

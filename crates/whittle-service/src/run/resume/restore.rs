@@ -17,8 +17,8 @@ use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::Reducer;
 
 use super::super::journal::{AttemptOutcome, JournalAttempt};
+use super::super::pool_record::PoolReplay;
 use super::super::rounds::RoundCursor;
-use super::super::PoolReplay;
 use crate::replay::ReplayVerdict;
 
 /// A scheduler in the state the journal describes, and where the rounds stand.
