@@ -15,6 +15,11 @@ describe("OutcomeBanner", () => {
     expect(screen.queryByTestId("banner-retry")).toBeNull();
   });
 
+  it("takes the focus when it appears, so the keyboard lands on the outcome", () => {
+    render(OutcomeBanner, { summary, result });
+    expect(document.activeElement).toBe(screen.getByTestId("outcome-banner"));
+  });
+
   it("says already minimal when nothing could be removed, never 3 → 3", () => {
     render(OutcomeBanner, { summary: { ...summary, minimal_path: summary.original_path }, result });
     expect(screen.getByTestId("outcome-text")).toHaveTextContent("Already minimal: no step of the 4-step path can be removed.");

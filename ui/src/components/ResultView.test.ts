@@ -26,6 +26,22 @@ describe("ResultView", () => {
     expect(screen.getByText(/"minimized_repro_path": \[1, 2, 4\]/)).toBeInTheDocument();
   });
 
+  it("asks before approving while screenshots are unchecked, and approves only when told to", async () => {
+    const calls = fakeBackend({ approve_run: () => ({ sidecar_path: "/ws/s/crashes.minimized.json" }) });
+    const onreviewnext = vi.fn();
+    const review = { total: 12, reviewed: 1, omitted: 0, not_reviewed: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
+    render(ResultView, { result, steps: planSteps, review, onreviewnext });
+    await fireEvent.click(screen.getByTestId("approve"));
+    expect(screen.getByTestId("approve-unchecked")).toHaveTextContent("Only 1 of 12 screenshots have been checked");
+    expect(commandCalls(calls, "approve_run")).toHaveLength(0);
+    await fireEvent.click(screen.getByTestId("approve-check-first"));
+    expect(onreviewnext).toHaveBeenCalledOnce();
+    expect(screen.queryByTestId("approve-unchecked")).toBeNull();
+    await fireEvent.click(screen.getByTestId("approve"));
+    await fireEvent.click(screen.getByTestId("approve-anyway"));
+    await waitFor(() => expect(commandCalls(calls, "approve_run")).toHaveLength(1));
+  });
+
   it("disables Approve and Export with the reason when there is nothing to write back", () => {
     fakeBackend({});
     const cancelled: RunResultView = {
