@@ -36,6 +36,8 @@ pub enum AppError {
     ApproveFailed { reason: String },
     #[error("the bug-ticket bundle was not exported: {reason}")]
     ExportFailed { reason: String },
+    #[error("the clipboard refused the text: {reason}")]
+    ClipboardRefused { reason: String },
     #[error("the screenshot cannot be used: {reason}")]
     ScreenshotUnavailable { reason: String },
     #[error("{path} cannot be shown: {reason}")]
@@ -63,6 +65,7 @@ pub enum ErrorCode {
     NoResult,
     ApproveFailed,
     ExportFailed,
+    ClipboardRefused,
     ScreenshotUnavailable,
     RevealFailed,
     DiscardFailed,
@@ -95,6 +98,7 @@ impl AppError {
             AppError::NoResult { .. } => ErrorCode::NoResult,
             AppError::ApproveFailed { .. } => ErrorCode::ApproveFailed,
             AppError::ExportFailed { .. } => ErrorCode::ExportFailed,
+            AppError::ClipboardRefused { .. } => ErrorCode::ClipboardRefused,
             AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
             AppError::RevealFailed { .. } => ErrorCode::RevealFailed,
             AppError::DiscardFailed { .. } => ErrorCode::DiscardFailed,

@@ -6,6 +6,7 @@
 pub mod app_config;
 pub mod app_paths;
 pub mod bindings;
+pub mod clipboard;
 pub mod commands;
 pub mod error;
 pub mod formats;
@@ -59,6 +60,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::import_flow,
         commands::record_flow,
         commands::ticket_markdown,
+        commands::copy_ticket_markdown,
         commands::filmstrip,
     ])
 }
@@ -68,6 +70,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
     builder
         .plugin(tauri_plugin_dialog::init())
         .manage(state)
+        .manage(clipboard::SystemClipboard::default())
         .invoke_handler(specta_builder::<R>().invoke_handler())
 }
 

@@ -6,6 +6,7 @@
 // (run under `xvfb-run -a`). `scripts/e2e` does all of that.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -241,8 +242,12 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   // Applying scrolled the dialog down to its buttons; Close is at its top.
   await clickInView(await one(byTestId("close-viewer")));
 
-  // Approval writes the sidecar next to the original session.
+  // Approval writes the sidecar next to the original session. One screenshot of many was
+  // checked, so the window asks first, naming how many; the tester approves anyway.
   await clickInView(await one(byTestId("approve")));
+  const unchecked = await one(byTestId("approve-unchecked"), "the question about unchecked screenshots");
+  assert.match(await textOf(unchecked), /Only 1 of \d+ screenshots have been checked/);
+  await clickInView(await one(byTestId("approve-anyway")));
   const approved = await one(byTestId("approved-path"), "the written sidecar's path");
   const sidecarPath = join(workspace, "sessions", showcaseId, "crashes.minimized.json");
   assert.match(await textOf(approved), /crashes\.minimized\.json/);
@@ -268,6 +273,13 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
     assert.ok(!readFileSync(join(bundle, name), "utf8").includes("qa.tester@example.com"), `${name} leaks the typed e-mail`);
   }
   await saveScreenshot("5-approved-exported.png");
+
+  // Copy as Markdown reaches the system clipboard (read back as another program would).
+  await clickInView(await one(byTestId("copy-markdown")));
+  await one(byTestId("copied"), "the copied note");
+  const pasted = execFileSync("xclip", ["-o", "-selection", "clipboard"], { encoding: "utf8" });
+  assert.match(pasted, /1.*10.*11.*12|checkout/is, `the ticket text is on the clipboard (${pasted.slice(0, 200)})`);
+  assert.ok(!pasted.includes("qa.tester@example.com"), "the clipboard never holds the typed e-mail");
 });
 
 test("a second session is minimized the same day, and its evidence stays out of the session list", async () => {

@@ -76,6 +76,12 @@ export const commands = {
 	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
 	/**  A finished run's result as ticket-ready Markdown. */
 	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
+	/**
+	 *  Puts a finished run's ticket Markdown on the system clipboard. Written from Rust:
+	 *  WebKitGTK's `navigator.clipboard` refuses a write that follows an await (the text is
+	 *  fetched first), which on Linux made *Copy as Markdown* always fail.
+	 */
+	copyTicketMarkdown: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("copy_ticket_markdown", { workspace, evidenceSession })),
 	/**  The masked frames of the minimal path, when the final confirmation took them. */
 	filmstrip: (workspace: string, evidenceSession: string) => typedError<FilmstripView_Serialize | null, ErrorPayload_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
 };
@@ -358,7 +364,7 @@ export type EngineSnapshot_Serialize = {
 };
 
 /**  Stable codes; renaming one is a breaking change for the UI. */
-export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
+export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "clipboard_refused" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
 
 /**  The wire shape of an [`AppError`]. */
 export type ErrorPayload = ErrorPayload_Serialize | ErrorPayload_Deserialize;
@@ -1748,6 +1754,7 @@ export type TargetWords =
 /**  Recorded only by its class or screen position. */
 { kind: "unstable"; key_kind: UnstableKeyKind } | { kind: "absent" };
 
+/**  Which unstable key a step was recorded with: it names no element for sure. */
 export type UnstableKeyKind = "class" | "screen_position";
 
 export type WorkspaceChange = {

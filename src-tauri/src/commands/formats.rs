@@ -4,6 +4,7 @@ use tauri::State;
 use whittle_service::api::{self, ImportRequest};
 use whittle_service::import::{ImportSummary, RecordOutcome};
 
+use crate::clipboard::SystemClipboard;
 use crate::error::AppError;
 use crate::formats::{self, FilmstripView};
 use crate::state::AppState;
@@ -47,6 +48,21 @@ pub async fn record_flow(
 #[tracing::instrument(err)]
 pub fn ticket_markdown(workspace: String, evidence_session: String) -> Result<String, AppError> {
     formats::markdown(&workspace, &evidence_session)
+}
+
+/// Puts a finished run's ticket Markdown on the system clipboard. Written from Rust:
+/// WebKitGTK's `navigator.clipboard` refuses a write that follows an await (the text is
+/// fetched first), which on Linux made *Copy as Markdown* always fail.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(clipboard), err)]
+pub fn copy_ticket_markdown(
+    clipboard: tauri::State<'_, SystemClipboard>,
+    workspace: String,
+    evidence_session: String,
+) -> Result<(), AppError> {
+    let text = formats::markdown(&workspace, &evidence_session)?;
+    clipboard.put_text(text)
 }
 
 /// The masked frames of the minimal path, when the final confirmation took them.

@@ -49,6 +49,7 @@ fn every_variant_has_its_own_code() {
         },
         AppError::ApproveFailed { reason: "r".into() },
         AppError::ExportFailed { reason: "r".into() },
+        AppError::ClipboardRefused { reason: "r".into() },
         AppError::ScreenshotUnavailable { reason: "r".into() },
         AppError::RevealFailed {
             path: "/p".into(),

@@ -158,6 +158,8 @@ export const api = {
     unwrap(await commands.recordFlow(workspace, sessionId, device)),
   ticketMarkdown: async (workspace: string, evidenceSession: string): Promise<string> =>
     unwrap(await commands.ticketMarkdown(workspace, evidenceSession)),
+  copyTicketMarkdown: async (workspace: string, evidenceSession: string): Promise<null> =>
+    unwrap(await commands.copyTicketMarkdown(workspace, evidenceSession)),
   filmstrip: async (workspace: string, evidenceSession: string): Promise<FilmstripView | null> =>
     unwrap(await commands.filmstrip(workspace, evidenceSession)),
 };

@@ -328,6 +328,7 @@ const KNOWN_CODES: Record<ErrorCode, true> = {
   no_result: true,
   approve_failed: true,
   export_failed: true,
+  clipboard_refused: true,
   screenshot_unavailable: true,
   reveal_failed: true,
   discard_failed: true,
