@@ -81,6 +81,7 @@ fn every_variant_has_its_own_code() {
             "no_result",
             "approve_failed",
             "export_failed",
+            "clipboard_refused",
             "screenshot_unavailable",
             "reveal_failed",
             "import_failed",
