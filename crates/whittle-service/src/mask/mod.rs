@@ -2,7 +2,8 @@
 //! (`docs/SECURITY.md` §4): a screenshot is archived only when the UI hierarchy read
 //! before and after it accounts for what it shows; then masks from the hierarchy
 //! (password fields, private-looking text, configured ids, focused inputs, views it
-//! cannot see into, and at the strict level all text and images) plus the user's own
+//! cannot see into, surfaces of other windows over the app and the soft keyboard's band,
+//! and at the strict level all text and images) plus the user's own
 //! rectangles are burned into the pixels. Otherwise it is omitted, with the reason.
 
 mod auto;
@@ -13,6 +14,7 @@ mod error;
 mod frame;
 mod omit;
 mod opaque;
+mod overlay;
 mod policy;
 mod raw;
 mod rect;

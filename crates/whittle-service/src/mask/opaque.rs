@@ -70,7 +70,8 @@ fn shown(e: &UiElement) -> bool {
 /// Which nodes are inside which: from the depths when every node has one (the dump's
 /// own tree), else from bounds. By bounds, a node is inside another when its box lies
 /// within the other's; of two nodes with the same box the later one (in document order)
-/// is the inner one, as a child follows its parent. Only visible nodes count as children:
+/// is the inner one, as a child follows its parent, and only a node of the same package
+/// (window) counts. Only visible nodes count as children:
 /// a zero-size semantics node inside a canvas describes none of its pixels.
 enum Tree<'a> {
     Depths(&'a [UiElement], Vec<u32>),
@@ -108,7 +109,10 @@ impl<'a> Tree<'a> {
                         && b[1] >= outer[1]
                         && b[2] <= outer[2]
                         && b[3] <= outer[3];
-                    j != i && shown(e) && within && (b != outer || j > i)
+                    // A node of another window (a keyboard, a notification) over a
+                    // canvas describes none of the canvas's pixels.
+                    let same_window = e.package == elements[i].package;
+                    j != i && shown(e) && within && same_window && (b != outer || j > i)
                 })
             }
         }

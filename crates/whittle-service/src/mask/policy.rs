@@ -9,6 +9,7 @@ use whittle_contract::ui::Hierarchy;
 use super::capture::same_screen;
 use super::frame::{fit, frame_of};
 use super::opaque::opaque_masks;
+use super::overlay::overlay_masks;
 use super::strict::strict_masks;
 use super::{auto_masks, Capture, MaskRect, OmitReason, TextLines};
 use crate::config::PrivacyLevel;
@@ -54,6 +55,7 @@ pub(crate) fn plan_masks(
     for h in [before, after] {
         let mut screen_masks = auto_masks(h, patterns);
         screen_masks.extend(opaque_masks(h, screen_area));
+        screen_masks.extend(overlay_masks(h, capture.package));
         if level == PrivacyLevel::Strict {
             screen_masks.extend(strict_masks(h));
         }

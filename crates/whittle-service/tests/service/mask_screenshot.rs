@@ -141,7 +141,10 @@ fn archives_masked_png_with_auto_and_extra_masks() {
         panic!("{outcome:?}")
     };
     assert_eq!(path, out);
-    assert_eq!(masks.len(), 5);
+    // Four private elements, the user's rectangle, and the band a soft keyboard may cover
+    // while the input has focus (none is in the dump).
+    assert_eq!(masks.len(), 6, "{masks:?}");
+    assert!(masks.iter().any(|m| m.reason.contains("soft keyboard")));
     let archived = image::open(&out).unwrap().to_rgba8();
     for m in &masks {
         for y in m.y..m.y + m.h {
@@ -155,9 +158,8 @@ fn archives_masked_png_with_auto_and_extra_masks() {
             }
         }
     }
-    // The title ("Cart") and everything below the last mask stay as they were.
+    // The title ("Cart") stays as it was.
     assert_eq!(archived.get_pixel(5, 5), raw_img.get_pixel(5, 5));
-    assert_eq!(archived.get_pixel(100, 290), raw_img.get_pixel(100, 290));
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

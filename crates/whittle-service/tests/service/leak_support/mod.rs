@@ -2,6 +2,10 @@
 //! describes, with private text drawn INTO the pixels (8x8 bitmap font) and the exact
 //! ink pixels of every private and public string recorded, so a test can check an
 //! archived image pixel by pixel instead of trusting what the masker says it did.
+//! Portrait and landscape; over the app, system surfaces it does not draw: a soft
+//! keyboard whose suggestion strip shows what is typed (edge-to-edge, the app's root
+//! under it, or adjustResize, the root above it; listed in the dump as the IME's window
+//! or not listed at all), a heads-up notification and a toast (System UI's windows).
 
 use font8x8::{UnicodeFonts, BASIC_FONTS};
 use image::{Rgb, RgbImage};
@@ -11,6 +15,14 @@ use rand_chacha::ChaCha8Rng;
 use whittle_contract::ui::{Hierarchy, UiElement};
 
 pub const APP: &str = "com.example.leaky";
+const IME: &str = "com.google.android.inputmethod.latin";
+const SYSTEM_UI: &str = "com.android.systemui";
+const KEYBOARD: Rgb<u8> = Rgb([50, 54, 60]);
+const KEY_INK: Rgb<u8> = Rgb([230, 230, 230]);
+const SURFACE: Rgb<u8> = Rgb([250, 240, 200]);
+/// The keyboard band the masker assumes while a field has focus and no keyboard is
+/// listed starts no higher than this share of the screen (mask/overlay.rs).
+const KEYBOARD_TOP_SHARE: f64 = 0.35;
 pub const STATUS_BAR: u32 = 24;
 const BACKGROUND: Rgb<u8> = Rgb([240, 240, 240]);
 const STATUS: Rgb<u8> = Rgb([40, 40, 60]);
@@ -47,17 +59,25 @@ pub struct Drawn {
 #[derive(Debug, Clone)]
 pub struct Screen {
     pub pixels: RgbImage,
+    /// Whether the app's hierarchy spans what the masker needs to place its masks: not
+    /// when an adjustResize window ends above a keyboard the dump does not list (the
+    /// masker then omits the screenshot, which is the safe answer).
+    pub spans_screen: bool,
     /// What the app's window really contains, in document order with depths.
     pub hierarchy: Hierarchy,
     pub texts: Vec<Drawn>,
 }
 
 fn node(class: &str, text: &str, bounds: [i32; 4], depth: u32) -> UiElement {
+    owned_node(APP, class, text, bounds, depth)
+}
+
+fn owned_node(package: &str, class: &str, text: &str, bounds: [i32; 4], depth: u32) -> UiElement {
     UiElement {
         class: class.into(),
         text: text.into(),
         bounds,
-        package: Some(APP.into()),
+        package: Some(package.into()),
         depth: Some(depth),
         ..UiElement::default()
     }
@@ -100,7 +120,11 @@ const OPAQUE_CLASSES: [&str; 5] = [
 /// A random screen: status bar, the app's window (full screen or below the status bar)
 /// with 4–8 rows of every kind, and sometimes a large canvas filling the rest.
 pub fn screen(rng: &mut ChaCha8Rng) -> Screen {
-    let (w, h) = (rng.gen_range(200..=320u32), rng.gen_range(380..=560u32));
+    let (w, h) = if rng.gen_bool(0.3) {
+        (rng.gen_range(480..=640u32), rng.gen_range(260..=320u32))
+    } else {
+        (rng.gen_range(200..=320u32), rng.gen_range(380..=560u32))
+    };
     let mut pixels = RgbImage::from_pixel(w, h, BACKGROUND);
     let mut texts = Vec::new();
     let (wi, hi) = (w as i32, h as i32);
@@ -227,11 +251,151 @@ pub fn screen(rng: &mut ChaCha8Rng) -> Screen {
         ));
         elements.push(node("android.view.View", "", b, 1));
     }
-    Screen {
+    let mut screen = Screen {
+        spans_screen: true,
         pixels,
         hierarchy: Hierarchy { elements },
         texts,
+    };
+    overlay(&mut screen, rng);
+    screen
+}
+
+/// Draws system surfaces over the app: sometimes a heads-up notification or a toast
+/// with private text, and while a field has focus often a soft keyboard whose
+/// suggestion strip repeats what is typed.
+fn overlay(s: &mut Screen, rng: &mut ChaCha8Rng) {
+    let (w, h) = (s.pixels.width() as i32, s.pixels.height() as i32);
+    if rng.gen_bool(0.25) {
+        let b = [8, 4, w - 8, 4 + 48];
+        let message = format!("msg {}", rng.gen_range(100..999));
+        surface(s, b, SYSTEM_UI, &message, "heads-up notification");
     }
+    if rng.gen_bool(0.2) {
+        let b = [w / 5, h - 70, w - w / 5, h - 40];
+        let code = format!("otp {}", rng.gen_range(100..999));
+        surface(s, b, SYSTEM_UI, &code, "toast");
+    }
+    let Some(field) = s.hierarchy.elements.iter().find(|e| e.focused).cloned() else {
+        return;
+    };
+    let listed = keyboard(s, rng, &field);
+    if !listed {
+        // The masker cannot tell where an unlisted keyboard ends: it masks the band
+        // below the field, so public text there is no longer promised to stay readable.
+        let band = field.bounds[3].max((f64::from(h) * KEYBOARD_TOP_SHARE).round() as i32);
+        for t in s.texts.iter_mut().filter(|t| t.privacy == Privacy::Public) {
+            if t.bbox[3] as i32 > band {
+                t.privacy = Privacy::StrictOnly;
+            }
+        }
+    }
+}
+
+/// Often draws a soft keyboard below the focused `field`, its suggestion strip showing
+/// what is typed; returns whether the dump lists it (as the IME's window).
+fn keyboard(s: &mut Screen, rng: &mut ChaCha8Rng, field: &UiElement) -> bool {
+    let (w, h) = (s.pixels.width() as i32, s.pixels.height() as i32);
+    if !rng.gen_bool(0.7) {
+        return false;
+    }
+    let share = rng.gen_range(0.38..=0.6);
+    let kb_top = (f64::from(h) * (1.0 - share)).round() as i32;
+    if kb_top <= field.bounds[3] {
+        return false;
+    }
+    let resized = rng.gen_bool(0.5);
+    if resized {
+        // adjustResize: the app's root ends above the keyboard, its rows below are gone.
+        s.hierarchy.elements.retain(|e| e.bounds[1] < kb_top);
+        if let Some(root) = s.hierarchy.elements.first_mut() {
+            root.bounds[3] = kb_top;
+        }
+    }
+    let keyboard = [0, kb_top, w, h];
+    cover(s, keyboard, KEYBOARD);
+    for (row, keys) in ["qwertyuiop", "asdfghjkl", "zxcvbnm"].iter().enumerate() {
+        let y = kb_top + 34 + row as i32 * 24;
+        if y + 20 < h {
+            draw(
+                &mut s.pixels,
+                "keys",
+                keys,
+                [4, y, w - 4, y + 24],
+                1,
+                KEY_INK,
+                KEYBOARD,
+                Privacy::Public,
+            );
+        }
+    }
+    // The suggestion strip shows the word being typed.
+    let typed = field.text.clone();
+    let strip = [0, kb_top, w, kb_top + 30];
+    s.texts.push(draw(
+        &mut s.pixels,
+        "keyboard suggestion",
+        &typed,
+        strip,
+        1,
+        KEY_INK,
+        KEYBOARD,
+        Privacy::Always,
+    ));
+    let listed = rng.gen_bool(0.5);
+    if resized && !listed {
+        s.spans_screen = f64::from(kb_top) >= 0.8 * f64::from(h);
+    }
+    if listed {
+        s.hierarchy.elements.push(owned_node(
+            IME,
+            "android.widget.FrameLayout",
+            "",
+            keyboard,
+            0,
+        ));
+        s.hierarchy
+            .elements
+            .push(owned_node(IME, "android.widget.TextView", &typed, strip, 1));
+    }
+    listed
+}
+
+/// A System UI window at `b` showing private `text`, listed in the dump.
+fn surface(s: &mut Screen, b: [i32; 4], package: &str, text: &str, what: &'static str) {
+    cover(s, b, SURFACE);
+    s.texts.push(draw(
+        &mut s.pixels,
+        what,
+        text,
+        b,
+        1,
+        INKS[0],
+        SURFACE,
+        Privacy::Always,
+    ));
+    s.hierarchy
+        .elements
+        .push(owned_node(package, "android.widget.FrameLayout", "", b, 0));
+    s.hierarchy.elements.push(owned_node(
+        package,
+        "android.widget.TextView",
+        text,
+        inset(b, 4),
+        1,
+    ));
+}
+
+/// Paints `b` over the app; the text drawn there before is no longer on screen.
+fn cover(s: &mut Screen, b: [i32; 4], color: Rgb<u8>) {
+    fill(&mut s.pixels, b, color);
+    let hit = |t: &Drawn| {
+        (t.bbox[0] as i32) < b[2]
+            && (t.bbox[2] as i32) > b[0]
+            && (t.bbox[1] as i32) < b[3]
+            && (t.bbox[3] as i32) > b[1]
+    };
+    s.texts.retain(|t| !hit(t));
 }
 
 fn inset(b: [i32; 4], by: i32) -> [i32; 4] {
