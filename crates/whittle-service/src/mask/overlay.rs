@@ -70,15 +70,6 @@ fn focused_field<'a>(h: &'a Hierarchy, package: &str) -> Option<&'a UiElement> {
     })
 }
 
-fn union(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
-    [
-        a[0].min(b[0]),
-        a[1].min(b[1]),
-        a[2].max(b[2]),
-        a[3].max(b[3]),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
