@@ -61,6 +61,9 @@ pub struct FrameView {
     pub position: u32,
     /// The original session's step it follows.
     pub step: Option<u32>,
+    /// The frame's picture name, to open it in the screenshot viewer (masked, checked
+    /// and omitted there like a screenshot); `None` when it is missing.
+    pub name: Option<String>,
     /// A small PNG data URL of the masked frame; `None` when it was omitted.
     pub image: Option<String>,
     pub omitted: Option<String>,
@@ -83,6 +86,7 @@ pub fn filmstrip(
             .map(|frame| FrameView {
                 position: frame.position,
                 step: frame.step,
+                name: frame.name.map(|n| n.to_string()),
                 image: frame.png.as_deref().map(crate::screenshots::png_data_url),
                 omitted: frame.omitted,
             })

@@ -1,5 +1,6 @@
 //! The screenshot viewer's backend: masked images only, as data URLs (so nothing lands
-//! in the web view's cache), and reviewer masks burned into the archived files.
+//! in the web view's cache), and reviewer masks burned into the archived files. Its
+//! pictures are the attempts' screenshots and the filmstrip frames alike.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
 use whittle_service::evidence::{
     apply_masks, omit_shot, preview_masks, review_shot, session_step_png, thumbnail_png,
-    THUMBNAIL_HEIGHT,
+    PictureName, THUMBNAIL_HEIGHT,
 };
 use whittle_service::mask::{MaskRect, MaskStyle};
 
@@ -18,6 +19,7 @@ use crate::error::AppError;
 pub struct ScreenshotView {
     /// The evidence session the image belongs to: with `name`, its full identity.
     pub evidence_session: String,
+    /// The picture: an attempt's screenshot or a filmstrip frame.
     pub name: String,
     pub data_url: String,
     pub width: u32,
@@ -31,6 +33,7 @@ pub struct ScreenshotView {
 pub struct MaskRequest {
     pub workspace: String,
     pub evidence_session: String,
+    /// Picture names: attempts' screenshots and filmstrip frames alike.
     pub screenshots: Vec<String>,
     pub rects: Vec<MaskRect>,
     pub style: MaskStyle,
@@ -71,6 +74,12 @@ pub(crate) fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<Pa
     resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
 }
 
+/// A picture name from the window, parsed once: every command below holds the typed
+/// name the service checks files against.
+pub(crate) fn picture(name: &str) -> Result<PictureName, AppError> {
+    name.parse().map_err(unavailable)
+}
+
 pub(crate) fn png_data_url(png: &[u8]) -> String {
     format!(
         "data:image/png;base64,{}",
@@ -80,8 +89,8 @@ pub(crate) fn png_data_url(png: &[u8]) -> String {
 
 /// A small preview of an archived (masked) screenshot, for its history row.
 pub fn thumbnail(workspace: &str, evidence_session: &str, name: &str) -> Result<String, AppError> {
-    let shot =
-        review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
+    let dir = evidence_dir(workspace, evidence_session)?;
+    let shot = review_shot(&dir, picture(name)?).map_err(unavailable)?;
     let small = thumbnail_png(&shot.png, name, THUMBNAIL_HEIGHT).map_err(unavailable)?;
     Ok(png_data_url(&small))
 }
@@ -99,11 +108,11 @@ pub fn view(
     evidence_session: &str,
     name: &str,
 ) -> Result<ScreenshotView, AppError> {
-    let shot =
-        review_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)?;
+    let dir = evidence_dir(workspace, evidence_session)?;
+    let shot = review_shot(&dir, picture(name)?).map_err(unavailable)?;
     Ok(ScreenshotView {
         evidence_session: evidence_session.to_owned(),
-        name: shot.name,
+        name: shot.name.to_string(),
         data_url: png_data_url(&shot.png),
         width: shot.width,
         height: shot.height,
@@ -114,15 +123,20 @@ pub fn view(
 
 pub fn apply(request: &MaskRequest) -> Result<u32, AppError> {
     let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
-    apply_masks(&dir, &request.screenshots, &request.rects, request.style).map_err(unavailable)
+    let pictures = request
+        .screenshots
+        .iter()
+        .map(|name| picture(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    apply_masks(&dir, &pictures, &request.rects, request.style).map_err(unavailable)
 }
 
 /// The reviewer's unapplied masks rendered by the burning code itself, region by region
 /// (only masked pixels of an already-masked image cross to the window).
 pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppError> {
     let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
-    let patches = preview_masks(&dir, &request.screenshot, &request.rects, request.style)
-        .map_err(unavailable)?;
+    let shown = picture(&request.screenshot)?;
+    let patches = preview_masks(&dir, shown, &request.rects, request.style).map_err(unavailable)?;
     Ok(patches
         .into_iter()
         .map(|p| MaskPatchView {
@@ -136,5 +150,6 @@ pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppEr
 }
 
 pub fn omit(workspace: &str, evidence_session: &str, name: &str) -> Result<(), AppError> {
-    omit_shot(&evidence_dir(workspace, evidence_session)?, name).map_err(unavailable)
+    let dir = evidence_dir(workspace, evidence_session)?;
+    omit_shot(&dir, picture(name)?).map_err(unavailable)
 }

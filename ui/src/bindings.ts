@@ -41,25 +41,31 @@ export const commands = {
 	exportRun: (evidenceSession: string, folder: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
 	/**  Opens the file manager on something this window wrote. */
 	revealPath: (path: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("reveal_path", { path })),
-	/**  One archived (masked) screenshot of an evidence session. */
+	/**
+	 *  One archived (masked) picture of an evidence session: an attempt's screenshot or a
+	 *  filmstrip frame.
+	 */
 	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
 	/**  A small preview of an archived screenshot, as a data URL. */
 	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
 	/**  A small preview of a recorded step's own screenshot, as a data URL. */
 	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
-	/**  Burns the reviewer's rectangles into the named screenshots. */
+	/**  Burns the reviewer's rectangles into the named pictures (screenshots and frames). */
 	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("apply_masks", { request })),
-	/**  Deletes a screenshot from the evidence (and so from any export). */
+	/**  Deletes a picture (a screenshot or a frame) from the evidence and so from any export. */
 	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
 	/**
 	 *  The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
 	 *  them (nothing is written).
 	 */
 	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], ErrorPayload_Serialize>(__TAURI_INVOKE("preview_masks", { request })),
-	/**  Which screenshots of an evidence session a person has checked, and which were omitted. */
-	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist, ErrorPayload_Serialize>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
-	/**  Marks one screenshot as checked (or not) on the review checklist. */
-	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist, ErrorPayload_Serialize>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
+	/**
+	 *  Which pictures of an evidence session (screenshots and filmstrip frames) a person has
+	 *  checked, and which were omitted.
+	 */
+	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
+	/**  Marks one picture as checked (or not) on the review checklist. */
+	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
 	/**  Where the config is, whether this start created it, where the logs go. */
 	appSetup: () => __TAURI_INVOKE<SetupView_Serialize>("app_setup"),
 	/**  Opens the log folder in the file manager. */
@@ -465,6 +471,15 @@ export type Finding = "plain_http" | "role_ready" | "role_unassigned" | "role_un
 /**  Which tool a flow was written for. */
 export type FlowFormat = "maestro" | "robo";
 
+/**
+ *  A filmstrip frame: frame `frame` (1 = after the launch) of the strip attempt
+ *  `attempt` took.
+ */
+export type FrameRef = {
+	attempt: number,
+	frame: number,
+};
+
 export type FrameView = FrameView_Serialize | FrameView_Deserialize;
 
 export type FrameView_Deserialize = {
@@ -472,6 +487,11 @@ export type FrameView_Deserialize = {
 	position: number,
 	/**  The original session's step it follows. */
 	step?: number | null,
+	/**
+	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
+	 *  and omitted there like a screenshot); `None` when it is missing.
+	 */
+	name?: string | null,
 	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
 	image?: string | null,
 	omitted?: string | null,
@@ -482,6 +502,11 @@ export type FrameView_Serialize = {
 	position: number,
 	/**  The original session's step it follows. */
 	step: number | null,
+	/**
+	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
+	 *  and omitted there like a screenshot); `None` when it is missing.
+	 */
+	name: string | null,
 	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
 	image: string | null,
 	omitted: string | null,
@@ -568,6 +593,7 @@ export type MaskRect = {
 export type MaskRequest = {
 	workspace: string,
 	evidence_session: string,
+	/**  Picture names: attempts' screenshots and filmstrip frames alike. */
 	screenshots: string[],
 	rects: MaskRect[],
 	style: MaskStyle,
@@ -1120,23 +1146,60 @@ export type ResumeRequest = {
 	locale: string,
 };
 
-export type ReviewChecklist = {
-	/**  In attempt order. */
-	shots: ShotReview[],
-	summary: ReviewSummary,
+export type ReviewChecklist = ReviewChecklist_Serialize | ReviewChecklist_Deserialize;
+
+export type ReviewChecklist_Deserialize = {
+	/**  In attempt order; an attempt's screenshot before its frames. */
+	shots: ShotReview_Deserialize[],
+	summary: ReviewSummary_Deserialize,
+};
+
+export type ReviewChecklist_Serialize = {
+	/**  In attempt order; an attempt's screenshot before its frames. */
+	shots: ShotReview_Serialize[],
+	summary: ReviewSummary_Serialize,
 };
 
 /**
- *  The counts the window and an export show. Omitting a screenshot is a review
- *  decision, so omitted screenshots count as reviewed.
+ *  The counts the window and an export show, over every picture of the evidence.
+ *  Omitting a picture is a review decision, so omitted pictures count as reviewed.
  */
-export type ReviewSummary = {
-	/**  Screenshots archived by the run, omitted ones included. */
+export type ReviewSummary = ReviewSummary_Serialize | ReviewSummary_Deserialize;
+
+/**
+ *  The counts the window and an export show, over every picture of the evidence.
+ *  Omitting a picture is a review decision, so omitted pictures count as reviewed.
+ */
+export type ReviewSummary_Deserialize = {
+	/**  Pictures archived by the run (screenshots and frames), omitted ones included. */
 	total: number,
 	reviewed: number,
 	omitted: number,
 	/**  Attempts whose screenshot nobody has checked yet. */
 	not_reviewed: number[],
+	/**
+	 *  Filmstrip frames nobody has checked yet (absent in bundles written before frames
+	 *  were reviewed).
+	 */
+	not_reviewed_frames?: FrameRef[],
+};
+
+/**
+ *  The counts the window and an export show, over every picture of the evidence.
+ *  Omitting a picture is a review decision, so omitted pictures count as reviewed.
+ */
+export type ReviewSummary_Serialize = {
+	/**  Pictures archived by the run (screenshots and frames), omitted ones included. */
+	total: number,
+	reviewed: number,
+	omitted: number,
+	/**  Attempts whose screenshot nobody has checked yet. */
+	not_reviewed: number[],
+	/**
+	 *  Filmstrip frames nobody has checked yet (absent in bundles written before frames
+	 *  were reviewed).
+	 */
+	not_reviewed_frames: FrameRef[],
 };
 
 /**  The five roles a minimize run needs; each is served by a user-configured MCP server. */
@@ -1496,6 +1559,7 @@ export type RunUpdate_Serialize =
 export type ScreenshotView = {
 	/**  The evidence session the image belongs to: with `name`, its full identity. */
 	evidence_session: string,
+	/**  The picture: an attempt's screenshot or a filmstrip frame. */
 	name: string,
 	data_url: string,
 	width: number,
@@ -1659,10 +1723,32 @@ export type SetupView_Serialize = {
 	privacy_level: PrivacyLevel | null,
 };
 
-/**  One screenshot on the checklist. */
-export type ShotReview = {
+/**  One picture on the checklist. */
+export type ShotReview = ShotReview_Serialize | ShotReview_Deserialize;
+
+/**  One picture on the checklist. */
+export type ShotReview_Deserialize = {
 	name: string,
 	attempt: number,
+	/**
+	 *  The frame's place in the filmstrip attempt `attempt` took (1 = after the launch);
+	 *  `None` for the attempt's own screenshot.
+	 */
+	frame?: number | null,
+	reviewed: boolean,
+	/**  Deleted from the evidence by the reviewer (so also reviewed). */
+	omitted: boolean,
+};
+
+/**  One picture on the checklist. */
+export type ShotReview_Serialize = {
+	name: string,
+	attempt: number,
+	/**
+	 *  The frame's place in the filmstrip attempt `attempt` took (1 = after the launch);
+	 *  `None` for the attempt's own screenshot.
+	 */
+	frame: number | null,
 	reviewed: boolean,
 	/**  Deleted from the evidence by the reviewer (so also reviewed). */
 	omitted: boolean,

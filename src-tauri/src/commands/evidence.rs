@@ -42,7 +42,8 @@ pub fn reveal_path(state: State<'_, AppState>, path: String) -> Result<(), AppEr
     reveal::reveal(&state.runs, &path)
 }
 
-/// One archived (masked) screenshot of an evidence session.
+/// One archived (masked) picture of an evidence session: an attempt's screenshot or a
+/// filmstrip frame.
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(err)]
@@ -78,7 +79,7 @@ pub fn step_thumbnail(
     screenshots::step_thumbnail(&workspace, &session_id, &src)
 }
 
-/// Burns the reviewer's rectangles into the named screenshots.
+/// Burns the reviewer's rectangles into the named pictures (screenshots and frames).
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(skip(request), fields(evidence_session = %request.evidence_session), err)]
@@ -86,7 +87,7 @@ pub fn apply_masks(request: MaskRequest) -> Result<u32, AppError> {
     screenshots::apply(&request)
 }
 
-/// Deletes a screenshot from the evidence (and so from any export).
+/// Deletes a picture (a screenshot or a frame) from the evidence and so from any export.
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(err)]
@@ -107,7 +108,8 @@ pub fn preview_masks(request: MaskPreviewRequest) -> Result<Vec<MaskPatchView>, 
     screenshots::preview(&request)
 }
 
-/// Which screenshots of an evidence session a person has checked, and which were omitted.
+/// Which pictures of an evidence session (screenshots and filmstrip frames) a person has
+/// checked, and which were omitted.
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(err)]
@@ -118,7 +120,7 @@ pub fn review_checklist(
     review::checklist(&workspace, &evidence_session)
 }
 
-/// Marks one screenshot as checked (or not) on the review checklist.
+/// Marks one picture as checked (or not) on the review checklist.
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(err)]

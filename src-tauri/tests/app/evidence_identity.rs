@@ -141,19 +141,43 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
     let setup = Setup::new();
     let ws = setup.workspace().display().to_string();
     let (runs, evidence, shots) = minimize(&setup, SESSION);
-    let total = shots.len() as u32;
     let fresh = review::checklist(&ws, &evidence).unwrap();
+    // The filmstrip's frames are on the checklist beside the attempts' screenshots, and
+    // the viewer opens each by the name the result's filmstrip gives it.
+    let frames: Vec<String> = fresh
+        .shots
+        .iter()
+        .filter(|s| s.frame.is_some())
+        .map(|s| s.name.clone())
+        .collect();
+    let film = whittle_app::formats::filmstrip(&ws, &evidence)
+        .unwrap()
+        .expect("the final confirmation took frames");
+    let shown: Vec<String> = film.frames.iter().filter_map(|f| f.name.clone()).collect();
+    assert!(!shown.is_empty() && shown.iter().all(|n| frames.contains(n)));
+    assert_eq!(
+        screenshots::view(&ws, &evidence, &shown[0]).unwrap().name,
+        shown[0]
+    );
+    let total = (shots.len() + frames.len()) as u32;
     assert_eq!((fresh.summary.total, fresh.summary.reviewed), (total, 0));
 
     let (_, first, _) = &shots[0];
     let (_, last, _) = shots.last().unwrap();
     review::mark(&ws, &evidence, first, true).unwrap();
+    review::mark(&ws, &evidence, &shown[0], true).unwrap();
     screenshots::omit(&ws, &evidence, last).unwrap();
     let list = review::checklist(&ws, &evidence).unwrap();
     assert_eq!(list.summary.total, total);
-    assert_eq!(list.summary.reviewed, 2);
+    assert_eq!(list.summary.reviewed, 3);
     assert_eq!(list.summary.omitted, 1);
-    assert!(review::mark(&ws, &evidence, "screenshots/../result.json", true).is_err());
+    for bad in [
+        "screenshots/../result.json",
+        "filmstrip/filmstrip.json",
+        "filmstrip/attempt-1/step-01.png",
+    ] {
+        assert!(review::mark(&ws, &evidence, bad, true).is_err(), "{bad}");
+    }
 
     // The preview is what Apply burns.
     let rect = MaskRect {
@@ -202,7 +226,7 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
         "java.lang.NullPointerException",
         "at com.example.shop.checkout.ShippingQuote.forCart(ShippingQuote.kt:41)",
         "--runs 3",
-        "2 of",
+        "3 of",
         "· 1 omitted",
     ] {
         assert!(md.contains(needle), "repro.md lacks {needle:?}:\n{md}");
@@ -216,7 +240,7 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
         .expect("the review is recorded");
     assert_eq!(
         (review.total, review.reviewed, review.omitted),
-        (total, 2, 1)
+        (total, 3, 1)
     );
     let kept: Vec<&Shot> = shots.iter().filter(|(_, n, _)| n != last).collect();
     assert_eq!(read.manifest.screenshots.len(), kept.len());

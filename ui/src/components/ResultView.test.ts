@@ -29,7 +29,7 @@ describe("ResultView", () => {
   it("asks before approving while screenshots are unchecked, and approves only when told to", async () => {
     const calls = fakeBackend({ approve_run: () => ({ sidecar_path: "/ws/s/crashes.minimized.json" }) });
     const onreviewnext = vi.fn();
-    const review = { total: 12, reviewed: 1, omitted: 0, not_reviewed: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
+    const review = { total: 12, reviewed: 1, omitted: 0, not_reviewed: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], not_reviewed_frames: [] };
     render(ResultView, { result, steps: planSteps, review, onreviewnext });
     await fireEvent.click(screen.getByTestId("approve"));
     expect(screen.getByTestId("approve-unchecked")).toHaveTextContent("Only 1 of 12 screenshots have been checked");
@@ -42,7 +42,17 @@ describe("ResultView", () => {
     await waitFor(() => expect(commandCalls(calls, "approve_run")).toHaveLength(1));
   });
 
-  it("disables Approve and Export with the reason when there is nothing to write back", () => {
+  it("counts unchecked filmstrip frames before approving, as the screenshots", async () => {
+    const calls = fakeBackend({ approve_run: () => ({ sidecar_path: "/ws/s/crashes.minimized.json" }) });
+    const frames = [1, 2].map((frame) => ({ attempt: 16, frame }));
+    const review = { total: 6, reviewed: 4, omitted: 0, not_reviewed: [], not_reviewed_frames: frames };
+    render(ResultView, { result, steps: planSteps, review, onreviewnext: vi.fn() });
+    await fireEvent.click(screen.getByTestId("approve"));
+    expect(screen.getByTestId("approve-unchecked")).toHaveTextContent("Only 4 of 6 screenshots have been checked");
+    expect(commandCalls(calls, "approve_run")).toHaveLength(0);
+  });
+
+    it("disables Approve and Export with the reason when there is nothing to write back", () => {
     fakeBackend({});
     const cancelled: RunResultView = {
       ...result,

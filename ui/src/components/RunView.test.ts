@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import RunView from "./RunView.svelte";
 import { commandCalls, emitEnded, emitEvents, fakeBackend } from "../test/ipc";
 import { checkoutDetail } from "../test/fixtures";
-import { events, result, screenshotView, shot } from "../test/runFixtures";
+import { events, frame, result, screenshotView, shot } from "../test/runFixtures";
 
 const crash = checkoutDetail.crashes[0]!;
 
@@ -88,8 +88,14 @@ describe("RunView", () => {
       review_checklist: (a) => {
         expect(a).toEqual({ workspace: "/ws", evidenceSession: evidence });
         return {
-          shots: [1, 2, 3, 4].map((n) => ({ name: shot(n), attempt: n, reviewed: n === 1 || n === 3, omitted: n === 3 })),
-          summary: { total: 4, reviewed: 2, omitted: 1, not_reviewed: [2, 4] },
+          shots: [1, 2, 3, 4].map((n) => ({
+            name: shot(n),
+            attempt: n,
+            frame: null,
+            reviewed: n === 1 || n === 3,
+            omitted: n === 3,
+          })),
+          summary: { total: 4, reviewed: 2, omitted: 1, not_reviewed: [2, 4], not_reviewed_frames: [] },
         };
       },
     });
@@ -101,6 +107,58 @@ describe("RunView", () => {
     expect(marked).toEqual([true, false, true, false]);
     await fireEvent.click(within(progress).getByTestId("review-next"));
     expect(await screen.findByTestId("screenshot-viewer")).toHaveTextContent("Screenshot of attempt 2");
+  });
+
+  it("opens a filmstrip frame in the viewer, among the screenshots, to mask, check or omit it", async () => {
+    const evidence = result.summary.evidence_session!;
+    const pixel = "data:image/png;base64,iVBORw0KGgo=";
+    const pictures = [
+      ...[1, 2, 3, 4].map((n) => ({ name: shot(n), attempt: n, frame: null })),
+      ...[1, 2].map((n) => ({ name: frame(4, n), attempt: 4, frame: n })),
+    ];
+    const calls = fakeBackend({
+      list_devices: () => [{ id: "sim-1", name: "Sim", platform: "android", type: "emulator", state: "online" }],
+      start_run: () => 3,
+      screenshot_image: (a) => screenshotView(a.name as string),
+      review_checklist: () => ({
+        shots: pictures.map((p) => ({ ...p, reviewed: false, omitted: false })),
+        summary: { total: 6, reviewed: 0, omitted: 0, not_reviewed: [1, 2, 3, 4], not_reviewed_frames: [] },
+      }),
+      mark_reviewed: (a) => ({
+        shots: pictures.map((p) => ({ ...p, reviewed: p.name === a.name, omitted: false })),
+        summary: { total: 6, reviewed: 1, omitted: 0, not_reviewed: [1, 2, 3, 4], not_reviewed_frames: [] },
+      }),
+      filmstrip: () => ({
+        attempt: 4,
+        extra_device_ms: 900,
+        frames: [1, 2].map((n) => ({ position: n, step: n, name: frame(4, n), image: pixel, omitted: null })),
+      }),
+    });
+    render(RunView, { workspace: "/ws", detail: checkoutDetail, crash, onback: () => {} });
+    await startAndRun(events.length);
+    await emitEnded(3, result);
+    const opens = await screen.findAllByTestId("filmstrip-frame");
+    expect(opens).toHaveLength(2);
+    await fireEvent.click(opens[1]!);
+
+    const viewer = await screen.findByTestId("screenshot-viewer");
+    expect(viewer.dataset.shot).toBe(frame(4, 2));
+    expect(viewer).toHaveTextContent("Filmstrip frame 2 of attempt 4");
+    expect(viewer).toHaveTextContent("6 of 6");
+    expect(commandCalls(calls, "screenshot_image")).toContainEqual({ workspace: "/ws", evidenceSession: evidence, name: frame(4, 2) });
+    // Apply to all covers the frames too.
+    expect(await within(viewer).findByTestId("mask-apply-all")).toHaveTextContent("(6)");
+    await fireEvent.click(within(viewer).getByTestId("mark-reviewed"));
+    await waitFor(() =>
+      expect(commandCalls(calls, "mark_reviewed")).toEqual([
+        { workspace: "/ws", evidenceSession: evidence, name: frame(4, 2), reviewed: true },
+      ]),
+    );
+    // ← walks back through the strip to the attempt's own screenshot.
+    await fireEvent.keyDown(viewer, { key: "ArrowLeft" });
+    expect(viewer).toHaveTextContent("Filmstrip frame 1 of attempt 4");
+    await fireEvent.keyDown(viewer, { key: "ArrowLeft" });
+    expect(viewer).toHaveTextContent("Screenshot of attempt 4");
   });
 
   it("goes back to the session", async () => {

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/sve
 import { describe, expect, it, vi } from "vitest";
 import ScreenshotViewer from "./ScreenshotViewer.svelte";
 import { commandCalls, fail, fakeBackend, type Handlers } from "../test/ipc";
-import { autoMask, screenshotView, shot } from "../test/runFixtures";
+import { autoMask, frame, screenshotView, shot } from "../test/runFixtures";
 import { layOut } from "../test/layout";
 import type { ShotRow } from "../lib/evidenceShots";
 import type { ReviewChecklist } from "../lib/runTypes";
@@ -11,10 +11,10 @@ const evidenceSession = "2026-05-20_101500_minimize-checkout-npe";
 
 // A bisect history: 1 baseline, 2 and 3 halves, 4 one step fewer than 3.
 const shots: ShotRow[] = [
-  { name: shot(1), attempt: 1, candidate: [2, 3, 4, 5], verdict: "reproduced", beforeStep: null },
-  { name: shot(2), attempt: 2, candidate: [2, 3], verdict: "not_reproduced", beforeStep: null },
-  { name: shot(3), attempt: 3, candidate: [4, 5], verdict: "reproduced", beforeStep: null },
-  { name: shot(4), attempt: 4, candidate: [5], verdict: "not_reproduced", beforeStep: null },
+  { name: shot(1), attempt: 1, candidate: [2, 3, 4, 5], verdict: "reproduced", beforeStep: null, frame: null },
+  { name: shot(2), attempt: 2, candidate: [2, 3], verdict: "not_reproduced", beforeStep: null, frame: null },
+  { name: shot(3), attempt: 3, candidate: [4, 5], verdict: "reproduced", beforeStep: null, frame: null },
+  { name: shot(4), attempt: 4, candidate: [5], verdict: "not_reproduced", beforeStep: null, frame: null },
 ];
 
 const patch = { x: 100, y: 100, w: 200, h: 100, data_url: "data:image/png;base64,UFJFVklFVw==" };
@@ -149,6 +149,30 @@ describe("ScreenshotViewer", () => {
     expect((args!.request as { screenshots: string[] }).screenshots).toEqual(shots.map((s) => s.name));
   });
 
+  it("applies to the filmstrip frames too, and says so before it does", async () => {
+    const frames: ShotRow[] = [1, 2].map((n) => ({
+      name: frame(4, n),
+      attempt: 4,
+      candidate: [5],
+      verdict: "not_reproduced",
+      beforeStep: null,
+      frame: n,
+    }));
+    const all = [...shots, ...frames];
+    const calls = backend({ apply_masks: () => 6 });
+    open({ shots: all, start: frame(4, 1) });
+    expect(await screen.findByRole("heading", { name: "Filmstrip frame 1 of attempt 4" })).toBeInTheDocument();
+    await drawMask();
+    await fireEvent.click(screen.getByTestId("mask-apply-all"));
+    expect(screen.getByTestId("apply-all-confirm")).toHaveTextContent(
+      "Burn 1 mask (Solid) into all 6 screenshots of this run: attempts 1–4; 2 filmstrip frames (attempt 4)?",
+    );
+    await fireEvent.click(screen.getByTestId("apply-all-confirm-yes"));
+    expect(await screen.findByText("Masks burned into 6 screenshots.")).toBeInTheDocument();
+    const [args] = commandCalls(calls, "apply_masks");
+    expect((args!.request as { screenshots: string[] }).screenshots).toEqual([...shots.map((s) => s.name), frame(4, 1), frame(4, 2)]);
+  });
+
   it("asks before Escape or × would drop unapplied masks", async () => {
     backend({ apply_masks: () => 1 });
     const { onclose } = open();
@@ -258,8 +282,8 @@ describe("ScreenshotViewer", () => {
 
   it("records the check mark in the evidence and reports the new checklist", async () => {
     const checklist: ReviewChecklist = {
-      shots: [{ name: shot(3), attempt: 3, reviewed: true, omitted: false }],
-      summary: { total: 4, reviewed: 1, omitted: 0, not_reviewed: [1, 2, 4] },
+      shots: [{ name: shot(3), attempt: 3, frame: null, reviewed: true, omitted: false }],
+      summary: { total: 4, reviewed: 1, omitted: 0, not_reviewed: [1, 2, 4], not_reviewed_frames: [] },
     };
     const calls = backend({ mark_reviewed: () => checklist });
     const { onreviewed } = open();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comparePartner, extraSteps, neighbour, shotRows, type ShotRow } from "./evidenceShots";
+import { comparePartner, extraSteps, neighbour, shotRows, viewerShots, type ShotRow } from "./evidenceShots";
 import type { AttemptRow } from "./runScreenState";
 
 const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] = "not_reproduced"): ShotRow => ({
@@ -8,6 +8,7 @@ const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] =
   candidate,
   verdict,
   beforeStep: null,
+  frame: null,
 });
 
 // A real ddmin-shaped history: baseline, two halves, single deletions, confirmation.
@@ -55,23 +56,40 @@ describe("walking the screenshots", () => {
   });
 
   it("lists only archived, kept screenshots in attempt order", () => {
-    const rows = [3, 1, 2, 4].map(
-      (attempt) =>
-        ({
-          attempt,
-          phase: "bisect",
-          candidate: [attempt],
-          verdict: { kind: "not_reproduced", reason: "no_crash", step: null },
-          observed: [],
-          durationMs: 1,
-          screenshot: attempt === 4 ? null : `screenshots/attempt-00${attempt}.png`,
-          screenshotRedacted: attempt === 4,
-          screenshotBeforeStep: null,
-          device: null,
-        }) satisfies AttemptRow,
-    );
-    const listed = shotRows(rows, new Set(["screenshots/attempt-002.png"]));
+    const listed = shotRows(attemptRows(), new Set(["screenshots/attempt-002.png"]));
     expect(listed.map((s) => s.attempt)).toEqual([1, 3]);
+  });
+
+  it("walks the filmstrip frames after their attempt's screenshot, with its steps and verdict", () => {
+    const frame = (n: number, omitted = false) => ({
+      name: `filmstrip/attempt-003/step-0${n}.png`,
+      attempt: 3,
+      frame: n,
+      reviewed: false,
+      omitted,
+    });
+    const checklist = {
+      shots: [
+        { name: "screenshots/attempt-001.png", attempt: 1, frame: null, reviewed: false, omitted: false },
+        frame(1),
+        frame(2, true),
+        frame(3),
+        frame(4),
+      ],
+      summary: { total: 5, reviewed: 1, omitted: 1, not_reviewed: [1], not_reviewed_frames: [] },
+    };
+    const listed = viewerShots(attemptRows(), checklist, new Set(["filmstrip/attempt-003/step-04.png"]));
+    expect(listed.map((s) => [s.attempt, s.frame])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+      [3, 1],
+      [3, 3],
+    ]);
+    expect(listed[3]).toMatchObject({ candidate: [3], verdict: "not_reproduced" });
+    // A frame is never the default partner: it is not the screen a replay ended on.
+    const withFrames = [row(1, [5, 7], "reproduced"), { ...row(2, [5, 7]), name: "f", frame: 1 }, row(3, [5])];
+    expect(comparePartner(withFrames, withFrames[2]!)?.attempt).toBe(1);
   });
 
   it("names the steps one candidate has over another", () => {
@@ -79,3 +97,22 @@ describe("walking the screenshots", () => {
     expect(extraSteps([2, 3], [4, 2, 3, 1])).toEqual([1, 4]);
   });
 });
+
+/** Attempts 1–4; all but 4 kept a screenshot. */
+function attemptRows(): AttemptRow[] {
+  return [3, 1, 2, 4].map(
+    (attempt) =>
+      ({
+        attempt,
+        phase: "bisect",
+        candidate: [attempt],
+        verdict: { kind: "not_reproduced", reason: "no_crash", step: null },
+        observed: [],
+        durationMs: 1,
+        screenshot: attempt === 4 ? null : `screenshots/attempt-00${attempt}.png`,
+        screenshotRedacted: attempt === 4,
+        screenshotBeforeStep: null,
+        device: null,
+      }) satisfies AttemptRow,
+  );
+}

@@ -1,8 +1,11 @@
-// The screenshots of a run as the viewer walks them: attempts with a screenshot, in
-// attempt order, and which one to compare an attempt with. A comparison is meaningful
-// only between related candidates, so the default partner is "the same candidate with
-// one step more" — what removing that step changed — never just the previous attempt.
+// The pictures of a run as the viewer walks them: attempts with a screenshot and the
+// filmstrip frames the review checklist lists, in attempt order (an attempt's screenshot
+// before its frames), and which one to compare an attempt with. A comparison is
+// meaningful only between related candidates, so the default partner is "the same
+// candidate with one step more" — what removing that step changed — never just the
+// previous attempt.
 import type { AttemptRow } from "./runScreenState";
+import type { ReviewChecklist } from "./runTypes";
 import { verdictKind, type Verdict } from "./wording";
 
 export type ShotRow = {
@@ -12,6 +15,9 @@ export type ShotRow = {
   verdict: Verdict | "running";
   /** The picture is the screen right before this step's action. */
   beforeStep: number | null;
+  /** A filmstrip frame: its place in the strip of `attempt` (1 = after the launch);
+   *  null for the attempt's own screenshot. */
+  frame: number | null;
 };
 
 /** What every part of the viewer is given: the run's evidence session and its
@@ -30,8 +36,40 @@ export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<strin
     .map((r) => ({ name: r.screenshot!, attempt: r.attempt, candidate: r.candidate,
       verdict: verdictKind(r.verdict),
       beforeStep: r.screenshotBeforeStep,
+      frame: null,
     }))
     .sort((a, b) => a.attempt - b.attempt);
+}
+
+/** Attempt order, an attempt's screenshot before its frames (as the checklist lists them). */
+function pictureOrder(a: ShotRow, b: ShotRow): number {
+  return a.attempt - b.attempt || (a.frame ?? 0) - (b.frame ?? 0);
+}
+
+/**
+ * Every picture the reviewer walks, masks and checks: the attempts' screenshots of
+ * `rows` and the filmstrip frames on `checklist` that are still kept. A frame shows the
+ * steps and verdict of the replay that took it.
+ */
+export function viewerShots(
+  rows: readonly AttemptRow[],
+  checklist: ReviewChecklist | null,
+  omitted: ReadonlySet<string>,
+): ShotRow[] {
+  const frames = (checklist?.shots ?? [])
+    .filter((s) => typeof s.frame === "number" && !s.omitted && !omitted.has(s.name))
+    .map((s): ShotRow => {
+      const row = rows.find((r) => r.attempt === s.attempt);
+      return {
+        name: s.name,
+        attempt: s.attempt,
+        candidate: row?.candidate ?? [],
+        verdict: verdictKind(row?.verdict ?? null),
+        beforeStep: null,
+        frame: s.frame,
+      };
+    });
+  return [...shotRows(rows, omitted), ...frames].sort(pictureOrder);
 }
 
 /** The shot `step` places away from `name` (-1 previous, +1 next), if there is one. */
@@ -57,11 +95,12 @@ function isSuperset(big: readonly number[], small: readonly number[]): boolean {
  * exactly one step; else the closest superset (fewest extra steps). Ties go to the
  * attempt nearest in number (the earlier one on an exact tie). Null when no attempt with
  * a screenshot replayed a superset: then nothing is related enough to be a default.
+ * A filmstrip frame is never the default: it is a moment inside a replay.
  */
 export function comparePartner(shots: readonly ShotRow[], shot: ShotRow): ShotRow | null {
   let best: { row: ShotRow; extra: number; distance: number } | null = null;
   for (const row of shots) {
-    if (row.name === shot.name) continue;
+    if (row.name === shot.name || row.frame !== null) continue;
     const extra = extraSteps(shot.candidate, row.candidate).length;
     if (extra === 0 || !isSuperset(row.candidate, shot.candidate)) continue;
     const distance = Math.abs(row.attempt - shot.attempt);

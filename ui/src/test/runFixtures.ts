@@ -34,6 +34,9 @@ export const planSteps: PlannedStep[] = [
 ];
 
 export const shot = (attempt: number) => `screenshots/attempt-${String(attempt).padStart(3, "0")}.png`;
+/** A filmstrip frame's picture name: frame `n` of the strip attempt `attempt` took. */
+export const frame = (attempt: number, n: number) =>
+  `filmstrip/attempt-${String(attempt).padStart(3, "0")}/step-${String(n).padStart(2, "0")}.png`;
 
 const CHECKOUT_NPE = "NullPointerException in CheckoutActivity.onCreate";
 

@@ -4,7 +4,9 @@ use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_
 
 use super::shot_labels::recorded_attempts;
 use crate::config::PrivacyLevel;
-use crate::evidence::{read_result, review_checklist, ResultFileError};
+use crate::evidence::{
+    read_result, review_checklist, shot_path, validate_shot_name, ResultFileError,
+};
 use crate::export::{export_bundle, ExportError, ExportInput, ExportShot, ExportStep};
 use crate::result::PendingResult;
 
@@ -21,7 +23,8 @@ pub enum EvidenceExportError {
 }
 
 /// Bundles an evidence session (its `result.json`, masked screenshots labelled by
-/// attempt and verdict, and the reviewer's checklist) for a bug ticket.
+/// attempt and verdict, the filmstrip, and the reviewer's checklist over all those
+/// pictures) for a bug ticket.
 pub fn export_evidence(
     workspace: &Path,
     evidence_session: &str,
@@ -67,11 +70,15 @@ pub fn export_input(
     // Labels come from the evidence's own record of each replay: which steps it replayed
     // and what it found.
     let attempts = recorded_attempts(&dir);
+    // Only the attempts' screenshots the review covers (the checklist lists exactly the
+    // pictures `shot_path` resolves): `result.json` is evidence, so untrusted.
     let screenshots = result
         .screenshots
         .iter()
-        .map(|rel| (rel, dir.join(rel)))
-        .filter(|(_, p)| p.starts_with(&dir) && p.is_file())
+        .filter_map(|rel| {
+            let picture = validate_shot_name(rel).ok()?;
+            Some((rel, shot_path(&dir, picture).ok()?))
+        })
         .map(|(rel, path)| ExportShot {
             // The last step naming the file: a resumed run that ran an attempt again
             // (it had no verdict) replaced its screenshot.

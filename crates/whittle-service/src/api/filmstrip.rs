@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::session_error::{session_dir, SessionReadError};
-use crate::evidence::{session_step_png, thumbnail_png, FilmstripRecord};
+use crate::evidence::{review_shot, thumbnail_png, FilmstripRecord, PictureName};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filmstrip {
@@ -22,6 +22,9 @@ pub struct FilmFrame {
     pub position: u32,
     /// The original session's step it follows.
     pub step: Option<u32>,
+    /// The frame as a picture of the evidence (to open, mask and check like a
+    /// screenshot); `None` when it is missing.
+    pub name: Option<PictureName>,
     /// The masked frame as a PNG `height` pixels high; `None` when it is missing.
     pub png: Option<Vec<u8>>,
     /// Why the frame is missing, when it is.
@@ -45,11 +48,18 @@ pub fn filmstrip(
         .iter()
         .zip(1u32..)
         .map(|(frame, position)| {
-            let png = frame
+            // Only a frame's own name: the record is evidence, so untrusted.
+            let shown = frame
                 .src
                 .as_deref()
-                .and_then(|src| session_step_png(&dir, src).ok())
-                .and_then(|png| thumbnail_png(&png, "frame", height).ok());
+                .and_then(|src| src.parse::<PictureName>().ok())
+                .filter(|picture| picture.frame().is_some())
+                .and_then(|picture| review_shot(&dir, picture).ok())
+                .and_then(|shot| {
+                    let png = thumbnail_png(&shot.png, "frame", height).ok()?;
+                    Some((shot.name, png))
+                });
+            let (name, png) = shown.unzip();
             FilmFrame {
                 position,
                 step: frame.step,
@@ -57,6 +67,7 @@ pub fn filmstrip(
                     (None, None) => Some("the frame could not be read".into()),
                     (_, omitted) => omitted.clone(),
                 },
+                name,
                 png,
             }
         })

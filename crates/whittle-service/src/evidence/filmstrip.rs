@@ -10,15 +10,20 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::picture::PictureName;
 use super::screenshot::{archive_to, ArchivedShot, HubScreen};
+use super::shot_name::shot_path;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::export::{FilmFrame, FilmstripInput};
 use crate::replay::ReplayObserver;
 
-pub const FILMSTRIP_DIR: &str = "filmstrip";
+// Defined with the picture names; named here too, where frames are archived.
+pub use super::picture::FILMSTRIP_DIR;
 const RECORD_FILE: &str = "filmstrip.json";
+/// Why a frame is missing once the reviewer omitted it.
+const REVIEWER_OMITTED: &str = "omitted by the reviewer";
 
 /// `filmstrip/filmstrip.json`: every strip taken, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,9 +75,32 @@ impl FilmstripRecord {
     fn append(evidence_dir: &Path, strip: Strip) -> std::io::Result<()> {
         let mut record = FilmstripRecord::read(evidence_dir);
         record.strips.push(strip);
+        record.write(evidence_dir)
+    }
+
+    /// Records that the reviewer omitted frame `picture` (its file is already gone), so
+    /// every reader of the strip says why the frame is missing.
+    pub(crate) fn note_omitted(evidence_dir: &Path, picture: PictureName) -> std::io::Result<()> {
+        let mut record = FilmstripRecord::read(evidence_dir);
+        let name = picture.to_string();
+        let mut changed = false;
+        for frame in record.strips.iter_mut().flat_map(|s| s.frames.iter_mut()) {
+            if frame.src.as_deref() == Some(name.as_str()) {
+                frame.src = None;
+                frame.omitted = Some(REVIEWER_OMITTED.to_owned());
+                changed = true;
+            }
+        }
+        if changed {
+            record.write(evidence_dir)?;
+        }
+        Ok(())
+    }
+
+    fn write(&self, evidence_dir: &Path) -> std::io::Result<()> {
         let dir = evidence_dir.join(FILMSTRIP_DIR);
         std::fs::create_dir_all(&dir)?;
-        let bytes = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         write_atomic(&dir.join(RECORD_FILE), &bytes, FileMode::Private)
     }
 }
@@ -123,16 +151,18 @@ impl<'a> FilmRecorder<'a> {
             return;
         }
         let started = Instant::now();
-        let folder = format!("{FILMSTRIP_DIR}/attempt-{:03}", self.attempt);
-        let name = format!("step-{:02}.png", self.frames.len() + 1);
+        let picture = PictureName::Frame {
+            attempt: self.attempt,
+            frame: u32::try_from(self.frames.len() + 1).unwrap_or(u32::MAX),
+        };
         let source = &self.source;
         let shot = archive_frame(
             source.hub,
             source.device,
             source.package,
             source.evidence_dir,
-            &folder,
-            &name,
+            &picture.folder(),
+            &picture.file_name(),
             source.masking,
         )
         .await;
@@ -195,8 +225,18 @@ pub async fn archive_frame(
     .await
 }
 
+/// The frame file `src` names: a filmstrip frame's name (the record is evidence, so
+/// untrusted), there as a regular file reached through real folders, as the checklist
+/// lists it. Anything else is not exported.
+pub(crate) fn frame_file(evidence_dir: &Path, src: &str) -> Option<(PictureName, PathBuf)> {
+    let picture = src.parse::<PictureName>().ok()?;
+    picture.frame()?;
+    let path = shot_path(evidence_dir, picture).ok()?;
+    Some((picture, path))
+}
+
 /// The strip to export: the first one of the minimal path that reproduced the crash
-/// (its frames resolved to files inside the evidence session).
+/// (its frames resolved to the files of the pictures the review covers).
 pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<FilmstripInput> {
     let record = FilmstripRecord::read(evidence_dir);
     let strip = record
@@ -208,18 +248,11 @@ pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<Fi
         .iter()
         .map(|f| FilmFrame {
             step: f.step,
-            // The record is evidence, so untrusted: only a plain relative path inside
-            // the session, never `..` or an absolute one.
             path: f
                 .src
                 .as_deref()
-                .filter(|rel| {
-                    Path::new(rel)
-                        .components()
-                        .all(|c| matches!(c, std::path::Component::Normal(_)))
-                })
-                .map(|rel| evidence_dir.join(rel))
-                .filter(|p: &PathBuf| p.is_file()),
+                .and_then(|src| frame_file(evidence_dir, src))
+                .map(|(_, path)| path),
             omitted: f.omitted.clone(),
         })
         .collect();
@@ -228,4 +261,87 @@ pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<Fi
         frames,
         extra_device_ms: record.extra_ms(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use image::{Rgba, RgbaImage};
+
+    use super::*;
+
+    /// A reproducing strip of attempt 5 whose frames name `srcs`, recorded in `dir`.
+    fn record(dir: &Path, srcs: &[&str]) {
+        let frames = srcs
+            .iter()
+            .map(|src| StripFrame {
+                step: Some(1),
+                src: Some((*src).to_owned()),
+                omitted: None,
+            })
+            .collect();
+        let strip = Strip {
+            attempt: 5,
+            candidate: vec![2],
+            reproduced: true,
+            frames,
+            extra_ms: 10,
+        };
+        FilmstripRecord::append(dir, strip).unwrap();
+    }
+
+    /// The record is evidence: a frame it names outside the filmstrip's own pictures
+    /// (which the review checklist lists) is not exported, whatever file it points at.
+    #[test]
+    fn only_frames_the_checklist_lists_are_exported() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = PictureName::Frame {
+            attempt: 5,
+            frame: 1,
+        };
+        for picture in [kept, PictureName::Screenshot { attempt: 5 }] {
+            let path = picture.path_in(dir.path());
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            RgbaImage::from_pixel(4, 4, Rgba([1, 2, 3, 255]))
+                .save(path)
+                .unwrap();
+        }
+        std::fs::write(dir.path().join("result.json"), b"{}").unwrap();
+        record(
+            dir.path(),
+            &[
+                "filmstrip/attempt-005/step-01.png",
+                "screenshots/attempt-005.png",
+                "result.json",
+                "filmstrip/attempt-005/../attempt-005/step-01.png",
+                "filmstrip/attempt-5/step-01.png",
+            ],
+        );
+        let film = for_export(dir.path(), &[1, 2]).unwrap();
+        let paths: Vec<Option<PathBuf>> = film.frames.into_iter().map(|f| f.path).collect();
+        assert_eq!(
+            paths,
+            [Some(kept.path_in(dir.path())), None, None, None, None]
+        );
+    }
+
+    #[test]
+    fn an_omitted_frame_is_missing_from_the_record_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        record(
+            dir.path(),
+            &[
+                "filmstrip/attempt-005/step-01.png",
+                "filmstrip/attempt-005/step-02.png",
+            ],
+        );
+        let gone = PictureName::Frame {
+            attempt: 5,
+            frame: 2,
+        };
+        FilmstripRecord::note_omitted(dir.path(), gone).unwrap();
+        let frames = &FilmstripRecord::read(dir.path()).strips[0].frames;
+        assert!(frames[0].src.is_some() && frames[0].omitted.is_none());
+        assert_eq!(frames[1].src, None);
+        assert_eq!(frames[1].omitted.as_deref(), Some(REVIEWER_OMITTED));
+    }
 }

@@ -1,11 +1,13 @@
 //! What a minimize run leaves in its evidence session besides the report server's
-//! steps: masked screenshots, `result.json`, the Phase-5 section of `report.md`, and
-//! the export of all that into a bug-ticket bundle.
+//! steps: masked screenshots and filmstrip frames (one picture name each, `picture.rs`),
+//! `result.json`, the Phase-5 section of `report.md`, and the export of all that into a
+//! bug-ticket bundle.
 
 mod before_frame;
 mod checklist;
 mod filmstrip;
 mod mask_record;
+mod picture;
 mod preview;
 mod report_section;
 mod review;
@@ -20,6 +22,7 @@ pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview
 pub use crate::export::ReviewSummary;
 pub(crate) use filmstrip::for_export as filmstrip_for_export;
 pub use filmstrip::{archive_frame, FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
+pub use picture::{NotAPicture, PictureName};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
 // `result.json` belongs to `crate::result`; named here too, beside the rest of the
@@ -29,5 +32,6 @@ pub use mask_record::MaskRecord;
 pub use review::{apply_masks, omit_shot, review_shot, ReviewedShot};
 pub use review_error::ReviewError;
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
+pub(crate) use shot_name::shot_path;
 pub use shot_name::validate_shot_name;
 pub use thumbnail::{session_step_png, thumbnail_png, THUMBNAIL_HEIGHT};

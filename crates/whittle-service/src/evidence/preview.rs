@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::mask_record::read_record;
+use super::picture::PictureName;
 use super::review::{decode, load_png};
 use super::review_error::ReviewError;
 use super::shot_name::shot_path;
@@ -23,20 +24,21 @@ pub struct MaskPatch {
     pub png: Vec<u8>,
 }
 
-/// The regions `rects` would change in screenshot `name` with `style`, in the order of
+/// The regions `rects` would change in picture `picture` with `style`, in the order of
 /// `rects` (a rectangle entirely outside the image has no patch). Overlapping rectangles
 /// each show the final pixels of their area, so the patches agree where they overlap.
 pub fn preview_masks(
     evidence_dir: &Path,
-    name: &str,
+    picture: PictureName,
     rects: &[MaskRect],
     style: MaskStyle,
 ) -> Result<Vec<MaskPatch>, ReviewError> {
     if rects.iter().any(|r| r.w == 0 || r.h == 0) {
         return Err(ReviewError::EmptyMask);
     }
-    let path = shot_path(evidence_dir, name)?;
-    let mut img = decode(&load_png(&path, name)?, name)?;
+    let path = shot_path(evidence_dir, picture)?;
+    let name = picture.to_string();
+    let mut img = decode(&load_png(&path, &name)?, &name)?;
     let (width, height) = img.dimensions();
     let record = read_record(&path);
     burn_in_over_text(&mut img, rects, style, &record.text_lines);
@@ -50,7 +52,7 @@ pub fn preview_masks(
         let mut png = Vec::new();
         crop.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .map_err(|e| ReviewError::Decode {
-                name: name.to_owned(),
+                name: name.clone(),
                 message: e.to_string(),
             })?;
         patches.push(MaskPatch {
@@ -69,17 +71,21 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::*;
-    use crate::evidence::{apply_masks, SCREENSHOTS_DIR};
+    use crate::evidence::apply_masks;
 
-    const NAME: &str = "screenshots/attempt-001.png";
+    const NAME: PictureName = PictureName::Frame {
+        attempt: 4,
+        frame: 2,
+    };
 
     fn evidence() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(SCREENSHOTS_DIR)).unwrap();
+        let path = NAME.path_in(dir.path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         RgbaImage::from_fn(120, 90, |x, y| {
             Rgba([(x * 2) as u8, (y * 3) as u8, ((x * y) % 251) as u8, 255])
         })
-        .save(dir.path().join(NAME))
+        .save(path)
         .unwrap();
         dir
     }
@@ -105,12 +111,13 @@ mod tests {
         ];
         for style in [MaskStyle::Solid, MaskStyle::Pixelate, MaskStyle::Blur] {
             let dir = evidence();
-            let before = std::fs::read(dir.path().join(NAME)).unwrap();
+            let file = NAME.path_in(dir.path());
+            let before = std::fs::read(&file).unwrap();
             let patches = preview_masks(dir.path(), NAME, &rects, style).unwrap();
-            assert_eq!(std::fs::read(dir.path().join(NAME)).unwrap(), before);
+            assert_eq!(std::fs::read(&file).unwrap(), before);
             assert_eq!(patches.len(), 2, "the rectangle outside the image has none");
-            apply_masks(dir.path(), &[NAME.to_string()], &rects, style).unwrap();
-            let burned = image::open(dir.path().join(NAME)).unwrap().to_rgba8();
+            apply_masks(dir.path(), &[NAME], &rects, style).unwrap();
+            let burned = image::open(&file).unwrap().to_rgba8();
             for patch in &patches {
                 let shown = image::load_from_memory(&patch.png).unwrap().to_rgba8();
                 assert_eq!(shown.dimensions(), (patch.w, patch.h));
@@ -140,16 +147,16 @@ mod tests {
     }
 
     #[test]
-    fn bad_names_and_empty_masks_are_refused() {
+    fn missing_pictures_and_empty_masks_are_refused() {
         let dir = evidence();
         assert!(matches!(
             preview_masks(
                 dir.path(),
-                "screenshots/../x.png",
+                PictureName::Screenshot { attempt: 4 },
                 &[rect(0, 0, 4, 4)],
                 MaskStyle::Solid
             ),
-            Err(ReviewError::BadName(_))
+            Err(ReviewError::Missing(_))
         ));
         assert!(matches!(
             preview_masks(dir.path(), NAME, &[rect(0, 0, 0, 4)], MaskStyle::Solid),

@@ -1,10 +1,12 @@
-//! A reviewer's pass over the archived screenshots of an evidence session: see each
-//! masked image with the masks already burned into it, burn more masks in, or omit a
-//! screenshot entirely. The unmasked image is never kept, so masks only ever add.
+//! A reviewer's pass over the archived pictures of an evidence session (the attempts'
+//! screenshots and the filmstrip frames): see each masked image with the masks already
+//! burned into it, burn more masks in, or omit a picture entirely. The unmasked image is never kept, so masks only ever add.
 
 use std::path::Path;
 
+use super::filmstrip::FilmstripRecord;
 use super::mask_record::{read_record, record_path, write_record, MaskRecord};
+use super::picture::PictureName;
 use super::review_error::ReviewError;
 use super::shot_name::shot_path;
 use crate::mask::{burn_in_over_text, write_png_atomically, MaskRect, MaskStyle};
@@ -12,10 +14,10 @@ use crate::mask::{burn_in_over_text, write_png_atomically, MaskRect, MaskStyle};
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// One archived screenshot as a reviewer sees it.
+/// One archived picture as a reviewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewedShot {
-    pub name: String,
+    pub name: PictureName,
     pub png: Vec<u8>,
     pub width: u32,
     pub height: u32,
@@ -39,18 +41,19 @@ pub(crate) fn load_png(path: &Path, name: &str) -> Result<Vec<u8>, ReviewError> 
 }
 
 /// The archived (already masked) image and the masks burned into it.
-pub fn review_shot(evidence_dir: &Path, name: &str) -> Result<ReviewedShot, ReviewError> {
-    let path = shot_path(evidence_dir, name)?;
-    let png = load_png(&path, name)?;
+pub fn review_shot(evidence_dir: &Path, picture: PictureName) -> Result<ReviewedShot, ReviewError> {
+    let path = shot_path(evidence_dir, picture)?;
+    let name = picture.to_string();
+    let png = load_png(&path, &name)?;
     let (width, height) =
         image::ImageReader::with_format(std::io::Cursor::new(&png), image::ImageFormat::Png)
             .into_dimensions()
             .map_err(|e| ReviewError::Decode {
-                name: name.to_owned(),
+                name,
                 message: e.to_string(),
             })?;
     Ok(ReviewedShot {
-        name: name.to_owned(),
+        name: picture,
         png,
         width,
         height,
@@ -58,12 +61,12 @@ pub fn review_shot(evidence_dir: &Path, name: &str) -> Result<ReviewedShot, Revi
     })
 }
 
-/// Burns `rects` into each named screenshot (atomically, one file at a time) and
-/// records them. Returns how many images changed; a rectangle outside an image is
-/// clipped away, so the count may be lower than the number of names.
+/// Burns `rects` into each named picture (atomically, one file at a time) and records
+/// them. Returns how many images changed; a rectangle outside an image is clipped away,
+/// so the count may be lower than the number of names.
 pub fn apply_masks(
     evidence_dir: &Path,
-    names: &[String],
+    pictures: &[PictureName],
     rects: &[MaskRect],
     style: MaskStyle,
 ) -> Result<u32, ReviewError> {
@@ -71,13 +74,13 @@ pub fn apply_masks(
         return Err(ReviewError::EmptyMask);
     }
     // Validate every name before touching any file, so a bad batch changes nothing.
-    let paths = names
+    let paths = pictures
         .iter()
-        .map(|name| shot_path(evidence_dir, name).map(|p| (name, p)))
+        .map(|&picture| shot_path(evidence_dir, picture).map(|p| (picture.to_string(), p)))
         .collect::<Result<Vec<_>, _>>()?;
     let mut changed = 0;
     for (name, path) in paths {
-        let mut img = decode(&load_png(&path, name)?, name)?;
+        let mut img = decode(&load_png(&path, &name)?, &name)?;
         let (w, h) = img.dimensions();
         let inside: Vec<MaskRect> = rects
             .iter()
@@ -112,18 +115,25 @@ pub(crate) fn decode(png: &[u8], name: &str) -> Result<image::RgbaImage, ReviewE
     )
 }
 
-/// Deletes a screenshot (and its record) so that neither the evidence nor an export
-/// will carry it, and notes the omission on the review checklist.
-pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
-    let path = shot_path(evidence_dir, name)?;
+/// Deletes a picture (and its record) so that neither the evidence nor an export will
+/// carry it, and notes the omission on the review checklist (and, for a frame, in the
+/// filmstrip's record).
+pub fn omit_shot(evidence_dir: &Path, picture: PictureName) -> Result<(), ReviewError> {
+    let path = shot_path(evidence_dir, picture)?;
     std::fs::remove_file(&path).map_err(|source| ReviewError::Remove {
         path: path.clone(),
         source,
     })?;
     let _ = std::fs::remove_file(record_path(&path));
-    if let Err(e) = super::checklist::note_omitted(evidence_dir, name) {
+    if let Err(e) = super::checklist::note_omitted(evidence_dir, picture) {
         // The image is gone either way; only the checklist's count is off.
         tracing::warn!(error = %e, "omission not noted on the review checklist");
+    }
+    if let PictureName::Frame { .. } = picture {
+        if let Err(e) = FilmstripRecord::note_omitted(evidence_dir, picture) {
+            // The frame is gone either way; the strip only says "could not be read".
+            tracing::warn!(error = %e, "omission not noted in the filmstrip record");
+        }
     }
     Ok(())
 }
@@ -131,18 +141,28 @@ pub fn omit_shot(evidence_dir: &Path, name: &str) -> Result<(), ReviewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::PrivacyLevel;
-    use crate::evidence::SCREENSHOTS_DIR;
-    use crate::mask::TextLines;
     use image::{Rgba, RgbaImage};
 
+    use crate::config::PrivacyLevel;
+    use crate::evidence::{FILMSTRIP_DIR, SCREENSHOTS_DIR};
+    use crate::mask::TextLines;
+
+    const SHOT_1: PictureName = PictureName::Screenshot { attempt: 1 };
+    const SHOT_2: PictureName = PictureName::Screenshot { attempt: 2 };
+    const FRAME: PictureName = PictureName::Frame {
+        attempt: 2,
+        frame: 1,
+    };
+
+    /// Two attempt screenshots and one filmstrip frame, all one colour.
     fn evidence_with_shot(color: [u8; 4]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        let shots = dir.path().join(SCREENSHOTS_DIR);
-        std::fs::create_dir_all(&shots).unwrap();
         let img = RgbaImage::from_pixel(40, 30, Rgba(color));
-        img.save(shots.join("attempt-001.png")).unwrap();
-        img.save(shots.join("attempt-002.png")).unwrap();
+        for picture in [SHOT_1, SHOT_2, FRAME] {
+            let path = picture.path_in(dir.path());
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            img.save(path).unwrap();
+        }
         dir
     }
 
@@ -159,64 +179,76 @@ mod tests {
     #[test]
     fn review_reports_size_and_burned_masks() {
         let dir = evidence_with_shot([200, 10, 10, 255]);
-        let png = dir.path().join("screenshots/attempt-001.png");
         let record = MaskRecord {
             style: MaskStyle::Pixelate,
             masks: vec![rect(1, 2, 3, 4)],
             level: Some(PrivacyLevel::Strict),
             text_lines: TextLines::new(vec![[0, 0, 40, 12]]),
         };
-        write_record(&png, &record).unwrap();
-        let shot = review_shot(dir.path(), "screenshots/attempt-001.png").unwrap();
-        assert_eq!((shot.width, shot.height), (40, 30));
-        assert_eq!(shot.record, record);
-        assert_eq!(&shot.png[1..4], b"PNG");
+        for picture in [SHOT_1, FRAME] {
+            write_record(&picture.path_in(dir.path()), &record).unwrap();
+            let shot = review_shot(dir.path(), picture).unwrap();
+            assert_eq!(shot.name, picture);
+            assert_eq!((shot.width, shot.height), (40, 30));
+            assert_eq!(shot.record, record);
+            assert_eq!(&shot.png[1..4], b"PNG");
+        }
     }
 
     #[test]
     fn applied_masks_are_burned_into_every_named_image_and_recorded() {
         let dir = evidence_with_shot([200, 10, 10, 255]);
-        let names = vec![
-            "screenshots/attempt-001.png".to_string(),
-            "screenshots/attempt-002.png".to_string(),
-        ];
-        let changed =
-            apply_masks(dir.path(), &names, &[rect(5, 5, 10, 10)], MaskStyle::Solid).unwrap();
-        assert_eq!(changed, 2);
-        for name in &names {
-            let img = image::open(dir.path().join(name)).unwrap().to_rgba8();
-            assert_ne!(img.get_pixel(8, 8), &Rgba([200, 10, 10, 255]), "{name}");
-            assert_eq!(img.get_pixel(30, 25), &Rgba([200, 10, 10, 255]), "{name}");
-            let shot = review_shot(dir.path(), name).unwrap();
+        let pictures = [SHOT_1, SHOT_2, FRAME];
+        let changed = apply_masks(
+            dir.path(),
+            &pictures,
+            &[rect(5, 5, 10, 10)],
+            MaskStyle::Solid,
+        )
+        .unwrap();
+        assert_eq!(changed, 3);
+        for picture in pictures {
+            let img = image::open(picture.path_in(dir.path())).unwrap().to_rgba8();
+            assert_ne!(img.get_pixel(8, 8), &Rgba([200, 10, 10, 255]), "{picture}");
+            assert_eq!(
+                img.get_pixel(30, 25),
+                &Rgba([200, 10, 10, 255]),
+                "{picture}"
+            );
+            let shot = review_shot(dir.path(), picture).unwrap();
             assert_eq!(shot.record.masks, vec![rect(5, 5, 10, 10)]);
         }
     }
 
     #[test]
-    fn a_bad_name_in_a_batch_changes_nothing() {
+    fn a_missing_picture_in_a_batch_changes_nothing() {
         let dir = evidence_with_shot([1, 2, 3, 255]);
-        let before = std::fs::read(dir.path().join("screenshots/attempt-001.png")).unwrap();
-        let names = vec![
-            "screenshots/attempt-001.png".to_string(),
-            "screenshots/../../secret.png".to_string(),
-        ];
-        let err = apply_masks(dir.path(), &names, &[rect(0, 0, 5, 5)], MaskStyle::Solid);
-        assert!(matches!(err, Err(ReviewError::BadName(_))));
-        let after = std::fs::read(dir.path().join("screenshots/attempt-001.png")).unwrap();
+        let before = std::fs::read(SHOT_1.path_in(dir.path())).unwrap();
+        let gone = PictureName::Frame {
+            attempt: 2,
+            frame: 9,
+        };
+        let err = apply_masks(
+            dir.path(),
+            &[SHOT_1, gone],
+            &[rect(0, 0, 5, 5)],
+            MaskStyle::Solid,
+        );
+        assert!(matches!(err, Err(ReviewError::Missing(_))));
+        let after = std::fs::read(SHOT_1.path_in(dir.path())).unwrap();
         assert_eq!(before, after);
     }
 
     #[test]
     fn empty_masks_and_masks_outside_the_image() {
         let dir = evidence_with_shot([1, 2, 3, 255]);
-        let names = vec!["screenshots/attempt-001.png".to_string()];
         assert!(matches!(
-            apply_masks(dir.path(), &names, &[rect(0, 0, 0, 5)], MaskStyle::Solid),
+            apply_masks(dir.path(), &[SHOT_1], &[rect(0, 0, 0, 5)], MaskStyle::Solid),
             Err(ReviewError::EmptyMask)
         ));
         let changed = apply_masks(
             dir.path(),
-            &names,
+            &[SHOT_1],
             &[rect(400, 400, 5, 5)],
             MaskStyle::Solid,
         )
@@ -225,17 +257,19 @@ mod tests {
     }
 
     #[test]
-    fn omitted_screenshots_are_gone_with_their_record() {
+    fn omitted_pictures_are_gone_with_their_record() {
         let dir = evidence_with_shot([1, 2, 3, 255]);
-        let png = dir.path().join("screenshots/attempt-001.png");
-        write_record(&png, &MaskRecord::default()).unwrap();
-        omit_shot(dir.path(), "screenshots/attempt-001.png").unwrap();
-        assert!(!png.exists());
-        assert!(!record_path(&png).exists());
-        assert!(matches!(
-            review_shot(dir.path(), "screenshots/attempt-001.png"),
-            Err(ReviewError::Missing(_))
-        ));
+        for picture in [SHOT_1, FRAME] {
+            let png = picture.path_in(dir.path());
+            write_record(&png, &MaskRecord::default()).unwrap();
+            omit_shot(dir.path(), picture).unwrap();
+            assert!(!png.exists());
+            assert!(!record_path(&png).exists());
+            assert!(matches!(
+                review_shot(dir.path(), picture),
+                Err(ReviewError::Missing(_))
+            ));
+        }
     }
 
     #[cfg(unix)]
@@ -247,12 +281,43 @@ mod tests {
         RgbaImage::from_pixel(4, 4, Rgba([9, 9, 9, 255]))
             .save(&target)
             .unwrap();
-        let link = dir.path().join("screenshots/attempt-003.png");
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-        assert!(review_shot(dir.path(), "screenshots/attempt-003.png").is_err());
-        let names = vec!["screenshots/attempt-003.png".to_string()];
-        assert!(apply_masks(dir.path(), &names, &[rect(0, 0, 2, 2)], MaskStyle::Solid).is_err());
-        assert!(omit_shot(dir.path(), "screenshots/attempt-003.png").is_err());
+        let link = PictureName::Screenshot { attempt: 3 };
+        std::os::unix::fs::symlink(&target, link.path_in(dir.path())).unwrap();
+        assert!(review_shot(dir.path(), link).is_err());
+        assert!(apply_masks(dir.path(), &[link], &[rect(0, 0, 2, 2)], MaskStyle::Solid).is_err());
+        assert!(omit_shot(dir.path(), link).is_err());
         assert!(target.exists());
+    }
+
+    /// A folder on the way that is a symlink is refused as well: a strip's folder could
+    /// otherwise lead out of the session with an ordinary file name at its end.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_folder_is_not_followed() {
+        let dir = evidence_with_shot([1, 2, 3, 255]);
+        let outside = tempfile::tempdir().unwrap();
+        RgbaImage::from_pixel(4, 4, Rgba([9, 9, 9, 255]))
+            .save(outside.path().join("step-01.png"))
+            .unwrap();
+        let strip = dir.path().join(FILMSTRIP_DIR).join("attempt-007");
+        std::os::unix::fs::symlink(outside.path(), &strip).unwrap();
+        let frame = PictureName::Frame {
+            attempt: 7,
+            frame: 1,
+        };
+        assert!(matches!(
+            review_shot(dir.path(), frame),
+            Err(ReviewError::BadName(_))
+        ));
+        assert!(omit_shot(dir.path(), frame).is_err());
+        assert!(outside.path().join("step-01.png").exists());
+        // The screenshots folder itself, too.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::remove_dir_all(dir.path().join(SCREENSHOTS_DIR)).unwrap();
+        std::os::unix::fs::symlink(other.path(), dir.path().join(SCREENSHOTS_DIR)).unwrap();
+        RgbaImage::from_pixel(4, 4, Rgba([9, 9, 9, 255]))
+            .save(other.path().join("attempt-001.png"))
+            .unwrap();
+        assert!(review_shot(dir.path(), SHOT_1).is_err());
     }
 }

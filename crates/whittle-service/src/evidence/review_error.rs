@@ -1,8 +1,9 @@
-//! Why a screenshot of an evidence session could not be shown, masked, previewed or
-//! omitted.
+//! Why a picture of an evidence session (a screenshot or a filmstrip frame) could not be
+//! shown, masked, previewed or omitted.
 
 use std::path::PathBuf;
 
+use super::picture::NotAPicture;
 use crate::mask::{DecodeFailure, MaskError};
 
 /// Why a review action on an archived screenshot failed.
@@ -48,4 +49,10 @@ pub enum ReviewError {
     },
     #[error(transparent)]
     Mask(#[from] MaskError),
+}
+
+impl From<NotAPicture> for ReviewError {
+    fn from(NotAPicture(name): NotAPicture) -> Self {
+        ReviewError::BadName(name)
+    }
 }

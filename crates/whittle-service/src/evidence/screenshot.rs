@@ -4,11 +4,13 @@ use tracing::Instrument;
 use whittle_contract::ui::Hierarchy;
 
 use super::mask_record::{write_record, MaskRecord};
+use super::picture::PictureName;
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};
 
-pub const SCREENSHOTS_DIR: &str = "screenshots";
+// Defined with the picture names; named here too, where screenshots are archived.
+pub use super::picture::SCREENSHOTS_DIR;
 
 /// How many times a screenshot is taken when the screen changes while it is captured:
 /// once, then one retake; a screen still moving after that is omitted.
@@ -94,13 +96,13 @@ pub(crate) async fn archive(
     attempt: u32,
     masking: &MaskingConfig,
 ) -> ArchivedShot {
-    let name = format!("attempt-{attempt:03}.png");
+    let picture = PictureName::Screenshot { attempt };
     archive_to(
         screen,
         package,
         evidence_dir,
-        SCREENSHOTS_DIR,
-        &name,
+        &picture.folder(),
+        &picture.file_name(),
         masking,
     )
     .await

@@ -32,7 +32,7 @@ pub use manifest::{
 pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;
-pub use review_summary::ReviewSummary;
+pub use review_summary::{FrameRef, ReviewSummary};
 pub use robo_script::robo_script;
 pub use ticket::ticket_markdown;
 pub use write::export_bundle;

@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use whittle_core::engine::Phase;
@@ -5,7 +6,7 @@ use whittle_core::run_end::RunEnd;
 
 use super::manifest::ManifestShotDraft;
 use super::redact::{plain_line, safe_block, safe_line};
-use super::{ExportInput, ShotLabel, ShotVerdict};
+use super::{ExportInput, FrameRef, ShotLabel, ShotVerdict};
 
 /// Stack lines a ticket shows; the full trace is in the evidence session's logcat.
 const STACK_LINES: usize = 60;
@@ -289,8 +290,28 @@ fn screenshots(md: &mut String, input: &ExportInput, shots: &[ManifestShotDraft]
                 ranges(&review.not_reviewed)
             );
         }
+        if !review.not_reviewed_frames.is_empty() {
+            let _ = write!(
+                md,
+                " · filmstrip frames not checked: {}",
+                frame_ranges(&review.not_reviewed_frames)
+            );
+        }
         md.push_str(".\n");
     }
+}
+
+/// Frames 1, 2 and 4 of attempt 12 → `2–4 of attempt 12`, one group per attempt.
+fn frame_ranges(frames: &[FrameRef]) -> String {
+    let mut by_attempt: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for f in frames {
+        by_attempt.entry(f.attempt).or_default().push(f.frame);
+    }
+    by_attempt
+        .iter()
+        .map(|(attempt, frames)| format!("{} of attempt {attempt}", ranges(frames)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// `[2, 3, 4, 7]` → `2–4, 7`.
@@ -339,5 +360,14 @@ mod tests {
         assert_eq!(ranges(&[2, 3, 4, 7, 9, 10]), "2–4, 7, 9–10");
         assert_eq!(ranges(&[5]), "5");
         assert_eq!(ranges(&[]), "");
+    }
+
+    #[test]
+    fn frames_read_as_ranges_per_attempt() {
+        let f = |attempt, frame| super::FrameRef { attempt, frame };
+        assert_eq!(
+            super::frame_ranges(&[f(12, 4), f(3, 1), f(12, 2), f(12, 3)]),
+            "1 of attempt 3; 2–4 of attempt 12"
+        );
     }
 }

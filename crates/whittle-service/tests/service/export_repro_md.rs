@@ -4,7 +4,9 @@
 
 use whittle_core::engine::Phase;
 use whittle_service::evidence::ReviewSummary;
-use whittle_service::export::{export_bundle, read_bundle, ExportShot, ShotLabel, ShotVerdict};
+use whittle_service::export::{
+    export_bundle, read_bundle, ExportShot, FrameRef, ShotLabel, ShotVerdict,
+};
 
 use crate::export_support;
 
@@ -57,6 +59,16 @@ fn the_bundle_says_what_a_developer_needs_once_and_labelled() {
         reviewed: 3,
         omitted: 1,
         not_reviewed: vec![3],
+        not_reviewed_frames: vec![
+            FrameRef {
+                attempt: 6,
+                frame: 3,
+            },
+            FrameRef {
+                attempt: 6,
+                frame: 2,
+            },
+        ],
     });
     let dir = export_bundle(&i, out.path(), "npe-ticket").unwrap();
     let md = std::fs::read_to_string(dir.join("repro.md")).unwrap();
@@ -96,7 +108,10 @@ fn the_bundle_says_what_a_developer_needs_once_and_labelled() {
         assert!(md.contains(row), "missing row {row}\n{md}");
     }
     assert!(
-        md.contains("3 of 4 screenshots checked by a person · 1 omitted · not checked: attempt 3"),
+        md.contains(
+            "3 of 4 screenshots checked by a person · 1 omitted · not checked: attempt 3 \
+             · filmstrip frames not checked: 2–3 of attempt 6."
+        ),
         "{md}"
     );
     assert!(

@@ -7,6 +7,7 @@ mod alone;
 mod client_support;
 mod export_support;
 mod leak_support;
+mod live_support;
 mod mask_support;
 mod sidecar_support;
 
@@ -17,6 +18,7 @@ mod client_http;
 mod client_lab_config;
 mod client_shared_process;
 mod doctor_checks;
+mod evidence_film_review;
 mod export_bundle;
 mod export_flows;
 mod export_repro_md;

@@ -192,6 +192,7 @@ export const outcomes = {
   "filmstrip.original": "original step {step}",
   "filmstrip.launch": "after the launch",
   "filmstrip.omitted": "Omitted: {reason}",
+  "filmstrip.open": "Open this frame in the screenshot viewer to mask, check or omit it",
   "error.import_failed": "The flow was not imported.",
   "error.record_failed": "The flow was not recorded.",
   "next.import_failed": "Fix the file where the message says (file, line and field), then import it again.",

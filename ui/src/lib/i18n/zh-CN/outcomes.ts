@@ -179,6 +179,7 @@ export const outcomes = {
   "filmstrip.original": "原步骤 {step}",
   "filmstrip.launch": "启动之后",
   "filmstrip.omitted": "已省略：{reason}",
+  "filmstrip.open": "在截图查看器中打开此帧，以遮盖、检查或省略",
   "error.import_failed": "流程未能导入。",
   "error.record_failed": "流程未能记录。",
   "next.import_failed": "按消息所指的位置（文件、行和字段）修正文件，然后重新导入。",
