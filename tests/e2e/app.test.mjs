@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { byTestId, openWindow } from "./webdriver.mjs";
+import { readGif } from "./gif.mjs";
 import { readPng, regionColours } from "./png.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -239,6 +240,20 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.deepEqual(now.first, [0, 0, 0], "solid masks are black");
   await new Promise((r) => setTimeout(r, 1000));
   await saveScreenshot("4c-mask-applied.png");
+
+  // A second mask, applied to every kept picture: the attempts' screenshots and the
+  // filmstrip's frames alike (checked in the exported frames and GIF below).
+  const filmDir = join(workspace, "sessions", evidence, "filmstrip");
+  const frameFiles = () =>
+    readdirSync(filmDir, { recursive: true }).filter((n) => /^attempt-\d+\/step-\d+\.png$/.test(n));
+  const framesBefore = new Map(frameFiles().map((n) => [n, readFileSync(join(filmDir, n))]));
+  assert.ok(framesBefore.size > 0, "the run kept filmstrip frames");
+  await click(await one(byTestId("add-mask"), "Add a mask"));
+  await clickInView(await one(byTestId("mask-apply-all")));
+  await clickInView(await one(byTestId("apply-all-confirm-yes")));
+  await waitFor("the mask to be burned into every filmstrip frame", () =>
+    [...framesBefore].every(([n, was]) => !was.equals(readFileSync(join(filmDir, n)))) ? true : null,
+  );
   // Applying scrolled the dialog down to its buttons; Close is at its top.
   await clickInView(await one(byTestId("close-viewer")));
 
@@ -246,7 +261,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   // checked, so the window asks first, naming how many; the tester approves anyway.
   await clickInView(await one(byTestId("approve")));
   const unchecked = await one(byTestId("approve-unchecked"), "the question about unchecked screenshots");
-  assert.match(await textOf(unchecked), /Only 1 of \d+ screenshots have been checked/);
+  assert.match(await textOf(unchecked), /Only \d+ of \d+ screenshots have been checked/);
   await clickInView(await one(byTestId("approve-anyway")));
   const approved = await one(byTestId("approved-path"), "the written sidecar's path");
   const sidecarPath = join(workspace, "sessions", showcaseId, "crashes.minimized.json");
@@ -273,6 +288,35 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
     assert.ok(!readFileSync(join(bundle, name), "utf8").includes("qa.tester@example.com"), `${name} leaks the typed e-mail`);
   }
   await saveScreenshot("5-approved-exported.png");
+
+  // The reviewer's mask reached every exported frame and every frame of the GIF.
+  const someFrame = [...framesBefore.keys()][0];
+  const frameRecord = JSON.parse(readFileSync(join(filmDir, someFrame.replace(/\.png$/, ".masks.json")), "utf8"));
+  const allMask = frameRecord.masks.find((m) => m.reason === "added by reviewer");
+  assert.ok(allMask, `the frame records the reviewer's mask (${JSON.stringify(frameRecord.masks)})`);
+  const exportedFrames = readdirSync(join(bundle, "filmstrip")).filter((n) => /^step-\d+\.png$/.test(n));
+  assert.ok(exportedFrames.length > 0, "the bundle has filmstrip frames");
+  for (const name of exportedFrames) {
+    const region = regionColours(readPng(join(bundle, "filmstrip", name)), allMask);
+    assert.deepEqual([region.colours, region.first], [1, [0, 0, 0]], `filmstrip/${name} is black under the mask`);
+  }
+  const gifFrames = readGif(readFileSync(join(bundle, "filmstrip.gif")));
+  assert.ok(gifFrames.length >= exportedFrames.length, "the GIF has a frame per exported frame");
+  const fullWidth = readPng(join(bundle, "filmstrip", exportedFrames[0])).width;
+  const k = gifFrames[0].width / fullWidth;
+  // The GIF is scaled down: its masked area, less a resampling margin, is near-black.
+  const [x0, y0] = [Math.ceil(allMask.x * k) + 2, Math.ceil(allMask.y * k) + 2];
+  const [x1, y1] = [Math.floor((allMask.x + allMask.w) * k) - 2, Math.floor((allMask.y + allMask.h) * k) - 2];
+  assert.ok(x1 > x0 && y1 > y0, "the mask is large enough to check in the GIF");
+  gifFrames.forEach((f, i) => {
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const p = (y * f.width + x) * 4;
+        const rgb = [f.data[p], f.data[p + 1], f.data[p + 2]];
+        assert.ok(rgb.every((v) => v <= 24), `GIF frame ${i + 1} shows (${rgb}) at ${x},${y} under the mask`);
+      }
+    }
+  });
 
   // Copy as Markdown reaches the system clipboard (read back as another program would).
   await clickInView(await one(byTestId("copy-markdown")));
