@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use whittle_core::workspace::WorkspaceError;
+use whittle_service::api::pictures::PictureError;
 use whittle_service::api::{
     ConfigEditError, InvalidCount, ReopenError, RunFailure, RunInProgress, RunRefusal,
     SessionReadError,
@@ -213,5 +214,16 @@ impl Serialize for AppError {
 impl specta::Type for AppError {
     fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
         <ErrorPayload as specta::Type>::definition(types)
+    }
+}
+
+impl From<PictureError> for AppError {
+    fn from(error: PictureError) -> Self {
+        match error {
+            PictureError::InvalidSessionId { id, reason } => {
+                AppError::InvalidSessionId { id, reason }
+            }
+            PictureError::Unavailable(reason) => AppError::ScreenshotUnavailable { reason },
+        }
     }
 }

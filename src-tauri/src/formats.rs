@@ -12,7 +12,7 @@ use whittle_service::import::{RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
-use crate::screenshots::evidence_dir;
+use whittle_service::api::pictures::{evidence_dir, png_data_url};
 
 /// One replay of an imported session on `device` (or the only device).
 pub async fn record(
@@ -87,7 +87,7 @@ pub fn filmstrip(
                 position: frame.position,
                 step: frame.step,
                 name: frame.name.map(|n| n.to_string()),
-                image: frame.png.as_deref().map(crate::screenshots::png_data_url),
+                image: frame.png.as_deref().map(png_data_url),
                 omitted: frame.omitted,
             })
             .collect(),

@@ -5,9 +5,10 @@ use tauri::State;
 use crate::error::AppError;
 use crate::result_actions;
 use crate::reveal;
-use crate::review;
-use crate::screenshots::{self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView};
 use crate::state::AppState;
+use whittle_service::api::pictures::{
+    self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView,
+};
 use whittle_service::api::Approval;
 use whittle_service::evidence::ReviewChecklist;
 
@@ -52,7 +53,7 @@ pub fn screenshot_image(
     evidence_session: String,
     name: String,
 ) -> Result<ScreenshotView, AppError> {
-    screenshots::view(&workspace, &evidence_session, &name)
+    Ok(pictures::view(&workspace, &evidence_session, &name)?)
 }
 
 /// A small preview of an archived screenshot, as a data URL.
@@ -64,7 +65,7 @@ pub fn screenshot_thumbnail(
     evidence_session: String,
     name: String,
 ) -> Result<String, AppError> {
-    screenshots::thumbnail(&workspace, &evidence_session, &name)
+    Ok(pictures::thumbnail(&workspace, &evidence_session, &name)?)
 }
 
 /// A small preview of a recorded step's own screenshot, as a data URL.
@@ -76,7 +77,7 @@ pub fn step_thumbnail(
     session_id: String,
     src: String,
 ) -> Result<String, AppError> {
-    screenshots::step_thumbnail(&workspace, &session_id, &src)
+    Ok(pictures::step_thumbnail(&workspace, &session_id, &src)?)
 }
 
 /// Burns the reviewer's rectangles into the named pictures (screenshots and frames).
@@ -84,7 +85,7 @@ pub fn step_thumbnail(
 #[specta::specta]
 #[tracing::instrument(skip(request), fields(evidence_session = %request.evidence_session), err)]
 pub fn apply_masks(request: MaskRequest) -> Result<u32, AppError> {
-    screenshots::apply(&request)
+    Ok(pictures::apply(&request)?)
 }
 
 /// Deletes a picture (a screenshot or a frame) from the evidence and so from any export.
@@ -96,7 +97,7 @@ pub fn omit_screenshot(
     evidence_session: String,
     name: String,
 ) -> Result<(), AppError> {
-    screenshots::omit(&workspace, &evidence_session, &name)
+    Ok(pictures::omit(&workspace, &evidence_session, &name)?)
 }
 
 /// The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
@@ -105,7 +106,7 @@ pub fn omit_screenshot(
 #[specta::specta]
 #[tracing::instrument(skip(request), fields(evidence_session = %request.evidence_session), err)]
 pub fn preview_masks(request: MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppError> {
-    screenshots::preview(&request)
+    Ok(pictures::preview(&request)?)
 }
 
 /// Which pictures of an evidence session (screenshots and filmstrip frames) a person has
@@ -117,7 +118,7 @@ pub fn review_checklist(
     workspace: String,
     evidence_session: String,
 ) -> Result<ReviewChecklist, AppError> {
-    review::checklist(&workspace, &evidence_session)
+    Ok(pictures::checklist(&workspace, &evidence_session)?)
 }
 
 /// Marks one picture as checked (or not) on the review checklist.
@@ -130,5 +131,10 @@ pub fn mark_reviewed(
     name: String,
     reviewed: bool,
 ) -> Result<ReviewChecklist, AppError> {
-    review::mark(&workspace, &evidence_session, &name, reviewed)
+    Ok(pictures::mark(
+        &workspace,
+        &evidence_session,
+        &name,
+        reviewed,
+    )?)
 }

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use base64::Engine;
 use common::*;
 use image::RgbaImage;
+use whittle_app::result_actions;
 use whittle_app::runs::Runs;
-use whittle_app::screenshots::{self, MaskPreviewRequest, MaskRequest};
-use whittle_app::{result_actions, review};
+use whittle_service::api::pictures::{self as screenshots, MaskPreviewRequest, MaskRequest};
 use whittle_service::mask::{MaskRect, MaskStyle};
 use whittle_service::run::{RunEnd, RunEvent};
 
@@ -141,7 +141,7 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
     let setup = Setup::new();
     let ws = setup.workspace().display().to_string();
     let (runs, evidence, shots) = minimize(&setup, SESSION);
-    let fresh = review::checklist(&ws, &evidence).unwrap();
+    let fresh = screenshots::checklist(&ws, &evidence).unwrap();
     // The filmstrip's frames are on the checklist beside the attempts' screenshots, and
     // the viewer opens each by the name the result's filmstrip gives it.
     let frames: Vec<String> = fresh
@@ -164,10 +164,10 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
 
     let (_, first, _) = &shots[0];
     let (_, last, _) = shots.last().unwrap();
-    review::mark(&ws, &evidence, first, true).unwrap();
-    review::mark(&ws, &evidence, &shown[0], true).unwrap();
+    screenshots::mark(&ws, &evidence, first, true).unwrap();
+    screenshots::mark(&ws, &evidence, &shown[0], true).unwrap();
     screenshots::omit(&ws, &evidence, last).unwrap();
-    let list = review::checklist(&ws, &evidence).unwrap();
+    let list = screenshots::checklist(&ws, &evidence).unwrap();
     assert_eq!(list.summary.total, total);
     assert_eq!(list.summary.reviewed, 3);
     assert_eq!(list.summary.omitted, 1);
@@ -176,7 +176,10 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
         "filmstrip/filmstrip.json",
         "filmstrip/attempt-1/step-01.png",
     ] {
-        assert!(review::mark(&ws, &evidence, bad, true).is_err(), "{bad}");
+        assert!(
+            screenshots::mark(&ws, &evidence, bad, true).is_err(),
+            "{bad}"
+        );
     }
 
     // The preview is what Apply burns.

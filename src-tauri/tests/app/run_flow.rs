@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use whittle_app::error::AppError;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::Runs;
-use whittle_app::{result_actions, reveal, run_control, screenshots};
+use whittle_app::{result_actions, reveal, run_control};
+use whittle_service::api::pictures as screenshots;
 use whittle_service::api::{CountField, RunRefusal};
 use whittle_service::mask::{MaskRect, MaskStyle};
 use whittle_service::run::{AttemptVerdict, RunEnd, RunEvent, RunNotice};
@@ -118,7 +119,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(thumb.starts_with("data:image/png;base64,") && thumb.len() < view.data_url.len());
     assert!(matches!(
         screenshots::step_thumbnail(&ws, SESSION, "../../whittle.json"),
-        Err(AppError::ScreenshotUnavailable { .. })
+        Err(screenshots::PictureError::Unavailable(_))
     ));
     let before = view.data_url.clone();
     let request = screenshots::MaskRequest {
@@ -140,7 +141,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(after.masks.iter().any(|m| m.reason == "reviewer"));
     assert!(matches!(
         screenshots::view(&ws, &evidence, "screenshots/../result.json"),
-        Err(AppError::ScreenshotUnavailable { .. })
+        Err(screenshots::PictureError::Unavailable(_))
     ));
 
     // Approval writes exactly the sidecar entry, next to the original session.

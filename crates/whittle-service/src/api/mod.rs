@@ -33,6 +33,7 @@ mod export;
 mod filmstrip;
 mod import;
 mod own_runs;
+pub mod pictures;
 mod privacy_setting;
 mod record;
 mod refusal;

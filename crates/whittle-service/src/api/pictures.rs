@@ -1,21 +1,36 @@
-//! The screenshot viewer's backend: masked images only, as data URLs (so nothing lands
-//! in the web view's cache), and reviewer masks burned into the archived files. Its
-//! pictures are the attempts' screenshots and the filmstrip frames alike.
+//! The screenshot viewer's actions over an evidence session's pictures (the attempts'
+//! screenshots and the filmstrip's frames alike): masked images only, as data URLs (so
+//! nothing lands in a web view's cache), reviewer masks burned into the archived files,
+//! previews of unapplied masks, omissions and the review checklist. Every picture name
+//! from a front end is parsed once into a [`PictureName`].
 
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
-use whittle_service::evidence::{
-    apply_masks, omit_shot, preview_masks, review_shot, session_step_png, thumbnail_png,
-    PictureName, THUMBNAIL_HEIGHT,
+
+use crate::evidence::{
+    apply_masks, mark_reviewed, omit_shot, preview_masks, review_checklist, review_shot,
+    session_step_png, thumbnail_png, PictureName, ReviewChecklist, THUMBNAIL_HEIGHT,
 };
-use whittle_service::mask::{MaskRect, MaskStyle};
+use crate::mask::{MaskRect, MaskStyle};
 
-use crate::error::AppError;
+/// Why a picture action failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    #[error("{id:?} is not a session name: {reason}")]
+    InvalidSessionId { id: String, reason: String },
+    #[error("the screenshot cannot be used: {0}")]
+    Unavailable(String),
+}
 
-#[derive(Debug, Clone, Serialize, specta::Type)]
+fn unavailable(reason: impl ToString) -> PictureError {
+    PictureError::Unavailable(reason.to_string())
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScreenshotView {
     /// The evidence session the image belongs to: with `name`, its full identity.
     pub evidence_session: String,
@@ -29,7 +44,8 @@ pub struct ScreenshotView {
     pub style: MaskStyle,
 }
 
-#[derive(Debug, Clone, Deserialize, specta::Type)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MaskRequest {
     pub workspace: String,
     pub evidence_session: String,
@@ -40,7 +56,8 @@ pub struct MaskRequest {
 }
 
 /// Masks the reviewer is still editing on one screenshot.
-#[derive(Debug, Clone, Deserialize, specta::Type)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MaskPreviewRequest {
     pub workspace: String,
     pub evidence_session: String,
@@ -50,7 +67,8 @@ pub struct MaskPreviewRequest {
 }
 
 /// One masked region exactly as Apply will burn it, to lay over the image.
-#[derive(Debug, Clone, Serialize, specta::Type)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MaskPatchView {
     pub x: u32,
     pub y: u32,
@@ -59,36 +77,32 @@ pub struct MaskPatchView {
     pub data_url: String,
 }
 
-pub(crate) fn unavailable(reason: impl ToString) -> AppError {
-    AppError::ScreenshotUnavailable {
-        reason: reason.to_string(),
-    }
-}
-
 /// A session folder of the workspace, by id (evidence sessions are sessions too).
-pub(crate) fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, AppError> {
-    validate_session_id(evidence_session).map_err(|reason| AppError::InvalidSessionId {
+pub fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, PictureError> {
+    validate_session_id(evidence_session).map_err(|reason| PictureError::InvalidSessionId {
         id: evidence_session.to_owned(),
         reason: reason.to_string(),
     })?;
     resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
 }
 
-/// A picture name from the window, parsed once: every command below holds the typed
-/// name the service checks files against.
-pub(crate) fn picture(name: &str) -> Result<PictureName, AppError> {
+fn picture(name: &str) -> Result<PictureName, PictureError> {
     name.parse().map_err(unavailable)
 }
 
-pub(crate) fn png_data_url(png: &[u8]) -> String {
+pub fn png_data_url(png: &[u8]) -> String {
     format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(png)
     )
 }
 
-/// A small preview of an archived (masked) screenshot, for its history row.
-pub fn thumbnail(workspace: &str, evidence_session: &str, name: &str) -> Result<String, AppError> {
+/// A small preview of an archived (masked) picture, for its history row.
+pub fn thumbnail(
+    workspace: &str,
+    evidence_session: &str,
+    name: &str,
+) -> Result<String, PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
     let shot = review_shot(&dir, picture(name)?).map_err(unavailable)?;
     let small = thumbnail_png(&shot.png, name, THUMBNAIL_HEIGHT).map_err(unavailable)?;
@@ -96,7 +110,11 @@ pub fn thumbnail(workspace: &str, evidence_session: &str, name: &str) -> Result<
 }
 
 /// A small preview of the recorder's screenshot of a step (`screenshot_src`).
-pub fn step_thumbnail(workspace: &str, session_id: &str, src: &str) -> Result<String, AppError> {
+pub fn step_thumbnail(
+    workspace: &str,
+    session_id: &str,
+    src: &str,
+) -> Result<String, PictureError> {
     let dir = evidence_dir(workspace, session_id)?;
     let png = session_step_png(&dir, src).map_err(unavailable)?;
     let small = thumbnail_png(&png, src, THUMBNAIL_HEIGHT).map_err(unavailable)?;
@@ -107,7 +125,7 @@ pub fn view(
     workspace: &str,
     evidence_session: &str,
     name: &str,
-) -> Result<ScreenshotView, AppError> {
+) -> Result<ScreenshotView, PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
     let shot = review_shot(&dir, picture(name)?).map_err(unavailable)?;
     Ok(ScreenshotView {
@@ -121,7 +139,7 @@ pub fn view(
     })
 }
 
-pub fn apply(request: &MaskRequest) -> Result<u32, AppError> {
+pub fn apply(request: &MaskRequest) -> Result<u32, PictureError> {
     let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
     let pictures = request
         .screenshots
@@ -133,7 +151,7 @@ pub fn apply(request: &MaskRequest) -> Result<u32, AppError> {
 
 /// The reviewer's unapplied masks rendered by the burning code itself, region by region
 /// (only masked pixels of an already-masked image cross to the window).
-pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppError> {
+pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, PictureError> {
     let dir = evidence_dir(&request.workspace, &request.evidence_session)?;
     let shown = picture(&request.screenshot)?;
     let patches = preview_masks(&dir, shown, &request.rects, request.style).map_err(unavailable)?;
@@ -149,7 +167,26 @@ pub fn preview(request: &MaskPreviewRequest) -> Result<Vec<MaskPatchView>, AppEr
         .collect())
 }
 
-pub fn omit(workspace: &str, evidence_session: &str, name: &str) -> Result<(), AppError> {
+pub fn omit(workspace: &str, evidence_session: &str, name: &str) -> Result<(), PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
     omit_shot(&dir, picture(name)?).map_err(unavailable)
+}
+
+/// The reviewer's checklist over the session's pictures (its `review.json`).
+pub fn checklist(workspace: &str, evidence_session: &str) -> Result<ReviewChecklist, PictureError> {
+    Ok(review_checklist(&evidence_dir(
+        workspace,
+        evidence_session,
+    )?))
+}
+
+/// Ticks (or unticks) one picture as checked by a person.
+pub fn mark(
+    workspace: &str,
+    evidence_session: &str,
+    name: &str,
+    reviewed: bool,
+) -> Result<ReviewChecklist, PictureError> {
+    let dir = evidence_dir(workspace, evidence_session)?;
+    mark_reviewed(&dir, picture(name)?, reviewed).map_err(unavailable)
 }
