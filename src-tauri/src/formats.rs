@@ -13,6 +13,7 @@ use whittle_service::import::{RecordOptions, RecordOutcome};
 use crate::app_config::config_for;
 use crate::error::AppError;
 use whittle_service::api::pictures::{evidence_dir, png_data_url};
+use whittle_service::evidence::ShotOmission;
 
 /// One replay of an imported session on `device` (or the only device).
 pub async fn record(
@@ -66,7 +67,7 @@ pub struct FrameView {
     pub name: Option<String>,
     /// A small PNG data URL of the masked frame; `None` when it was omitted.
     pub image: Option<String>,
-    pub omitted: Option<String>,
+    pub omitted: Option<ShotOmission>,
 }
 
 /// Frame height in the result view.

@@ -494,7 +494,7 @@ export type FrameView_Deserialize = {
 	name?: string | null,
 	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
 	image?: string | null,
-	omitted?: string | null,
+	omitted?: ShotOmission | null,
 };
 
 export type FrameView_Serialize = {
@@ -509,7 +509,7 @@ export type FrameView_Serialize = {
 	name: string | null,
 	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
 	image: string | null,
-	omitted: string | null,
+	omitted: ShotOmission | null,
 };
 
 /**  What to import, and into which workspace. */
@@ -1311,7 +1311,7 @@ export type RunNotice =
 /**  A pool device whose log capture did not start (it replays nothing). */
 { kind: "pool_device_left_out"; device: string; detail: string } | 
 /**  An attempt's screenshot was not archived (privacy fails closed). */
-{ kind: "screenshot_omitted"; attempt: number; why: string } | 
+{ kind: "screenshot_omitted"; attempt: number; why: ShotOmission } | 
 /**  Bookkeeping files that could not be written (the result is unaffected). */
 { kind: "file_not_written"; file: string; detail: string } | 
 /**
@@ -1722,6 +1722,30 @@ export type SetupView_Serialize = {
 	/**  The screenshot privacy level runs use; `None` without a config that loads. */
 	privacy_level: PrivacyLevel | null,
 };
+
+export type ShotOmission = 
+/**  The UI hierarchy could not be read around the screenshot. */
+{ kind: "no_hierarchy" } | 
+/**  The screen changed while it was captured, also on the retake. */
+{ kind: "screen_changed" } | 
+/**  The hierarchy is empty (the app has just crashed) but the image is not blank. */
+{ kind: "empty_hierarchy" } | 
+/**  The hierarchy names no node's package, so whose screen it is is unknown. */
+{ kind: "no_package_info" } | 
+/**  No node of the app is on screen; `shown` names (clipped) what is. */
+{ kind: "not_the_app"; shown: string } | 
+/**  The hierarchy does not span the image (another size, not a uniform scale). */
+{ kind: "extent_mismatch" } | 
+/**  The image does not decode (truncated, empty, another format, too large). */
+{ kind: "undecodable"; detail: string } | 
+/**  The screenshot could not be taken or masked (a device, server or disk failure). */
+{ kind: "capture_failed"; detail: string } | 
+/**  The run was cancelled before its screenshot. */
+{ kind: "cancelled" } | 
+/**  A reviewer omitted it from the evidence. */
+{ kind: "by_reviewer" } | 
+/**  A reason written as text by a Whittle that did not type it yet. */
+{ kind: "recorded"; detail: string };
 
 /**  One picture on the checklist. */
 export type ShotReview = ShotReview_Serialize | ShotReview_Deserialize;

@@ -21,14 +21,14 @@ describe("Filmstrip", () => {
   it("shows each frame numbered as the steps, an omitted one with its reason, and the device time", async () => {
     const calls = fakeBackend({
       filmstrip: () =>
-        strip([kept(1, 1), kept(2, 8), { position: 3, step: 11, name: null, image: null, omitted: "the UI hierarchy is empty" }]),
+        strip([kept(1, 1), kept(2, 8), { position: 3, step: 11, name: null, image: null, omitted: { kind: "empty_hierarchy" } }]),
     });
     render(Filmstrip, { workspace: "/ws", evidenceSession: "ev-1" });
     await waitFor(() => expect(screen.getByTestId("filmstrip")).toBeInTheDocument());
     expect(commandCalls(calls, "filmstrip")).toEqual([{ workspace: "/ws", evidenceSession: "ev-1" }]);
     expect(screen.getByText(/replay 16 .*0\.9 s of extra device time/)).toBeInTheDocument();
     expect(screen.getAllByRole("img")).toHaveLength(3);
-    expect(screen.getByText("Omitted: the UI hierarchy is empty")).toBeInTheDocument();
+    expect(screen.getByText("Omitted: the UI hierarchy is empty (as when the app has just crashed)")).toBeInTheDocument();
     expect(screen.getByText(/Step 2 · original step 8/)).toBeInTheDocument();
     expect(screen.getByText(/Step 1 · after the launch/)).toBeInTheDocument();
   });
@@ -39,7 +39,7 @@ describe("Filmstrip", () => {
       filmstrip: () =>
         strip([
           kept(1, 1),
-          omitted ? { position: 2, step: 8, name: null, image: null, omitted: "omitted by the reviewer" } : kept(2, 8),
+          omitted ? { position: 2, step: 8, name: null, image: null, omitted: { kind: "by_reviewer" } } : kept(2, 8),
         ]),
     });
     const onopen = vi.fn();

@@ -55,11 +55,11 @@ describe("OutcomeBanner", () => {
     render(OutcomeBanner, {
       summary,
       result,
-      warnings: [{ kind: "notice", notice: { kind: "screenshot_omitted", attempt: 2, why: "x" } }, { kind: "flaky" }],
+      warnings: [{ kind: "notice", notice: { kind: "screenshot_omitted", attempt: 2, why: { kind: "by_reviewer" } } }, { kind: "flaky" }],
     });
     expect(screen.getByTestId("outcome-text")).toHaveTextContent("已找到最小路径");
     const items = screen.getByRole("list", { name: "警告" }).querySelectorAll("li");
     expect(items).toHaveLength(2);
-    expect(items[0]).toHaveTextContent("第 2 次尝试：截图已省略（x）。");
+    expect(items[0]).toHaveTextContent("第 2 次尝试：截图已省略（已被审阅者省略）。");
   });
 });

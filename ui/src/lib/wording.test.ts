@@ -67,9 +67,12 @@ describe("wording", () => {
     expect(skipText({ code: "unstable_key", key_kind: "its screen position" })).toMatch(/屏幕位置/);
     expect(deviceStateWords("online")).toBe("在线");
     expect(deviceStateWords("weird")).toBe("weird");
+    expect(noticeText({ kind: "screenshot_omitted", attempt: 3, why: { kind: "empty_hierarchy" } })).toBe(
+      "第 3 次尝试：截图已省略（UI 层级为空（例如应用刚刚崩溃））。",
+    );
     expect(
-      noticeText({ kind: "screenshot_omitted", attempt: 3, why: "x" }),
-    ).toBe("第 3 次尝试：截图已省略（x）。");
+      noticeText({ kind: "screenshot_omitted", attempt: 4, why: { kind: "capture_failed", detail: "adb gone" } }),
+    ).toBe("第 4 次尝试：截图已省略（无法截图：adb gone）。");
   });
 
   it("says what a candidate removed in ranges", () => {

@@ -15,6 +15,7 @@ import type {
   RunNotice,
   RunStatus,
   RunSummary,
+  ShotOmission,
   SkipReason,
   StepWords,
   TargetWords,
@@ -98,6 +99,22 @@ export function failureWords(cause: FailureCause): string {
       return t("failure.notSaved", { detail: cause.detail });
     case "recorded":
       return cause.detail;
+  }
+}
+
+/** Why a picture was not kept (`ShotOmission`), in words; details are the device's or
+ *  the disk's own text. */
+export function omissionWords(why: ShotOmission): string {
+  switch (why.kind) {
+    case "not_the_app":
+      return t("omission.not_the_app", { shown: why.shown });
+    case "undecodable":
+    case "capture_failed":
+      return t(`omission.${why.kind}`, { detail: why.detail });
+    case "recorded":
+      return why.detail;
+    default:
+      return t(`omission.${why.kind}`);
   }
 }
 
@@ -188,7 +205,7 @@ export function noticeText(notice: RunNotice): string {
     case "pool_device_left_out":
       return t("notice.poolDeviceLeftOut", { device: notice.device, detail: notice.detail });
     case "screenshot_omitted":
-      return t("notice.screenshotOmitted", { attempt: notice.attempt, why: notice.why });
+      return t("notice.screenshotOmitted", { attempt: notice.attempt, why: omissionWords(notice.why) });
     case "file_not_written":
       return t("notice.fileNotWritten", { file: notice.file, detail: notice.detail });
     case "resumed":

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::session_error::{session_dir, SessionReadError};
-use crate::evidence::{review_shot, thumbnail_png, FilmstripRecord, PictureName};
+use crate::evidence::{review_shot, thumbnail_png, FilmstripRecord, PictureName, ShotOmission};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filmstrip {
@@ -28,7 +28,7 @@ pub struct FilmFrame {
     /// The masked frame as a PNG `height` pixels high; `None` when it is missing.
     pub png: Option<Vec<u8>>,
     /// Why the frame is missing, when it is.
-    pub omitted: Option<String>,
+    pub omitted: Option<ShotOmission>,
 }
 
 /// The filmstrip of evidence session `evidence_session`, frames `height` pixels high;
@@ -64,7 +64,9 @@ pub fn filmstrip(
                 position,
                 step: frame.step,
                 omitted: match (&png, &frame.omitted) {
-                    (None, None) => Some("the frame could not be read".into()),
+                    (None, None) => Some(ShotOmission::Undecodable {
+                        detail: "the frame could not be read".into(),
+                    }),
                     (_, omitted) => omitted.clone(),
                 },
                 name,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::picture::PictureName;
 use super::screenshot::{archive_to, ArchivedShot, HubScreen};
 use super::shot_name::shot_path;
+use super::shot_omission::ShotOmission;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
@@ -22,8 +23,6 @@ use crate::replay::ReplayObserver;
 // Defined with the picture names; named here too, where frames are archived.
 pub use super::picture::FILMSTRIP_DIR;
 const RECORD_FILE: &str = "filmstrip.json";
-/// Why a frame is missing once the reviewer omitted it.
-const REVIEWER_OMITTED: &str = "omitted by the reviewer";
 
 /// `filmstrip/filmstrip.json`: every strip taken, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +48,8 @@ pub struct StripFrame {
     pub step: Option<u32>,
     /// Relative to the evidence session; `None` when the frame was omitted.
     pub src: Option<String>,
-    pub omitted: Option<String>,
+    #[serde(default, deserialize_with = "ShotOmission::read_compat")]
+    pub omitted: Option<ShotOmission>,
 }
 
 impl FilmstripRecord {
@@ -87,7 +87,7 @@ impl FilmstripRecord {
         for frame in record.strips.iter_mut().flat_map(|s| s.frames.iter_mut()) {
             if frame.src.as_deref() == Some(name.as_str()) {
                 frame.src = None;
-                frame.omitted = Some(REVIEWER_OMITTED.to_owned());
+                frame.omitted = Some(ShotOmission::ByReviewer);
                 changed = true;
             }
         }
@@ -253,7 +253,8 @@ pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<Fi
                 .as_deref()
                 .and_then(|src| frame_file(evidence_dir, src))
                 .map(|(_, path)| path),
-            omitted: f.omitted.clone(),
+            // The bundle is English: the reason as the CLI words it.
+            omitted: f.omitted.as_ref().map(ShotOmission::to_string),
         })
         .collect();
     Some(FilmstripInput {
@@ -342,6 +343,6 @@ mod tests {
         let frames = &FilmstripRecord::read(dir.path()).strips[0].frames;
         assert!(frames[0].src.is_some() && frames[0].omitted.is_none());
         assert_eq!(frames[1].src, None);
-        assert_eq!(frames[1].omitted.as_deref(), Some(REVIEWER_OMITTED));
+        assert_eq!(frames[1].omitted, Some(ShotOmission::ByReviewer));
     }
 }

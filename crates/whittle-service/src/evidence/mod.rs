@@ -14,6 +14,7 @@ mod review;
 mod review_error;
 mod screenshot;
 mod shot_name;
+mod shot_omission;
 mod thumbnail;
 
 pub use before_frame::{AttemptShot, BeforeLastAction};
@@ -34,4 +35,5 @@ pub use review_error::ReviewError;
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
 pub(crate) use shot_name::shot_path;
 pub use shot_name::validate_shot_name;
+pub use shot_omission::ShotOmission;
 pub use thumbnail::{session_step_png, thumbnail_png, THUMBNAIL_HEIGHT};

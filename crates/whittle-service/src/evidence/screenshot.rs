@@ -5,6 +5,7 @@ use whittle_contract::ui::Hierarchy;
 
 use super::mask_record::{write_record, MaskRecord};
 use super::picture::PictureName;
+use super::shot_omission::ShotOmission;
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};
@@ -24,7 +25,7 @@ pub struct ArchivedShot {
     pub src: Option<String>,
     pub redacted: bool,
     /// Why it was omitted, when it was.
-    pub omitted_because: Option<String>,
+    pub omitted_because: Option<ShotOmission>,
 }
 
 /// Takes a screenshot of `package`'s screen on `device` into a private temp file between
@@ -118,26 +119,34 @@ pub(crate) async fn archive_to(
     name: &str,
     masking: &MaskingConfig,
 ) -> ArchivedShot {
-    let omitted = |why: String| ArchivedShot {
+    let omitted = |why: ShotOmission| ArchivedShot {
         src: None,
         redacted: true,
         omitted_because: Some(why),
     };
     let raw = match RawScreenshot::new() {
         Ok(raw) => raw,
-        Err(e) => return omitted(format!("no temp file for the screenshot: {e}")),
+        Err(e) => {
+            return omitted(ShotOmission::CaptureFailed {
+                detail: format!("no temp file for the screenshot: {e}"),
+            })
+        }
     };
     let raw_path = raw.path().to_string_lossy().to_string();
     let folder = evidence_dir.join(folder_rel);
     if let Err(e) = std::fs::create_dir_all(&folder) {
-        return omitted(format!("cannot create {}: {e}", folder.display()));
+        return omitted(ShotOmission::CaptureFailed {
+            detail: format!("cannot create {}: {e}", folder.display()),
+        });
     }
     let out = folder.join(name);
     let mut take = 1;
     let outcome = loop {
         let before = screen.hierarchy().await;
         if let Err(e) = screen.screenshot(&raw_path).await {
-            return omitted(format!("screenshot failed: {e}"));
+            return omitted(ShotOmission::CaptureFailed {
+                detail: format!("screenshot failed: {e}"),
+            });
         }
         let after = screen.hierarchy().await;
         let capture = Capture {
@@ -177,11 +186,10 @@ pub(crate) async fn archive_to(
                 omitted_because: None,
             }
         }
-        Ok(MaskOutcome::Omitted { reason }) => omitted(match reason {
-            OmitReason::ScreenChanged => format!("{reason}, also on the retake"),
-            _ => reason.to_string(),
+        Ok(MaskOutcome::Omitted { reason }) => omitted(ShotOmission::of(&reason)),
+        Err(e) => omitted(ShotOmission::CaptureFailed {
+            detail: format!("masking failed: {e}"),
         }),
-        Err(e) => omitted(format!("masking failed: {e}")),
     }
 }
 

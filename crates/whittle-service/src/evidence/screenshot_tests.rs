@@ -10,6 +10,7 @@ use whittle_contract::ui::{Hierarchy, UiElement};
 
 use super::*;
 use crate::config::PrivacyLevel;
+use crate::evidence::ShotOmission;
 
 const APP: &str = "com.example.shop";
 
@@ -124,8 +125,7 @@ async fn a_screen_still_changing_on_the_retake_is_omitted() {
     let shot = archive_standard(&screen, dir.path(), 1).await;
     assert_eq!(screen.shots(), 2, "one retake, no more");
     assert!(shot.redacted && shot.src.is_none());
-    let why = shot.omitted_because.unwrap();
-    assert!(why.contains("changed") && why.contains("retake"), "{why}");
+    assert_eq!(shot.omitted_because, Some(ShotOmission::ScreenChanged));
     assert!(!dir.path().join("screenshots/attempt-001.png").exists());
 }
 
@@ -146,8 +146,7 @@ async fn a_crash_between_the_shot_and_the_dump_omits_the_shot() {
     assert!(shot.redacted && shot.src.is_none(), "{shot:?}");
     assert!(!dir.path().join("screenshots/attempt-003.png").exists());
     // The retake sees the empty hierarchy on both sides: omitted for that reason.
-    let why = shot.omitted_because.unwrap();
-    assert!(why.contains("empty"), "{why}");
+    assert_eq!(shot.omitted_because, Some(ShotOmission::EmptyHierarchy));
 }
 
 #[tokio::test]
@@ -155,10 +154,7 @@ async fn an_unreadable_hierarchy_omits_the_shot() {
     let dir = tempfile::tempdir().unwrap();
     let screen = Scripted::new(vec![None, None]);
     let shot = archive_standard(&screen, dir.path(), 1).await;
-    assert_eq!(
-        shot.omitted_because.as_deref(),
-        Some("no UI hierarchy to locate private data")
-    );
+    assert_eq!(shot.omitted_because, Some(ShotOmission::NoHierarchy));
 }
 
 /// A server that saves JPEG under the `.png` name it is given: archived (as a PNG) and
@@ -200,7 +196,9 @@ async fn a_jpeg_is_archived_as_png_and_garbage_is_omitted_with_why() {
     let shot = archive_standard(&screen, dir.path(), 3).await;
     assert!(shot.redacted && shot.src.is_none(), "{shot:?}");
     assert_eq!(
-        shot.omitted_because.as_deref(),
-        Some("screenshot could not be decoded: its bytes are not a PNG, JPEG or WebP image")
+        shot.omitted_because,
+        Some(ShotOmission::Undecodable {
+            detail: "its bytes are not a PNG, JPEG or WebP image".into()
+        })
     );
 }

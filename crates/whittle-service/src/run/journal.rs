@@ -28,6 +28,7 @@ use whittle_core::strategy::SearchStrategy;
 
 use super::journal_seal::{seal, verify, SEAL_FIELD};
 use crate::atomic::{append_durable, sync_dir};
+use crate::evidence::ShotOmission;
 use crate::replay::{ReplayVerdict, TargetIdentity};
 use crate::result::ResumeMark;
 
@@ -85,8 +86,12 @@ pub struct JournalAttempt {
     pub duration_ms: u32,
     pub screenshot_src: Option<String>,
     pub screenshot_redacted: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub screenshot_omitted: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "ShotOmission::read_compat"
+    )]
+    pub screenshot_omitted: Option<ShotOmission>,
     /// The screenshot is the frame before this step's action (the last one), kept
     /// because the frame after the replay could not be (evidence/before_frame.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,6 +6,8 @@ use std::fmt;
 use serde::Serialize;
 use whittle_core::plan::PlanNotice;
 
+use crate::evidence::ShotOmission;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -21,7 +23,7 @@ pub enum RunNotice {
     /// A pool device whose log capture did not start (it replays nothing).
     PoolDeviceLeftOut { device: String, detail: String },
     /// An attempt's screenshot was not archived (privacy fails closed).
-    ScreenshotOmitted { attempt: u32, why: String },
+    ScreenshotOmitted { attempt: u32, why: ShotOmission },
     /// Bookkeeping files that could not be written (the result is unaffected).
     FileNotWritten { file: String, detail: String },
     /// The run goes on from its journal after an interruption: `after_attempts` were

@@ -27,12 +27,11 @@ use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{
     archive_screenshot, ArchivedShot, AttemptShot, BeforeLastAction, FilmRecorder, FilmSource,
-    FilmstripRecord,
+    FilmstripRecord, ShotOmission,
 };
 use crate::replay::{replay_observed, ReplayError, ReplayObserver, ReplayVerdict};
 
 /// Why a cancelled attempt has no screenshot (shown, never read back).
-const CANCELLED_SHOT: &str = "the run was cancelled before its screenshot";
 
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
@@ -46,7 +45,7 @@ pub(crate) struct Search<'a, E> {
     /// Why screenshots were omitted, as already told: each reason is told once (its first
     /// attempt), since after a crash every reproducing attempt's screen is the launcher's
     /// and would repeat it; each attempt's notes and history row still say it.
-    pub omissions_told: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    pub omissions_told: std::sync::Mutex<Vec<ShotOmission>>,
     /// Where every finished attempt is made durable before the next replay starts
     /// (`None` only for a run that ends before its baseline).
     pub journal: Option<&'a Journal>,
@@ -61,13 +60,17 @@ struct Ran {
 
 impl<E> Search<'_, E> {
     /// True the first time `why` is asked about in this run.
-    fn first_telling(&self, why: &str) -> bool {
+    fn first_telling(&self, why: &ShotOmission) -> bool {
         // A poisoned set only means another attempt panicked mid-insert: keep using it.
         let mut told = self
             .omissions_told
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        told.insert(why.to_string())
+        let first = !told.contains(why);
+        if first {
+            told.push(why.clone());
+        }
+        first
     }
 }
 
@@ -190,7 +193,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                 shot: ArchivedShot {
                     src: None,
                     redacted: true,
-                    omitted_because: Some(CANCELLED_SHOT.into()),
+                    omitted_because: Some(ShotOmission::Cancelled),
                 },
                 before_step: None,
             }

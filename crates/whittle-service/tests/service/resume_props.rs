@@ -94,7 +94,7 @@ fn drive(
                 duration_ms: 5,
                 screenshot_src: None,
                 screenshot_redacted: true,
-                screenshot_omitted: Some("test".into()),
+                screenshot_omitted: Some(whittle_service::evidence::ShotOmission::Cancelled),
                 screenshot_before_step: None,
                 finished_at: "2026-01-01T00:00:00Z".into(),
             });
