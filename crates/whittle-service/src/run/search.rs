@@ -31,8 +31,6 @@ use crate::evidence::{
 };
 use crate::replay::{replay_observed, ReplayError, ReplayObserver, ReplayVerdict};
 
-/// Why a cancelled attempt has no screenshot (shown, never read back).
-
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
     pub config: &'a Config,
