@@ -222,6 +222,31 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   const original = new Map(pngs().map((n) => [n, readFileSync(join(shotsDir, n))]));
   await click(await one(byTestId("add-mask"), "Add a mask"));
   await saveScreenshot("4b-mask-added.png");
+  // At 1280×720, with a mask drawn and with Compare on, the picture and its actions are
+  // in view without scrolling: nothing falls below the dialog or is cut at its side.
+  const inView = (testIds) =>
+    exec(
+      `return arguments[0].map((id) => {
+         const el = document.querySelector('[data-testid="' + id + '"]');
+         if (!el) return id + ": missing";
+         const r = el.getBoundingClientRect();
+         return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1
+           ? null
+           : id + ": " + [r.left, r.top, r.right, r.bottom].map(Math.round) + " in " + window.innerWidth + "x" + window.innerHeight;
+       }).filter(Boolean);`,
+      [testIds],
+    );
+  assert.deepEqual(await inView(["mask-apply-one", "mask-apply-all", "omit-screenshot"]), [], "the actions fit with a mask drawn");
+  await click(await one(byTestId("compare-toggle")));
+  await one(byTestId("compare-partner"), "the comparison");
+  await new Promise((r) => setTimeout(r, 800));
+  await saveScreenshot("4b2-compare-with-mask.png");
+  assert.deepEqual(
+    await inView(["mask-apply-one", "mask-apply-all", "omit-screenshot", "compare-partner"]),
+    [],
+    "the actions and the compared picture fit with Compare on",
+  );
+  await click(await one(byTestId("compare-toggle")));
   await click(await one(byTestId("mask-apply-one")));
   const changed = await waitFor("the mask to be burned into one archived file", () => {
     const differ = pngs().filter((n) => !original.get(n).equals(readFileSync(join(shotsDir, n))));
