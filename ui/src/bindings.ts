@@ -1643,6 +1643,44 @@ export type SessionDetail_Serialize = {
 	crashes: CrashDetail_Serialize[],
 };
 
+/**
+ *  A session folder that cannot be used, with the file (and, for `.jsonl` files, the
+ *  1-based line) where the problem is. Displays as e.g.
+ *  `steps.jsonl line 7: not valid JSON (expected `,` or `}` at column 14)`. Typed on the
+ *  wire too, so the window words a session's problem in its own language.
+ */
+export type SessionError = SessionError_Serialize | SessionError_Deserialize;
+
+/**
+ *  A session folder that cannot be used, with the file (and, for `.jsonl` files, the
+ *  1-based line) where the problem is. Displays as e.g.
+ *  `steps.jsonl line 7: not valid JSON (expected `,` or `}` at column 14)`. Typed on the
+ *  wire too, so the window words a session's problem in its own language.
+ */
+export type SessionError_Deserialize = {
+	/**  The file name inside the session folder (or the folder itself). */
+	file: string,
+	/**  1-based line number for line-oriented files. */
+	line?: number | null,
+	problem: SessionProblem,
+};
+
+/**
+ *  A session folder that cannot be used, with the file (and, for `.jsonl` files, the
+ *  1-based line) where the problem is. Displays as e.g.
+ *  `steps.jsonl line 7: not valid JSON (expected `,` or `}` at column 14)`. Typed on the
+ *  wire too, so the window words a session's problem in its own language.
+ */
+export type SessionError_Serialize = {
+	/**  The file name inside the session folder (or the folder itself). */
+	file: string,
+	/**  1-based line number for line-oriented files. */
+	line: number | null,
+	problem: SessionProblem,
+};
+
+export type SessionProblem = { code: "folder_missing" } | { code: "bad_folder_name"; detail: string } | { code: "symlinked_folder" } | { code: "missing" } | { code: "unreadable"; detail: string } | { code: "not_utf8" } | { code: "file_too_large"; limit_bytes: number } | { code: "file_past_limit"; limit_bytes: number } | { code: "symlink_outside" } | { code: "line_too_long"; limit_bytes: number } | { code: "too_many_records"; limit: number } | { code: "invalid_json"; detail: string } | { code: "truncated" } | { code: "invalid_record"; what: string; detail: string } | { code: "unknown_crash_kind"; kind: string } | { code: "empty_crash_id" } | { code: "duplicate_crash_id"; crash_id: string; first_line: number } | { code: "step_index_zero" } | { code: "duplicate_step_index"; index: number; first_line: number } | { code: "missing_step_indexes"; previous: number; found: number } | { code: "step_out_of_order"; index: number; previous: number } | { code: "screenshot_outside_session"; path: string } | { code: "repro_path_unknown_step"; crash_id: string; index: number } | { code: "repro_path_repeats_step"; crash_id: string; index: number };
+
 export type SessionStatus = "running" | "passed" | "failed";
 
 export type SessionSummary = SessionSummary_Serialize | SessionSummary_Deserialize;
@@ -1659,8 +1697,8 @@ export type SessionSummary_Deserialize = {
 	crash_count: number,
 	/**  Distinct crash signatures. */
 	crash_groups: number,
-	/**  Why the session cannot be used, if it cannot. */
-	problem?: string | null,
+	/**  Why the session cannot be used, if it cannot (the first problem met). */
+	problem?: SessionError_Deserialize | null,
 	/**
 	 *  For the evidence session of a minimize run: the session it minimized
 	 *  (`extra.original_session` of its meta, when that is a valid session id).
@@ -1682,8 +1720,8 @@ export type SessionSummary_Serialize = {
 	crash_count: number,
 	/**  Distinct crash signatures. */
 	crash_groups: number,
-	/**  Why the session cannot be used, if it cannot. */
-	problem: string | null,
+	/**  Why the session cannot be used, if it cannot (the first problem met). */
+	problem: SessionError_Serialize | null,
 	/**
 	 *  For the evidence session of a minimize run: the session it minimized
 	 *  (`extra.original_session` of its meta, when that is a valid session id).

@@ -13,7 +13,10 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::model::SessionStatus;
-use crate::session::{read_crashes, read_meta, read_steps, validate_session_id, SESSIONS_DIR};
+use crate::session::{
+    read_crashes, read_meta, read_steps, validate_session_id, SessionError, SessionProblem,
+    SESSIONS_DIR,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -29,8 +32,8 @@ pub struct SessionSummary {
     pub crash_count: u32,
     /// Distinct crash signatures.
     pub crash_groups: u32,
-    /// Why the session cannot be used, if it cannot.
-    pub problem: Option<String>,
+    /// Why the session cannot be used, if it cannot (the first problem met).
+    pub problem: Option<SessionError>,
     /// For the evidence session of a minimize run: the session it minimized
     /// (`extra.original_session` of its meta, when that is a valid session id).
     pub evidence_of: Option<String>,
@@ -80,10 +83,8 @@ pub fn list_sessions(workspace: &Path) -> Result<Vec<SessionSummary>, WorkspaceE
             })?;
         let session_id = entry.file_name().to_string_lossy().into_owned();
         if file_type.is_symlink() {
-            summaries.push(SessionSummary::with_problem(
-                session_id,
-                "is a symbolic link; Whittle does not follow links out of the workspace".into(),
-            ));
+            let problem = SessionError::in_file(&session_id, SessionProblem::SymlinkedFolder);
+            summaries.push(SessionSummary::with_problem(session_id, problem));
         } else if file_type.is_dir() {
             summaries.push(summarize(&entry.path(), session_id));
         }
@@ -94,7 +95,7 @@ pub fn list_sessions(workspace: &Path) -> Result<Vec<SessionSummary>, WorkspaceE
 }
 
 impl SessionSummary {
-    fn with_problem(session_id: String, problem: String) -> Self {
+    fn with_problem(session_id: String, problem: SessionError) -> Self {
         SessionSummary {
             problem: Some(problem),
             ..SessionSummary::unread(session_id)
@@ -122,7 +123,13 @@ impl SessionSummary {
 /// Reads what can be read; the first problem met is the summary's problem.
 fn summarize(dir: &Path, session_id: String) -> SessionSummary {
     if let Err(e) = validate_session_id(&session_id) {
-        return SessionSummary::with_problem(session_id, format!("folder name: {e}"));
+        let problem = SessionError::in_file(
+            &session_id,
+            SessionProblem::BadFolderName {
+                detail: e.to_string(),
+            },
+        );
+        return SessionSummary::with_problem(session_id, problem);
     }
     let mut summary = SessionSummary::unread(session_id);
     let mut problems = Vec::new();
@@ -140,12 +147,12 @@ fn summarize(dir: &Path, session_id: String) -> SessionSummary {
                 .filter(|id| validate_session_id(id).is_ok())
                 .map(str::to_owned);
         }
-        Err(e) => problems.push(e.to_string()),
+        Err(e) => problems.push(e),
     }
     let steps = match read_steps(dir) {
         Ok(steps) => Some(steps),
         Err(e) => {
-            problems.push(e.to_string());
+            problems.push(e);
             None
         }
     };
@@ -158,7 +165,7 @@ fn summarize(dir: &Path, session_id: String) -> SessionSummary {
             summary.crash_count = saturating_u32(crashes.len());
             summary.crash_groups = saturating_u32(crate::signature::group_crashes(&crashes).len());
         }
-        Err(e) => problems.push(e.to_string()),
+        Err(e) => problems.push(e),
     }
     summary.problem = problems.into_iter().next();
     summary

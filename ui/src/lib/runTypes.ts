@@ -24,6 +24,7 @@ export type {
   ReopenedRun_Serialize as ReopenedRun,
   ReplayEstimate,
   RunNotice,
+  SessionError_Serialize as SessionError,
   ShotOmission,
   SkipReason,
   StepWords_Serialize as StepWords,

@@ -13,6 +13,7 @@ import {
   skipText,
   statusHeadline,
   stepText,
+  sessionProblemWords,
   verdictKind,
 } from "./wording";
 import { setLocale } from "./i18n/index.svelte";
@@ -73,6 +74,12 @@ describe("wording", () => {
     expect(
       noticeText({ kind: "screenshot_omitted", attempt: 4, why: { kind: "capture_failed", detail: "adb gone" } }),
     ).toBe("第 4 次尝试：截图已省略（无法截图：adb gone）。");
+    expect(sessionProblemWords({ file: "crashes.jsonl", line: 3, problem: { code: "invalid_record", what: "crash", detail: "x" } })).toBe(
+      "crashes.jsonl 第 3 行：不是有效的崩溃记录（x）",
+    );
+    expect(sessionProblemWords({ file: "meta.json", line: null, problem: { code: "missing" } })).toBe(
+      "meta.json：缺失（此文件夹不是 Whittle 会话）",
+    );
   });
 
   it("says what a candidate removed in ranges", () => {

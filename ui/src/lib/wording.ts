@@ -15,6 +15,7 @@ import type {
   RunNotice,
   RunStatus,
   RunSummary,
+  SessionError,
   ShotOmission,
   SkipReason,
   StepWords,
@@ -101,6 +102,26 @@ export function failureWords(cause: FailureCause): string {
       return cause.detail;
   }
 }
+
+/** Why a session cannot be used (`SessionError`), in words: the file and line, then the
+ *  problem; values quoted from the file are shown as they are. */
+export function sessionProblemWords(error: SessionError): string {
+  const p = error.problem;
+  const problem =
+    p.code === "invalid_record"
+      ? t("sessionProblem.invalid_record", {
+          what: isRecordWord(p.what) ? t(`sessionProblem.record.${p.what}`) : p.what,
+          detail: p.detail,
+        })
+      : t(`sessionProblem.${p.code}`, p as unknown as Record<string, string | number>);
+  return error.line === null
+    ? t("sessionProblem.at", { file: error.file, problem })
+    : t("sessionProblem.atLine", { file: error.file, line: error.line, problem });
+}
+
+const RECORD_WORDS = ["crash", "step", "session meta"] as const;
+const isRecordWord = (what: string): what is (typeof RECORD_WORDS)[number] =>
+  (RECORD_WORDS as readonly string[]).includes(what);
 
 /** Why a picture was not kept (`ShotOmission`), in words; details are the device's or
  *  the disk's own text. */

@@ -26,7 +26,7 @@ export const brokenExport: SessionSummary = {
   step_count: 0,
   crash_count: 0,
   crash_groups: 0,
-  problem: "steps.jsonl line 4: the line is cut off (truncated JSON)",
+  problem: { file: "steps.jsonl", line: 4, problem: { code: "truncated" } },
   evidence_of: null,
   past_runs: 0,
 };

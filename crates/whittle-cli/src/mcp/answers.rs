@@ -68,7 +68,7 @@ impl SessionEntry {
             step_count: summary.step_count,
             crash_count: summary.crash_count,
             crash_groups: summary.crash_groups,
-            problem: summary.problem.clone(),
+            problem: summary.problem.as_ref().map(ToString::to_string),
             evidence_of: summary.evidence_of.clone(),
             past_runs: summary.past_runs,
             crashes: crashes.iter().map(CrashEntry::of).collect(),

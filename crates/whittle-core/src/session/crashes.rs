@@ -56,7 +56,7 @@ pub fn parse_crashes(
         let at = |problem| SessionError::at_line(CRASHES_FILE, line.number, problem);
         let raw: RawCrash = serde_json::from_value(line.value).map_err(|e| {
             at(SessionProblem::InvalidRecord {
-                what: "crash",
+                what: "crash".into(),
                 detail: json_error_detail(&e),
             })
         })?;

@@ -67,7 +67,11 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
             match read {
                 Ok(0) => return None,
                 Ok(n) => self.bytes = self.bytes.saturating_add(n),
-                Err(source) => return self.fail(SessionProblem::Unreadable { source }),
+                Err(source) => {
+                    return self.fail(SessionProblem::Unreadable {
+                        detail: source.to_string(),
+                    })
+                }
             }
             if self.bytes > MAX_FILE_BYTES {
                 return self.fail(SessionProblem::FilePastLimit {

@@ -33,7 +33,11 @@ pub fn parse_meta(reader: impl Read) -> Result<SessionMeta, SessionError> {
     reader
         .take(MAX_LINE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| err(SessionProblem::Unreadable { source }))?;
+        .map_err(|source| {
+            err(SessionProblem::Unreadable {
+                detail: source.to_string(),
+            })
+        })?;
     if bytes.len() > MAX_LINE_BYTES {
         return Err(err(SessionProblem::FileTooLarge {
             limit_bytes: MAX_LINE_BYTES,
@@ -47,7 +51,7 @@ pub fn parse_meta(reader: impl Read) -> Result<SessionMeta, SessionError> {
     })?;
     serde_json::from_value(value).map_err(|e| {
         err(SessionProblem::InvalidRecord {
-            what: "session meta",
+            what: "session meta".into(),
             detail: json_error_detail(&e),
         })
     })

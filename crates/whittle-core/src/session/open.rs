@@ -13,7 +13,11 @@ use super::error::{SessionError, SessionProblem};
 pub(crate) fn open_session_file(dir: &Path, name: &str) -> Result<Option<File>, SessionError> {
     let path = dir.join(name);
     let err = |problem| SessionError::in_file(name, problem);
-    let unreadable = |source| err(SessionProblem::Unreadable { source });
+    let unreadable = |source: std::io::Error| {
+        err(SessionProblem::Unreadable {
+            detail: source.to_string(),
+        })
+    };
     match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let target = path.canonicalize();

@@ -53,7 +53,7 @@ pub fn parse_steps(reader: impl BufRead) -> Result<Vec<Step>, SessionError> {
         let at = |problem| SessionError::at_line(STEPS_FILE, line.number, problem);
         let raw: RawStep = serde_json::from_value(line.value).map_err(|e| {
             at(SessionProblem::InvalidRecord {
-                what: "step",
+                what: "step".into(),
                 detail: json_error_detail(&e),
             })
         })?;

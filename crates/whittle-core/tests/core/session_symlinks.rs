@@ -52,11 +52,9 @@ fn a_session_folder_linking_out_of_the_workspace_is_refused() {
     // The session list names it as a link and reads nothing through it.
     let listed = list_sessions(ws.path()).unwrap();
     assert_eq!(listed.len(), 1);
-    assert!(listed[0]
-        .problem
-        .as_deref()
-        .unwrap_or_default()
-        .contains("symbolic link"));
+    let problem = listed[0].problem.as_ref().expect("a problem");
+    assert_eq!(problem.problem, SessionProblem::SymlinkedFolder);
+    assert!(problem.to_string().contains("symbolic link"));
     assert_eq!(listed[0].name, "");
 }
 
@@ -82,8 +80,9 @@ fn a_steps_file_linking_outside_the_session_is_refused_without_reading_it() {
     // The workspace list shows the same problem instead of the outside file's steps.
     let listed = list_sessions(ws.path()).unwrap();
     assert_eq!(listed.len(), 1);
-    let problem = listed[0].problem.as_deref().unwrap_or_default();
-    assert!(problem.contains("symbolic link"), "{problem}");
+    let problem = listed[0].problem.as_ref().expect("a problem");
+    assert_eq!(problem.problem, SessionProblem::SymlinkOutside);
+    assert!(problem.to_string().contains("symbolic link"), "{problem}");
     assert_eq!(listed[0].step_count, 0);
 }
 

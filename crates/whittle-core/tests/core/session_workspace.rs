@@ -5,6 +5,7 @@ use crate::session_fixture;
 use serde_json::json;
 use session_fixture::*;
 use whittle_core::model::SessionStatus;
+use whittle_core::session::SessionProblem;
 use whittle_core::workspace::{list_sessions, WorkspaceError};
 
 #[test]
@@ -82,8 +83,9 @@ fn malformed_sessions_are_listed_with_their_problem() {
     let s = find("bad-steps");
     assert!(
         s.problem
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .to_string()
             .starts_with("steps.jsonl line 2: not valid JSON"),
         "{s:?}"
     );
@@ -93,8 +95,9 @@ fn malformed_sessions_are_listed_with_their_problem() {
     let s = find("no-meta");
     assert!(
         s.problem
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .to_string()
             .starts_with("meta.json: missing"),
         "{s:?}"
     );
@@ -102,15 +105,25 @@ fn malformed_sessions_are_listed_with_their_problem() {
 
     let s = find("bad-crash");
     assert!(
-        s.problem.as_deref().unwrap().contains("has no step 7"),
+        s.problem
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .contains("has no step 7"),
         "{s:?}"
     );
 
     let s = find("bad name");
     assert!(
-        s.problem.as_deref().unwrap().starts_with("folder name:"),
+        matches!(
+            s.problem.as_ref().unwrap().problem,
+            SessionProblem::BadFolderName { .. }
+        ),
         "{s:?}"
     );
+    // On the wire the problem is typed: the window words it in its language.
+    let wire = serde_json::to_value(&s.problem).unwrap();
+    assert_eq!(wire["problem"]["code"], "bad_folder_name", "{wire}");
 
     let json = serde_json::to_value(find("good")).unwrap();
     assert_eq!(json["status"], json!("failed"));
@@ -132,11 +145,10 @@ fn symlinked_sessions_are_not_followed() {
     std::os::unix::fs::symlink(&target, ws.session_dir("linked")).unwrap();
     let list = list_sessions(ws.path()).unwrap();
     assert_eq!(list.len(), 1);
-    assert!(list[0]
-        .problem
-        .as_deref()
-        .unwrap()
-        .contains("symbolic link"));
+    assert_eq!(
+        list[0].problem.as_ref().unwrap().problem,
+        SessionProblem::SymlinkedFolder
+    );
     assert_eq!(list[0].name, "", "nothing was read through the link");
 }
 
