@@ -134,13 +134,13 @@ fn list_sessions_flags_the_malformed_session_without_failing_the_list() {
         ]
     );
     let broken = &list[0];
-    let problem = broken["problem"]
-        .as_str()
-        .expect("malformed session must carry its problem");
-    assert!(
-        problem.contains("steps.jsonl"),
+    // Typed: the file (and line) and a coded problem the window words itself.
+    let problem = &broken["problem"];
+    assert_eq!(
+        problem["file"], "steps.jsonl",
         "problem names the file: {problem}"
     );
+    assert!(problem["problem"]["code"].is_string(), "{problem}");
     let good = &list[1];
     assert_eq!(good["problem"], Value::Null);
     assert_eq!(good["step_count"], 5);

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
-use tokio::io::AsyncBufReadExt;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt};
 
 use super::connection::Connection;
 use super::error::StartError;
@@ -106,10 +106,58 @@ async fn start_http(
         })
 }
 
-/// Server stderr is diagnostics, kept at debug level so it never floods a run.
-async fn drain_stderr(server: String, stderr: tokio::process::ChildStderr) {
-    let mut lines = tokio::io::BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::debug!(server = %server, "{line}");
+/// A stderr line longer than this is logged in pieces (a server that never writes a line
+/// break cannot make Whittle buffer without bound).
+const MAX_STDERR_LINE: u64 = 8 * 1024;
+
+/// Server stderr is diagnostics, kept at debug level so it never floods a run. It is read
+/// as bytes to the end: a line that is not UTF-8 is logged lossily, never a reason to stop
+/// reading — closing the pipe would kill the server on its next write (SIGPIPE).
+async fn drain_stderr<R: tokio::io::AsyncRead + Unpin>(server: String, stderr: R) {
+    let mut reader = tokio::io::BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut reader)
+            .take(MAX_STDERR_LINE)
+            .read_until(b'\n', &mut line)
+            .await
+        {
+            Ok(0) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                tracing::debug!(server = %server, "{}", text.trim_end());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                tracing::debug!(server = %server, error = %e, "server stderr unreadable");
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server that writes one line that is not UTF-8 to stderr keeps running: its next
+    /// write still finds the pipe open.
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_does_not_close_the_pipe() {
+        let mut child = tokio::process::Command::new("sh")
+            .args([
+                "-c",
+                "printf 'bad \\377\\376 bytes\\n' >&2; sleep 0.3; printf 'still here\\n' >&2; exit 7",
+            ])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let drain = tokio::spawn(drain_stderr("test".into(), stderr));
+        let status = child.wait().await.unwrap();
+        // Killed by SIGPIPE, the shell would have no exit code.
+        assert_eq!(status.code(), Some(7), "{status:?}");
+        drain.await.unwrap();
     }
 }
