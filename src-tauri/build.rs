@@ -32,6 +32,7 @@ fn main() {
         "import_flow",
         "record_flow",
         "ticket_markdown",
+        "copy_ticket_markdown",
         "filmstrip",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))

@@ -25,6 +25,27 @@ fn registered_commands() -> BTreeSet<String> {
         .collect()
 }
 
+/// The commands the app hands to Tauri (`collect_commands!` in lib.rs), by name.
+fn handled_commands() -> BTreeSet<String> {
+    let lib = read("src/lib.rs");
+    let list = lib
+        .split("collect_commands![")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("the command list in lib.rs");
+    list.split(',')
+        .map(|s| s.trim().trim_start_matches("commands::").to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A command the app handles but the manifest does not register is refused to the
+/// window at run time (as Copy as Markdown's was): the two lists are one.
+#[test]
+fn every_handled_command_is_registered_in_the_manifest() {
+    assert_eq!(handled_commands(), registered_commands());
+}
+
 #[test]
 fn capabilities_grant_the_apps_commands_the_folder_picker_and_nothing_else() {
     let caps: Value = serde_json::from_str(&read("capabilities/default.json")).unwrap();

@@ -119,11 +119,7 @@ fn process_of(kind: CrashKind, lines: &[String]) -> String {
 
 /// Whether a record belongs to `package` (its main process or one of its `:sub` processes).
 pub fn belongs_to(crash: &LogCrash, package: &str) -> bool {
-    crash.process == package
-        || crash
-            .process
-            .strip_prefix(package)
-            .is_some_and(|rest| rest.starts_with(':'))
+    whittle_core::model::runs_in_app(&crash.process, package)
 }
 
 #[cfg(test)]

@@ -86,7 +86,8 @@ impl Device {
         self.records
             .iter()
             .filter(|r| r.seq > self.watermark)
-            .filter(|r| package.is_none_or(|p| r.crash.process == p))
+            // The app's processes: its main one and its `:suffix` ones, as on a device.
+            .filter(|r| package.is_none_or(|p| whittle_core::model::runs_in_app(&r.crash.process, p)))
             .map(|r| r.crash.clone())
             .collect()
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use whittle_contract::analyzer::{CrashGroup, StaticSuggestion};
 use whittle_contract::mobile::Device;
 use whittle_core::assessment::IdentityQuality;
-use whittle_core::model::Crash;
+use whittle_core::model::{runs_in_app, Crash};
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
@@ -361,9 +361,11 @@ async fn confirm_package(
             "the session names no package; give the app's package".into(),
         ));
     };
-    if pkg != crash.process {
+    // A crash in one of the app's `:suffix` processes is the app's crash; the package
+    // names the app to launch and replay.
+    if !runs_in_app(&crash.process, &pkg) {
         return Err(refuse(format!(
-            "the session's package {pkg:?} is not the crashing process {:?}",
+            "the crashing process {:?} is not one of {pkg:?}'s processes",
             crash.process
         )));
     }
