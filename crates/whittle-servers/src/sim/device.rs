@@ -87,7 +87,9 @@ impl Device {
             .iter()
             .filter(|r| r.seq > self.watermark)
             // The app's processes: its main one and its `:suffix` ones, as on a device.
-            .filter(|r| package.is_none_or(|p| whittle_core::model::runs_in_app(&r.crash.process, p)))
+            .filter(|r| {
+                package.is_none_or(|p| whittle_core::model::runs_in_app(&r.crash.process, p))
+            })
             .map(|r| r.crash.clone())
             .collect()
     }
