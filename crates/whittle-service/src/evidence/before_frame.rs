@@ -14,7 +14,7 @@ use image::{Rgba, RgbaImage};
 use whittle_core::plan::element_match;
 use whittle_core::plan::{ReplayAction, ReplayStep, Strategy};
 
-use super::filmstrip::{archive_frame, FilmSource};
+use super::filmstrip::FilmSource;
 use super::mask_record::record_path;
 use super::screenshot::{ArchivedShot, SCREENSHOTS_DIR};
 use crate::atomic::{write_atomic, FileMode};
@@ -163,16 +163,7 @@ impl ReplayObserver for BeforeLastAction<'_> {
         }
         let name = self.name();
         let source = &self.source;
-        let shot = archive_frame(
-            source.hub,
-            source.device,
-            source.package,
-            source.evidence_dir,
-            STAGING_DIR,
-            &name,
-            source.masking,
-        )
-        .await;
+        let shot = source.archive(STAGING_DIR, &name).await;
         if shot.src.is_some() {
             let staged = source.evidence_dir.join(STAGING_DIR).join(&name);
             self.outline_target(&staged).await;

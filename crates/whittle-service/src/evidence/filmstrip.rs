@@ -115,6 +115,27 @@ pub struct FilmSource<'a> {
     pub masking: &'a MaskingConfig,
 }
 
+impl FilmSource<'_> {
+    /// One masked frame of the device's screen into `<evidence>/<folder>/<name>`, with
+    /// the capture, masking and omission rules of every screenshot.
+    pub async fn archive(&self, folder: &str, name: &str) -> ArchivedShot {
+        let span = tracing::info_span!("filmstrip_frame", device = self.device, name);
+        let screen = HubScreen::new(self.hub, self.device);
+        tracing::Instrument::instrument(
+            archive_to(
+                &screen,
+                self.package,
+                self.evidence_dir,
+                folder,
+                name,
+                self.masking,
+            ),
+            span,
+        )
+        .await
+    }
+}
+
 /// Takes the frames of one replay. A disabled recorder looks at nothing, so every
 /// replay can carry one and only the confirmation replays pay for frames.
 pub struct FilmRecorder<'a> {
@@ -155,17 +176,10 @@ impl<'a> FilmRecorder<'a> {
             attempt: self.attempt,
             frame: u32::try_from(self.frames.len() + 1).unwrap_or(u32::MAX),
         };
-        let source = &self.source;
-        let shot = archive_frame(
-            source.hub,
-            source.device,
-            source.package,
-            source.evidence_dir,
-            &picture.folder(),
-            &picture.file_name(),
-            source.masking,
-        )
-        .await;
+        let shot = self
+            .source
+            .archive(&picture.folder(), &picture.file_name())
+            .await;
         self.extra += started.elapsed();
         self.frames.push(StripFrame {
             step,
@@ -204,25 +218,6 @@ impl ReplayObserver for FilmRecorder<'_> {
     fn after_action(&mut self, step: u32) -> impl std::future::Future<Output = ()> + Send {
         self.frame(Some(step))
     }
-}
-
-/// One masked frame into `<evidence>/<folder>/<name>`.
-pub async fn archive_frame(
-    hub: &Hub,
-    device: &str,
-    package: &str,
-    evidence_dir: &Path,
-    folder: &str,
-    name: &str,
-    masking: &MaskingConfig,
-) -> ArchivedShot {
-    let span = tracing::info_span!("filmstrip_frame", device, name);
-    let screen = HubScreen::new(hub, device);
-    tracing::Instrument::instrument(
-        archive_to(&screen, package, evidence_dir, folder, name, masking),
-        span,
-    )
-    .await
 }
 
 /// The frame file `src` names: a filmstrip frame's name (the record is evidence, so

@@ -22,7 +22,7 @@ pub use checklist::{mark_reviewed, review_checklist, ReviewChecklist, ShotReview
 // Defined with the bundle manifest that records it; named here too, beside the checklist.
 pub use crate::export::ReviewSummary;
 pub(crate) use filmstrip::for_export as filmstrip_for_export;
-pub use filmstrip::{archive_frame, FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
+pub use filmstrip::{FilmRecorder, FilmSource, FilmstripRecord, FILMSTRIP_DIR};
 pub use picture::{NotAPicture, PictureName};
 pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;

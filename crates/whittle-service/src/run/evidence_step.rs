@@ -51,7 +51,7 @@ pub(crate) fn evidence_step(
     }
 }
 
-pub(crate) fn reproduced(entry: &JournalAttempt) -> bool {
+fn reproduced(entry: &JournalAttempt) -> bool {
     entry.outcome.verdict().is_some_and(|v| v.reproduced)
 }
 
