@@ -113,3 +113,9 @@ export function comparePartner(shots: readonly ShotRow[], shot: ShotRow): ShotRo
   }
   return best?.row ?? null;
 }
+
+/** The first picture of `checklist` nobody has checked yet (an omitted one counts as
+ *  checked), in the checklist's order; `null` when every one is. */
+export function firstUnchecked(checklist: ReviewChecklist | null): string | null {
+  return checklist?.shots.find((shot) => !shot.reviewed && !shot.omitted)?.name ?? null;
+}
