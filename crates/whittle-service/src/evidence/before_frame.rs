@@ -6,7 +6,7 @@
 //! the action"). It waits in a staging folder; when the frame after the replay cannot be
 //! kept, it becomes the attempt's screenshot (`screenshots/attempt-NNN.png`, masked by the
 //! same rules), labelled with its step; otherwise it is dropped. One masked capture more
-//! per attempt (docs/performance.md).
+//! per attempt (not yet measured in docs/performance.md).
 
 use std::path::Path;
 
