@@ -23,18 +23,9 @@ fuzz_target!(|data: &[u8]| {
             assert!((l..=r).contains(&x) && (t..=b).contains(&y));
         }
         let strategies = [
-            Strategy {
-                by: By::Identifier,
-                value: element.resource_id.clone(),
-            },
-            Strategy {
-                by: By::Text,
-                value: element.text.clone(),
-            },
-            Strategy {
-                by: By::Label,
-                value: element.content_desc.clone(),
-            },
+            Strategy::new(By::Identifier, element.resource_id.clone()),
+            Strategy::new(By::Text, element.text.clone()),
+            Strategy::new(By::Label, element.content_desc.clone()),
         ];
         if let Some(found) = find(&elements, &strategies) {
             let _ = centre(found);

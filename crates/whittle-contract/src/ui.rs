@@ -1,11 +1,25 @@
 //! `ui` role: hierarchy queries and element actions.
 use crate::{contract_type, lenient};
+use whittle_core::plan::element_match::{ElementFlag, Target};
 
 pub const GET_HIERARCHY: &str = "get_hierarchy";
 pub const WAIT_FOR_ELEMENT: &str = "wait_for_element";
 pub const TAP_ELEMENT: &str = "tap_element";
+/// Takes the tap's arguments and answers as a tap does; the press lasts
+/// [`LONG_PRESS_MS`].
+pub const LONG_PRESS_ELEMENT: &str = "long_press_element";
 pub const INPUT_TEXT: &str = "input_text";
-pub const TOOLS: &[&str] = &[GET_HIERARCHY, WAIT_FOR_ELEMENT, TAP_ELEMENT, INPUT_TEXT];
+pub const TOOLS: &[&str] = &[
+    GET_HIERARCHY,
+    WAIT_FOR_ELEMENT,
+    TAP_ELEMENT,
+    LONG_PRESS_ELEMENT,
+    INPUT_TEXT,
+];
+
+/// How long a long press holds: Android's long-press timeout is 400–500 ms
+/// (`ViewConfiguration.getLongPressTimeout`), so this is comfortably past it.
+pub const LONG_PRESS_MS: u32 = 800;
 
 /// The element locator the element tools take is the one the plan decides.
 pub use whittle_core::plan::{By, Strategy};
@@ -26,6 +40,19 @@ contract_type! {
         pub password: bool,
         #[serde(default)]
         pub focused: bool,
+        /// The hint an empty field shows (uiautomator's `hint`); Maestro's text
+        /// selectors match it.
+        #[serde(default, skip_serializing_if = "String::is_empty", deserialize_with = "lenient::text")]
+        pub hint: String,
+        /// Flags Maestro's selectors filter on; `None` when the server does not say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub clickable: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub enabled: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub checked: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub selected: Option<bool>,
         #[serde(default = "default_true")]
         pub visible: bool,
         /// The app the node belongs to (uiautomator's `package` attribute); `None` when
@@ -55,6 +82,11 @@ impl Default for UiElement {
             bounds: [0; 4],
             password: false,
             focused: false,
+            hint: String::new(),
+            clickable: None,
+            enabled: None,
+            checked: None,
+            selected: None,
             visible: true,
             package: None,
             depth: None,
@@ -116,7 +148,7 @@ contract_type! {
 }
 
 /// A device's element, as the shared matcher reads it.
-impl whittle_core::plan::element_match::Target for UiElement {
+impl Target for UiElement {
     fn resource_id(&self) -> &str {
         &self.resource_id
     }
@@ -131,5 +163,20 @@ impl whittle_core::plan::element_match::Target for UiElement {
     }
     fn visible(&self) -> bool {
         self.visible
+    }
+    fn hint(&self) -> &str {
+        &self.hint
+    }
+    fn flag(&self, flag: ElementFlag) -> Option<bool> {
+        match flag {
+            ElementFlag::Enabled => self.enabled,
+            ElementFlag::Checked => self.checked,
+            ElementFlag::Selected => self.selected,
+            ElementFlag::Focused => Some(self.focused),
+            ElementFlag::Clickable => self.clickable,
+        }
+    }
+    fn depth(&self) -> Option<u32> {
+        self.depth
     }
 }

@@ -17,10 +17,7 @@ use whittle_service::mask::{auto_masks, MaskRect, MaskStyle};
 const DEVICE: &str = "sim-1";
 
 fn id(name: &str) -> Vec<Strategy> {
-    vec![Strategy {
-        by: By::Identifier,
-        value: format!("{PKG}:id/{name}"),
-    }]
+    vec![Strategy::new(By::Identifier, format!("{PKG}:id/{name}"))]
 }
 
 /// The login screen with an e-mail and a password typed in.

@@ -8,7 +8,8 @@ use serde_json::{json, Map, Value};
 
 use super::format::FlowFormat;
 use crate::model::{Step, StepResult};
-use crate::sensitive::{looks_sensitive_input, looks_sensitive_key};
+use crate::plan::{MaestroSelector, FOCUSED_KEY};
+use crate::sensitive::{looks_sensitive_input, looks_sensitive_key, looks_sensitive_text};
 use crate::session::clip_untrusted;
 
 /// How a command names its element, in the plan's `element_key` syntax.
@@ -24,6 +25,15 @@ pub enum ElementKey {
     Class(String),
     /// Only a screen position: not a stable identity either.
     Position(String),
+    /// Whichever field has the input focus.
+    Focused,
+    /// A Maestro selector: `pattern` is matched as Maestro matches a text (`by_id`
+    /// false) or an id, narrowed by `selector` (plan/maestro_match.rs).
+    Maestro {
+        by_id: bool,
+        pattern: String,
+        selector: MaestroSelector,
+    },
 }
 
 impl ElementKey {
@@ -35,6 +45,21 @@ impl ElementKey {
             ElementKey::Label(label) => format!("label:{label}"),
             ElementKey::Class(class) => format!("class:{class}"),
             ElementKey::Position(at) => format!("bounds:{at}"),
+            ElementKey::Focused => FOCUSED_KEY.to_owned(),
+            ElementKey::Maestro {
+                by_id: true,
+                pattern,
+                ..
+            } => pattern.clone(),
+            ElementKey::Maestro { pattern, .. } => format!("text:{pattern}"),
+        }
+    }
+
+    /// The element's `notes.replay` fields: its key, and its Maestro selector if any.
+    fn insert_into(&self, replay: &mut Map<String, Value>) {
+        replay.insert("element_key".into(), json!(self.to_key()));
+        if let ElementKey::Maestro { selector, .. } = self {
+            replay.insert("maestro".into(), json!(selector));
         }
     }
 }
@@ -45,6 +70,13 @@ pub enum ImportedAction {
     Launch,
     Tap {
         element: ElementKey,
+    },
+    LongPress {
+        element: ElementKey,
+    },
+    /// The app launched again mid-flow; `stop_app` false brings a running app forward.
+    Relaunch {
+        stop_app: bool,
     },
     /// `element` is `None` when the flow does not say which field (Maestro's
     /// `inputText` with no field tapped before it); `value` is `None` when the text is
@@ -68,15 +100,26 @@ impl ImportedAction {
     pub fn replay_json(&self) -> Value {
         match self {
             ImportedAction::Launch => json!({ "action_type": "launch" }),
-            ImportedAction::Tap { element } => {
-                json!({ "action_type": "tap", "element_key": element.to_key() })
+            ImportedAction::Tap { element } | ImportedAction::LongPress { element } => {
+                let mut replay = Map::new();
+                let kind = if matches!(self, ImportedAction::Tap { .. }) {
+                    "tap"
+                } else {
+                    "long_press"
+                };
+                replay.insert("action_type".into(), json!(kind));
+                element.insert_into(&mut replay);
+                Value::Object(replay)
+            }
+            ImportedAction::Relaunch { stop_app } => {
+                json!({ "action_type": "relaunch", "stop_app": stop_app })
             }
             ImportedAction::InputText { element, value } => {
                 let mut replay = Map::new();
                 replay.insert("action_type".into(), json!("input_text"));
                 let key = element.as_ref().map(ElementKey::to_key);
-                if let Some(key) = &key {
-                    replay.insert("element_key".into(), json!(key));
+                if let Some(element) = element {
+                    element.insert_into(&mut replay);
                 }
                 if let Some(value) = value {
                     let key = key.as_deref().unwrap_or("");
@@ -103,10 +146,22 @@ impl ImportedAction {
             ElementKey::Label(l) => format!("label {l:?}"),
             ElementKey::Class(c) => format!("class {c}"),
             ElementKey::Position(p) => format!("position {p}"),
+            ElementKey::Focused => "the focused field".to_owned(),
+            ElementKey::Maestro {
+                by_id: true,
+                pattern,
+                ..
+            } => format!("id matching {pattern:?}"),
+            ElementKey::Maestro { pattern, .. } => format!("text matching {pattern:?}"),
         };
         let text = match self {
             ImportedAction::Launch => "launch app".to_owned(),
             ImportedAction::Tap { element: e } => format!("tap {}", element(e)),
+            ImportedAction::LongPress { element: e } => format!("long-press {}", element(e)),
+            ImportedAction::Relaunch { stop_app: true } => {
+                "stop and launch the app again".to_owned()
+            }
+            ImportedAction::Relaunch { stop_app: false } => "bring the app forward".to_owned(),
             ImportedAction::InputText {
                 element: Some(e), ..
             } => {
@@ -129,10 +184,26 @@ pub struct ImportedStep {
     pub line: Option<usize>,
     /// The command as the file names it (`tapOn`, `VIEW_CLICKED`).
     pub command: String,
+    /// The whole command as written, on one line, when the format gives it: what a
+    /// person reads for a step Whittle does not replay.
+    pub source: Option<String>,
     pub action: ImportedAction,
 }
 
 impl ImportedStep {
+    /// The step's `action` text: for a step Whittle does not replay, the whole command as
+    /// written (its selector, text or sub-flow), unless it holds what looks private.
+    fn description(&self) -> String {
+        match (&self.action, &self.source) {
+            (ImportedAction::Unsupported { what }, Some(source))
+                if !looks_sensitive_text(source) =>
+            {
+                clip_untrusted(&format!("{what} — {source}"), 240)
+            }
+            _ => self.action.words(&self.command),
+        }
+    }
+
     /// The step as `steps.jsonl` holds it: `notes` is the JSON object with the
     /// `replay` fields and an `import` record (format, command, line) for people.
     pub fn to_step(&self, index: u32, ts: &str, format: FlowFormat) -> Step {
@@ -146,7 +217,7 @@ impl ImportedStep {
         Step {
             index,
             ts: Some(ts.to_owned()),
-            action: self.action.words(&self.command),
+            action: self.description(),
             result: StepResult::Ok,
             notes: notes.to_string(),
             screenshot_src: None,
@@ -164,6 +235,7 @@ mod tests {
         ImportedStep {
             line: Some(3),
             command: "cmd".into(),
+            source: None,
             action,
         }
         .to_step(index, "2026-05-14T16:03:54Z", FlowFormat::Maestro)

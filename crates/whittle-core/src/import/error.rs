@@ -67,4 +67,6 @@ pub enum ImportProblem {
     TooManySteps { limit: usize },
     #[error("has no commands to import")]
     NoSteps,
+    #[error("is a web flow (url: …): Whittle replays Android apps, so it cannot import it")]
+    WebFlow,
 }

@@ -3,21 +3,24 @@
 //! each a bare word (`- back`) or a one-key mapping (`- tapOn: {id: …}`).
 //!
 //! What becomes what:
-//! - `launchApp` (of the flow's own app) → launch, the fixed setup of every replay.
-//! - `tapOn` → tap, by `id` (resource id) or `text` (a bare string is text); a `point`
-//!   is a screen position (not replayable); relative selectors (`below`, `index`, …),
-//!   `optional` and repeated taps cannot be said to Whittle's `tap_element`, so the
-//!   step is kept and skipped.
-//! - `inputText` → typing into the field the last `tapOn` named (Maestro types into
-//!   the focused field); with no tap before it the step has no element.
+//! - the first `launchApp` (of the flow's own app) → launch, the fixed setup of every
+//!   replay; its options Whittle cannot apply (`clearState`, `permissions`, …) become
+//!   notes. A later `launchApp` → a relaunch step (stopped first unless `stopApp:
+//!   false`); one with such options is kept and skipped with what it needs.
+//! - `tapOn` / `longPressOn` → tap / long press, by `id` or `text` (a bare string is
+//!   text), matched as Maestro matches them (`selector`, plan/maestro_match.rs); a
+//!   `point` alone is a screen position (not replayable); what the element tools cannot
+//!   say (relative selectors, sizes, an optional or repeated tap) is kept and skipped.
+//! - `inputText` → typing into the focused field, as Maestro types.
 //! - `back`, `action: back` and `pressKey: Back` → BACK; other keys → that button.
-//! - every other Maestro command is kept as a step Whittle does not replay.
+//! - every other Maestro command is kept as a step Whittle does not replay, with the
+//!   command as written in its description.
 //!
-//! `${NAME}` is replaced from the flow's `env` block; a value using anything else (an
-//! outside variable, a script) is unknown. Text selectors are Maestro regexes; Whittle
-//! matches them as literal text (Maestro accepts the literal too).
+//! `${…}` is evaluated as `env` says. A web flow (`url:` in the config) is refused:
+//! Whittle replays Android apps.
 
 mod commands;
+mod env;
 mod selector;
 mod yaml;
 
@@ -27,10 +30,20 @@ use saphyr::{LoadableYamlNode, MarkedYaml};
 
 use super::{checked_text, FlowFormat, ImportError, ImportProblem, ImportedFlow};
 use commands::Commands;
+use env::Variables;
 use yaml::{key_text, line_of, mapping, scalar_text, Doc};
 
 /// Parses a Maestro flow; `file` names it in errors.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<ImportedFlow, ImportError> {
+    parse_with(file, bytes, &BTreeMap::new())
+}
+
+/// [`parse`] with the values given on the command line (`-e NAME=value`).
+pub fn parse_with(
+    file: &str,
+    bytes: &[u8],
+    outside_env: &BTreeMap<String, String>,
+) -> Result<ImportedFlow, ImportError> {
     let text = checked_text(file, bytes)?;
     let docs = MarkedYaml::load_from_str(text).map_err(|e| {
         ImportError::at(
@@ -56,9 +69,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<ImportedFlow, ImportError> {
             )),
         ));
     };
-    let config = Config::read(&doc, config)?;
-    let mut reader = Commands::new(&doc, &config.app_id, &config.env);
+    let mut config = Config::read(&doc, config)?;
+    let vars = Variables::new(outside_env, &config.env);
+    let mut reader = Commands::new(&doc, &config.app_id, &vars);
     let steps = reader.read(commands)?;
+    config.notes.append(&mut reader.notes);
     Ok(ImportedFlow {
         format: FlowFormat::Maestro,
         package: Some(config.app_id),
@@ -72,7 +87,8 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<ImportedFlow, ImportError> {
 struct Config {
     app_id: String,
     name: Option<String>,
-    env: BTreeMap<String, String>,
+    /// In file order: each entry may use the ones before it.
+    env: Vec<(String, String)>,
     notes: Vec<String>,
 }
 
@@ -81,12 +97,15 @@ impl Config {
         let map = mapping(doc, node, "config")?;
         let mut app_id = None;
         let mut name = None;
-        let mut env = BTreeMap::new();
+        let mut env = Vec::new();
         let mut notes = Vec::new();
         for (key, value) in map.iter() {
             let field = key_text(doc, key, "config")?;
             match field.as_str() {
-                "appId" | "url" => {
+                "url" => {
+                    return Err(doc.error(Some(line_of(key)), Some(field), ImportProblem::WebFlow))
+                }
+                "appId" => {
                     app_id = Some(
                         scalar_text(value)
                             .filter(|s| !s.trim().is_empty())
@@ -107,7 +126,7 @@ impl Config {
                         let k = key_text(doc, k, "env")?;
                         // A value that is not a scalar cannot be substituted into text.
                         if let Some(v) = scalar_text(v) {
-                            env.insert(k, v);
+                            env.push((k, v));
                         }
                     }
                 }

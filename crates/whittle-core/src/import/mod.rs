@@ -7,6 +7,8 @@
 //! it skips an unsupported recorded step. Nothing in a flow is ever run: a Robo
 //! `ADB_SHELL_COMMAND` or a Maestro `runScript` is a skipped step, never a command.
 
+use std::collections::BTreeMap;
+
 mod action;
 mod error;
 mod flow;
@@ -28,8 +30,19 @@ pub fn parse_flow(
     file: &str,
     bytes: &[u8],
 ) -> Result<ImportedFlow, ImportError> {
+    parse_flow_with(format, file, bytes, &BTreeMap::new())
+}
+
+/// [`parse_flow`] with the variables given on the command line (Maestro's `-e
+/// NAME=value`; a Robo script has none).
+pub fn parse_flow_with(
+    format: FlowFormat,
+    file: &str,
+    bytes: &[u8],
+    variables: &BTreeMap<String, String>,
+) -> Result<ImportedFlow, ImportError> {
     match format {
-        FlowFormat::Maestro => maestro::parse(file, bytes),
+        FlowFormat::Maestro => maestro::parse_with(file, bytes, variables),
         FlowFormat::Robo => robo::parse(file, bytes),
     }
 }

@@ -57,6 +57,7 @@ pub fn parse_for(
     let mut steps = vec![ImportedStep {
         line: None,
         command: "(Robo launches the app)".into(),
+        source: None,
         action: ImportedAction::Launch,
     }];
     let mut n = 0usize;
@@ -86,6 +87,7 @@ pub fn parse_for(
             steps.push(ImportedStep {
                 line,
                 command: action.event.name().to_owned(),
+                source: None,
                 action: mapped,
             });
         }

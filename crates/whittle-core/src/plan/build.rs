@@ -12,9 +12,13 @@ use crate::session::clip_untrusted;
 use super::describe::describe;
 use super::error::PlanError;
 use super::key::{key_strategy, KeyStrategy};
-use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
+use super::legacy::{
+    ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_LONG_PRESS, ACTION_PRESS_BUTTON, ACTION_RELAUNCH,
+    ACTION_TAP,
+};
 use super::locator::Strategy;
-use super::record::{InputValue, StepRecord};
+use super::maestro_match::MaestroPattern;
+use super::record::{InputValue, SelectorField, StepRecord};
 use super::skip::SkipReason;
 use super::types::{
     Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan, ReplayStep,
@@ -132,11 +136,18 @@ fn decide(step: &Step, record: &StepRecord, key: &KeyStrategy) -> Decision {
                 button: clip_untrusted(other.unwrap_or(""), 30),
             }),
         },
-        Some(ACTION_TAP) => match with_strategy(key) {
+        Some(ACTION_RELAUNCH) => Decision::Replay(ReplayAction::Relaunch {
+            stop_app: record.stop_app,
+        }),
+        Some(ACTION_TAP) => match with_strategy(key, record) {
             Ok(strategy) => Decision::Replay(ReplayAction::Tap { strategy }),
             Err(reason) => Decision::Skip(reason),
         },
-        Some(ACTION_INPUT_TEXT) => match (with_strategy(key), &record.input_value) {
+        Some(ACTION_LONG_PRESS) => match with_strategy(key, record) {
+            Ok(strategy) => Decision::Replay(ReplayAction::LongPress { strategy }),
+            Err(reason) => Decision::Skip(reason),
+        },
+        Some(ACTION_INPUT_TEXT) => match (with_strategy(key, record), &record.input_value) {
             (Err(reason), _) => Decision::Skip(reason),
             (Ok(strategy), Some(InputValue::Text(value))) => {
                 Decision::Replay(ReplayAction::InputText {
@@ -152,9 +163,21 @@ fn decide(step: &Step, record: &StepRecord, key: &KeyStrategy) -> Decision {
     }
 }
 
-fn with_strategy(key: &KeyStrategy) -> Result<Strategy, SkipReason> {
+/// The step's locator: its element key, matched as Maestro would when the step came
+/// from a Maestro selector.
+fn with_strategy(key: &KeyStrategy, record: &StepRecord) -> Result<Strategy, SkipReason> {
     match key {
-        KeyStrategy::Found(strategy) => Ok(strategy.clone()),
+        KeyStrategy::Found(strategy) => match &record.maestro {
+            SelectorField::Absent => Ok(strategy.clone()),
+            SelectorField::Unreadable => Err(SkipReason::SelectorNotEvaluable),
+            SelectorField::Read(_) if MaestroPattern::compile(&strategy.value).is_err() => {
+                Err(SkipReason::SelectorNotEvaluable)
+            }
+            SelectorField::Read(selector) => Ok(Strategy {
+                maestro: Some(selector.clone()),
+                ..strategy.clone()
+            }),
+        },
         KeyStrategy::Unstable { key_kind } => Err(SkipReason::UnstableKey {
             key_kind: key_kind.phrase().to_owned(),
         }),

@@ -11,7 +11,10 @@ use crate::sensitive::looks_sensitive_text;
 use crate::session::clip_untrusted;
 
 use super::key::{KeyStrategy, UnstableKeyKind};
-use super::legacy::{ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_PRESS_BUTTON, ACTION_TAP};
+use super::legacy::{
+    ACTION_INPUT_TEXT, ACTION_LAUNCH, ACTION_LONG_PRESS, ACTION_PRESS_BUTTON, ACTION_RELAUNCH,
+    ACTION_TAP,
+};
 use super::locator::{By, Strategy};
 
 const MAX_SHOWN: usize = 60;
@@ -31,6 +34,11 @@ pub enum StepWords {
     Tap {
         target: TargetWords,
     },
+    LongPress {
+        target: TargetWords,
+    },
+    /// The app started again in the middle of the path.
+    Relaunch,
     TypeInto {
         target: TargetWords,
     },
@@ -56,6 +64,8 @@ pub enum TargetWords {
     Label {
         label: String,
     },
+    /// Whichever field has the input focus.
+    Focused,
     /// The key looks like private data, so it is not shown.
     Withheld,
     /// Recorded only by its class or screen position.
@@ -80,6 +90,10 @@ pub(crate) fn describe(
         Some(ACTION_TAP) => StepWords::Tap {
             target: target(key),
         },
+        Some(ACTION_LONG_PRESS) => StepWords::LongPress {
+            target: target(key),
+        },
+        Some(ACTION_RELAUNCH) => StepWords::Relaunch,
         Some(ACTION_INPUT_TEXT) => StepWords::TypeInto {
             target: target(key),
         },
@@ -117,6 +131,7 @@ fn element(strategy: &Strategy) -> TargetWords {
         By::Label => TargetWords::Label {
             label: clip_untrusted(&strategy.value, MAX_SHOWN),
         },
+        By::Focused => TargetWords::Focused,
     }
 }
 
@@ -127,6 +142,8 @@ impl fmt::Display for StepWords {
             StepWords::Press { button: Some(b) } => write!(f, "Press {b}"),
             StepWords::Press { button: None } => f.write_str("Press a button (not recorded which)"),
             StepWords::Tap { target } => write!(f, "Tap {target}"),
+            StepWords::LongPress { target } => write!(f, "Long-press {target}"),
+            StepWords::Relaunch => f.write_str("Launch the app again"),
             StepWords::TypeInto { target } => write!(f, "Type into {target}"),
             StepWords::Unsupported { action_type } => {
                 write!(f, "Unsupported action “{action_type}”")
@@ -142,6 +159,7 @@ impl fmt::Display for TargetWords {
             TargetWords::Id { name } => write!(f, "“{name}” (id)"),
             TargetWords::Text { text } => write!(f, "“{text}”"),
             TargetWords::Label { label } => write!(f, "“{label}” (label)"),
+            TargetWords::Focused => f.write_str("the focused field"),
             TargetWords::Withheld => {
                 f.write_str("an element (name withheld: it looks like private data)")
             }

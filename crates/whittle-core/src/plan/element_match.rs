@@ -23,21 +23,17 @@
 //!   the dump (a pre-order walk of the view tree), which is also the order UiAutomator's
 //!   `findObject` and Appium search in, so a plan written against them picks the same
 //!   element here.
+//! - **The focused field** (`By::Focused`) is the first target whose server reports it
+//!   focused.
 //! - Strategies are tried in order; the first one that finds a target decides.
+//! - A strategy imported from a Maestro selector (`maestro` set) is matched by Maestro's
+//!   rules instead, which plan/maestro_match.rs states.
+pub use super::element::{is_target, ElementFlag, Target};
 use super::locator::{By, Strategy};
+use super::maestro_match;
 
 /// Characters that take no room and mean nothing between words.
 const ZERO_WIDTH: [char; 3] = ['\u{200B}', '\u{2060}', '\u{FEFF}'];
-
-/// What the matcher reads of an element, whoever holds it (the simulator's view of its
-/// model, a parsed dump node, a contract element).
-pub trait Target {
-    fn resource_id(&self) -> &str;
-    fn text(&self) -> &str;
-    fn label(&self) -> &str;
-    fn bounds(&self) -> [i32; 4];
-    fn visible(&self) -> bool;
-}
 
 /// How closely an element matched; the derived order puts the better match first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,19 +120,18 @@ pub fn closeness<T: Target + ?Sized>(element: &T, strategy: &Strategy) -> Option
         By::Identifier => identifier_matches(element.resource_id(), &strategy.value),
         By::Text => text_matches(element.text(), &strategy.value),
         By::Label => text_matches(element.label(), &strategy.value),
+        By::Focused => {
+            (element.flag(ElementFlag::Focused) == Some(true)).then_some(Closeness::Exact)
+        }
     }
-}
-
-/// Whether an element can be tapped or typed into at all: shown, with some area. Bounds
-/// come from the device, so the sizes are compared in i64.
-pub fn is_target<T: Target + ?Sized>(element: &T) -> bool {
-    let [l, t, r, b] = element.bounds().map(i64::from);
-    element.visible() && r > l && b > t
 }
 
 /// The index of the element the strategies find, by the rules in the module docs.
 pub fn find_index<T: Target>(elements: &[T], strategies: &[Strategy]) -> Option<usize> {
     strategies.iter().find_map(|strategy| {
+        if let Some(selector) = &strategy.maestro {
+            return maestro_match::find_index(elements, strategy, selector);
+        }
         elements
             .iter()
             .enumerate()
@@ -195,10 +190,7 @@ mod tests {
     }
 
     fn by(by: By, value: &str) -> Strategy {
-        Strategy {
-            by,
-            value: value.into(),
-        }
+        Strategy::new(by, value)
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub(crate) enum KeyStrategy {
     Absent,
 }
 
+/// The key of a step that acts on whichever field has the input focus (Maestro's
+/// `inputText` types there, whatever was tapped before).
+pub const FOCUSED_KEY: &str = "focused:";
+
 pub(crate) fn key_strategy(key: Option<&str>) -> KeyStrategy {
     let Some(key) = key.filter(|k| !k.trim().is_empty()) else {
         return KeyStrategy::Absent;
@@ -42,13 +46,12 @@ pub(crate) fn key_strategy(key: Option<&str>) -> KeyStrategy {
         if value.is_empty() {
             KeyStrategy::Absent
         } else {
-            KeyStrategy::Found(Strategy {
-                by,
-                value: value.to_owned(),
-            })
+            KeyStrategy::Found(Strategy::new(by, value))
         }
     };
-    if let Some(text) = key.strip_prefix("text:") {
+    if key == FOCUSED_KEY {
+        KeyStrategy::Found(Strategy::focused())
+    } else if let Some(text) = key.strip_prefix("text:") {
         found(By::Text, text)
     } else if let Some(label) = key.strip_prefix("label:") {
         found(By::Label, label)

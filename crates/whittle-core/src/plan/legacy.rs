@@ -17,6 +17,9 @@ pub(crate) const ACTION_LAUNCH: &str = "launch";
 pub(crate) const ACTION_TAP: &str = "tap";
 pub(crate) const ACTION_INPUT_TEXT: &str = "input_text";
 pub(crate) const ACTION_PRESS_BUTTON: &str = "press_button";
+// Written by imports (and recorders that know them), never read from legacy text.
+pub(crate) const ACTION_LONG_PRESS: &str = "long_press";
+pub(crate) const ACTION_RELAUNCH: &str = "relaunch";
 
 const ANDROID_BUTTONS: &[&str] = &[
     "BACK",

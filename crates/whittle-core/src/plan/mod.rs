@@ -14,11 +14,13 @@
 
 mod build;
 mod describe;
+mod element;
 pub mod element_match;
 mod error;
 mod key;
 mod legacy;
 mod locator;
+pub mod maestro_match;
 mod record;
 mod skip;
 mod types;
@@ -26,8 +28,8 @@ mod types;
 pub use build::build_plan;
 pub use describe::{StepWords, TargetWords};
 pub use error::PlanError;
-pub use key::UnstableKeyKind;
-pub use locator::{By, Strategy};
+pub use key::{UnstableKeyKind, FOCUSED_KEY};
+pub use locator::{By, MaestroSelector, Strategy};
 pub use skip::SkipReason;
 pub use types::{
     ActionKind, Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan,

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::model::Step;
 
 use super::legacy;
+use super::locator::MaestroSelector;
 
 /// The typed value as recorded: a string, or something else that must not be
 /// coerced into one (the seed requires `typeof input_value == "string"`).
@@ -25,6 +26,19 @@ pub(crate) struct StepRecord {
     pub input_value: Option<InputValue>,
     pub button: Option<String>,
     pub input_redacted: bool,
+    /// The Maestro selector the element key came from (`notes.replay.maestro`):
+    /// absent, read, or present but not a selector.
+    pub maestro: SelectorField,
+    /// `notes.replay.stop_app` of a relaunch: `false` keeps a running app.
+    pub stop_app: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum SelectorField {
+    #[default]
+    Absent,
+    Read(MaestroSelector),
+    Unreadable,
 }
 
 impl StepRecord {
@@ -74,6 +88,12 @@ fn from_replay(replay: &Map<String, Value>, action: &str) -> StepRecord {
         input_value,
         button: text("button"),
         input_redacted: replay.get("input_redacted").is_some_and(is_truthy),
+        maestro: match replay.get("maestro") {
+            None | Some(Value::Null) => SelectorField::Absent,
+            Some(value) => serde_json::from_value(value.clone())
+                .map_or(SelectorField::Unreadable, SelectorField::Read),
+        },
+        stop_app: replay.get("stop_app") != Some(&Value::Bool(false)),
     }
 }
 
@@ -99,5 +119,7 @@ fn from_legacy(step: &Step) -> StepRecord {
         input_value,
         button: legacy::field(&step.notes, "button").or(action_button),
         input_redacted: false,
+        maestro: SelectorField::Absent,
+        stop_app: true,
     }
 }

@@ -11,10 +11,19 @@ pub enum SkipReason {
     InputRedacted,
     Sensitive,
     NoElementKey,
-    UnstableKey { key_kind: String },
-    UnsupportedAction { action_type: String },
+    UnstableKey {
+        key_kind: String,
+    },
+    UnsupportedAction {
+        action_type: String,
+    },
     MissingInputValue,
-    UnsupportedButton { button: String },
+    UnsupportedButton {
+        button: String,
+    },
+    /// The step's Maestro selector cannot be matched as Maestro would (a regular
+    /// expression only Java's engine evaluates, or a selector Whittle cannot read).
+    SelectorNotEvaluable,
 }
 
 impl fmt::Display for SkipReason {
@@ -39,7 +48,7 @@ impl fmt::Display for SkipReason {
             }
             SkipReason::UnsupportedAction { action_type } => write!(
                 f,
-                "Whittle cannot replay “{action_type}” actions (only taps, typing text and BACK)."
+                "Whittle cannot replay “{action_type}” actions (only taps, long presses, typing text, relaunches and BACK)."
             ),
             SkipReason::MissingInputValue => {
                 f.write_str("The text that was typed was not recorded.")
@@ -47,6 +56,10 @@ impl fmt::Display for SkipReason {
             SkipReason::UnsupportedButton { button } if button.is_empty() => {
                 f.write_str("The recording does not say which button was pressed.")
             }
+            SkipReason::SelectorNotEvaluable => f.write_str(
+                "Its Maestro selector cannot be matched here as Maestro matches it (a regular \
+                 expression only Java's engine evaluates), so Whittle does not guess.",
+            ),
             SkipReason::UnsupportedButton { button } => write!(
                 f,
                 "Only the BACK button can be replayed; this step pressed “{button}”."

@@ -90,6 +90,14 @@ pub enum ReplayAction {
     Tap {
         strategy: Strategy,
     },
+    LongPress {
+        strategy: Strategy,
+    },
+    /// The app started again mid-path: stopped first unless `stop_app` is false (Maestro's
+    /// `launchApp` with `stopApp: false` brings a running app to the front).
+    Relaunch {
+        stop_app: bool,
+    },
     InputText {
         strategy: Strategy,
         /// Serializes as `[redacted]`; the engine reads it with `expose()`.
@@ -103,6 +111,8 @@ impl ReplayAction {
         match self {
             ReplayAction::PressButton { .. } => ActionKind::PressButton,
             ReplayAction::Tap { .. } => ActionKind::Tap,
+            ReplayAction::LongPress { .. } => ActionKind::LongPress,
+            ReplayAction::Relaunch { .. } => ActionKind::Relaunch,
             ReplayAction::InputText { .. } => ActionKind::InputText,
         }
     }
@@ -119,6 +129,8 @@ pub enum ActionKind {
     Tap,
     InputText,
     PressButton,
+    LongPress,
+    Relaunch,
 }
 
 impl ActionKind {
@@ -129,6 +141,8 @@ impl ActionKind {
             ActionKind::Tap => "tap",
             ActionKind::InputText => "input_text",
             ActionKind::PressButton => "press_button",
+            ActionKind::LongPress => "long_press",
+            ActionKind::Relaunch => "relaunch",
         }
     }
 
@@ -139,6 +153,8 @@ impl ActionKind {
             ActionKind::Tap,
             ActionKind::InputText,
             ActionKind::PressButton,
+            ActionKind::LongPress,
+            ActionKind::Relaunch,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == word)
@@ -227,6 +243,8 @@ mod tests {
             (ActionKind::Tap, "tap"),
             (ActionKind::InputText, "input_text"),
             (ActionKind::PressButton, "press_button"),
+            (ActionKind::LongPress, "long_press"),
+            (ActionKind::Relaunch, "relaunch"),
         ] {
             assert_eq!(serde_json::to_value(kind).unwrap(), word);
             assert_eq!(kind.as_str(), word);

@@ -161,13 +161,7 @@ fn legacy_sessions_are_read_as_a_fallback() {
     }
     match &plan.step(4).unwrap().action {
         ReplayAction::InputText { strategy, value } => {
-            assert_eq!(
-                strategy,
-                &Strategy {
-                    by: By::Text,
-                    value: "Add to cart".into()
-                }
-            );
+            assert_eq!(strategy, &Strategy::new(By::Text, "Add to cart"));
             assert_eq!(value.expose(), "2 pairs");
         }
         other => panic!("{other:?}"),

@@ -71,20 +71,8 @@ fn key_prefixes_choose_the_strategy() {
         ReplayAction::Tap { strategy } => strategy.clone(),
         other => panic!("{other:?}"),
     };
-    assert_eq!(
-        strategy(1),
-        Strategy {
-            by: By::Text,
-            value: "Checkout".into()
-        }
-    );
-    assert_eq!(
-        strategy(2),
-        Strategy {
-            by: By::Label,
-            value: "Cart".into()
-        }
-    );
+    assert_eq!(strategy(1), Strategy::new(By::Text, "Checkout"));
+    assert_eq!(strategy(2), Strategy::new(By::Label, "Cart"));
     assert_eq!(strategy(5), id("com.x:id/btn"));
     assert!(matches!(
         skip_reason(&plan, 3),
@@ -273,10 +261,7 @@ fn launch_anchor_follows_strategy_rules() {
     };
     assert_eq!(
         anchor("text:Welcome"),
-        Some(Strategy {
-            by: By::Text,
-            value: "Welcome".into()
-        })
+        Some(Strategy::new(By::Text, "Welcome"))
     );
     assert_eq!(anchor("class:android.widget.FrameLayout"), None);
     assert_eq!(build_plan(&[launch(1)], &[1]).unwrap().launch_anchor, None);

@@ -39,8 +39,9 @@ impl DeviceBackend for Backend {
         save_screenshot: "Save a PNG screenshot (screencap) to an absolute path.",
         get_hierarchy: "The UI elements of the current screen (uiautomator dump).",
         wait_for_element: "Wait until an element is on screen.",
-        tap_element: "Tap the visible element a strategy finds (text compared with whitespace collapsed, ids with or without the package), through its nearest clickable ancestor.",
-        input_text: "Focus the first visible element a strategy finds and type printable ASCII text into it.",
+        tap_element: "Tap the visible element a strategy finds (text compared with whitespace collapsed, ids with or without the package; Maestro selectors as Maestro matches them), through its nearest clickable ancestor.",
+        long_press_element: "Long-press the element tap_element would tap (input swipe in place, 800 ms).",
+        input_text: "Focus the first visible element a strategy finds (the focused field as it is) and type printable ASCII text into it.",
         clear_logs: "Clear the crash, main and system log buffers.",
         get_recent_crashes: "Java, native and ANR crash records in the device log since the last clear_logs.",
         start_capture: "Start `adb logcat -v threadtime` writing to <session_dir>/logcat.txt.",
@@ -116,7 +117,27 @@ impl DeviceBackend for Backend {
     ) -> Result<TapElementResult, AdbError> {
         let outcome = {
             let _ui = self.ui.lock().await;
-            self.tap_first(device, strategies).await?
+            self.press_first(device, strategies, false).await?
+        };
+        let reason = refusal(outcome);
+        if reason.is_none() && settle_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(u64::from(settle_ms))).await;
+        }
+        Ok(TapElementResult {
+            tapped: reason.is_none(),
+            reason,
+        })
+    }
+
+    async fn long_press(
+        &self,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> Result<TapElementResult, AdbError> {
+        let outcome = {
+            let _ui = self.ui.lock().await;
+            self.press_first(device, strategies, true).await?
         };
         let reason = refusal(outcome);
         if reason.is_none() && settle_ms > 0 {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use whittle_contract::ui::UiElement;
 
 pub use whittle_core::plan::element_match::find;
-use whittle_core::plan::element_match::Target;
+use whittle_core::plan::element_match::{ElementFlag, Target};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DumpParseError {
@@ -27,21 +27,31 @@ pub struct DumpNode {
     pub parent: Option<usize>,
 }
 
+/// A dump node is matched as the element it reports.
 impl Target for DumpNode {
     fn resource_id(&self) -> &str {
-        &self.element.resource_id
+        self.element.resource_id()
     }
     fn text(&self) -> &str {
-        &self.element.text
+        self.element.text()
     }
     fn label(&self) -> &str {
-        &self.element.content_desc
+        self.element.label()
     }
     fn bounds(&self) -> [i32; 4] {
         self.element.bounds
     }
     fn visible(&self) -> bool {
         self.element.visible
+    }
+    fn hint(&self) -> &str {
+        self.element.hint()
+    }
+    fn flag(&self, flag: ElementFlag) -> Option<bool> {
+        self.element.flag(flag)
+    }
+    fn depth(&self) -> Option<u32> {
+        self.element.depth
     }
 }
 
@@ -94,6 +104,8 @@ pub fn parse_dump_tree(xml: &str) -> Result<Vec<DumpNode>, DumpParseError> {
 fn element(n: &roxmltree::Node, depth: u32) -> UiElement {
     let attr = |name: &str| n.attribute(name).unwrap_or("").to_string();
     let flag = |name: &str| n.attribute(name) == Some("true");
+    // A flag the dump does not carry is not known (Maestro's selectors then keep nothing).
+    let known = |name: &str| n.attribute(name).map(|v| v == "true");
     let bounds = n
         .attribute("bounds")
         .and_then(parse_bounds)
@@ -110,6 +122,16 @@ fn element(n: &roxmltree::Node, depth: u32) -> UiElement {
         bounds,
         password: flag("password"),
         focused: flag("focused"),
+        // Android 8+ dumps carry a field's `hint`; Maestro's own dumper calls it `hintText`.
+        hint: n
+            .attribute("hint")
+            .or_else(|| n.attribute("hintText"))
+            .unwrap_or("")
+            .to_string(),
+        clickable: known("clickable"),
+        enabled: known("enabled"),
+        checked: known("checked"),
+        selected: known("selected"),
         visible: displayed && bounds[2] > bounds[0] && bounds[3] > bounds[1],
         package: n
             .attribute("package")
@@ -153,10 +175,7 @@ mod tests {
     const SMALL: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" content-desc="" focused="false" password="false" bounds="[0,0][1080,1920]"><node index="0" text="Sign in" resource-id="com.x:id/title" class="android.widget.TextView" content-desc="" password="false" focused="false" bounds="[40,100][1040,200]"/><node index="1" text="••••" resource-id="com.x:id/pin" class="android.widget.EditText" content-desc="PIN" password="true" focused="true" bounds="[40,300][1040,420]"/><node index="2" text="Sign in" resource-id="com.x:id/go" class="android.widget.Button" content-desc="" password="false" focused="false" bounds="[40,500][1040,620]" displayed="false"/><node index="3" text="Go" resource-id="com.x:id/go2" class="android.widget.Button" content-desc="go" bounds="[41,700][1040,821]"/><node index="4" text="bad" bounds="[1,2]"/></node></hierarchy>"#;
 
     fn by(by: By, value: &str) -> Strategy {
-        Strategy {
-            by,
-            value: value.into(),
-        }
+        Strategy::new(by, value)
     }
 
     #[test]

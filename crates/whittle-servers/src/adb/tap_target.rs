@@ -72,10 +72,7 @@ mod tests {
     use whittle_contract::ui::By;
 
     fn text(value: &str) -> Vec<Strategy> {
-        vec![Strategy {
-            by: By::Text,
-            value: value.into(),
-        }]
+        vec![Strategy::new(By::Text, value)]
     }
 
     const ROW: &str = r#"<hierarchy rotation="0"><node text="" clickable="false" bounds="[0,0][1000,2000]">

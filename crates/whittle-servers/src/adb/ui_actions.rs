@@ -3,7 +3,7 @@
 //! appears in a log, a reason or an error.
 use std::time::Duration;
 
-use whittle_contract::ui::{Strategy, UiElement};
+use whittle_contract::ui::{By, Strategy, UiElement, LONG_PRESS_MS};
 
 use super::adb_keyboard;
 use super::backend::Backend;
@@ -98,21 +98,41 @@ impl Backend {
             .map(drop)
     }
 
-    pub(super) async fn tap_first(
+    /// A press held in place: `input swipe` from a point to itself for the duration.
+    async fn long_press_at(&self, s: &str, (x, y): (i32, i32)) -> Result<(), AdbError> {
+        let (x, y) = (x.to_string(), y.to_string());
+        let ms = LONG_PRESS_MS.to_string();
+        self.adb
+            .run(
+                Some(s),
+                &["shell", "input", "swipe", &x, &y, &x, &y, &ms],
+                "long-pressing",
+            )
+            .await
+            .map(drop)
+    }
+
+    /// Taps (or, with `long`, long-presses) the element the strategies find.
+    pub(super) async fn press_first(
         &self,
         dev: &str,
         strategies: &[Strategy],
+        long: bool,
     ) -> Result<ActionOutcome, AdbError> {
         let s = self.device(dev)?;
         let nodes = self.dump(s).await?;
         let Some(point) = find_tap_point(&nodes, strategies) else {
             return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
         };
-        self.tap_at(s, point).await?;
+        if long {
+            self.long_press_at(s, point).await?;
+        } else {
+            self.tap_at(s, point).await?;
+        }
         Ok(ActionOutcome::Done)
     }
 
-    /// Taps the field to focus it, then types. Text that `input text` cannot type goes
+    /// Taps the field to focus it (unless the field is the focused one), then types. Text that `input text` cannot type goes
     /// through ADBKeyBoard when the device has it, and is otherwise refused before the
     /// field is touched; the text itself never appears in a reason or a log.
     pub(super) async fn type_into(
@@ -142,7 +162,12 @@ impl Backend {
         let Some(point) = find_tap_point(&nodes, strategies) else {
             return Ok(ActionOutcome::Refused(ELEMENT_NOT_FOUND.into()));
         };
-        self.tap_at(s, point).await?;
+        // Typing where the focus is (Maestro's `inputText`) must not move it: a tap on a
+        // field that already has it could place the cursor elsewhere or open a menu.
+        let into_focus = strategies.iter().all(|st| st.by == By::Focused);
+        if !into_focus {
+            self.tap_at(s, point).await?;
+        }
         match typing {
             Typing::Keys(words) => {
                 for word in &words {

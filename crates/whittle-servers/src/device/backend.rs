@@ -94,6 +94,15 @@ pub trait DeviceBackend: Send + Sync + 'static {
         settle_ms: u32,
     ) -> impl Future<Output = Result<TapElementResult, Self::Error>> + Send;
 
+    /// Holds a press on the first element a strategy finds for `ui::LONG_PRESS_MS`, then
+    /// lets the UI settle as [`DeviceBackend::tap`] does.
+    fn long_press(
+        &self,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> impl Future<Output = Result<TapElementResult, Self::Error>> + Send;
+
     /// Types `text` into the first element a strategy finds. The text is never logged
     /// nor echoed in an answer or an error.
     fn input_text(

@@ -217,6 +217,17 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
         r.map_err(FaultError::Device)
     }
 
+    async fn long_press(
+        &self,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> Result<TapElementResult, Self::Error> {
+        self.plugged(device)?;
+        let r = self.inner.long_press(device, strategies, settle_ms).await;
+        r.map_err(FaultError::Device)
+    }
+
     async fn input_text(
         &self,
         device: &str,

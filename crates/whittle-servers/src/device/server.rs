@@ -167,6 +167,15 @@ impl<B: DeviceBackend> DeviceServer<B> {
         )
     }
 
+    #[tool(name = "long_press_element")]
+    async fn long_press_element(&self, Parameters(a): Parameters<TapElementArgs>) -> ToolResult {
+        answer(
+            self.backend
+                .long_press(&a.device, &a.strategies, a.settle_ms)
+                .await,
+        )
+    }
+
     #[tool(name = "input_text")]
     async fn input_text(&self, Parameters(a): Parameters<InputTextArgs>) -> ToolResult {
         answer(

@@ -94,6 +94,7 @@ impl DeviceBackend for SimBackend {
         get_hierarchy: "The UI elements of the current screen.",
         wait_for_element: "Wait until an element is on screen.",
         tap_element: "Tap the first element a strategy finds on the current screen.",
+        long_press_element: "Long-press the first element a strategy finds on the current screen.",
         input_text: "Type text into the first element a strategy finds.",
         clear_logs: "Hide the crash records so far from get_recent_crashes.",
         get_recent_crashes: "Crash records since the last clear_logs.",
@@ -223,7 +224,20 @@ impl DeviceBackend for SimBackend {
     ) -> Result<TapElementResult, ActionError> {
         let dev = self.device(device)?;
         pause(self.timing.action_ms).await;
-        let outcome = self.world().tap(dev, strategies);
+        let outcome = self.world().tap(dev, strategies, false);
+        Ok(self.finish(outcome))
+    }
+
+    /// As [`SimBackend::tap`]; the press's length is not simulated.
+    async fn long_press(
+        &self,
+        device: &str,
+        strategies: &[Strategy],
+        _settle_ms: u32,
+    ) -> Result<TapElementResult, ActionError> {
+        let dev = self.device(device)?;
+        pause(self.timing.action_ms).await;
+        let outcome = self.world().tap(dev, strategies, true);
         Ok(self.finish(outcome))
     }
 

@@ -18,10 +18,10 @@ fn demo_model() -> Arc<AppModel> {
 }
 
 fn id(name: &str) -> Vec<Strategy> {
-    vec![Strategy {
-        by: By::Identifier,
-        value: format!("com.example.shop:id/{name}"),
-    }]
+    vec![Strategy::new(
+        By::Identifier,
+        format!("com.example.shop:id/{name}"),
+    )]
 }
 
 /// Steps 1–4 of `2026-05-15_101200_flaky-and-anr` on a fresh simulator with `seed`:
@@ -29,9 +29,9 @@ fn id(name: &str) -> Vec<Strategy> {
 fn first_replay_crashes(model: &Arc<AppModel>, seed: u64) -> bool {
     let mut world = World::new(Arc::clone(model), 1, seed, Default::default());
     world.launch(0, &model.package).expect("launch");
-    assert!(world.tap(0, &id("btn_search")).result.tapped);
+    assert!(world.tap(0, &id("btn_search"), false).result.tapped);
     assert!(world.input_text(0, &id("search_box"), "grinder").result.ok);
-    let go = world.tap(0, &id("btn_search_go"));
+    let go = world.tap(0, &id("btn_search_go"), false);
     assert!(go.result.tapped);
     go.delayed
         .iter()

@@ -75,8 +75,19 @@ pub struct Element {
     pub password: bool,
     #[serde(default = "default_true")]
     pub visible: bool,
+    /// What an empty field shows (matched by Maestro's text selectors).
+    #[serde(default)]
+    pub hint: String,
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// `None`: not a checkable element (the hierarchy then does not say).
+    #[serde(default)]
+    pub checked: Option<bool>,
     #[serde(default)]
     pub tap: Option<TapEffect>,
+    /// What a long press does; without one a long press changes nothing.
+    #[serde(default)]
+    pub long_press: Option<TapEffect>,
     #[serde(default)]
     pub input: Option<InputEffect>,
 }
@@ -118,7 +129,7 @@ pub struct CrashRule {
     pub stack: String,
 }
 
-/// `on` as written: `{"launch": true}`, `{"enter": s}` or `{"screen": s, "tap"|"input": id}`
+/// `on` as written: `{"launch": true}`, `{"enter": s}` or `{"screen": s, "tap"|"long_press"|"input": id}`
 /// / `{"screen": s, "back": true}`; [`AppModel::load`] checks exactly one shape is used.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -132,6 +143,8 @@ pub struct TriggerSpec {
     #[serde(default)]
     pub tap: Option<String>,
     #[serde(default)]
+    pub long_press: Option<String>,
+    #[serde(default)]
     pub input: Option<String>,
     #[serde(default)]
     pub back: Option<bool>,
@@ -143,6 +156,7 @@ pub enum Trigger {
     Launch,
     Enter(String),
     Tap { screen: String, element: String },
+    LongPress { screen: String, element: String },
     Input { screen: String, element: String },
     Back { screen: String },
 }
@@ -180,25 +194,29 @@ impl TriggerSpec {
             t.launch,
             &t.enter,
             &t.screen,
-            &t.tap,
-            &t.input,
+            (&t.tap, &t.long_press, &t.input),
             t.back,
         ) {
-            (Some(true), None, None, None, None, None) => Ok(Trigger::Launch),
-            (None, Some(s), None, None, None, None) => Ok(Trigger::Enter(s.clone())),
-            (None, None, Some(s), Some(e), None, None) => Ok(Trigger::Tap {
+            (Some(true), None, None, (None, None, None), None) => Ok(Trigger::Launch),
+            (None, Some(s), None, (None, None, None), None) => Ok(Trigger::Enter(s.clone())),
+            (None, None, Some(s), (Some(e), None, None), None) => Ok(Trigger::Tap {
                 screen: s.clone(),
                 element: e.clone(),
             }),
-            (None, None, Some(s), None, Some(e), None) => Ok(Trigger::Input {
+            (None, None, Some(s), (None, Some(e), None), None) => Ok(Trigger::LongPress {
                 screen: s.clone(),
                 element: e.clone(),
             }),
-            (None, None, Some(s), None, None, Some(true)) => {
+            (None, None, Some(s), (None, None, Some(e)), None) => Ok(Trigger::Input {
+                screen: s.clone(),
+                element: e.clone(),
+            }),
+            (None, None, Some(s), (None, None, None), Some(true)) => {
                 Ok(Trigger::Back { screen: s.clone() })
             }
             _ => Err("must be one of {\"launch\": true}, {\"enter\": screen}, \
-                 {\"screen\", \"tap\": id}, {\"screen\", \"input\": id}, {\"screen\", \"back\": true}"
+                 {\"screen\", \"tap\": id}, {\"screen\", \"long_press\": id}, \
+                 {\"screen\", \"input\": id}, {\"screen\", \"back\": true}"
                 .to_string()),
         }
     }
@@ -279,12 +297,14 @@ impl AppModel {
                             .into(),
                     ));
                 }
-                if let Some(goto) = el.tap.as_ref().and_then(|t| t.goto.as_deref()) {
-                    if !known(goto) {
-                        return Err((
-                            format!("screens.{name}.elements[{i}].tap.goto"),
-                            format!("unknown screen {goto:?}"),
-                        ));
+                for (effect, field) in [(&el.tap, "tap"), (&el.long_press, "long_press")] {
+                    if let Some(goto) = effect.as_ref().and_then(|t| t.goto.as_deref()) {
+                        if !known(goto) {
+                            return Err((
+                                format!("screens.{name}.elements[{i}].{field}.goto"),
+                                format!("unknown screen {goto:?}"),
+                            ));
+                        }
                     }
                 }
             }
@@ -298,14 +318,18 @@ impl AppModel {
             let screen = match &trigger {
                 Trigger::Launch => None,
                 Trigger::Enter(s) | Trigger::Back { screen: s } => Some(s),
-                Trigger::Tap { screen, .. } | Trigger::Input { screen, .. } => Some(screen),
+                Trigger::Tap { screen, .. }
+                | Trigger::LongPress { screen, .. }
+                | Trigger::Input { screen, .. } => Some(screen),
             };
             if let Some(s) = screen {
                 if !known(s) {
                     return Err((field("on"), format!("unknown screen {s:?}")));
                 }
             }
-            if let Trigger::Tap { screen, element } | Trigger::Input { screen, element } = &trigger
+            if let Trigger::Tap { screen, element }
+            | Trigger::LongPress { screen, element }
+            | Trigger::Input { screen, element } = &trigger
             {
                 let on_screen = self.screens[screen]
                     .elements

@@ -9,7 +9,7 @@ use whittle_contract::ui::{Strategy, UiElement};
 
 use super::device::AppProcess;
 use super::model::{AppModel, Element};
-use whittle_core::plan::element_match::{self, Target};
+use whittle_core::plan::element_match::{self, ElementFlag, Target};
 
 static STATE_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex"));
@@ -33,6 +33,11 @@ impl ElementView<'_> {
             bounds: self.model.bounds,
             password: self.model.password,
             focused: self.focused,
+            hint: self.model.hint.clone(),
+            clickable: Some(self.model.tap.is_some() || self.model.long_press.is_some()),
+            enabled: Some(self.model.enabled),
+            checked: self.model.checked,
+            selected: None,
             visible: self.model.visible,
             package: Some(package.to_string()),
             depth: Some(1),
@@ -56,6 +61,23 @@ impl Target for ElementView<'_> {
     }
     fn visible(&self) -> bool {
         self.model.visible
+    }
+    fn hint(&self) -> &str {
+        &self.model.hint
+    }
+    fn flag(&self, flag: ElementFlag) -> Option<bool> {
+        match flag {
+            ElementFlag::Focused => Some(self.focused),
+            ElementFlag::Enabled => Some(self.model.enabled),
+            ElementFlag::Checked => self.model.checked,
+            ElementFlag::Clickable => {
+                Some(self.model.tap.is_some() || self.model.long_press.is_some())
+            }
+            ElementFlag::Selected => None,
+        }
+    }
+    fn depth(&self) -> Option<u32> {
+        Some(1)
     }
 }
 

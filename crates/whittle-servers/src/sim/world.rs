@@ -9,7 +9,7 @@ use whittle_contract::ui::{Hierarchy, InputTextResult, Strategy, TapElementResul
 use super::device::{AppProcess, Device};
 use super::error::ActionError;
 use super::logcat::logcat_line;
-use super::model::{AppModel, Trigger, EXIT};
+use super::model::{AppModel, Element, Trigger, EXIT};
 use super::view::{app_hierarchy, current_elements, find};
 use crate::device::capture::SharedCaptures;
 use crate::device::{ButtonAnswer, Launched, Terminated};
@@ -218,7 +218,14 @@ impl World {
         })
     }
 
-    pub fn tap(&mut self, dev: usize, strategies: &[Strategy]) -> ActionEffect<TapElementResult> {
+    /// A tap, or with `long` a long press: the element's `tap` or `long_press` effect. A tap
+    /// on a field gives it the input focus, as on a phone.
+    pub fn tap(
+        &mut self,
+        dev: usize,
+        strategies: &[Strategy],
+        long: bool,
+    ) -> ActionEffect<TapElementResult> {
         let model = Arc::clone(&self.model);
         let Some(app) = &self.devices[dev].app else {
             return ActionEffect::plain(tapped(Some(APP_NOT_RUNNING)));
@@ -227,11 +234,13 @@ impl World {
         let Some(el) = find(&elements, strategies) else {
             return ActionEffect::plain(tapped(Some(ELEMENT_NOT_FOUND)));
         };
-        let (screen, element, effect) = (
-            app.screen.clone(),
-            el.model.id.clone(),
-            el.model.tap.clone(),
-        );
+        let (screen, element, index) = (app.screen.clone(), el.model.id.clone(), el.index);
+        let effect = if long {
+            el.model.long_press.clone()
+        } else {
+            el.model.tap.clone()
+        };
+        let focusable = !long && is_field(el.model);
         let (l, t, r, b) = (
             el.model.bounds[0],
             el.model.bounds[1],
@@ -243,7 +252,8 @@ impl World {
             'I',
             "ViewRootImpl",
             &format!(
-                "tap {} at ({}, {})",
+                "{} {} at ({}, {})",
+                if long { "long press" } else { "tap" },
                 if element.is_empty() {
                     "<no id>"
                 } else {
@@ -253,13 +263,27 @@ impl World {
                 (t + b) / 2
             ),
         );
-        let mut delayed = self.fire(dev, &Trigger::Tap { screen, element });
+        let trigger = if long {
+            Trigger::LongPress {
+                screen: screen.clone(),
+                element,
+            }
+        } else {
+            Trigger::Tap {
+                screen: screen.clone(),
+                element,
+            }
+        };
+        let mut delayed = self.fire(dev, &trigger);
         let Some(app) = self.devices[dev].app.as_mut() else {
             return ActionEffect {
                 result: tapped(None),
                 delayed,
             };
         };
+        if focusable {
+            app.focused = Some((screen, index));
+        }
         if let Some(effect) = effect {
             for (k, v) in effect.set {
                 app.state.insert(k, v);
@@ -294,8 +318,7 @@ impl World {
         let Some(el) = find(&elements, strategies) else {
             return ActionEffect::plain(typed(Some(ELEMENT_NOT_FOUND)));
         };
-        let editable = el.model.input.is_some() || el.model.class.ends_with("EditText");
-        if !editable {
+        if !is_field(el.model) {
             return ActionEffect::plain(typed(Some(NOT_EDITABLE)));
         }
         let (screen, element, index) = (app.screen.clone(), el.model.id.clone(), el.index);
@@ -372,6 +395,11 @@ impl World {
 }
 
 /// A press that reached the app (`None`), or why it did not.
+/// Whether the element takes typed text (and so the focus when tapped).
+fn is_field(element: &Element) -> bool {
+    element.input.is_some() || element.class.ends_with("EditText")
+}
+
 fn handled(refused: Option<&str>) -> ButtonAnswer {
     ButtonAnswer::Handled {
         ok: refused.is_none(),

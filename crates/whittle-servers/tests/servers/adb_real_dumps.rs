@@ -22,10 +22,7 @@ fn tree(name: &str) -> Vec<DumpNode> {
 }
 
 fn s(by: By, value: &str) -> Vec<Strategy> {
-    vec![Strategy {
-        by,
-        value: value.into(),
-    }]
+    vec![Strategy::new(by, value)]
 }
 
 /// The element the strategy finds: its resource id, text and bounds.

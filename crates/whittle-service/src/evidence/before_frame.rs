@@ -52,10 +52,10 @@ impl<'a> BeforeLastAction<'a> {
     /// has no action to come before).
     pub fn new(source: FilmSource<'a>, attempt: u32, last: Option<&ReplayStep>) -> Self {
         let target = last.and_then(|step| match &step.action {
-            ReplayAction::Tap { strategy } | ReplayAction::InputText { strategy, .. } => {
-                Some(strategy.clone())
-            }
-            ReplayAction::PressButton { .. } => None,
+            ReplayAction::Tap { strategy }
+            | ReplayAction::LongPress { strategy }
+            | ReplayAction::InputText { strategy, .. } => Some(strategy.clone()),
+            ReplayAction::PressButton { .. } | ReplayAction::Relaunch { .. } => None,
         });
         BeforeLastAction {
             source,

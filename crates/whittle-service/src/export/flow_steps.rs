@@ -3,7 +3,7 @@
 //! that is private (redacted by the plan, or replaced by `[redacted]` on the way out)
 //! is never written: the step says so and is left for the human.
 
-use whittle_contract::ui::By;
+use whittle_contract::ui::{By, Strategy};
 use whittle_core::plan::ActionKind;
 
 use super::redact::{redact_json, REDACTED};
@@ -21,6 +21,7 @@ struct Entry {
     button: Option<String>,
     input_value: Option<String>,
     input_redacted: bool,
+    stop_app: Option<bool>,
 }
 
 /// One step of the exported flow, numbered as repro.md numbers it.
@@ -48,14 +49,18 @@ impl FlowStep {
 pub(crate) enum FlowAction {
     Launch,
     Tap {
-        by: By,
-        value: String,
+        strategy: Strategy,
     },
-    /// `value` is `None` when it is private.
+    LongPress {
+        strategy: Strategy,
+    },
+    /// `text` is `None` when it is private.
     Input {
-        by: By,
-        value: String,
+        strategy: Strategy,
         text: Option<String>,
+    },
+    Relaunch {
+        stop_app: bool,
     },
     Back,
     /// A step that cannot be written: why, for the comment.
@@ -90,24 +95,27 @@ fn action(step: &ExportStep) -> FlowAction {
     let Ok(entry) = serde_json::from_value::<Entry>(action) else {
         return FlowAction::LeftOut("its replay data could not be read".into());
     };
+    // The focused field has no name; every other locator needs one.
     let element = entry
         .strategy
-        .as_ref()
-        .map(|s| (s.by, s.value.clone()))
-        .filter(|(_, v)| !v.is_empty());
+        .filter(|s| !s.value.is_empty() || s.by == By::Focused);
     match (ActionKind::from_word(&entry.action_type), element) {
         (Some(ActionKind::PressButton), _) if entry.button.as_deref() == Some("BACK") => {
             FlowAction::Back
         }
-        (_, Some((_, value))) if value == REDACTED => {
+        (Some(ActionKind::Relaunch), _) => FlowAction::Relaunch {
+            stop_app: entry.stop_app.unwrap_or(true),
+        },
+        (_, Some(strategy)) if strategy.value == REDACTED => {
             FlowAction::LeftOut("its element's name looks private, so it is withheld".into())
         }
-        (Some(ActionKind::Tap), Some((by, value))) => FlowAction::Tap { by, value },
-        (Some(ActionKind::InputText), Some((by, value))) => {
+        (Some(ActionKind::Tap), Some(strategy)) => FlowAction::Tap { strategy },
+        (Some(ActionKind::LongPress), Some(strategy)) => FlowAction::LongPress { strategy },
+        (Some(ActionKind::InputText), Some(strategy)) => {
             let text = entry
                 .input_value
                 .filter(|v| !entry.input_redacted && v != REDACTED);
-            FlowAction::Input { by, value, text }
+            FlowAction::Input { strategy, text }
         }
         _ => FlowAction::LeftOut(format!(
             "Whittle has no way to write a {:?} step",

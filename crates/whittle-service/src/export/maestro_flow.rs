@@ -1,11 +1,13 @@
 //! `repro.maestro.yaml`: the minimal path as a Maestro flow (`maestro test` runs it):
 //! the config section (`appId`), `---`, `launchApp`, then each step. Maestro types into
-//! the focused field, so typing is a `tapOn` of the field and an `inputText`. Every
-//! value is written as a JSON string, which YAML reads as the same double-quoted string.
+//! the focused field, so typing into a named field is a `tapOn` of the field and an
+//! `inputText`; typing into the focused field is the `inputText` alone. A step imported
+//! from a Maestro selector is written back with its pattern and narrowing. Every value is
+//! written as a JSON string, which YAML reads as the same double-quoted string.
 
 use std::fmt::Write;
 
-use whittle_contract::ui::By;
+use whittle_contract::ui::{By, Strategy};
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
 use super::repro_md::{path_noun, proof_state};
@@ -33,9 +35,16 @@ pub fn maestro_flow(input: &ExportInput) -> String {
         let _ = writeln!(y, "# {}", step.numbered(&comment(&step.description)));
         match step.action {
             FlowAction::Launch => y.push_str("- launchApp\n"),
-            FlowAction::Tap { by, value } => tap(&mut y, by, &value),
-            FlowAction::Input { by, value, text } => {
-                tap(&mut y, by, &value);
+            FlowAction::Tap { strategy } => press(&mut y, "tapOn", &strategy),
+            FlowAction::LongPress { strategy } => press(&mut y, "longPressOn", &strategy),
+            FlowAction::Relaunch { stop_app: true } => y.push_str("- launchApp\n"),
+            FlowAction::Relaunch { stop_app: false } => {
+                y.push_str("- launchApp:\n    stopApp: false\n")
+            }
+            FlowAction::Input { strategy, text } => {
+                if strategy.by != By::Focused {
+                    press(&mut y, "tapOn", &strategy);
+                }
                 match text {
                     Some(text) => {
                         let _ = writeln!(y, "- inputText: {}", quoted(&text));
@@ -57,12 +66,27 @@ pub fn maestro_flow(input: &ExportInput) -> String {
 
 /// Maestro matches `text` against the text, hint and accessibility text, so a content
 /// description is a `text` selector too.
-fn tap(y: &mut String, by: By, value: &str) {
-    let key = match by {
+fn press(y: &mut String, command: &str, strategy: &Strategy) {
+    let key = match strategy.by {
         By::Identifier => "id",
-        By::Text | By::Label => "text",
+        By::Text | By::Label | By::Focused => "text",
     };
-    let _ = writeln!(y, "- tapOn:\n    {key}: {}", quoted(value));
+    let _ = writeln!(y, "- {command}:\n    {key}: {}", quoted(&strategy.value));
+    if let Some(selector) = &strategy.maestro {
+        if let Some(index) = selector.index {
+            let _ = writeln!(y, "    index: {index}");
+        }
+        for (name, flag) in [
+            ("enabled", selector.enabled),
+            ("checked", selector.checked),
+            ("selected", selector.selected),
+            ("focused", selector.focused),
+        ] {
+            if let Some(flag) = flag {
+                let _ = writeln!(y, "    {name}: {flag}");
+            }
+        }
+    }
 }
 
 fn quoted(s: &str) -> String {

@@ -4,7 +4,7 @@
 //! left for the human.
 
 use serde_json::{json, Value};
-use whittle_contract::ui::By;
+use whittle_contract::ui::{By, Strategy};
 
 use super::flow_steps::{comment, flow_steps, FlowAction};
 use super::repro_md::{path_noun, proof_state};
@@ -17,21 +17,45 @@ pub fn robo_script(input: &ExportInput) -> String {
         let action = match step.action {
             // Robo starts the app before the script.
             FlowAction::Launch => continue,
-            FlowAction::Tap { by, value } => json!({
+            FlowAction::Tap { strategy } | FlowAction::LongPress { strategy }
+                if descriptor(&strategy).is_none() =>
+            {
+                lines.push(left_out(&description, &strategy));
+                continue;
+            }
+            FlowAction::Input {
+                strategy,
+                text: Some(_),
+            } if descriptor(&strategy).is_none() => {
+                lines.push(left_out(&description, &strategy));
+                continue;
+            }
+            FlowAction::Tap { strategy } => json!({
                 "eventType": "VIEW_CLICKED",
-                "elementDescriptors": [descriptor(by, &value)],
+                "elementDescriptors": [descriptor(&strategy)],
+                "description": description,
+            }),
+            FlowAction::LongPress { strategy } => json!({
+                "eventType": "VIEW_LONG_CLICKED",
+                "elementDescriptors": [descriptor(&strategy)],
                 "description": description,
             }),
             FlowAction::Input {
-                by,
-                value,
+                strategy,
                 text: Some(text),
             } => json!({
                 "eventType": "VIEW_TEXT_CHANGED",
                 "replacementText": text,
-                "elementDescriptors": [descriptor(by, &value)],
+                "elementDescriptors": [descriptor(&strategy)],
                 "description": description,
             }),
+            FlowAction::Relaunch { .. } => {
+                lines.push(format!(
+                    "  // {description}: left for the human (a Robo script cannot start the \
+                     app again; relaunch it here)."
+                ));
+                continue;
+            }
             FlowAction::Input { text: None, .. } => {
                 lines.push(format!(
                     "  // {description}: the value typed here is private, so it is not in \
@@ -76,10 +100,34 @@ pub fn robo_script(input: &ExportInput) -> String {
     text
 }
 
-fn descriptor(by: By, value: &str) -> Value {
-    match by {
-        By::Identifier => json!({ "resourceId": value }),
-        By::Text => json!({ "text": value }),
-        By::Label => json!({ "contentDescription": value }),
+/// The element as a Robo descriptor, when Robo can name it: Robo compares exact values,
+/// so a Maestro pattern is written only when it is plain text with no narrowing, and the
+/// focused field (which Robo cannot name) not at all.
+fn descriptor(strategy: &Strategy) -> Option<Value> {
+    if let Some(selector) = &strategy.maestro {
+        let plain = strategy
+            .value
+            .chars()
+            .all(|c| c.is_alphanumeric() || " _-:/.".contains(c));
+        if !plain || *selector != Default::default() {
+            return None;
+        }
     }
+    let value = &strategy.value;
+    match strategy.by {
+        By::Identifier => Some(json!({ "resourceId": value })),
+        By::Text => Some(json!({ "text": value })),
+        By::Label => Some(json!({ "contentDescription": value })),
+        By::Focused => None,
+    }
+}
+
+/// The comment for a step whose element Robo cannot name.
+fn left_out(description: &str, strategy: &Strategy) -> String {
+    let why = if strategy.by == By::Focused {
+        "Robo types into an element it names; this step types where the focus is"
+    } else {
+        "its Maestro selector has no Robo equivalent"
+    };
+    format!("  // {description}: left for the human ({why}).")
 }

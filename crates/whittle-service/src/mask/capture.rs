@@ -25,7 +25,7 @@ impl<'a> Capture<'a> {
 
 /// Do two readings show the same screen, as far as masking is concerned? Every field
 /// that decides where a mask goes or whether it is needed must agree: the element list,
-/// ids, classes, text, descriptions, bounds, password and visibility flags, package and
+/// ids, classes, text, hints, descriptions, bounds, flags, package and
 /// depth. Only `focused` may differ: focus moves without changing what is drawn (a
 /// blinking caret, a field gaining focus on settle), and the masker masks what either
 /// reading marks as focused, so a focus change alone costs no privacy.
@@ -46,6 +46,11 @@ fn same_element(x: &UiElement, y: &UiElement) -> bool {
         bounds,
         password,
         focused: _,
+        hint,
+        clickable,
+        enabled,
+        checked,
+        selected,
         visible,
         package,
         depth,
@@ -59,6 +64,11 @@ fn same_element(x: &UiElement, y: &UiElement) -> bool {
         && *visible == y.visible
         && *package == y.package
         && *depth == y.depth
+        && *hint == y.hint
+        && *clickable == y.clickable
+        && *enabled == y.enabled
+        && *checked == y.checked
+        && *selected == y.selected
 }
 
 #[cfg(test)]

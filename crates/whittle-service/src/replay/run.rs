@@ -134,22 +134,29 @@ async fn run_actions<O: ReplayObserver + Send>(
                 expected_refusal(hub.mobile().press_button(device, button).await)
                     .map_err(ReplayError::mcp(at))?
             }
-            ReplayAction::Tap { strategy } => {
-                let tapped = hub
-                    .ui()
-                    .tap_element(
-                        device,
-                        std::slice::from_ref(strategy),
-                        ctx.timing.tap_settle_ms(),
-                    )
-                    .await
-                    .map_err(ReplayError::mcp(at))?;
+            ReplayAction::Tap { strategy } | ReplayAction::LongPress { strategy } => {
+                let strategies = std::slice::from_ref(strategy);
+                let settle = ctx.timing.tap_settle_ms();
+                let ui = hub.ui();
+                let tapped = match &step.action {
+                    ReplayAction::LongPress { .. } => {
+                        ui.long_press_element(device, strategies, settle).await
+                    }
+                    _ => ui.tap_element(device, strategies, settle).await,
+                }
+                .map_err(ReplayError::mcp(at))?;
                 if !tapped.tapped {
                     return Ok(Some(ActionFailure {
                         reason: MissReason::ElementNotFound,
                         step: step.index,
                     }));
                 }
+                true
+            }
+            ReplayAction::Relaunch { stop_app } => {
+                relaunch(hub, ctx, *stop_app)
+                    .await
+                    .map_err(ReplayError::mcp(at))?;
                 true
             }
             ReplayAction::InputText { strategy, value } => {
@@ -169,6 +176,26 @@ async fn run_actions<O: ReplayObserver + Send>(
         observer.after_action(step.index).await;
     }
     Ok(None)
+}
+
+/// A relaunch mid-path: stop the app (unless `stop_app` is false) and launch it, then
+/// wait for the launch anchor as the replay's own launch does.
+async fn relaunch(hub: &Hub, ctx: &ReplayContext, stop_app: bool) -> Result<(), McpError> {
+    let (device, package) = (ctx.device.as_str(), ctx.package.as_str());
+    if stop_app {
+        hub.mobile().terminate_app(device, package).await?;
+    }
+    hub.mobile().launch_app(device, package).await?;
+    if let Some(anchor) = &ctx.launch_anchor {
+        hub.ui()
+            .wait_for_element(
+                device,
+                std::slice::from_ref(anchor),
+                LAUNCH_ANCHOR_TIMEOUT_MS,
+            )
+            .await?;
+    }
+    Ok(())
 }
 
 /// A tool that answered `isError` for an action is an action that failed (the device

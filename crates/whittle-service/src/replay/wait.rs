@@ -136,6 +136,7 @@ mod tests {
                 visible: true,
                 package: None,
                 depth: None,
+                ..UiElement::default()
             }],
         }
     }

@@ -23,12 +23,16 @@ pub const RESULT_FILE: &str = "result.json";
 pub struct PlanEntry {
     pub index: u32,
     pub description: String,
-    /// `launch`, `tap`, `input_text` or `press_button`.
+    /// `launch`, `tap`, `long_press`, `input_text`, `press_button` or `relaunch`.
     pub action_type: ActionKind,
     pub strategy: Option<Strategy>,
     pub button: Option<String>,
     pub input_value: Option<String>,
     pub input_redacted: bool,
+    /// A relaunch's: `false` brings a running app forward instead of stopping it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub stop_app: Option<bool>,
 }
 
 impl PlanEntry {
@@ -54,6 +58,7 @@ impl PlanEntry {
             button: None,
             input_value: None,
             input_redacted: false,
+            stop_app: None,
         };
         if plan.setup.contains(&index) {
             return Some(entry);
@@ -64,8 +69,11 @@ impl PlanEntry {
             ReplayAction::PressButton { button } => {
                 entry.button = Some(button.clone());
             }
-            ReplayAction::Tap { strategy } => {
+            ReplayAction::Tap { strategy } | ReplayAction::LongPress { strategy } => {
                 entry.strategy = Some(strategy.clone());
+            }
+            ReplayAction::Relaunch { stop_app } => {
+                entry.stop_app = Some(*stop_app);
             }
             ReplayAction::InputText { strategy, value } => {
                 entry.strategy = Some(strategy.clone());

@@ -143,6 +143,12 @@ fn to_action(entry: &PlanEntry) -> Result<Option<ReplayAction>, VerifyError> {
         ActionKind::Tap => ReplayAction::Tap {
             strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
         },
+        ActionKind::LongPress => ReplayAction::LongPress {
+            strategy: entry.strategy.clone().ok_or_else(|| missing("element"))?,
+        },
+        ActionKind::Relaunch => ReplayAction::Relaunch {
+            stop_app: entry.stop_app.unwrap_or(true),
+        },
         ActionKind::InputText => {
             let value = entry
                 .input_value

@@ -65,10 +65,10 @@ async fn roles_sharing_a_server_start_it_once_and_every_facade_works() {
         .elements
         .iter()
         .any(|e| e.resource_id == "com.example.shop:id/btn_cart"));
-    let cart = [Strategy {
-        by: By::Identifier,
-        value: "com.example.shop:id/btn_cart".into(),
-    }];
+    let cart = [Strategy::new(
+        By::Identifier,
+        "com.example.shop:id/btn_cart",
+    )];
     assert!(
         hub.ui()
             .wait_for_element("sim-1", &cart, 1000)

@@ -71,6 +71,7 @@ fn screen() -> Hierarchy {
             visible: true,
             package: None,
             depth: None,
+            ..UiElement::default()
         }],
     }
 }

@@ -22,10 +22,7 @@ fn tap(index: u32, id: &str) -> ReplayStep {
     ReplayStep {
         index,
         action: ReplayAction::Tap {
-            strategy: Strategy {
-                by: By::Identifier,
-                value: format!("com.example.shop:id/{id}"),
-            },
+            strategy: Strategy::new(By::Identifier, format!("com.example.shop:id/{id}")),
         },
     }
 }
@@ -61,10 +58,10 @@ async fn rig(bin: &std::path::Path, wait: WaitMode) -> Rig {
     let ctx = ReplayContext {
         device: "sim-1".into(),
         package: "com.example.shop".into(),
-        launch_anchor: Some(Strategy {
-            by: By::Identifier,
-            value: "com.example.shop:id/home_root".into(),
-        }),
+        launch_anchor: Some(Strategy::new(
+            By::Identifier,
+            "com.example.shop:id/home_root",
+        )),
         target: TargetIdentity::Fingerprint {
             fingerprint: signature.fingerprint.expect("a stable java fingerprint"),
         },

@@ -1,11 +1,12 @@
 //! The commands section: one [`ImportedStep`] per command, in order.
 
-use std::collections::BTreeMap;
-
 use saphyr::MarkedYaml;
 
+use super::env::Variables;
 use super::selector::{self, Target};
-use super::yaml::{is_null, key_text, line_of, mapping, scalar_text, sequence, words, Doc};
+use super::yaml::{
+    as_bool, flow_text, is_null, key_text, line_of, mapping, scalar_text, sequence, words, Doc,
+};
 use crate::import::{
     ElementKey, ImportError, ImportProblem, ImportedAction, ImportedStep, MAX_FLOW_STEPS,
 };
@@ -121,18 +122,31 @@ const KEYS: &[&str] = &[
 pub(super) struct Commands<'a> {
     doc: &'a Doc<'a>,
     app_id: &'a str,
-    env: &'a BTreeMap<String, String>,
-    /// The element the last `tapOn` named: where Maestro's `inputText` types.
-    focused: Option<ElementKey>,
+    vars: &'a Variables,
+    /// A `launchApp` of the flow's app came before: the next one is a relaunch.
+    launched: bool,
+    /// What the person importing should know about the flow (launch options Whittle's
+    /// replays do not apply).
+    pub notes: Vec<String>,
 }
 
+/// `launchApp` options that change what the app starts with; the device role has no
+/// way to apply them.
+const LAUNCH_OPTIONS: &[(&str, &str)] = &[
+    ("clearState", "clears the app's data"),
+    ("clearKeychain", "clears the keychain"),
+    ("permissions", "sets permissions"),
+    ("arguments", "passes launch arguments"),
+];
+
 impl<'a> Commands<'a> {
-    pub fn new(doc: &'a Doc<'a>, app_id: &'a str, env: &'a BTreeMap<String, String>) -> Self {
+    pub fn new(doc: &'a Doc<'a>, app_id: &'a str, vars: &'a Variables) -> Self {
         Commands {
             doc,
             app_id,
-            env,
-            focused: None,
+            vars,
+            launched: false,
+            notes: Vec::new(),
         }
     }
 
@@ -187,8 +201,9 @@ impl<'a> Commands<'a> {
         };
         let at = format!("{field}.{name}");
         let action = match name.as_str() {
-            "launchApp" => self.launch(value, &at)?,
-            "tapOn" => self.tap(value, &at)?,
+            "launchApp" => self.launch(value, &at, line)?,
+            "tapOn" => self.tap(value, &at, false)?,
+            "longPressOn" => self.tap(value, &at, true)?,
             "inputText" => self.input(value, &at)?,
             "back" => back(),
             "action" => match value.and_then(scalar_text).as_deref() {
@@ -203,6 +218,7 @@ impl<'a> Commands<'a> {
         };
         Ok(ImportedStep {
             line,
+            source: Some(flow_text(item)),
             command: name,
             action,
         })
@@ -219,57 +235,101 @@ impl<'a> Commands<'a> {
         )
     }
 
+    /// The first `launchApp` is the launch every replay starts with (its options a note);
+    /// a later one is a relaunch step, or a kept step when it needs what the device role
+    /// cannot do.
     fn launch(
         &mut self,
         value: Option<&MarkedYaml>,
         at: &str,
+        line: Option<usize>,
     ) -> Result<ImportedAction, ImportError> {
-        self.focused = None;
-        let app = match value {
-            None => None,
-            Some(v) => match scalar_text(v) {
-                Some(app) => Some(app),
+        let mut app = None;
+        let mut stop_app = true;
+        let mut options = Vec::new();
+        if let Some(v) = value {
+            match scalar_text(v) {
+                Some(text) => app = Some(text),
                 None => {
-                    let map = mapping(self.doc, v, at)?;
-                    let mut app = None;
-                    for (k, v) in map.iter() {
-                        if matches!(key_text(self.doc, k, at)?.as_str(), "appId" | "url") {
-                            app = scalar_text(v);
+                    for (k, v) in mapping(self.doc, v, at)?.iter() {
+                        let key = key_text(self.doc, k, at)?;
+                        match key.as_str() {
+                            "appId" | "url" => app = scalar_text(v),
+                            "stopApp" => stop_app = as_bool(v).unwrap_or(true),
+                            other => {
+                                let asked = as_bool(v) != Some(false) && !is_null(v);
+                                if let Some((_, what)) =
+                                    LAUNCH_OPTIONS.iter().find(|(name, _)| *name == other)
+                                {
+                                    if asked {
+                                        options.push(*what);
+                                    }
+                                }
+                            }
                         }
                     }
-                    app
                 }
-            },
-        };
-        Ok(match app {
-            Some(app) if app != self.app_id => unsupported("launch another app"),
-            _ => ImportedAction::Launch,
+            }
+        }
+        if app.is_some_and(|app| app != self.app_id) {
+            return Ok(unsupported("launch another app"));
+        }
+        if !self.launched {
+            self.launched = true;
+            let at_line = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+            for what in options {
+                self.notes.push(format!(
+                    "The flow's launchApp{at_line} {what}; Whittle's replays start the app \
+                     force-stopped and keep its data, so a crash that needs it may not \
+                     reproduce."
+                ));
+            }
+            if !stop_app {
+                self.notes.push(format!(
+                    "The flow's launchApp{at_line} keeps a running app (stopApp: false); \
+                     Whittle's replays always start it force-stopped."
+                ));
+            }
+            return Ok(ImportedAction::Launch);
+        }
+        Ok(match options.first() {
+            Some(what) => unsupported(&format!("relaunch that {what}")),
+            None => ImportedAction::Relaunch { stop_app },
         })
     }
 
-    fn tap(&mut self, value: Option<&MarkedYaml>, at: &str) -> Result<ImportedAction, ImportError> {
+    /// `tapOn` or, with `long`, `longPressOn`.
+    fn tap(
+        &mut self,
+        value: Option<&MarkedYaml>,
+        at: &str,
+        long: bool,
+    ) -> Result<ImportedAction, ImportError> {
+        let verb = if long { "long press" } else { "tap" };
         let Some(value) = value else {
             return Err(self.doc.error(
                 None,
                 Some(at.to_owned()),
-                ImportProblem::BadValue("tapOn needs a selector (a text, or id/text/point)".into()),
+                ImportProblem::BadValue(format!(
+                    "{verb} needs a selector (a text, or id/text/point)"
+                )),
             ));
         };
-        let env = self.env;
-        let resolve = |s: &str| substitute(s, env);
+        let vars = self.vars;
+        let resolve = |s: &str| vars.substitute(s);
         let selector = selector::read(self.doc, value, at, &resolve)?;
         let element = match selector.target {
-            Target::Inexpressible(what) => return Ok(unsupported(&what)),
+            Target::Inexpressible(what) => return Ok(unsupported(&format!("{verb} with {what}"))),
             Target::Element(element) => element,
         };
         if selector.optional {
-            // Maestro goes on when it is missing (so it may not have focused anything);
-            // a replay would stop there.
-            return Ok(unsupported("optional tap"));
+            // Maestro goes on when it is missing; a replay would stop there.
+            return Ok(unsupported(&format!("optional {verb}")));
         }
-        self.focused = Some(element.clone());
         Ok(if selector.repeat > 1 {
-            unsupported("repeated tap")
+            unsupported(&format!("repeated {verb}"))
+        } else if long {
+            ImportedAction::LongPress { element }
         } else {
             ImportedAction::Tap { element }
         })
@@ -299,9 +359,10 @@ impl<'a> Commands<'a> {
                 ImportProblem::BadValue("inputText needs the text to type".into()),
             ));
         };
+        // Maestro types into whichever field has the focus, whatever came before.
         Ok(ImportedAction::InputText {
-            element: self.focused.clone(),
-            value: substitute(&text, self.env),
+            element: Some(ElementKey::Focused),
+            value: self.vars.substitute(&text),
         })
     }
 
@@ -347,20 +408,4 @@ fn unsupported(what: &str) -> ImportedAction {
     ImportedAction::Unsupported {
         what: crate::session::clip_untrusted(what, 40),
     }
-}
-
-/// `${NAME}` replaced from the flow's env. `None` when the text uses a name the env
-/// does not define or any other `${…}` expression (a script, an outside variable).
-pub(super) fn substitute(text: &str, env: &BTreeMap<String, String>) -> Option<String> {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let end = after.find('}')?;
-        out.push_str(env.get(after[..end].trim())?);
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Some(out)
 }

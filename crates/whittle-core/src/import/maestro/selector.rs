@@ -1,10 +1,15 @@
-//! `tapOn`'s element selector: what Whittle's `tap_element` can express (an id or a
-//! text) and what it cannot (relations, positions, indexes).
+//! The element selector of `tapOn` and `longPressOn`: what Whittle's element tools can
+//! match as Maestro does (a text or id pattern with `index`, `enabled`, `checked`,
+//! `selected`, `focused`; plan/maestro_match.rs) and what they cannot (positions
+//! relative to other elements, children, traits, sizes, a point inside an element, an
+//! id and a text together, a pattern only Java's engine evaluates).
 
 use saphyr::MarkedYaml;
 
 use super::yaml::{key_text, line_of, mapping, scalar_text, Doc};
 use crate::import::{ElementKey, ImportError, ImportProblem};
+use crate::plan::maestro_match::MaestroPattern;
+use crate::plan::MaestroSelector;
 
 /// Where a tap lands, as far as Whittle can tell.
 pub(super) enum Target {
@@ -46,7 +51,8 @@ const SELECTOR_KEYS: &[&str] = &[
     "label",
 ];
 
-/// Keys that pick one element among several matches by where it is or what it holds.
+/// Keys that pick one element among several matches by where it is, what it holds or its
+/// size: the element tools have no way to say them.
 const RELATIVE_KEYS: &[&str] = &[
     "below",
     "above",
@@ -55,7 +61,6 @@ const RELATIVE_KEYS: &[&str] = &[
     "containsChild",
     "containsDescendants",
     "childOf",
-    "index",
     "traits",
     "width",
     "height",
@@ -77,13 +82,16 @@ pub(super) fn read(
     field: &str,
     resolve: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Selector, ImportError> {
-    let unknown = || Target::Inexpressible("tap on an element named by an unknown variable".into());
     if let Some(text) = scalar_text(node) {
-        let target = match resolve(&text) {
-            Some(text) if !text.trim().is_empty() => Target::Element(ElementKey::Text(text)),
-            Some(_) => return Err(empty(doc, node, field)),
-            None => unknown(),
-        };
+        let target = pattern_target(
+            doc,
+            node,
+            field,
+            resolve,
+            &text,
+            false,
+            MaestroSelector::default(),
+        )?;
         return Ok(Selector {
             target,
             optional: false,
@@ -97,6 +105,7 @@ pub(super) fn read(
     let mut relative = None;
     let mut optional = false;
     let mut repeat = 1;
+    let mut narrowing = MaestroSelector::default();
     for (key, value) in map.iter() {
         let name = key_text(doc, key, field)?;
         let at = format!("{field}.{name}");
@@ -125,27 +134,37 @@ pub(super) fn read(
             "point" => point = Some(scalar()?),
             "optional" => optional = super::yaml::as_bool(value).unwrap_or(false),
             "repeat" => repeat = super::yaml::as_int(value).unwrap_or(1),
+            "index" => {
+                let index = scalar()?;
+                // Maestro reads the index as a number and truncates it (`"2.0"` is 2).
+                match index.trim().parse::<f64>() {
+                    Ok(n) if n >= 0.0 && n < f64::from(u32::MAX) => {
+                        narrowing.index = Some(n as u32)
+                    }
+                    _ => relative = relative.or(Some("index".to_owned())),
+                }
+            }
+            "enabled" => narrowing.enabled = flag(doc, value, &at)?,
+            "checked" => narrowing.checked = flag(doc, value, &at)?,
+            "selected" => narrowing.selected = flag(doc, value, &at)?,
+            "focused" => narrowing.focused = flag(doc, value, &at)?,
             n if RELATIVE_KEYS.contains(&n) => relative = relative.or(Some(name.clone())),
-            // label, delays, retries, state filters: how Maestro taps, not which element.
+            // label, delays, retries: how Maestro taps, not which element.
             _ => {}
         }
     }
     let target = if let Some(key) = relative {
-        Target::Inexpressible(format!("tap with a {} selector", super::yaml::words(&key)))
+        Target::Inexpressible(format!("a {} selector", super::yaml::words(&key)))
+    } else if point.is_some() && (id.is_some() || text.is_some()) {
+        Target::Inexpressible("a point in an element".into())
     } else if let Some(point) = point {
         Target::Element(ElementKey::Position(point))
+    } else if id.is_some() && text.is_some() {
+        Target::Inexpressible("id and text together".into())
     } else if let Some(id) = id {
-        match resolve(&id) {
-            Some(id) if !id.trim().is_empty() => Target::Element(ElementKey::Id(id)),
-            Some(_) => return Err(empty(doc, node, field)),
-            None => unknown(),
-        }
+        pattern_target(doc, node, field, resolve, &id, true, narrowing)?
     } else if let Some(text) = text {
-        match resolve(&text) {
-            Some(text) if !text.trim().is_empty() => Target::Element(ElementKey::Text(text)),
-            Some(_) => return Err(empty(doc, node, field)),
-            None => unknown(),
-        }
+        pattern_target(doc, node, field, resolve, &text, false, narrowing)?
     } else {
         return Err(doc.error(
             Some(line_of(node)),
@@ -159,6 +178,43 @@ pub(super) fn read(
         target,
         optional,
         repeat,
+    })
+}
+
+/// A text or id as Maestro matches it, or why it cannot be.
+fn pattern_target(
+    doc: &Doc,
+    node: &MarkedYaml,
+    field: &str,
+    resolve: &dyn Fn(&str) -> Option<String>,
+    written: &str,
+    by_id: bool,
+    selector: MaestroSelector,
+) -> Result<Target, ImportError> {
+    let Some(pattern) = resolve(written) else {
+        return Ok(Target::Inexpressible("an unknown variable".into()));
+    };
+    if pattern.trim().is_empty() {
+        return Err(empty(doc, node, field));
+    }
+    if MaestroPattern::compile(&pattern).is_err() {
+        return Ok(Target::Inexpressible("a Java-only pattern".into()));
+    }
+    Ok(Target::Element(ElementKey::Maestro {
+        by_id,
+        pattern,
+        selector,
+    }))
+}
+
+/// A state filter: `true`/`false`, or an error naming the field.
+fn flag(doc: &Doc, value: &MarkedYaml, at: &str) -> Result<Option<bool>, ImportError> {
+    super::yaml::as_bool(value).map(Some).ok_or_else(|| {
+        doc.error(
+            Some(line_of(value)),
+            Some(at.to_owned()),
+            ImportProblem::BadValue("expected true or false".into()),
+        )
     })
 }
 

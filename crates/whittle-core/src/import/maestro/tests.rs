@@ -1,5 +1,6 @@
 use super::*;
 use crate::import::{ElementKey, ImportProblem, ImportedAction};
+use crate::plan::MaestroSelector;
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -14,10 +15,18 @@ fn actions(flow: &ImportedFlow) -> Vec<&ImportedAction> {
 }
 
 fn id(s: &str) -> ElementKey {
-    ElementKey::Id(s.into())
+    ElementKey::Maestro {
+        by_id: true,
+        pattern: s.into(),
+        selector: MaestroSelector::default(),
+    }
 }
 fn text(s: &str) -> ElementKey {
-    ElementKey::Text(s.into())
+    ElementKey::Maestro {
+        by_id: false,
+        pattern: s.into(),
+        selector: MaestroSelector::default(),
+    }
 }
 fn unsupported(s: &str) -> ImportedAction {
     ImportedAction::Unsupported { what: s.into() }
@@ -29,7 +38,7 @@ fn back() -> ImportedAction {
 }
 
 #[test]
-fn input_text_types_into_the_field_tapped_before_it() {
+fn input_text_types_into_the_focused_field() {
     let flow = parse(
         "inputText.yaml",
         &fixture("demo_app_commands_inputText.yaml"),
@@ -47,7 +56,7 @@ fn input_text_types_into_the_field_tapped_before_it() {
                 element: id("textInput")
             },
             &ImportedAction::InputText {
-                element: Some(id("textInput")),
+                element: Some(ElementKey::Focused),
                 value: Some("foo".into())
             },
             &unsupported("assert visible"),
@@ -71,13 +80,25 @@ fn back_and_press_key_back_are_back_and_other_keys_are_their_button() {
         })
         .collect();
     assert_eq!(presses, ["HOME", "BACK"]);
-    // launchApp twice: both are the launch setup.
-    let launches = keys
+    // launchApp twice: the first is the launch setup, the second a relaunch step.
+    let launches: Vec<_> = keys
         .steps
         .iter()
-        .filter(|s| s.action == ImportedAction::Launch)
-        .count();
-    assert_eq!(launches, 2);
+        .filter(|s| {
+            matches!(
+                s.action,
+                ImportedAction::Launch | ImportedAction::Relaunch { .. }
+            )
+        })
+        .map(|s| &s.action)
+        .collect();
+    assert_eq!(
+        launches,
+        [
+            &ImportedAction::Launch,
+            &ImportedAction::Relaunch { stop_app: true }
+        ]
+    );
 }
 
 #[test]
@@ -94,18 +115,27 @@ fn a_form_flow_keeps_unreplayable_taps_with_their_reason() {
                 element: text("Email")
             },
             &ImportedAction::InputText {
-                element: Some(text("Email")),
+                element: Some(ElementKey::Focused),
                 value: Some("correct@mobile.dev".into())
             },
             &ImportedAction::Tap {
                 element: text("Password")
             },
             &ImportedAction::InputText {
-                element: Some(text("Password")),
+                element: Some(ElementKey::Focused),
                 value: Some("maestro".into())
             },
-            // `index: 1` picks the second "Login": tap_element cannot say that.
-            &unsupported("tap with a index selector"),
+            // `index: 1`: the second "Login" from the top, as Maestro counts.
+            &ImportedAction::Tap {
+                element: ElementKey::Maestro {
+                    by_id: false,
+                    pattern: "Login".into(),
+                    selector: MaestroSelector {
+                        index: Some(1),
+                        ..MaestroSelector::default()
+                    }
+                }
+            },
             &unsupported("assert visible"),
         ]
     );
@@ -155,7 +185,7 @@ fn public_examples_all_import() {
     assert_eq!(
         advanced.steps[4].action,
         ImportedAction::InputText {
-            element: Some(id("org.wikipedia:id/search_container")),
+            element: Some(ElementKey::Focused),
             value: None
         }
     );
@@ -171,14 +201,14 @@ fn env_values_are_substituted() {
     assert_eq!(
         flow.steps[1].action,
         ImportedAction::InputText {
-            element: Some(id("search")),
+            element: Some(ElementKey::Focused),
             value: Some("red shoes".into())
         }
     );
     assert_eq!(
         flow.steps[2].action,
         ImportedAction::InputText {
-            element: Some(id("search")),
+            element: Some(ElementKey::Focused),
             value: None
         }
     );
@@ -282,4 +312,109 @@ fn alias_bombs_and_deep_nesting_are_errors_not_hangs() {
     assert!(parse("bomb.yaml", bomb.as_bytes()).is_err());
     let deep = format!("appId: x\n---\n- tapOn: {}\n", "[".repeat(50_000));
     assert!(parse("deep.yaml", deep.as_bytes()).is_err());
+}
+
+#[test]
+fn flows_as_testers_write_them_keep_every_command_whole() {
+    let flow = parse_with(
+        "notes.yaml",
+        br#"appId: com.acme.notes
+env:
+  USER_ID: ${USER_ID || "test_user_1"}
+---
+- launchApp:
+    clearState: true
+- tapOn: "LOG IN.*"
+- tapOn:
+    id: ".*menu_delete_selected"
+    enabled: true
+- longPressOn: "Note 1"
+- inputText: ${USER_ID}
+- launchApp:
+    stopApp: false
+- launchApp:
+    clearState: true
+- tapOn:
+    below: "Header"
+    text: "Buy"
+- tapOn: "(?=x)y"
+- runFlow: subflows/login.yaml
+"#,
+        &BTreeMap::from([("UNUSED".to_owned(), "x".to_owned())]),
+    )
+    .unwrap();
+    let pattern = |by_id, p: &str, selector| ElementKey::Maestro {
+        by_id,
+        pattern: p.into(),
+        selector,
+    };
+    assert_eq!(
+        actions(&flow),
+        [
+            &ImportedAction::Launch,
+            &ImportedAction::Tap {
+                element: text("LOG IN.*")
+            },
+            &ImportedAction::Tap {
+                element: pattern(
+                    true,
+                    ".*menu_delete_selected",
+                    MaestroSelector {
+                        enabled: Some(true),
+                        ..MaestroSelector::default()
+                    }
+                )
+            },
+            &ImportedAction::LongPress {
+                element: text("Note 1")
+            },
+            &ImportedAction::InputText {
+                element: Some(ElementKey::Focused),
+                value: Some("test_user_1".into())
+            },
+            &ImportedAction::Relaunch { stop_app: false },
+            &unsupported("relaunch that clears the app's data"),
+            &unsupported("tap with a below selector"),
+            &unsupported("tap with a Java-only pattern"),
+            &unsupported("run another flow"),
+        ]
+    );
+    assert!(
+        flow.notes
+            .iter()
+            .any(|n| n.contains("clears the app's data")),
+        "{:?}",
+        flow.notes
+    );
+    // A skipped step keeps its whole command for the person reading it.
+    let step = flow.steps[7].to_step(8, "2026-12-04T00:00:00Z", FlowFormat::Maestro);
+    assert!(
+        step.action.contains("tapOn: {below: Header, text: Buy}"),
+        "{}",
+        step.action
+    );
+    let sub = flow.steps[9].to_step(10, "2026-12-04T00:00:00Z", FlowFormat::Maestro);
+    assert!(sub.action.contains("subflows/login.yaml"), "{}", sub.action);
+    // A value given on the command line wins over the flow's default.
+    let given = parse_with(
+        "notes.yaml",
+        b"appId: com.x\nenv:\n  U: ${U || \"d\"}\n---\n- launchApp\n- inputText: ${U}\n",
+        &BTreeMap::from([("U".to_owned(), "qa_7".to_owned())]),
+    )
+    .unwrap();
+    assert_eq!(
+        given.steps[1].action,
+        ImportedAction::InputText {
+            element: Some(ElementKey::Focused),
+            value: Some("qa_7".into())
+        }
+    );
+}
+
+#[test]
+fn a_web_flow_is_refused_with_its_reason() {
+    let err = parse("web.yaml", b"url: https://example.com\n---\n- tapOn: Go\n").unwrap_err();
+    assert_eq!(err.problem, ImportProblem::WebFlow);
+    assert_eq!(err.line, Some(1));
+    assert!(err.to_string().contains("web flow"), "{err}");
 }

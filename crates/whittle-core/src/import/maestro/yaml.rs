@@ -128,3 +128,60 @@ pub(super) fn words(command: &str) -> String {
     }
     out
 }
+
+/// The node as one line of flow-style YAML (`{text: "Buy", below: {id: header}}`): a
+/// command as written, for the person reading a skipped step and for the export. Strings
+/// are written as JSON strings (valid YAML) unless they are plain words.
+pub(super) fn flow_text(node: &MarkedYaml) -> String {
+    let mut out = String::new();
+    write_flow(&mut out, node, 0);
+    out
+}
+
+/// Nesting deeper than this is written as `…`: a command is a few levels deep; a hostile
+/// file must not cost a deep recursion.
+const MAX_FLOW_DEPTH: usize = 8;
+
+fn write_flow(out: &mut String, node: &MarkedYaml, depth: usize) {
+    if depth > MAX_FLOW_DEPTH {
+        out.push('…');
+        return;
+    }
+    match &untagged(node).data {
+        YamlData::Mapping(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_flow(out, k, depth + 1);
+                out.push_str(": ");
+                write_flow(out, v, depth + 1);
+            }
+            out.push('}');
+        }
+        YamlData::Sequence(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_flow(out, item, depth + 1);
+            }
+            out.push(']');
+        }
+        _ if is_null(node) => out.push_str("null"),
+        _ => {
+            let text = scalar_text(node).unwrap_or_default();
+            let plain = !text.is_empty()
+                && text
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "._-/%".contains(c));
+            if plain {
+                out.push_str(&text);
+            } else {
+                out.push_str(&serde_json::to_string(&text).unwrap_or_default());
+            }
+        }
+    }
+}

@@ -34,10 +34,7 @@ pub fn tap(index: u32, key: &str) -> Step {
 }
 
 pub fn id(value: &str) -> Strategy {
-    Strategy {
-        by: By::Identifier,
-        value: value.to_owned(),
-    }
+    Strategy::new(By::Identifier, value.to_owned())
 }
 
 pub fn skip_reason(plan: &whittle_core::plan::ReplayPlan, index: u32) -> Option<SkipReason> {

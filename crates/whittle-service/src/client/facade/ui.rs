@@ -1,7 +1,7 @@
 use whittle_contract::ui::{
     Hierarchy, InputTextArgs, InputTextResult, Strategy, TapElementArgs, TapElementResult,
-    WaitForElementArgs, WaitForElementResult, GET_HIERARCHY, INPUT_TEXT, TAP_ELEMENT,
-    WAIT_FOR_ELEMENT,
+    WaitForElementArgs, WaitForElementResult, GET_HIERARCHY, INPUT_TEXT, LONG_PRESS_ELEMENT,
+    LONG_PRESS_MS, TAP_ELEMENT, WAIT_FOR_ELEMENT,
 };
 use whittle_contract::{DeviceArgs, Role};
 
@@ -58,6 +58,28 @@ impl<'a> Ui<'a> {
         };
         self.hub
             .call_typed(Role::Ui, TAP_ELEMENT, &args, settle_ms)
+            .await
+    }
+
+    /// Presses the element for `ui::LONG_PRESS_MS`; answers as a tap does.
+    pub async fn long_press_element(
+        self,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> Result<TapElementResult, McpError> {
+        let args = TapElementArgs {
+            device: device.to_string(),
+            strategies: strategies.to_vec(),
+            settle_ms,
+        };
+        self.hub
+            .call_typed(
+                Role::Ui,
+                LONG_PRESS_ELEMENT,
+                &args,
+                settle_ms.saturating_add(LONG_PRESS_MS),
+            )
             .await
     }
 
