@@ -302,6 +302,7 @@ impl<'a> Commands<'a> {
         Ok(ImportedAction::InputText {
             element: self.focused.clone(),
             value: substitute(&text, self.env),
+            private: false,
         })
     }
 

@@ -48,7 +48,8 @@ fn input_text_types_into_the_field_tapped_before_it() {
             },
             &ImportedAction::InputText {
                 element: Some(id("textInput")),
-                value: Some("foo".into())
+                value: Some("foo".into()),
+                private: false,
             },
             &unsupported("assert visible"),
         ]
@@ -95,14 +96,16 @@ fn a_form_flow_keeps_unreplayable_taps_with_their_reason() {
             },
             &ImportedAction::InputText {
                 element: Some(text("Email")),
-                value: Some("correct@mobile.dev".into())
+                value: Some("correct@mobile.dev".into()),
+                private: false,
             },
             &ImportedAction::Tap {
                 element: text("Password")
             },
             &ImportedAction::InputText {
                 element: Some(text("Password")),
-                value: Some("maestro".into())
+                value: Some("maestro".into()),
+                private: false,
             },
             // `index: 1` picks the second "Login": tap_element cannot say that.
             &unsupported("tap with a index selector"),
@@ -156,7 +159,8 @@ fn public_examples_all_import() {
         advanced.steps[4].action,
         ImportedAction::InputText {
             element: Some(id("org.wikipedia:id/search_container")),
-            value: None
+            value: None,
+            private: false,
         }
     );
 }
@@ -172,14 +176,16 @@ fn env_values_are_substituted() {
         flow.steps[1].action,
         ImportedAction::InputText {
             element: Some(id("search")),
-            value: Some("red shoes".into())
+            value: Some("red shoes".into()),
+            private: false,
         }
     );
     assert_eq!(
         flow.steps[2].action,
         ImportedAction::InputText {
             element: Some(id("search")),
-            value: None
+            value: None,
+            private: false,
         }
     );
 }

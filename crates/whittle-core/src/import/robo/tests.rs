@@ -26,10 +26,12 @@ fn sign_in() -> Vec<ImportedAction> {
         ImportedAction::InputText {
             element: Some(id("my.app.package:id/username")),
             value: Some("user123".into()),
+            private: false,
         },
         ImportedAction::InputText {
             element: Some(id("my.app.package:id/password")),
             value: Some("12345".into()),
+            private: false,
         },
         ImportedAction::Tap {
             element: id("my.app.package:id/login"),
@@ -57,7 +59,8 @@ fn the_target_is_the_first_descriptor_and_ancestors_are_ignored() {
         [
             ImportedAction::InputText {
                 element: Some(id("com.google.samples.apps.topeka:id/first_name")),
-                value: Some("John".into())
+                value: Some("John".into()),
+                private: false,
             },
             ImportedAction::Tap {
                 element: id("com.google.samples.apps.topeka:id/done")
@@ -150,4 +153,58 @@ fn errors_name_file_line_and_field() {
     assert_eq!(e.problem, ImportProblem::NoSteps);
     let deep = "[".repeat(10_000);
     assert!(parse("d.json", deep.as_bytes()).is_err());
+}
+
+/// A click whose descriptors put the target in a list: the item (`position`) is a
+/// RecyclerView's child, `target` is inside it.
+fn list_click(target: &str, item_position: i64) -> Vec<u8> {
+    format!(
+        r#"[{{"eventType": "VIEW_CLICKED", "elementDescriptors": [
+            {target},
+            {{"className": "android.widget.LinearLayout", "recyclerViewChildPosition": {item_position},
+              "adapterViewChildPosition": -1, "groupViewChildPosition": {item_position},
+              "resourceId": "com.x:id/row"}},
+            {{"className": "androidx.recyclerview.widget.RecyclerView", "recyclerViewChildPosition": -1,
+              "resourceId": "com.x:id/list"}}
+        ]}}]"#
+    )
+    .into_bytes()
+}
+
+#[test]
+fn a_list_item_known_only_by_its_position_is_kept_and_skipped() {
+    let bare = r#"{"className": "android.widget.ImageView", "recyclerViewChildPosition": -1, "resourceId": "com.x:id/container", "text": "", "contentDescription": ""}"#;
+    let second = parse("l.json", &list_click(bare, 2)).unwrap();
+    let third = parse("l.json", &list_click(bare, 3)).unwrap();
+    assert_eq!(
+        second.steps[1].action,
+        unsupported("tap com.x:id/container in list item 2 (com.x:id/row) of com.x:id/list")
+    );
+    assert_ne!(second.steps[1].action, third.steps[1].action);
+    let words = second.steps[1].to_step(2, "t", FlowFormat::Robo).action;
+    assert!(
+        words.contains("list item 2") && words.contains("com.x:id/list"),
+        "{words}"
+    );
+    // What the item shows tells it apart: tapped by its text, not by the shared id.
+    let shown = r#"{"className": "android.widget.TextView", "resourceId": "com.x:id/title", "text": "Red shoes"}"#;
+    let flow = parse("l.json", &list_click(shown, 2)).unwrap();
+    assert_eq!(
+        flow.steps[1].action,
+        ImportedAction::Tap {
+            element: ElementKey::Text("Red shoes".into())
+        }
+    );
+    // The item itself as the target, and an AdapterView's item.
+    let item = br#"[{"eventType": "LIST_ITEM_CLICKED", "elementDescriptors": [
+        {"className": "android.widget.TextView", "adapterViewChildPosition": 0, "resourceId": "android:id/text1"},
+        {"className": "android.widget.ListView", "resourceId": "com.x:id/menu"}]}]"#;
+    let flow = parse("i.json", item).unwrap();
+    assert_eq!(
+        flow.steps[1].action,
+        unsupported("tap android:id/text1 in list item 0 of com.x:id/menu")
+    );
+    // Outside any list, child positions change nothing.
+    let topeka = parse("t.json", &fixture("reference_topeka_descriptors.json")).unwrap();
+    assert!(matches!(topeka.steps[2].action, ImportedAction::Tap { .. }));
 }
