@@ -198,6 +198,10 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
                 (None, Some(text)) if action.match_index.unwrap_or(0) == 0 && !text.is_empty() => {
                     Some(ElementKey::Text(text.clone()))
                 }
+                (None, Some(text)) => {
+                    let index = action.match_index.unwrap_or(0);
+                    return unsupported(&format!("click on match {index} of seen text {text:?}"));
+                }
                 _ => None,
             };
             match element {
@@ -264,13 +268,23 @@ fn list_place(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Option<
         .enumerate()
         .find(|(_, d)| d.list_position().is_some())?;
     let target = elements.first().and_then(name).unwrap_or_default();
+    // Ancestors in the target's package are named by their `id/…` part alone, so the
+    // words keep every id within the step's length.
+    let package = target.split_once(":id/").map(|(p, _)| format!("{p}:"));
+    let short = |id: String| match &package {
+        Some(p) => id.strip_prefix(p.as_str()).map(str::to_owned).unwrap_or(id),
+        None => id,
+    };
     Some(ListPlace {
-        item: Some(at).filter(|&i| i > 0).and_then(|_| name(item)),
+        item: Some(at)
+            .filter(|&i| i > 0)
+            .and_then(|_| name(item))
+            .map(short),
         position: item.list_position()?,
         list: elements
             .get(at + 1)
             .and_then(name)
-            .unwrap_or_else(|| "a list".to_owned()),
+            .map_or_else(|| "a list".to_owned(), short),
         target,
     })
 }
