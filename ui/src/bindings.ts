@@ -97,7 +97,7 @@ export const commands = {
  *  What one step of a replayable path does: the launch every replay starts with, or
  *  one of the [`ReplayAction`]s. Written as the session's own `action_type` words.
  */
-export type ActionKind = "launch" | "tap" | "input_text" | "press_button";
+export type ActionKind = "launch" | "tap" | "input_text" | "press_button" | "long_press" | "relaunch";
 
 export type AppVersion = AppVersion_Serialize | AppVersion_Deserialize;
 
@@ -154,8 +154,11 @@ export type AttemptVerdict_Serialize =
 /**  The infrastructure failed: no verdict (a resume runs it again). */
 { kind: "failed"; cause: FailureCause_Serialize };
 
-/**  How an element is found: resource id, visible text, or content description. */
-export type By = "identifier" | "text" | "label";
+/**
+ *  How an element is found: resource id, visible text, content description, or the
+ *  field that has the input focus (`value` is then empty).
+ */
+export type By = "identifier" | "text" | "label" | "focused";
 
 /**  Every live verdict of one candidate, in replay order (`true` = reproduced). */
 export type CandidateHistory = {
@@ -563,6 +566,27 @@ export type InterruptedRun = {
 	resumable: boolean,
 };
 
+/**  What a Maestro selector says besides its text or id. */
+export type MaestroSelector = MaestroSelector_Serialize | MaestroSelector_Deserialize;
+
+/**  What a Maestro selector says besides its text or id. */
+export type MaestroSelector_Deserialize = {
+	index?: number | null,
+	enabled?: boolean | null,
+	checked?: boolean | null,
+	selected?: boolean | null,
+	focused?: boolean | null,
+};
+
+/**  What a Maestro selector says besides its text or id. */
+export type MaestroSelector_Serialize = {
+	index?: number,
+	enabled?: boolean,
+	checked?: boolean,
+	selected?: boolean,
+	focused?: boolean,
+};
+
 /**  One masked region exactly as Apply will burn it, to lay over the image. */
 export type MaskPatchView = {
 	x: number,
@@ -825,12 +849,14 @@ export type PlanEntry = PlanEntry_Serialize | PlanEntry_Deserialize;
 export type PlanEntry_Deserialize = {
 	index: number,
 	description: string,
-	/**  `launch`, `tap`, `input_text` or `press_button`. */
+	/**  `launch`, `tap`, `long_press`, `input_text`, `press_button` or `relaunch`. */
 	action_type: ActionKind,
-	strategy?: Strategy | null,
+	strategy?: Strategy_Deserialize | null,
 	button?: string | null,
 	input_value?: string | null,
 	input_redacted: boolean,
+	/**  A relaunch's: `false` brings a running app forward instead of stopping it. */
+	stop_app?: boolean | null,
 };
 
 /**
@@ -841,12 +867,14 @@ export type PlanEntry_Deserialize = {
 export type PlanEntry_Serialize = {
 	index: number,
 	description: string,
-	/**  `launch`, `tap`, `input_text` or `press_button`. */
+	/**  `launch`, `tap`, `long_press`, `input_text`, `press_button` or `relaunch`. */
 	action_type: ActionKind,
-	strategy: Strategy | null,
+	strategy: Strategy_Serialize | null,
 	button: string | null,
 	input_value: string | null,
 	input_redacted: boolean,
+	/**  A relaunch's: `false` brings a running app forward instead of stopping it. */
+	stop_app?: boolean,
 };
 
 /**  One thing about the plan worth a warning. */
@@ -1817,7 +1845,12 @@ export type ShotReview_Serialize = {
 };
 
 /**  Why a step of the path cannot be replayed live. */
-export type SkipReason = { code: "input_redacted" } | { code: "sensitive" } | { code: "no_element_key" } | { code: "unstable_key"; key_kind: string } | { code: "unsupported_action"; action_type: string } | { code: "missing_input_value" } | { code: "unsupported_button"; button: string };
+export type SkipReason = { code: "input_redacted" } | { code: "sensitive" } | { code: "no_element_key" } | { code: "unstable_key"; key_kind: string } | { code: "unsupported_action"; action_type: string } | { code: "missing_input_value" } | { code: "unsupported_button"; button: string } | 
+/**
+ *  The step's Maestro selector cannot be matched as Maestro would (a regular
+ *  expression only Java's engine evaluates, or a selector Whittle cannot read).
+ */
+{ code: "selector_not_evaluable" };
 
 export type SkippedStep = {
 	step: number,
@@ -1871,7 +1904,9 @@ export type StepWords = StepWords_Serialize | StepWords_Deserialize;
  */
 export type StepWords_Deserialize = { kind: "launch" } | 
 /**  `button` is `None` when the recording does not say which. */
-{ kind: "press"; button?: string | null } | { kind: "tap"; target: TargetWords } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
+{ kind: "press"; button?: string | null } | { kind: "tap"; target: TargetWords } | { kind: "long_press"; target: TargetWords } | 
+/**  The app started again in the middle of the path. */
+{ kind: "relaunch" } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
 
 /**
  *  What a step does, as data: every string in it is already clipped and free of
@@ -1879,11 +1914,22 @@ export type StepWords_Deserialize = { kind: "launch" } |
  */
 export type StepWords_Serialize = { kind: "launch" } | 
 /**  `button` is `None` when the recording does not say which. */
-{ kind: "press"; button: string | null } | { kind: "tap"; target: TargetWords } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
+{ kind: "press"; button: string | null } | { kind: "tap"; target: TargetWords } | { kind: "long_press"; target: TargetWords } | 
+/**  The app started again in the middle of the path. */
+{ kind: "relaunch" } | { kind: "type_into"; target: TargetWords } | { kind: "unsupported"; action_type: string } | { kind: "unrecognized" };
 
-export type Strategy = {
+export type Strategy = Strategy_Serialize | Strategy_Deserialize;
+
+export type Strategy_Deserialize = {
 	by: By,
 	value: string,
+	maestro?: MaestroSelector_Deserialize | null,
+};
+
+export type Strategy_Serialize = {
+	by: By,
+	value: string,
+	maestro?: MaestroSelector_Serialize,
 };
 
 /**  What "the same crash" means for one run. */
@@ -1897,6 +1943,8 @@ export type TargetIdentity =
 export type TargetWords = 
 /**  By resource id (the part after the last `/`). */
 { kind: "id"; name: string } | { kind: "text"; text: string } | { kind: "label"; label: string } | 
+/**  Whichever field has the input focus. */
+{ kind: "focused" } | 
 /**  The key looks like private data, so it is not shown. */
 { kind: "withheld" } | 
 /**  Recorded only by its class or screen position. */

@@ -11,8 +11,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// Words that name a sensitive field when they appear as a whole segment of a key.
-const SENSITIVE_WORDS: &[&str] = &[
+/// Words and phrases that name a secret when they appear as whole words of a key or a
+/// hint (`login_password`, `motDePasse`, "Número de tarjeta"): whatever is typed into
+/// such a field is private. English, German, French, Spanish, Portuguese, Italian,
+/// Dutch and Russian; the CJK names are in [`EMBEDDED_SECRET_WORDS`].
+const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
     "pwd",
@@ -21,6 +24,7 @@ const SENSITIVE_WORDS: &[&str] = &[
     "pin",
     "otp",
     "totp",
+    "tan",
     "token",
     "secret",
     "apikey",
@@ -31,36 +35,138 @@ const SENSITIVE_WORDS: &[&str] = &[
     "cardnumber",
     "cvv",
     "cvc",
+    "cvv2",
+    "csc",
     "iban",
     "ssn",
+    "api key",
+    "private key",
+    "access key",
+    "security code",
+    "auth code",
+    "verification code",
+    "one time code",
+    // de
+    "passwort",
+    "kennwort",
+    "geheimzahl",
+    "karte",
+    "kartennummer",
+    "bestätigungscode",
+    "sicherheitscode",
+    // fr
+    "mot de passe",
+    "mdp",
+    "code secret",
+    "carte",
+    "numéro de carte",
+    "code de vérification",
+    // es
+    "contraseña",
+    "contrasena",
+    "clave",
+    "tarjeta",
+    "código de verificación",
+    // pt
+    "senha",
+    "cartão",
+    "cartao",
+    "código de verificação",
+    // it
+    "parola d ordine",
+    "carta di credito",
+    "numero di carta",
+    "codice di verifica",
+    // nl
+    "wachtwoord",
+    "pincode",
+    "kaartnummer",
+    "verificatiecode",
+    // ru
+    "пароль",
+    "пин",
+    "карта",
+    "карты",
+    "код подтверждения",
+];
+
+/// Secret names unambiguous enough to count inside a longer word (`loginpassword`,
+/// `Passwortbestätigung`), and the Chinese, Japanese and Korean ones, whose words
+/// are not separated: password, PIN, verification code, card number, security code.
+const EMBEDDED_SECRET_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passcode",
+    "secret",
+    "creditcard",
+    "cardnumber",
+    "passwort",
+    "kennwort",
+    "wachtwoord",
+    "contraseña",
+    "пароль",
+    // zh: 密码 口令 验证码 校验码 动态码 卡号 安全码
+    "\u{5bc6}\u{7801}",
+    "\u{53e3}\u{4ee4}",
+    "\u{9a8c}\u{8bc1}\u{7801}",
+    "\u{6821}\u{9a8c}\u{7801}",
+    "\u{52a8}\u{6001}\u{7801}",
+    "\u{5361}\u{53f7}",
+    "\u{5b89}\u{5168}\u{7801}",
+    // zh-Hant / ja: 密碼 暗証番号 パスワード 認証コード 確認コード カード番号
+    "\u{5bc6}\u{78bc}",
+    "\u{6697}\u{8a3c}\u{756a}\u{53f7}",
+    "\u{30d1}\u{30b9}\u{30ef}\u{30fc}\u{30c9}",
+    "\u{8a8d}\u{8a3c}\u{30b3}\u{30fc}\u{30c9}",
+    "\u{78ba}\u{8a8d}\u{30b3}\u{30fc}\u{30c9}",
+    "\u{30ab}\u{30fc}\u{30c9}\u{756a}\u{53f7}",
+    // ko: 비밀번호 암호 인증번호 카드번호
+    "\u{be44}\u{bc00}\u{bc88}\u{d638}",
+    "\u{c554}\u{d638}",
+    "\u{c778}\u{c99d}\u{bc88}\u{d638}",
+    "\u{ce74}\u{b4dc}\u{bc88}\u{d638}",
+];
+
+/// Words and phrases that name contact data: a value typed into such a field is private
+/// only when it has the shape of that data (see [`looks_sensitive_input`]).
+const CONTACT_WORDS: &[&str] = &[
     "email",
+    "e mail",
+    "mail",
     "phone",
     "phonenumber",
     "mobile",
     "tel",
     "msisdn",
+    "telefon",
+    "telefonnummer",
+    "handynummer",
+    "courriel",
+    "téléphone",
+    "telephone",
+    "correo",
+    "teléfono",
+    "telefono",
+    "telefone",
+    "celular",
+    "telefoon",
+    "почта",
+    "телефон",
 ];
 
-/// Adjacent segment pairs that together name a sensitive field (`api_key`, `e-mail`).
-const SENSITIVE_PAIRS: &[(&str, &str)] = &[
-    ("api", "key"),
-    ("e", "mail"),
-    ("private", "key"),
-    ("access", "key"),
-    ("security", "code"),
-    ("auth", "code"),
-];
-
-/// Words unambiguous enough to count even inside a longer segment (`loginpassword`).
-const EMBEDDED_WORDS: &[&str] = &[
-    "password",
-    "passwd",
-    "passcode",
-    "secret",
+/// Contact names that count inside a longer word, and the CJK ones: e-mail, phone.
+const EMBEDDED_CONTACT_WORDS: &[&str] = &[
     "email",
-    "creditcard",
-    "cardnumber",
     "phonenumber",
+    "telefonnummer",
+    // zh: 邮箱 电话 手机 / ja: メール 電話 / ko: 이메일 전화
+    "\u{90ae}\u{7bb1}",
+    "\u{7535}\u{8bdd}",
+    "\u{624b}\u{673a}",
+    "\u{30e1}\u{30fc}\u{30eb}",
+    "\u{96fb}\u{8a71}",
+    "\u{c774}\u{BA54}\u{C77C}",
+    "\u{c804}\u{d654}",
 ];
 
 /// Words that make a short run of digits look like a one-time code rather than a count.
@@ -73,22 +179,40 @@ const CODE_HINT_WORDS: &[&str] = &[
     "mfa",
     "twofa",
     "security",
+    "código",
+    "codigo",
+    "codice",
+    "код",
 ];
 
 /// Does this element key (resource id, `text:…` or `label:…` key, or a field name)
-/// name a field that holds private data? Only the part after the package
-/// (`com.x:id/`) is judged, so a package called `com.bank.mobile` is not enough.
+/// name a field that holds private data, a secret or contact data? Only the part after
+/// the package (`com.x:id/`) is judged, so a package called `com.bank.mobile` is not
+/// enough.
 pub fn looks_sensitive_key(s: &str) -> bool {
-    let segments = key_segments(s);
-    segments
-        .iter()
-        .any(|seg| SENSITIVE_WORDS.contains(&seg.as_str()))
-        || segments
-            .windows(2)
-            .any(|pair| SENSITIVE_PAIRS.contains(&(pair[0].as_str(), pair[1].as_str())))
+    looks_secret_key(s) || looks_contact_key(s)
+}
+
+/// Does this key or hint name a secret (a password, PIN, one-time code, card number,
+/// token), so that any value typed into it is private?
+pub fn looks_secret_key(s: &str) -> bool {
+    names_any(s, SECRET_WORDS, EMBEDDED_SECRET_WORDS)
+}
+
+/// Does this key or hint name contact data (an e-mail address, a phone number)?
+pub fn looks_contact_key(s: &str) -> bool {
+    names_any(s, CONTACT_WORDS, EMBEDDED_CONTACT_WORDS)
+}
+
+/// The key's words, joined by single spaces, contain one of `phrases` as whole words,
+/// or its letters contain one of `embedded`.
+fn names_any(key: &str, phrases: &[&str], embedded: &[&str]) -> bool {
+    let segments = key_segments(key);
+    let spaced = format!(" {} ", segments.join(" "));
+    phrases.iter().any(|p| spaced.contains(&format!(" {p} ")))
         || segments
             .iter()
-            .any(|seg| EMBEDDED_WORDS.iter().any(|w| seg.contains(w)))
+            .any(|seg| embedded.iter().any(|w| seg.contains(w)))
 }
 
 /// Words that name a one-time-code or PIN entry: tapping such an element (a keypad key)
@@ -109,11 +233,25 @@ pub fn looks_sensitive_value(s: &str) -> bool {
     looks_sensitive_text(s) || looks_like_password(s.trim())
 }
 
-/// Does this value, typed into the field named by `key`, look private? Adds the one
-/// case a value cannot decide alone: a 4–8 digit code typed into an OTP/PIN field.
+/// Does this value, typed into the field named by `key`, look private? Yes when the
+/// key names a secret (any value), when the value looks private on its own, when a
+/// 4–8 digit code is typed into a field named for codes, and when a key naming contact
+/// data receives a value of that shape (`foo` typed into "Email" is not private).
 pub fn looks_sensitive_input(key: &str, value: &str) -> bool {
-    looks_sensitive_value(value)
-        || (is_short_digit_code(value) && (looks_sensitive_key(key) || has_code_hint(key)))
+    looks_secret_key(key)
+        || looks_sensitive_value(value)
+        || (is_short_digit_code(value) && has_code_hint(key))
+        || (looks_contact_key(key) && has_contact_shape(value))
+}
+
+/// An e-mail address anywhere, or phone characters only with at least six digits
+/// (a local number typed without its area code).
+fn has_contact_shape(value: &str) -> bool {
+    let v = value.trim();
+    EMAIL.is_match(v)
+        || (digits_of(v).len() >= 6
+            && v.chars()
+                .all(|c| c.is_ascii_digit() || " +-().".contains(c)))
 }
 
 /// Does this text contain an e-mail address, a phone number, a card number or a

@@ -123,7 +123,9 @@ fn short_codes_need_a_key_hint() {
     assert!(looks_sensitive_input("com.x:id/sms_code_box", "99881234"));
     assert!(!looks_sensitive_input("com.x:id/quantity", "1234"));
     assert!(!looks_sensitive_input("com.x:id/search_box", "42"));
-    assert!(!looks_sensitive_input("com.x:id/otp", "123"));
+    // A field named for a secret keeps any value private, even a partial code.
+    assert!(looks_sensitive_input("com.x:id/otp", "123"));
+    assert!(!looks_sensitive_input("com.x:id/quantity", "123"));
     assert!(!looks_sensitive_input(
         "com.x:id/search_box",
         "search shoes"
@@ -168,5 +170,45 @@ mod one_time_code {
         ] {
             assert!(!looks_like_one_time_code(text), "{text}");
         }
+    }
+}
+
+#[test]
+fn secret_keys_in_many_languages_and_contact_keys_apart() {
+    let secrets = [
+        "text:Passwort",
+        "label:Mot de passe",
+        "com.x:id/motDePasse",
+        "text:Contraseña",
+        "text:Senha",
+        "text:Codice PIN",
+        "com.x:id/wachtwoord",
+        "text:Пароль",
+        "text:N\u{fa}mero de tarjeta",
+        "text:\u{5bc6}\u{7801}",
+        "text:\u{8f93}\u{5165}\u{5bc6}\u{7801}",
+        "text:\u{30d1}\u{30b9}\u{30ef}\u{30fc}\u{30c9}",
+        "text:\u{be44}\u{bc00}\u{bc88}\u{d638}",
+    ];
+    for key in secrets {
+        assert!(looks_secret_key(key), "should name a secret: {key}");
+        assert!(looks_sensitive_key(key), "{key}");
+    }
+    let contacts = [
+        "com.x:id/email",
+        "text:E-Mail-Adresse",
+        "text:Courriel",
+        "text:Telefon",
+        "text:\u{90ae}\u{7bb1}",
+    ];
+    for key in contacts {
+        assert!(looks_contact_key(key), "should name contact data: {key}");
+        assert!(!looks_secret_key(key), "not a secret: {key}");
+        assert!(!looks_sensitive_input(key, "foo"), "{key}");
+        assert!(looks_sensitive_input(key, "jean@example.fr"), "{key}");
+    }
+    assert!(looks_sensitive_input("text:Telefon", "030 1234"));
+    for key in ["com.x:id/spinner", "text:Carrito", "com.x:id/search_box"] {
+        assert!(!looks_secret_key(key) && !looks_contact_key(key), "{key}");
     }
 }

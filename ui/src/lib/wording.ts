@@ -148,6 +148,8 @@ export function targetWords(target: TargetWords): string {
       return t("target.text", { text: target.text });
     case "label":
       return t("target.label", { label: target.label });
+    case "focused":
+      return t("target.focused");
     case "withheld":
       return t("target.withheld");
     case "unstable":
@@ -168,6 +170,10 @@ export function stepText(words: StepWords): string {
       return t("step.tap", { target: targetWords(words.target) });
     case "type_into":
       return t("step.typeInto", { target: targetWords(words.target) });
+    case "long_press":
+      return t("step.longPress", { target: targetWords(words.target) });
+    case "relaunch":
+      return t("step.relaunch");
     case "unsupported":
       return t("step.unsupported", { action: words.action_type });
     case "unrecognized":

@@ -1,15 +1,16 @@
 //! An imported command as Whittle's step: the allowlisted `notes.replay` fields the
 //! plan reads (see `plan::record`), the human `action` text, and where it came from.
-//! A typed value that looks private is not written at all: the step is marked
+//! A typed value judged private (`privacy.rs`) is not written at all: the step is marked
 //! `input_redacted`, as a recorder would have, so neither the session nor an export
 //! ever holds it.
 
 use serde_json::{json, Map, Value};
 
 use super::format::FlowFormat;
+use super::privacy::typed_value_is_private;
 use crate::model::{Step, StepResult};
 use crate::plan::{MaestroSelector, FOCUSED_KEY};
-use crate::sensitive::{looks_sensitive_input, looks_sensitive_key, looks_sensitive_text};
+use crate::sensitive::looks_sensitive_text;
 use crate::session::clip_untrusted;
 
 /// How a command names its element, in the plan's `element_key` syntax.
@@ -80,10 +81,13 @@ pub enum ImportedAction {
     },
     /// `element` is `None` when the flow does not say which field (Maestro's
     /// `inputText` with no field tapped before it); `value` is `None` when the text is
-    /// not known (a variable the flow does not define).
+    /// not known (a variable the flow does not define). `private` is true when the
+    /// format's facts about the field or the user say the value is private
+    /// (`privacy.rs`); the key and the value are judged in any case.
     InputText {
         element: Option<ElementKey>,
         value: Option<String>,
+        private: bool,
     },
     /// An Android button, upper case (`BACK`, `HOME`, `ENTER`).
     PressButton {
@@ -114,7 +118,11 @@ impl ImportedAction {
             ImportedAction::Relaunch { stop_app } => {
                 json!({ "action_type": "relaunch", "stop_app": stop_app })
             }
-            ImportedAction::InputText { element, value } => {
+            ImportedAction::InputText {
+                element,
+                value,
+                private,
+            } => {
                 let mut replay = Map::new();
                 replay.insert("action_type".into(), json!("input_text"));
                 let key = element.as_ref().map(ElementKey::to_key);
@@ -123,7 +131,7 @@ impl ImportedAction {
                 }
                 if let Some(value) = value {
                     let key = key.as_deref().unwrap_or("");
-                    if looks_sensitive_key(key) || looks_sensitive_input(key, value) {
+                    if typed_value_is_private(key, value, *private) {
                         replay.insert("input_redacted".into(), json!(true));
                     } else {
                         replay.insert("input_value".into(), json!(value));
@@ -255,6 +263,7 @@ mod tests {
                 ImportedAction::InputText {
                     element: Some(ElementKey::Id("com.x:id/search".into())),
                     value: Some("red shoes".into()),
+                    private: false,
                 },
                 3,
             ),
@@ -306,6 +315,7 @@ mod tests {
             ImportedAction::InputText {
                 element: Some(ElementKey::Id("com.x:id/password".into())),
                 value: Some("hunter2-Secret!".into()),
+                private: false,
             },
             2,
         );
@@ -322,6 +332,7 @@ mod tests {
             ImportedAction::InputText {
                 element: Some(ElementKey::Id("com.x:id/field".into())),
                 value: Some("qa.tester@example.com".into()),
+                private: false,
             },
             2,
         );

@@ -15,6 +15,7 @@ mod flow;
 mod format;
 mod limits;
 pub mod maestro;
+mod privacy;
 pub mod robo;
 
 pub use action::{ElementKey, ImportedAction, ImportedStep};

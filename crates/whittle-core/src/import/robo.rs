@@ -8,8 +8,13 @@
 //! other descriptors are its ancestors, which `tap_element` cannot check):
 //! - `VIEW_CLICKED`, `LIST_ITEM_CLICKED` → tap by `resourceId`, else `text`, else
 //!   `contentDescription`, else only a class (not replayable); OCR `visionText` is text.
+//! - Inside a list (a descriptor with a `recyclerViewChildPosition` or
+//!   `adapterViewChildPosition`), an id names every item alike: the target is tapped by
+//!   its `text` or `contentDescription`, and without them the step is kept and skipped,
+//!   its words naming the position and the list, never replayed on the bare id.
 //! - `VIEW_TEXT_CHANGED` → typing `replacementText` into the target (by `resourceId`,
-//!   else `contentDescription`: a field's `text` is what was typed, not its name).
+//!   else `contentDescription`: a field's `text` is what was typed, not its name); the
+//!   descriptors' facts about the field feed the privacy decision (`privacy.rs`).
 //! - `PRESSED_BACK` (and the recorder's `PRESSED_BACK_EMULATOR_28`) → BACK;
 //!   `GO_HOME` → HOME.
 //! - every other event type is kept as a step Whittle does not replay, and so is every
@@ -21,6 +26,7 @@
 
 mod model;
 
+use super::privacy::{is_masked_text, names_a_secret};
 use super::{
     checked_text, ElementKey, FlowFormat, ImportError, ImportProblem, ImportedAction, ImportedFlow,
     ImportedStep, MAX_FLOW_STEPS,
@@ -177,26 +183,45 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
         None => s.to_owned(),
     };
     let target = action.elements.first();
+    let in_list = list_place(&action.elements, &fill);
     match action.event {
-        EventType::ViewClicked | EventType::ListItemClicked => {
+        EventType::ViewClicked | EventType::ListItemClicked | EventType::ViewLongClicked => {
+            let long = action.event == EventType::ViewLongClicked;
             let element = match (target, &action.vision_text) {
                 (Some(d), _) if d.has_regex() => return unsupported("click by a regex descriptor"),
-                (Some(d), _) => d.click_key(&fill),
+                (Some(d), _) => match &in_list {
+                    // A list item's id is shared by its siblings: only what it shows
+                    // tells it apart, and Whittle's ui tools cannot say "the Nth item".
+                    Some(place) => match d.shown_key() {
+                        Some(key) => Some(key),
+                        None => return place.skipped(if long { "long press" } else { "tap" }),
+                    },
+                    None => d.click_key(&fill),
+                },
                 (None, Some(text)) if action.match_index.unwrap_or(0) == 0 && !text.is_empty() => {
                     Some(ElementKey::Text(text.clone()))
+                }
+                (None, Some(text)) => {
+                    let index = action.match_index.unwrap_or(0);
+                    return unsupported(&format!("click on match {index} of seen text {text:?}"));
                 }
                 _ => None,
             };
             match element {
+                Some(element) if long => ImportedAction::LongPress { element },
                 Some(element) => ImportedAction::Tap { element },
                 None => unsupported("click without an element"),
             }
         }
-        EventType::ViewTextChanged => match target {
-            Some(d) if d.has_regex() => unsupported("text change by a regex descriptor"),
+        EventType::ViewTextChanged => match (target, &in_list) {
+            (Some(d), _) if d.has_regex() => unsupported("text change by a regex descriptor"),
+            (Some(d), Some(place)) if nonempty(&d.content_description).is_none() => {
+                place.skipped("type into")
+            }
             _ => ImportedAction::InputText {
                 element: target.and_then(|d| d.field_key(&fill)),
                 value: action.replacement_text.clone(),
+                private: field_is_private(&action.elements),
             },
         },
         EventType::PressedBack | EventType::PressedBackEmulator28 => ImportedAction::PressButton {
@@ -209,7 +234,93 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
     }
 }
 
+/// What a Robo script says of a text field beyond its key: the widget's class (a
+/// `PasswordEditText`, an `OtpView`), its description, the ids and descriptions of its
+/// two nearest ancestors (a `TextInputLayout` wraps its field in a frame, so the
+/// layout that names it is the second), and a text of mask characters only, which is
+/// what a password field shows. Farther ancestors (a card, a form) name a region,
+/// not this field, so they are not read.
+fn field_is_private(elements: &[Descriptor]) -> bool {
+    let Some(target) = elements.first() else {
+        return false;
+    };
+    let ancestors = elements.iter().skip(1).take(2);
+    let names = [&target.class_name, &target.content_description]
+        .into_iter()
+        .chain(ancestors.flat_map(|a| [&a.resource_id, &a.content_description]))
+        .filter_map(|n| nonempty(n));
+    names_a_secret(names) || nonempty(&target.text).is_some_and(is_masked_text)
+}
+
+/// Where a target sits in a list: its item's position, the list and the item.
+struct ListPlace {
+    target: String,
+    item: Option<String>,
+    position: i64,
+    list: String,
+}
+
+/// The nearest descriptor that is a list's child, with the list (its parent).
+fn list_place(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Option<ListPlace> {
+    let name = |d: &Descriptor| {
+        nonempty(&d.resource_id)
+            .map(fill)
+            .or_else(|| nonempty(&d.class_name).map(str::to_owned))
+    };
+    let (at, item) = elements
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.list_position().is_some())?;
+    let target = elements.first().and_then(name).unwrap_or_default();
+    // Ancestors in the target's package are named by their `id/…` part alone, so the
+    // words keep every id within the step's length.
+    let package = target.split_once(":id/").map(|(p, _)| format!("{p}:"));
+    let short = |id: String| match &package {
+        Some(p) => id.strip_prefix(p.as_str()).map(str::to_owned).unwrap_or(id),
+        None => id,
+    };
+    Some(ListPlace {
+        item: Some(at)
+            .filter(|&i| i > 0)
+            .and_then(|_| name(item))
+            .map(short),
+        position: item.list_position()?,
+        list: elements
+            .get(at + 1)
+            .and_then(name)
+            .map_or_else(|| "a list".to_owned(), short),
+        target,
+    })
+}
+
+impl ListPlace {
+    /// The step kept and skipped: Whittle cannot replay "the Nth item of that list",
+    /// and a tap on the bare id would hit whichever item comes first.
+    fn skipped(&self, verb: &str) -> ImportedAction {
+        let item = match &self.item {
+            Some(item) => format!(" ({item})"),
+            None => String::new(),
+        };
+        let what = format!(
+            "{verb} {} in list item {}{item} of {}",
+            self.target, self.position, self.list
+        );
+        ImportedAction::Unsupported {
+            what: crate::session::clip_untrusted(&what, 160),
+        }
+    }
+}
+
 impl Descriptor {
+    /// What the widget shows: its text, else its description.
+    fn shown_key(&self) -> Option<ElementKey> {
+        nonempty(&self.text)
+            .map(|t| ElementKey::Text(t.to_owned()))
+            .or_else(|| {
+                nonempty(&self.content_description).map(|l| ElementKey::Label(l.to_owned()))
+            })
+    }
+
     fn has_regex(&self) -> bool {
         [
             &self.resource_id_regex,

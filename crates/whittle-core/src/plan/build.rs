@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::model::Step;
 use crate::redact::Redacted;
 use crate::sensitive::{
-    looks_code_entry_key, looks_sensitive_input, looks_sensitive_key, looks_sensitive_text,
+    looks_code_entry_key, looks_secret_key, looks_sensitive_input, looks_sensitive_text,
 };
 use crate::session::clip_untrusted;
 
@@ -185,7 +185,8 @@ fn with_strategy(key: &KeyStrategy, record: &StepRecord) -> Result<Strategy, Ski
     }
 }
 
-/// A step is sensitive when it types into a field that names private data, when it taps
+/// A step is sensitive when it types into a field that names a secret, when it types a
+/// value shaped like the contact data its field names (see `looks_sensitive_input`), when it taps
 /// a code keypad key (a tap on `pin_key_5` replays a digit of the PIN), or when any value
 /// it recorded — the element's text, the typed value, the human action text — looks like
 /// private data. A plain tap on a field or button named e.g. `email` or `product_card`
@@ -193,7 +194,7 @@ fn with_strategy(key: &KeyStrategy, record: &StepRecord) -> Result<Strategy, Ski
 fn is_sensitive(step: &Step, record: &StepRecord) -> bool {
     let key = record.element_key.as_deref().unwrap_or("");
     let key_is_private = if record.input_text().is_some() {
-        looks_sensitive_key(key)
+        looks_secret_key(key)
     } else {
         looks_code_entry_key(key)
     };

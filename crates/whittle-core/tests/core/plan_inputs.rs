@@ -354,9 +354,15 @@ fn plain_taps_on_fields_named_like_private_data_stay_replayable() {
             6,
             json!({"action_type": "input_text", "element_key": "com.x:id/email", "input_value": "plain"}),
         ),
+        new_step(
+            7,
+            json!({"action_type": "input_text", "element_key": "com.x:id/password", "input_value": "plain"}),
+        ),
     ];
-    let plan = build_plan(&steps, &[1, 2, 3, 4, 5, 6]).unwrap();
-    assert_eq!(plan.candidate_ids(), vec![2, 3, 4]);
+    let plan = build_plan(&steps, &[1, 2, 3, 4, 5, 6, 7]).unwrap();
+    // A field named for contact data keeps only values of that shape private (`plain`
+    // typed into "email" replays); a field named for a secret keeps any value private.
+    assert_eq!(plan.candidate_ids(), vec![2, 3, 4, 6]);
     assert_eq!(skip_reason(&plan, 5), Some(SkipReason::Sensitive));
-    assert_eq!(skip_reason(&plan, 6), Some(SkipReason::Sensitive));
+    assert_eq!(skip_reason(&plan, 7), Some(SkipReason::Sensitive));
 }

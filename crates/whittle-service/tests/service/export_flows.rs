@@ -113,6 +113,7 @@ fn typed_search() -> ImportedAction {
     ImportedAction::InputText {
         element: Some(id("com.example.shop:id/search_box")),
         value: Some("red \"shoes\"\n#2".into()),
+        private: false,
     }
 }
 

@@ -10,6 +10,7 @@ use super::yaml::{
 use crate::import::{
     ElementKey, ImportError, ImportProblem, ImportedAction, ImportedStep, MAX_FLOW_STEPS,
 };
+use crate::sensitive::looks_sensitive_input;
 
 /// Every command of Maestro's `YamlFluentCommand`; a name outside it is a typo that
 /// Maestro refuses, so it is an error here too.
@@ -125,6 +126,9 @@ pub(super) struct Commands<'a> {
     vars: &'a Variables,
     /// A `launchApp` of the flow's app came before: the next one is a relaunch.
     launched: bool,
+    /// The text or id the last tap or long press named: the words that say whether a
+    /// value typed next is private (never where it is typed: that is the focus).
+    last_named: Option<String>,
     /// What the person importing should know about the flow (launch options Whittle's
     /// replays do not apply).
     pub notes: Vec<String>,
@@ -146,6 +150,7 @@ impl<'a> Commands<'a> {
             app_id,
             vars,
             launched: false,
+            last_named: None,
             notes: Vec::new(),
         }
     }
@@ -326,6 +331,9 @@ impl<'a> Commands<'a> {
             // Maestro goes on when it is missing; a replay would stop there.
             return Ok(unsupported(&format!("optional {verb}")));
         }
+        if let ElementKey::Maestro { pattern, .. } = &element {
+            self.last_named = Some(pattern.clone());
+        }
         Ok(if selector.repeat > 1 {
             unsupported(&format!("repeated {verb}"))
         } else if long {
@@ -359,10 +367,16 @@ impl<'a> Commands<'a> {
                 ImportProblem::BadValue("inputText needs the text to type".into()),
             ));
         };
-        // Maestro types into whichever field has the focus, whatever came before.
+        // Maestro types into whichever field has the focus, whatever came before; the
+        // field last named still tells whether what is typed there is private.
+        let value = self.vars.substitute(&text);
         Ok(ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            value: self.vars.substitute(&text),
+            private: value
+                .as_deref()
+                .zip(self.last_named.as_deref())
+                .is_some_and(|(value, field)| looks_sensitive_input(field, value)),
+            value,
         })
     }
 

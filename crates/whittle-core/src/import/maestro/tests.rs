@@ -57,7 +57,8 @@ fn input_text_types_into_the_focused_field() {
             },
             &ImportedAction::InputText {
                 element: Some(ElementKey::Focused),
-                value: Some("foo".into())
+                value: Some("foo".into()),
+                private: false,
             },
             &unsupported("assert visible"),
         ]
@@ -116,14 +117,16 @@ fn a_form_flow_keeps_unreplayable_taps_with_their_reason() {
             },
             &ImportedAction::InputText {
                 element: Some(ElementKey::Focused),
-                value: Some("correct@mobile.dev".into())
+                value: Some("correct@mobile.dev".into()),
+                private: true,
             },
             &ImportedAction::Tap {
                 element: text("Password")
             },
             &ImportedAction::InputText {
                 element: Some(ElementKey::Focused),
-                value: Some("maestro".into())
+                value: Some("maestro".into()),
+                private: true,
             },
             // `index: 1`: the second "Login" from the top, as Maestro counts.
             &ImportedAction::Tap {
@@ -186,7 +189,8 @@ fn public_examples_all_import() {
         advanced.steps[4].action,
         ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            value: None
+            value: None,
+            private: false,
         }
     );
 }
@@ -202,14 +206,16 @@ fn env_values_are_substituted() {
         flow.steps[1].action,
         ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            value: Some("red shoes".into())
+            value: Some("red shoes".into()),
+            private: false,
         }
     );
     assert_eq!(
         flow.steps[2].action,
         ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            value: None
+            value: None,
+            private: false,
         }
     );
 }
@@ -370,7 +376,8 @@ env:
             },
             &ImportedAction::InputText {
                 element: Some(ElementKey::Focused),
-                value: Some("test_user_1".into())
+                value: Some("test_user_1".into()),
+                private: false,
             },
             &ImportedAction::Relaunch { stop_app: false },
             &unsupported("relaunch that clears the app's data"),
@@ -406,7 +413,8 @@ env:
         given.steps[1].action,
         ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            value: Some("qa_7".into())
+            value: Some("qa_7".into()),
+            private: false,
         }
     );
 }

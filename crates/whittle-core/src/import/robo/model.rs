@@ -1,6 +1,6 @@
 //! The Robo script JSON, typed: an unknown event type or a value of the wrong kind is
 //! a parse error naming its line and field. Attributes Whittle does not act on
-//! (timestamps, child positions, priorities) are read past.
+//! (timestamps, priorities) are read past.
 
 use serde::Deserialize;
 
@@ -92,6 +92,27 @@ pub(super) struct Descriptor {
     pub content_description: Option<String>,
     #[serde(default)]
     pub content_description_regex: Option<String>,
+    /// The position among a list's children, by the list's kind; -1 (the recorder's
+    /// "not this kind") or absent when not. `groupViewChildPosition`, the position in
+    /// an ordinary layout, does not make siblings alike and is read past.
+    #[serde(default)]
+    pub recycler_view_child_position: Option<i64>,
+    #[serde(default)]
+    pub adapter_view_child_position: Option<i64>,
+}
+
+impl Descriptor {
+    /// The position of this widget in a list (a RecyclerView's or an AdapterView's
+    /// child), when it is a list item.
+    pub fn list_position(&self) -> Option<i64> {
+        [
+            self.recycler_view_child_position,
+            self.adapter_view_child_position,
+        ]
+        .into_iter()
+        .flatten()
+        .find(|&p| p >= 0)
+    }
 }
 
 /// Every event type of the Robo scripts reference.

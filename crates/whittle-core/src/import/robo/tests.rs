@@ -26,10 +26,12 @@ fn sign_in() -> Vec<ImportedAction> {
         ImportedAction::InputText {
             element: Some(id("my.app.package:id/username")),
             value: Some("user123".into()),
+            private: false,
         },
         ImportedAction::InputText {
             element: Some(id("my.app.package:id/password")),
             value: Some("12345".into()),
+            private: false,
         },
         ImportedAction::Tap {
             element: id("my.app.package:id/login"),
@@ -57,7 +59,8 @@ fn the_target_is_the_first_descriptor_and_ancestors_are_ignored() {
         [
             ImportedAction::InputText {
                 element: Some(id("com.google.samples.apps.topeka:id/first_name")),
-                value: Some("John".into())
+                value: Some("John".into()),
+                private: false,
             },
             ImportedAction::Tap {
                 element: id("com.google.samples.apps.topeka:id/done")
@@ -150,4 +153,159 @@ fn errors_name_file_line_and_field() {
     assert_eq!(e.problem, ImportProblem::NoSteps);
     let deep = "[".repeat(10_000);
     assert!(parse("d.json", deep.as_bytes()).is_err());
+}
+
+/// A click whose descriptors put the target in a list: the item (`position`) is a
+/// RecyclerView's child, `target` is inside it.
+fn list_click(target: &str, item_position: i64) -> Vec<u8> {
+    format!(
+        r#"[{{"eventType": "VIEW_CLICKED", "elementDescriptors": [
+            {target},
+            {{"className": "android.widget.LinearLayout", "recyclerViewChildPosition": {item_position},
+              "adapterViewChildPosition": -1, "groupViewChildPosition": {item_position},
+              "resourceId": "com.x:id/row"}},
+            {{"className": "androidx.recyclerview.widget.RecyclerView", "recyclerViewChildPosition": -1,
+              "resourceId": "com.x:id/list"}}
+        ]}}]"#
+    )
+    .into_bytes()
+}
+
+#[test]
+fn a_list_item_known_only_by_its_position_is_kept_and_skipped() {
+    let bare = r#"{"className": "android.widget.ImageView", "recyclerViewChildPosition": -1, "resourceId": "com.x:id/container", "text": "", "contentDescription": ""}"#;
+    let second = parse("l.json", &list_click(bare, 2)).unwrap();
+    let third = parse("l.json", &list_click(bare, 3)).unwrap();
+    assert_eq!(
+        second.steps[1].action,
+        unsupported("tap com.x:id/container in list item 2 (id/row) of id/list")
+    );
+    assert_ne!(second.steps[1].action, third.steps[1].action);
+    let words = second.steps[1].to_step(2, "t", FlowFormat::Robo).action;
+    assert!(
+        words.contains("list item 2") && words.contains("of id/list"),
+        "{words}"
+    );
+    // What the item shows tells it apart: tapped by its text, not by the shared id.
+    let shown = r#"{"className": "android.widget.TextView", "resourceId": "com.x:id/title", "text": "Red shoes"}"#;
+    let flow = parse("l.json", &list_click(shown, 2)).unwrap();
+    assert_eq!(
+        flow.steps[1].action,
+        ImportedAction::Tap {
+            element: ElementKey::Text("Red shoes".into())
+        }
+    );
+    // The item itself as the target, and an AdapterView's item.
+    let item = br#"[{"eventType": "LIST_ITEM_CLICKED", "elementDescriptors": [
+        {"className": "android.widget.TextView", "adapterViewChildPosition": 0, "resourceId": "android:id/text1"},
+        {"className": "android.widget.ListView", "resourceId": "com.x:id/menu"}]}]"#;
+    let flow = parse("i.json", item).unwrap();
+    assert_eq!(
+        flow.steps[1].action,
+        unsupported("tap android:id/text1 in list item 0 of com.x:id/menu")
+    );
+    // Outside any list, child positions change nothing.
+    let topeka = parse("t.json", &fixture("reference_topeka_descriptors.json")).unwrap();
+    assert!(matches!(topeka.steps[2].action, ImportedAction::Tap { .. }));
+}
+
+/// One step in a line: what it does and to which element, or why it is skipped.
+fn summary(step: &ImportedStep) -> String {
+    match &step.action {
+        ImportedAction::Launch => "launch".into(),
+        ImportedAction::Tap { element } => format!("tap {}", element.to_key()),
+        ImportedAction::LongPress { element } => format!("long press {}", element.to_key()),
+        ImportedAction::Relaunch { stop_app } => format!("relaunch (stop: {stop_app})"),
+        ImportedAction::InputText { element, value, .. } => format!(
+            "type {:?} into {}",
+            value.as_deref().unwrap_or("?"),
+            element.as_ref().map_or("?".into(), ElementKey::to_key)
+        ),
+        ImportedAction::PressButton { button } => format!("press {button}"),
+        ImportedAction::Unsupported { what } => format!("skip: {what}"),
+    }
+}
+
+/// Every script of `tests/fixtures/robo/` (see `tests/fixtures/SOURCES.md`), step by
+/// step: each command is replayed as Robo would perform it or skipped with its reason.
+#[test]
+fn every_fixture_imports_step_by_step() {
+    let topeka = "com.google.samples.apps.topeka:id";
+    let expected: Vec<(&str, Vec<String>)> = vec![
+        ("gist_rohitsurwase_recorded.json", vec!["launch".into(), "tap com.package.name:id/ivNext".into()]),
+        ("reference_adapterview_child.json", vec!["launch".into(), "tap label:Avatar 6".into()]),
+        ("reference_assertions.json", vec!["launch".into(), "skip: assertion".into(), "skip: assertion".into(), "skip: assertion".into()]),
+        ("reference_click_variants.json", vec![
+            "launch".into(),
+            format!("tap {topeka}/done"),
+            "skip: click on match 1 of seen text \"search\"".into(),
+            "skip: soft_keyboard_click".into(),
+            "skip: soft_keyboard_random_click".into(),
+        ]),
+        ("reference_close_screen.json", vec!["launch".into(), "skip: view_clicked in a close_screen script".into()]),
+        ("reference_comments.json", vec!["launch".into(), format!("tap {topeka}/done")]),
+        ("reference_conditional_and_shell.json", vec![
+            "launch".into(),
+            "skip: adb_shell_command in a pre_crawl script".into(),
+            "skip: view_clicked when element_present".into(),
+        ]),
+        // Printed in the reference without the `]` that closes "actions".
+        ("reference_conditional_popup_unclosed.json", vec!["error: line Some(33): not valid JSON (expected `,` or `]`)".into()]),
+        ("reference_execution_header.json", vec!["launch".into(), "skip: wait".into()]),
+        ("reference_gestures_and_ime.json", vec![
+            "launch".into(),
+            "long press label:Avatar 8".into(),
+            "skip: one_point_gesture".into(),
+            "skip: two_point_gesture".into(),
+            "skip: pressed_editor_action".into(),
+        ]),
+        ("reference_ignoring.json", vec![
+            "launch".into(),
+            "skip: all_elements_ignored when element_present".into(),
+            "skip: element_ignored when element_present".into(),
+        ]),
+        ("reference_recyclerview_child.json", vec![
+            "launch".into(),
+            format!("skip: tap {topeka}/category_title in list item 8 (id/category_item) of id/categories"),
+        ]),
+        ("reference_repeated_runs.json", vec!["launch".into(), "press HOME".into()]),
+        ("reference_sign_in_actions.json", vec![
+            "launch".into(),
+            "type \"user123\" into my.app.package:id/username".into(),
+            "type \"12345\" into my.app.package:id/password".into(),
+            "tap my.app.package:id/login".into(),
+        ]),
+        ("reference_sign_in_script.json", vec![
+            "launch".into(),
+            "type \"user123\" into my.app.package:id/username".into(),
+            "type \"12345\" into my.app.package:id/password".into(),
+            "tap my.app.package:id/login".into(),
+        ]),
+        ("reference_topeka_descriptors.json", vec![
+            "launch".into(),
+            format!("type \"John\" into {topeka}/first_name"),
+            format!("tap {topeka}/done"),
+        ]),
+        ("reference_two_scripts.json", vec!["launch".into(), "skip: disable_keyboard".into(), "press BACK".into()]),
+        ("reference_wait_back.json", vec!["launch".into(), "skip: wait".into(), "press BACK".into()]),
+    ];
+    let dir = format!("{}/../../tests/fixtures/robo", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    let listed: Vec<&str> = expected.iter().map(|(f, _)| *f).collect();
+    assert_eq!(files, listed, "every fixture has its expected steps");
+    for (file, steps) in &expected {
+        let got: Vec<String> = match parse(file, &fixture(file)) {
+            Ok(flow) => flow.steps.iter().map(summary).collect(),
+            Err(e) => vec![format!("error: line {:?}: {}", e.line, e.problem)],
+        };
+        assert_eq!(&got, steps, "{file}");
+    }
+    // The password typed by the sign-in script is never stored.
+    let flow = parse("s.json", &fixture("reference_sign_in_actions.json")).unwrap();
+    let stored = flow.steps[2].to_step(3, "t", flow.format);
+    assert!(stored.notes.contains("input_redacted") && !stored.notes.contains("12345"));
 }
