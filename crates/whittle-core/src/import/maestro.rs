@@ -71,6 +71,21 @@ pub fn parse_with(
     };
     let mut config = Config::read(&doc, config)?;
     let vars = Variables::new(outside_env, &config.env);
+    // `appId: ${APP_ID}` names the app through a variable, as Maestro allows.
+    config.app_id = vars
+        .substitute(&config.app_id)
+        .filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| {
+            doc.error(
+                None,
+                Some("appId".into()),
+                ImportProblem::BadValue(
+                    "appId uses a variable Whittle cannot evaluate; give its value on the \
+                     command line (-e NAME=value)"
+                        .into(),
+                ),
+            )
+        })?;
     let mut reader = Commands::new(&doc, &config.app_id, &vars);
     let steps = reader.read(commands)?;
     config.notes.append(&mut reader.notes);

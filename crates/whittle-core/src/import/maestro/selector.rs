@@ -154,7 +154,13 @@ pub(super) fn read(
         }
     }
     let target = if let Some(key) = relative {
-        Target::Inexpressible(format!("a {} selector", super::yaml::words(&key)))
+        let words = super::yaml::words(&key);
+        let article = if words.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        Target::Inexpressible(format!("{article} {words} selector"))
     } else if point.is_some() && (id.is_some() || text.is_some()) {
         Target::Inexpressible("a point in an element".into())
     } else if let Some(point) = point {

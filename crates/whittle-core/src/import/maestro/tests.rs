@@ -1,5 +1,5 @@
 use super::*;
-use crate::import::{ElementKey, ImportProblem, ImportedAction};
+use crate::import::{ElementKey, ImportProblem, ImportedAction, ImportedStep};
 use crate::plan::MaestroSelector;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -425,4 +425,430 @@ fn a_web_flow_is_refused_with_its_reason() {
     assert_eq!(err.problem, ImportProblem::WebFlow);
     assert_eq!(err.line, Some(1));
     assert!(err.to_string().contains("web flow"), "{err}");
+}
+
+/// One step in a line: what it does and to which element, or why it is skipped.
+fn summary(step: &ImportedStep) -> String {
+    let element = |e: &ElementKey| match e {
+        ElementKey::Maestro {
+            by_id,
+            pattern,
+            selector,
+        } => {
+            let narrowing = serde_json::to_string(selector).unwrap_or_default();
+            let narrowing = if narrowing == "{}" {
+                String::new()
+            } else {
+                format!(" {narrowing}")
+            };
+            format!(
+                "{} {pattern:?}{narrowing}",
+                if *by_id { "id" } else { "text" }
+            )
+        }
+        other => other.to_key(),
+    };
+    match &step.action {
+        ImportedAction::Launch => "launch".into(),
+        ImportedAction::Tap { element: e } => format!("tap {}", element(e)),
+        ImportedAction::LongPress { element: e } => format!("long press {}", element(e)),
+        ImportedAction::Relaunch { stop_app } => format!("relaunch stop={stop_app}"),
+        ImportedAction::InputText {
+            element: e,
+            value,
+            private,
+        } => format!(
+            "type {} into {}{}",
+            value
+                .as_deref()
+                .map_or("(unknown)".to_owned(), |v| format!("{v:?}")),
+            e.as_ref().map_or("?".into(), element),
+            if *private { " (private)" } else { "" }
+        ),
+        ImportedAction::PressButton { button } => format!("press {button}"),
+        ImportedAction::Unsupported { what } => format!("skip: {what}"),
+    }
+}
+
+/// Every flow of `tests/fixtures/maestro/` (see `tests/fixtures/SOURCES.md`), step by step:
+/// each command is replayed as Maestro would perform it or kept and skipped with its
+/// reason. The web flow is refused whole.
+#[test]
+fn every_fixture_imports_step_by_step() {
+    let expected: &[(&str, &[&str])] = &[
+    ("demo_app_commands_back.yaml", &[
+        "launch",
+        "tap text \"Form Test\"",
+        "skip: assert visible",
+        "press BACK",
+        "skip: assert visible",
+    ]),
+    ("demo_app_commands_eraseText.yaml", &[
+        "launch",
+        "tap text \"Form Test\"",
+        "tap text \"Email\"",
+        "type \"foo\" into focused:",
+        "skip: assert visible",
+        "skip: erase text",
+        "skip: assert not visible",
+        "type \"testing\" into focused:",
+        "skip: assert visible",
+        "skip: erase text",
+        "skip: assert not visible",
+        "skip: assert visible",
+    ]),
+    ("demo_app_commands_inputText.yaml", &[
+        "launch",
+        "tap text \"Input Test\"",
+        "tap id \"textInput\"",
+        "type \"foo\" into focused:",
+        "skip: assert visible",
+    ]),
+    ("demo_app_commands_launchApp.yaml", &[
+        "launch",
+        "skip: assert visible",
+        "skip: stop app",
+        "relaunch stop=true",
+        "skip: assert visible",
+    ]),
+    ("demo_app_commands_optional_tournee.yaml", &[
+        "launch",
+        "skip: assert visible",
+        "skip: assert not visible",
+        "skip: assert true",
+        "skip: optional tap",
+        "skip: double tap on",
+        "skip: optional long press",
+        "skip: copy text from",
+        "skip: launch another app",
+        "skip: optional tap",
+        "skip: scroll until visible",
+    ]),
+    ("demo_app_commands_pressKey.yaml", &[
+        "launch",
+        "skip: assert visible",
+        "press HOME",
+        "skip: assert not visible",
+        "relaunch stop=true",
+        "skip: assert visible",
+        "tap text \"Form Test\"",
+        "skip: assert not visible",
+        "press BACK",
+        "skip: assert visible",
+    ]),
+    ("demo_app_commands_runFlow.yaml", &[
+        "launch",
+        "skip: run another flow",
+        "skip: assert visible",
+        "skip: run another flow",
+    ]),
+    ("demo_app_commands_tour.yaml", &[
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+    ]),
+    ("demo_app_fill_form.yaml", &[
+        "launch",
+        "tap text \"Form Test\"",
+        "tap text \"Email\"",
+        "type \"correct@mobile.dev\" into focused: (private)",
+        "tap text \"Password\"",
+        "type \"maestro\" into focused: (private)",
+        "tap text \"Login\" {\"index\":1}",
+        "skip: assert visible",
+    ]),
+    ("demo_app_long_input_text.yaml", &[
+        "launch",
+        "tap text \"Form Test\"",
+        "tap text \"Email\"",
+        "type \"veryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryveryverylongemail@mobile.dev\" into focused: (private)",
+    ]),
+    ("demo_app_relatives.yaml", &[
+        "launch",
+        "tap text \"Nesting Test\"",
+        "skip: assert visible",
+        "skip: assert visible",
+        "skip: assert not visible",
+    ]),
+    ("demo_app_swipe.yaml", &[
+        "launch",
+        "tap text \"Swipe Test\"",
+        "skip: swipe",
+        "skip: swipe",
+        "skip: swipe",
+        "tap bounds:85%, 50%",
+        "skip: assert visible",
+    ]),
+    ("maestro-test_015_element_relative_position.yaml", &[
+        "skip: tap with an above selector",
+        "skip: tap with a below selector",
+        "skip: tap with a left of selector",
+        "skip: tap with a right of selector",
+        "skip: tap with an above selector",
+        "skip: tap with an above selector",
+        "skip: tap with a below selector",
+        "skip: tap with a below selector",
+    ]),
+    ("maestro-test_021_launch_app_with_clear_state.yaml", &[
+        "launch",
+    ]),
+    ("maestro-test_029_long_press_on_element.yaml", &[
+        "long press text \".*button.*\"",
+    ]),
+    ("maestro-test_032_element_index.yaml", &[
+        "tap text \"Item.*\" {\"index\":0}",
+        "skip: tap with an index selector",
+    ]),
+    ("maestro-test_038_partial_id.yaml", &[
+        "tap id \"keyboard_area\"",
+        "tap id \".*keyboard_area\"",
+    ]),
+    ("maestro-test_040_escape_regex.yaml", &[
+        "tap text \"\\\\+123456\"",
+    ]),
+    ("maestro-test_049_run_flow_conditionally.yaml", &[
+        "skip: run another flow",
+        "skip: assert visible",
+        "skip: run another flow",
+    ]),
+    ("maestro-test_054_enabled.yaml", &[
+        "skip: assert visible",
+        "tap text \"Button\"",
+        "skip: assert not visible",
+        "skip: assert visible",
+    ]),
+    ("maestro-test_093_js_default_value.yaml", &[
+        "launch",
+    ]),
+    ("maestro-test_095_launch_arguments.yaml", &[
+        "launch",
+    ]),
+    ("maestro-test_114_child_of_selector.yaml", &[
+        "skip: assert visible",
+        "skip: assert not visible",
+    ]),
+    ("no-app_environment-variables.yaml", &[
+        "skip: assert true",
+    ]),
+    ("nowinandroid_bookmarks.yaml", &[
+        "launch",
+        "tap text \"Headlines\"",
+        "tap text \"Done\"",
+        "tap text \"Bookmark\"",
+        "tap text \"Saved\"",
+        "tap text \"Unbookmark\"",
+        "skip: assert visible",
+    ]),
+    ("recipes_square_pos_android_signup.yaml", &[
+        "launch",
+        "tap text \"Create account\"",
+        "skip: optional tap",
+        "type (unknown) into focused:",
+        "tap text \"Continue\"",
+        "type (unknown) into focused:",
+        "tap text \"Continue\"",
+        "skip: tap with a right of selector",
+        "tap text \"Continue\"",
+        "tap text \"Confirm\"",
+    ]),
+    ("recipes_twitter_android_create_account.yaml", &[
+        "launch",
+        "tap text \"Create account\"",
+        "tap text \"Skip for now\"",
+        "type (unknown) into focused:",
+        "tap id \"com.twitter.android:id/phone_or_email_field\"",
+        "tap text \"Use email instead\"",
+        "type (unknown) into focused:",
+        "tap text \"Date of birth\"",
+        "long press text \"2021\"",
+        "tap text \"Next\"",
+        "tap text \"Next\"",
+        "tap text \"Sign up\"",
+    ]),
+    ("wikipedia_android-advanced-flow.yaml", &[
+        "skip: run another flow",
+        "tap id \"org.wikipedia:id/search_container\"",
+        "skip: optional tap",
+        "skip: run script",
+        "type (unknown) into focused:",
+        "skip: assert visible",
+        "skip: run another flow",
+    ]),
+    ("wikipedia_android-flow.yaml", &[
+        "launch",
+    ]),
+    ("wikipedia_subflows_launch-clearstate-android.yaml", &[
+        "launch",
+        "skip: assert visible",
+        "skip: assert visible",
+    ]),
+    ("wikipedia_subflows_onboarding-android.yaml", &[
+        "launch",
+        "skip: optional tap",
+        "tap id \"org.wikipedia:id/fragment_onboarding_forward_button\"",
+        "tap id \"org.wikipedia:id/fragment_onboarding_forward_button\"",
+        "tap id \"org.wikipedia:id/fragment_onboarding_forward_button\"",
+        "tap id \"org.wikipedia:id/fragment_onboarding_done_button\"",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_auth_login.yml", &[
+        "tap text \"More\"",
+        "tap text \"LOG IN.*\"",
+        "tap id \".*create_account_login_button\"",
+        "skip: run script",
+        "tap text \"Username\"",
+        "type (unknown) into focused:",
+        "tap text \"Password\"",
+        "type \"No provided\" into focused: (private)",
+        "tap text \"LOG IN\"",
+        "press BACK",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_auth_signup.yml", &[
+        "tap text \"More\"",
+        "tap text \"LOG IN.*\"",
+        "skip: run script",
+        "tap text \"Username\"",
+        "type (unknown) into focused:",
+        "tap text \"Password\"",
+        "type (unknown) into focused:",
+        "tap text \"Repeat password\"",
+        "type (unknown) into focused:",
+        "tap text \"Email.*\"",
+        "type (unknown) into focused:",
+        "press BACK",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_dashboard_copy-paste.yml", &[
+        "tap text \"Explore\"",
+        "skip: scroll until visible",
+        "skip: copy text from",
+        "tap text \"Explore\"",
+        "tap text \"Search Wikipedia\"",
+        "type (unknown) into focused:",
+        "press BACK",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_dashboard_feed.yml", &[
+        "tap text \"Explore\"",
+        "skip: scroll until visible",
+        "tap text \"Today on Wikipedia.*\"",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_dashboard_saved.yml", &[
+        "tap text \"Saved\"",
+        "tap text \"Default list for your saved articles\"",
+        "skip: assert visible",
+        "skip: assert visible",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_dashboard_search.yml", &[
+        "tap text \"Search Wikipedia\"",
+        "type \"Sun\" into focused:",
+        "skip: assert visible",
+        "tap id \".*page_list_item_title\"",
+        "tap id \".*page_save\"",
+        "press BACK",
+        "press BACK",
+        "press BACK",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_onboarding_add-language.yml", &[
+        "tap text \"ADD OR EDIT.*\"",
+        "tap text \"ADD LANGUAGE\"",
+        "tap id \".*menu_search_language\"",
+        "type \"Greek\" into focused:",
+        "skip: assert visible",
+        "tap text \"Ελληνικά\"",
+        "tap text \"Navigate up\"",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_onboarding_main.yml", &[
+        "skip: run another flow",
+        "skip: run another flow",
+        "tap text \"Continue\"",
+        "skip: assert visible",
+        "tap text \"Continue\"",
+        "skip: assert visible",
+        "tap text \"Continue\"",
+        "skip: assert visible",
+        "tap text \"Get started\"",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_onboarding_remove-language.yml", &[
+        "tap text \"ADD OR EDIT.*\"",
+        "tap text \"More options\"",
+        "tap text \"Remove language\"",
+        "tap id \".*wiki_language_checkbox\" {\"index\":1}",
+        "tap id \".*menu_delete_selected\"",
+        "tap text \"OK\"",
+        "skip: assert not visible",
+        "tap text \"Navigate up\"",
+    ]),
+    ("wikipedia_wikipedia-android-advanced_run-test.yml", &[
+        "launch",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+        "skip: run another flow",
+    ]),
+    ];
+    let dir = format!(
+        "{}/../../tests/fixtures/maestro",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "recipes_web_xmas.yaml")
+        .collect();
+    names.sort();
+    let listed: Vec<&str> = expected.iter().map(|(n, _)| *n).collect();
+    assert_eq!(listed, names, "every fixture has its expectation");
+    for (name, steps) in expected {
+        let flow = parse(name, &fixture(name)).unwrap_or_else(|e| panic!("{e}"));
+        let got: Vec<String> = flow.steps.iter().map(summary).collect();
+        assert_eq!(got, *steps, "{name}");
+    }
+    let web = parse("web.yaml", &fixture("recipes_web_xmas.yaml")).unwrap_err();
+    assert_eq!(web.problem, ImportProblem::WebFlow);
+    // The app named through a variable with a default, and launch options as notes.
+    let by_variable = parse(
+        "093.yaml",
+        &fixture("maestro-test_093_js_default_value.yaml"),
+    )
+    .unwrap();
+    assert_eq!(by_variable.package.as_deref(), Some("com.example.default"));
+    for (name, words) in [
+        (
+            "maestro-test_021_launch_app_with_clear_state.yaml",
+            "clears the app's data",
+        ),
+        (
+            "maestro-test_095_launch_arguments.yaml",
+            "passes launch arguments",
+        ),
+    ] {
+        let flow = parse(name, &fixture(name)).unwrap();
+        assert!(
+            flow.notes.iter().any(|n| n.contains(words)),
+            "{name}: {:?}",
+            flow.notes
+        );
+    }
 }
