@@ -11,6 +11,7 @@ mod sim_support;
 mod support;
 
 mod adb_logs;
+mod adb_maestro_selectors;
 mod adb_parsers;
 mod adb_real_dumps;
 mod adb_remote_serial;

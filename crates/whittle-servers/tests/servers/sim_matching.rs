@@ -131,3 +131,94 @@ async fn no_break_spaces_and_ids_across_package_prefixes() {
     );
     assert!(sim.crashes("sim-1").await.is_empty());
 }
+
+/// A form as issue 29's flows meet it: a field known by its hint, two "Delete" rows (the
+/// second is disabled), and a row whose long press crashes.
+fn form_model() -> Value {
+    let id = |name: &str| format!("{PKG}:id/{name}");
+    json!({
+      "package": PKG, "version": {"name": "1.0", "code": 1},
+      "launch": {"screen": "form"},
+      "state": {"typed": "", "deleted": 0},
+      "screen_size": [400, 800],
+      "screens": {
+        "form": {"back": "exit", "elements": [
+          {"id": id("query"), "class": "android.widget.EditText", "hint": "Search notes",
+           "bounds": [0, 0, 400, 60], "input": {"set": {"typed": "$text"}}},
+          {"id": id("delete_a"), "class": "android.widget.Button", "text": "Delete",
+           "bounds": [0, 100, 400, 160], "tap": {"incr": {"deleted": 1}}},
+          {"id": id("delete_b"), "class": "android.widget.Button", "text": "Delete",
+           "bounds": [0, 200, 400, 260], "enabled": false},
+          {"id": id("note"), "class": "android.widget.TextView", "text": "Note 1",
+           "bounds": [0, 300, 400, 360], "long_press": {"set": {"typed": "menu"}}},
+          {"id": id("state"), "class": "android.widget.TextView", "text": "typed=$typed deleted=$deleted",
+           "bounds": [0, 500, 400, 560]}
+        ]}
+      },
+      "crashes": [
+        {"name": "note-menu", "kind": "java", "on": {"screen": "form", "long_press": id("note")},
+         "stack": "FATAL EXCEPTION: main\nProcess: com.example.test, PID: 1111\njava.lang.IllegalStateException: note menu\n\tat com.example.test.Notes.onLongClick(Notes.kt:9)"}
+      ],
+      "timing": {"launch_ms": 0, "action_ms": 0}
+    })
+}
+
+async fn call_with(sim: &Sim, tool: &str, strategy: Value, extra: Value) -> Value {
+    let mut args = json!({"device": "sim-1", "strategies": [strategy], "settle_ms": 0});
+    for (k, v) in extra.as_object().unwrap() {
+        args[k] = v.clone();
+    }
+    sim.call(tool, args).await
+}
+
+#[tokio::test]
+async fn maestro_selectors_long_presses_and_the_focused_field_behave_as_on_a_device() {
+    let sim = Sim::start(&form_model(), &[]).await;
+    sim.launch("sim-1").await;
+    let maestro = |by: &str, value: &str, narrowing: Value| json!({"by": by, "value": value, "maestro": narrowing});
+    // The field is found by its hint; the tap gives it the focus, and typing goes there.
+    let tapped = call_with(
+        &sim,
+        "tap_element",
+        maestro("text", "search NOTES", json!({})),
+        json!({}),
+    )
+    .await;
+    assert_eq!(tapped, json!({"tapped": true}));
+    let focused = json!({"by": "focused", "value": ""});
+    let typed = call_with(&sim, "input_text", focused, json!({"text": "milk"})).await;
+    assert_eq!(typed, json!({"ok": true}));
+    // `index: 1` is the second "Delete" from the top; `enabled: true` the first.
+    let second = call_with(
+        &sim,
+        "tap_element",
+        maestro("text", "del.*", json!({"index": 1})),
+        json!({}),
+    )
+    .await;
+    assert_eq!(second, json!({"tapped": true}));
+    let enabled = call_with(
+        &sim,
+        "tap_element",
+        maestro("text", "del.*", json!({"enabled": true})),
+        json!({}),
+    )
+    .await;
+    assert_eq!(enabled, json!({"tapped": true}));
+    assert!(
+        texts(&sim)
+            .await
+            .contains(&"typed=milk deleted=1".to_string()),
+        "{:?}",
+        texts(&sim).await
+    );
+    // A tap on the note is not a long press: no crash; the long press crashes.
+    let note = maestro("text", "Note \\d", json!({}));
+    call_with(&sim, "tap_element", note.clone(), json!({})).await;
+    assert!(sim.crashes("sim-1").await.is_empty());
+    let pressed = call_with(&sim, "long_press_element", note, json!({})).await;
+    assert_eq!(pressed, json!({"tapped": true}));
+    let crashes = sim.crashes("sim-1").await;
+    assert_eq!(crashes.len(), 1, "{crashes:?}");
+    assert!(crashes[0]["stack"].as_str().unwrap().contains("note menu"));
+}

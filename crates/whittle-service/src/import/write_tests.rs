@@ -58,10 +58,20 @@ fn a_flow_becomes_a_session_the_loader_reads() {
     assert_eq!(session.meta.extra["import"]["file"], "checkout.yaml");
     assert!(session.crashes.is_empty());
     assert_eq!(session.steps.len(), 5);
+    let tap: serde_json::Value = serde_json::from_str(&session.steps[1].notes).unwrap();
+    assert_eq!(
+        tap["replay"]["element_key"],
+        "com.example.shop:id/btn_search"
+    );
+    assert_eq!(
+        tap["replay"]["maestro"],
+        serde_json::json!({}),
+        "matched as Maestro does"
+    );
     let notes: serde_json::Value = serde_json::from_str(&session.steps[2].notes).unwrap();
     assert_eq!(
-        notes["replay"]["element_key"],
-        "com.example.shop:id/btn_search"
+        notes["replay"]["element_key"], "focused:",
+        "typed where the focus is"
     );
     assert_eq!(notes["replay"]["input_value"], "espresso");
     assert_eq!(notes["import"]["line"], 7);

@@ -123,6 +123,15 @@ fn back() -> ImportedAction {
     }
 }
 
+/// An element as a Maestro flow names it when read back: a pattern Maestro matches.
+fn pattern(by_id: bool, s: &str) -> ElementKey {
+    ElementKey::Maestro {
+        by_id,
+        pattern: s.into(),
+        selector: Default::default(),
+    }
+}
+
 #[test]
 fn the_maestro_flow_reads_back_as_the_minimal_path_without_the_private_value() {
     let text = maestro_flow(&input());
@@ -131,19 +140,25 @@ fn the_maestro_flow_reads_back_as_the_minimal_path_without_the_private_value() {
     let flow = maestro::parse("repro.maestro.yaml", text.as_bytes()).unwrap();
     assert_eq!(flow.package.as_deref(), Some("com.example.shop"));
     let actions: Vec<_> = flow.steps.iter().map(|s| s.action.clone()).collect();
-    let mut expected = launch_to_cart(ElementKey::Text("Cart tab".into()));
-    expected.extend([
-        // Typing: focus the field, then type.
-        ImportedAction::Tap {
-            element: id("com.example.shop:id/search_box"),
+    let tap = |by_id, s: &str| ImportedAction::Tap {
+        element: pattern(by_id, s),
+    };
+    let expected = [
+        ImportedAction::Launch,
+        tap(true, "com.example.shop:id/product_card"),
+        tap(false, "Add to cart"),
+        tap(false, "Cart tab"),
+        // Typing: focus the field, then type where the focus is.
+        tap(true, "com.example.shop:id/search_box"),
+        ImportedAction::InputText {
+            element: Some(ElementKey::Focused),
+            value: Some("red \"shoes\"\n#2".into()),
+            private: false,
         },
-        typed_search(),
         // The private step: its field is focused, the typing is left for the human.
-        ImportedAction::Tap {
-            element: id("com.example.shop:id/promo"),
-        },
+        tap(true, "com.example.shop:id/promo"),
         back(),
-    ]);
+    ];
     assert_eq!(actions, expected);
 }
 
