@@ -34,6 +34,7 @@ TOOLS = {
     "get_hierarchy": DEVICE_ARG,
     "wait_for_element": {**DEVICE_ARG, "strategies": STRATEGIES, "timeout_ms": {"type": "integer"}},
     "tap_element": {**DEVICE_ARG, "strategies": STRATEGIES, "settle_ms": {"type": "integer"}},
+    "long_press_element": {**DEVICE_ARG, "strategies": STRATEGIES, "settle_ms": {"type": "integer"}},
     "input_text": {**DEVICE_ARG, "strategies": STRATEGIES, "text": {"type": "string"}},
     "clear_logs": DEVICE_ARG,
     "get_recent_crashes": {**DEVICE_ARG, "package": {"type": "string"}},
@@ -104,6 +105,11 @@ def ui(name, args):
         left, top, right, bottom = element["bounds"]
         tapped = "yes" if BREAK == "tapped" else True
         return as_text({"tapped": tapped, "x": (left + right) // 2, "y": (top + bottom) // 2})
+    if name == "long_press_element":
+        # The peer's app has no long-click listener: a press that lands changes nothing.
+        if device.find(strategies) is None:
+            return as_text({"tapped": False, "reason": "element_not_found"})
+        return as_text({"tapped": True})
     if name == "input_text":
         return as_text({"ok": device.find(strategies) is not None})
     return None
