@@ -64,4 +64,6 @@ pub enum RecordError {
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Result(#[from] crate::result::ResultFileError),
 }

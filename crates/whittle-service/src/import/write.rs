@@ -26,6 +26,31 @@ pub struct ImportOptions {
 
 /// Imports `opts.file` as a new session of `workspace` and says what it made.
 pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSummary, ImportFailure> {
+    read_flow(workspace, opts)?.write()
+}
+
+/// A flow read, parsed and checked against its workspace, not written yet: what
+/// `import --record` holds while it checks the device, so a refusal writes nothing.
+#[derive(Debug)]
+pub struct ReadFlow {
+    workspace: PathBuf,
+    flow: ImportedFlow,
+    /// The file's own name, for meta.
+    file: String,
+    name: String,
+    package: String,
+}
+
+impl ReadFlow {
+    /// The app the flow is for.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+}
+
+/// Every check of [`import_flow`] (name, workspace, file, format, package), writing
+/// nothing.
+pub fn read_flow(workspace: &Path, opts: &ImportOptions) -> Result<ReadFlow, ImportFailure> {
     if let Some(name) = &opts.name {
         validate_session_id(name).map_err(|_| ImportFailure::BadName(name.clone()))?;
     }
@@ -40,6 +65,42 @@ pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSumma
         format => parse_flow(format, &file, &bytes)?,
     };
     let package = package_of(&flow, &file, opts.package.as_deref())?;
+    let name = opts
+        .name
+        .clone()
+        .or_else(|| flow.name.clone())
+        .unwrap_or_else(|| stem(&opts.file));
+    Ok(ReadFlow {
+        workspace: workspace.to_path_buf(),
+        flow,
+        file,
+        name,
+        package,
+    })
+}
+
+impl ReadFlow {
+    /// Writes the session, whole or not at all, and says what it made.
+    pub fn write(self) -> Result<ImportSummary, ImportFailure> {
+        let ReadFlow {
+            workspace,
+            flow,
+            file,
+            name,
+            package,
+        } = self;
+        write_session(&workspace, flow, &file, name, package)
+    }
+}
+
+fn write_session(
+    workspace: &Path,
+    flow: ImportedFlow,
+    file: &str,
+    name: String,
+    package: String,
+) -> Result<ImportSummary, ImportFailure> {
+    let sessions = workspace.join(SESSIONS_DIR);
     let now = chrono::Local::now();
     let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
     let steps: Vec<_> = flow
@@ -48,11 +109,6 @@ pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSumma
         .zip(1u32..)
         .map(|(step, index)| step.to_step(index, &created_at, flow.format))
         .collect();
-    let name = opts
-        .name
-        .clone()
-        .or_else(|| flow.name.clone())
-        .unwrap_or_else(|| stem(&opts.file));
     let base = base_id(&now.format("%Y-%m-%d_%H%M%S").to_string(), &name);
     let meta = |session_id: &str| SessionMeta {
         session_id: session_id.to_owned(),

@@ -155,6 +155,7 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
         hub,
         session.meta.device_id.as_deref(),
         opts.device.as_deref(),
+        opts.package.as_deref().or(session.meta.package.as_deref()),
     )
     .await?;
     let device = chosen.id.clone();
@@ -275,15 +276,21 @@ fn is_online_android(d: &Device) -> bool {
         )
 }
 
-/// The user's explicit `--device` wins; else the session's device if it is connected;
-/// else the only online Android device. In a pool across lab hosts a device may be
-/// named by its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
+/// The one rule for the device a replay runs on (minimize, `import --record`, verify;
+/// docs/design.md §13 step 5): the user's explicit `--device` wins; else the session's
+/// device if it is connected; else the only online Android device; else, of several,
+/// the first the mobile role lists with `package` installed as a user app (as the pool
+/// adds devices, `choose_pool`). In a pool across lab hosts a device may be named by
+/// its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
 pub(crate) async fn choose_device(
     hub: &Hub,
     meta_device: Option<&str>,
     chosen: Option<&str>,
+    package: Option<&str>,
 ) -> Result<String, RunError> {
-    Ok(choose_device_listed(hub, meta_device, chosen).await?.id)
+    Ok(choose_device_listed(hub, meta_device, chosen, package)
+        .await?
+        .id)
 }
 
 /// [`choose_device`], with the device as the mobile role lists it (model, version).
@@ -291,6 +298,7 @@ async fn choose_device_listed(
     hub: &Hub,
     meta_device: Option<&str>,
     chosen: Option<&str>,
+    package: Option<&str>,
 ) -> Result<Device, RunError> {
     let devices: Vec<Device> = hub
         .mobile()
@@ -335,8 +343,28 @@ async fn choose_device_listed(
     match devices.as_slice() {
         [] => Err(RunError::NoDevice),
         [only] => Ok(only.clone()),
-        _ => Err(RunError::NeedDeviceChoice { devices }),
+        _ => match first_with_app(hub, &devices, package).await {
+            Some(device) => Ok(device),
+            None => Err(RunError::NeedDeviceChoice { devices }),
+        },
     }
+}
+
+/// The first of `devices` with `package` installed as a user app; `None` without a
+/// package, or when no device has it (the user then chooses, and hears why).
+async fn first_with_app(hub: &Hub, devices: &[Device], package: Option<&str>) -> Option<Device> {
+    let package = package.filter(|p| !p.trim().is_empty())?;
+    for device in devices {
+        // A device that cannot list its apps is passed over, as the pool does.
+        match hub.mobile().list_apps(&device.id).await {
+            Ok(list) if list.apps.iter().any(|a| a.package == package && !a.system) => {
+                return Some(device.clone());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(device = %device.id, error = %e, "device passed over"),
+        }
+    }
+    None
 }
 
 /// The package must be the crash's process and an installed, non-system app; returns
@@ -375,14 +403,16 @@ async fn confirm_package(
         Some(app) if app.system => Err(refuse(format!(
             "{pkg} is a system app; Whittle replays only user apps"
         ))),
-        Some(app) => {
-            let version = match (&app.version_name, app.version_code) {
-                (Some(n), Some(c)) => Some(format!("{n} ({c})")),
-                (Some(n), None) => Some(n.clone()),
-                (None, Some(c)) => Some(c.to_string()),
-                (None, None) => None,
-            };
-            Ok((pkg, version))
-        }
+        Some(app) => Ok((pkg, version_text(app.version_name.as_deref(), app.version_code))),
+    }
+}
+
+/// An installed app's version as a result records it: `2.3.0 (230)`.
+pub(crate) fn version_text(name: Option<&str>, code: Option<u32>) -> Option<String> {
+    match (name, code) {
+        (Some(n), Some(c)) => Some(format!("{n} ({c})")),
+        (Some(n), None) => Some(n.to_owned()),
+        (None, Some(c)) => Some(c.to_string()),
+        (None, None) => None,
     }
 }
