@@ -8,7 +8,9 @@ use whittle_service::api::{
     RunRefusal,
 };
 use whittle_service::config::Config;
-use whittle_service::import::{ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome};
+use whittle_service::import::{
+    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome,
+};
 use whittle_service::replay::MissReason;
 
 use crate::cli::ImportArgs;

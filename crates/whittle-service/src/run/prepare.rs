@@ -403,7 +403,10 @@ async fn confirm_package(
         Some(app) if app.system => Err(refuse(format!(
             "{pkg} is a system app; Whittle replays only user apps"
         ))),
-        Some(app) => Ok((pkg, version_text(app.version_name.as_deref(), app.version_code))),
+        Some(app) => Ok((
+            pkg,
+            version_text(app.version_name.as_deref(), app.version_code),
+        )),
     }
 }
 
