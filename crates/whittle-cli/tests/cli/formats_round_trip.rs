@@ -502,3 +502,48 @@ fn a_refused_record_writes_nothing_and_a_recording_exports() {
     );
     assert!(!stderr(&out).contains("os error"), "{}", stderr(&out));
 }
+
+/// Issue 29, case 5: `--package` names the app; a process of it (as a crash names it) is
+/// refused before anything runs, saying which package to pass.
+#[test]
+fn package_is_the_app_never_one_of_its_processes() {
+    let env = env();
+    let robo = demo("flows/checkout.robo.json");
+    let out = env.whittle(&[
+        "import",
+        "robo",
+        robo.to_str().unwrap(),
+        "--package",
+        "com.example.shop:sync",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "com.example.shop:sync is a process of com.example.shop, not an app: pass --package com.example.shop"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(env.session_names().is_empty(), "{:?}", env.session_names());
+    let flow = demo("flows/checkout.maestro.yaml");
+    let imported = env.whittle_json(&["import", "maestro", flow.to_str().unwrap(), "--json"]);
+    let session = imported["session_id"].as_str().unwrap();
+    let out = env.whittle(&[
+        "minimize",
+        session,
+        "--package",
+        "com.example.shop:sync",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let refusal = json_out(&out);
+    assert_eq!(refusal["cause"]["kind"], "invalid_argument", "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .unwrap()
+            .contains("pass --package com.example.shop"),
+        "{refusal}"
+    );
+    assert_eq!(env.session_names().len(), 1, "no evidence session");
+}

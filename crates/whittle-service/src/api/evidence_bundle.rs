@@ -112,6 +112,7 @@ pub fn export_input(
         target_fingerprint: result.target_fingerprint.clone(),
         target_label: result.target_label.clone(),
         target_stack: result.target_stack.clone(),
+        side_process: result.crash_process.clone(),
         attempts: result.attempts,
         confidence,
         complete: result.rating.complete,

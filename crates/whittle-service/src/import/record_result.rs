@@ -7,7 +7,7 @@ use std::path::Path;
 
 use whittle_contract::analyzer::Signature;
 use whittle_core::engine::SearchFlags;
-use whittle_core::model::{Confidence, Crash};
+use whittle_core::model::{side_process, Confidence, Crash};
 use whittle_core::plan::ReplayPlan;
 use whittle_core::run_end::RunEnd;
 
@@ -77,6 +77,7 @@ pub(super) fn recording_result(
         os_version: None,
         target_stack: Some(safe_block(&crash.stack, MAX_STACK_LINES))
             .filter(|s| !s.trim().is_empty()),
+        crash_process: side_process(&crash.process, recording.package).map(str::to_owned),
         screenshots: recording.screenshot.iter().cloned().collect(),
         resumed: None,
     })

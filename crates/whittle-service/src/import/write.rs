@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use whittle_core::import::{parse_flow, robo, FlowFormat, ImportedFlow, MAX_FLOW_BYTES};
-use whittle_core::model::{SessionMeta, SessionStatus};
+use whittle_core::model::{app_of_process, SessionMeta, SessionStatus};
 use whittle_core::session::{validate_session_id, META_FILE, SESSIONS_DIR, STEPS_FILE};
 
 use super::{ImportFailure, ImportSummary};
@@ -162,6 +162,12 @@ fn package_of(
     file: &str,
     given: Option<&str>,
 ) -> Result<String, ImportFailure> {
+    if let Some(process) = given.filter(|p| app_of_process(p) != *p) {
+        return Err(ImportFailure::ProcessNotPackage {
+            process: process.to_owned(),
+            package: app_of_process(process).to_owned(),
+        });
+    }
     match (flow.package.as_deref(), given) {
         (Some(in_file), Some(given)) if in_file != given => Err(ImportFailure::PackageConflict {
             file: file.to_owned(),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use whittle_contract::analyzer::{CrashGroup, StaticSuggestion};
 use whittle_contract::mobile::Device;
 use whittle_core::assessment::IdentityQuality;
-use whittle_core::model::{runs_in_app, Crash};
+use whittle_core::model::{app_of_process, runs_in_app, Crash};
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
@@ -78,6 +78,7 @@ pub enum Prepared {
 
 pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepared, RunError> {
     let max_replays = opts.max_replays.get();
+    check_package_argument(opts.package.as_deref())?;
     let pool_size = opts.pool_size();
     let dir = resolve_session_dir(&config.workspace, &opts.session)?;
     let session = load_session(&dir)?;
@@ -365,6 +366,18 @@ async fn first_with_app(hub: &Hub, devices: &[Device], package: Option<&str>) ->
         }
     }
     None
+}
+
+/// `--package` names the app; one of its processes (`com.acme.notes:sync`, as a crash
+/// names it) is refused before anything runs, with the package to pass instead.
+fn check_package_argument(chosen: Option<&str>) -> Result<(), RunError> {
+    match chosen {
+        Some(process) if app_of_process(process) != process => Err(RunError::ProcessNotPackage {
+            process: process.to_owned(),
+            package: app_of_process(process).to_owned(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The package must be the crash's process and an installed, non-system app; returns
