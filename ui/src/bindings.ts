@@ -768,6 +768,8 @@ export type PendingResult_Deserialize = {
 	 *  `[redacted]` (it is shown in the window and exported).
 	 */
 	target_stack?: string | null,
+	/**  The crashing process when it is not the app's main one (`com.acme.notes:sync`). */
+	crash_process?: string | null,
 	minimal_plan: PlanEntry_Deserialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],
@@ -814,6 +816,8 @@ export type PendingResult_Serialize = {
 	 *  `[redacted]` (it is shown in the window and exported).
 	 */
 	target_stack?: string,
+	/**  The crashing process when it is not the app's main one (`com.acme.notes:sync`). */
+	crash_process?: string,
 	minimal_plan: PlanEntry_Serialize[],
 	/**  Masked screenshots, relative to the evidence session folder. */
 	screenshots: string[],

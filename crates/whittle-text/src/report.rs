@@ -28,6 +28,9 @@ pub struct ReportInput<'a> {
     pub target: &'a str,
     /// Where the evidence report was written, if it was.
     pub evidence_report: Option<&'a str>,
+    /// The process that crashed, when it is not the app's main one
+    /// (`com.acme.notes:sync`): the title says so.
+    pub process: Option<&'a str>,
     pub result: &'a SearchResult,
     pub assessment: &'a Assessment,
 }
@@ -48,7 +51,15 @@ pub fn render_report_in(locale: Locale, input: &ReportInput<'_>) -> String {
     let result = input.result;
     let assessment = input.assessment;
     let mut out = String::new();
-    let title = format!("({} {})", input.session, input.crash_id);
+    let title = match input.process {
+        Some(process) => format!(
+            "({} {}, {})",
+            input.session,
+            input.crash_id,
+            (w.in_process)(process)
+        ),
+        None => format!("({} {})", input.session, input.crash_id),
+    };
     let original = format_path(input.original_path);
 
     let end = &assessment.end;

@@ -85,6 +85,7 @@ fn render_in(locale: Locale, result: &SearchResult) -> String {
             minimal_path: &[1, 7],
             target: "a3f2b89c1d0e",
             evidence_report: Some("sessions/2026-05-14_165500_minimize-qa-sdk805/report.md"),
+            process: None,
             result,
             assessment: &assessment,
         },
@@ -102,6 +103,7 @@ fn english_stays_the_default_wording() {
         minimal_path: &[1, 7],
         target: "fp",
         evidence_report: None,
+        process: None,
         result: &result,
         assessment: &assessment,
     };
@@ -328,4 +330,46 @@ fn a_resumed_line_says_when_and_after_how_many_attempts_in_both_languages() {
         render_resumed_line(Locale::ZhCn, "2026-05-14T16:58:00Z", 7),
         "  续跑：2026-05-14T16:58:00Z，此前已记录 7 次 replay（中断后继续，已记录的不再重放）\n"
     );
+}
+
+/// Issue 29: when an app's other process crashed, the title says which, in each language.
+#[test]
+fn the_title_names_a_side_process_that_crashed() {
+    let result = converged();
+    let assessment = assess(&result, RELIABLE);
+    let input = ReportInput {
+        session: "s",
+        crash_id: "c1",
+        original_path: &[1, 2],
+        minimal_path: &[1, 2],
+        target: "a3f2b89c1d0e",
+        evidence_report: None,
+        process: Some("com.acme.notes:sync"),
+        result: &result,
+        assessment: &assessment,
+    };
+    let en = render_report_in(Locale::En, &input);
+    assert!(
+        en.lines()
+            .next()
+            .unwrap()
+            .ends_with("(s c1, in process com.acme.notes:sync)"),
+        "{en}"
+    );
+    let zh = render_report_in(Locale::ZhCn, &input);
+    assert!(
+        zh.lines()
+            .next()
+            .unwrap()
+            .ends_with("(s c1, 进程 com.acme.notes:sync)"),
+        "{zh}"
+    );
+    let main = render_report_in(
+        Locale::En,
+        &ReportInput {
+            process: None,
+            ..input
+        },
+    );
+    assert!(!main.contains("in process"), "{main}");
 }

@@ -33,6 +33,7 @@ fn render(result: &SearchResult, identity: IdentityQuality) -> (String, Assessme
         minimal_path: &minimal,
         target: "a3f2b89c1d0e",
         evidence_report: Some("sessions/2026-05-14_165500_minimize-qa-sdk805/report.md"),
+        process: None,
         result,
         assessment: &assessment,
     });

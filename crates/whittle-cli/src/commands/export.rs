@@ -47,7 +47,7 @@ fn refused(e: &EvidenceExportError) -> Exit {
 /// error.
 pub fn exit_of(e: &EvidenceExportError) -> Exit {
     match e {
-        EvidenceExportError::NoResult(_) => Exit::NoResult,
+        EvidenceExportError::NoResult(_) | EvidenceExportError::NoResultFile(_) => Exit::NoResult,
         _ => Exit::Usage,
     }
 }

@@ -3,10 +3,13 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use whittle_service::api::{self, ImportRefusal, ImportRequest, RecordFailure, RunRefusal};
+use whittle_service::api::{
+    self, ImportRecordRefusal, ImportRecorded, ImportRefusal, ImportRequest, RecordFailure,
+    RunRefusal,
+};
 use whittle_service::config::Config;
 use whittle_service::import::{
-    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome,
+    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome,
 };
 use whittle_service::replay::MissReason;
 
@@ -27,14 +30,19 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
         name: args.name.clone(),
         package: args.package.clone(),
     };
-    let summary = match api::import(&request) {
-        Ok(summary) => summary,
-        Err(e) => return refuse(&e, args.json),
-    };
-    let recorded = if args.record {
-        Some(record(&config, &summary, args.device.clone()).await)
+    let (summary, recorded) = if args.record {
+        match record(&config, &request, args.device.as_deref()).await {
+            Ok(done) => (done.summary, Some(done.recorded)),
+            Err(ImportRecordRefusal::Import(e)) => return refuse(&e, args.json),
+            Err(ImportRecordRefusal::Record(e)) => {
+                return refuse_record(&config, &e, args.json);
+            }
+        }
     } else {
-        None
+        match api::import(&request) {
+            Ok(summary) => (summary, None),
+            Err(e) => return refuse(&e, args.json),
+        }
     };
     if args.json {
         print_json(&summary, recorded.as_ref());
@@ -42,14 +50,7 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
         print_summary(&summary);
         match &recorded {
             Some(Ok(outcome)) => print_recorded(outcome),
-            Some(Err(e)) => {
-                eprintln!("error: {e}");
-                if let RecordFailure::Servers(servers) = e {
-                    for problem in &servers.problems {
-                        eprintln!("  fix: {}", problem.fix(&config.path));
-                    }
-                }
-            }
+            Some(Err(e)) => print_record_error(&config, e),
             None => println!(
                 "Not replayed yet: run it once with `whittle import … --record`, or replay it \
                  in the app (Run once and record)."
@@ -63,22 +64,51 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
             RecordEnd::RanToEnd => Exit::NoResult,
             RecordEnd::Stopped { .. } => Exit::Stopped,
         },
-        Some(Err(RecordFailure::Servers(e))) => Exit::of_refusal(&RunRefusal::of_servers(&e)),
-        Some(Err(RecordFailure::Record(RecordError::Run(e)))) => Exit::of_error(&e),
-        Some(Err(RecordFailure::Record(
+        Some(Err(e)) => record_exit(&e),
+    }
+}
+
+fn record_exit(e: &RecordFailure) -> Exit {
+    match e {
+        RecordFailure::Servers(e) => Exit::of_refusal(&RunRefusal::of_servers(e)),
+        RecordFailure::Record(RecordError::Run(e)) => Exit::of_error(e),
+        RecordFailure::Record(
             RecordError::NoPackage(_)
             | RecordError::NotInstalled { .. }
             | RecordError::AlreadyRecorded(_),
-        ))) => Exit::Usage,
-        Some(Err(RecordFailure::Record(_))) => Exit::Infrastructure,
+        ) => Exit::Usage,
+        RecordFailure::Record(_) => Exit::Infrastructure,
     }
+}
+
+fn print_record_error(config: &Config, e: &RecordFailure) {
+    eprintln!("error: {e}");
+    if let RecordFailure::Servers(servers) = e {
+        for problem in &servers.problems {
+            eprintln!("  fix: {}", problem.fix(&config.path));
+        }
+    }
+}
+
+/// `--record` refused before anything was written (the device, the servers, the app).
+fn refuse_record(config: &Config, e: &RecordFailure, json: bool) -> Exit {
+    let exit = record_exit(e);
+    if json {
+        println!(
+            "{}",
+            json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 })
+        );
+    } else {
+        print_record_error(config, e);
+    }
+    exit
 }
 
 async fn record(
     config: &Config,
-    summary: &ImportSummary,
-    device: Option<String>,
-) -> Result<RecordOutcome, RecordFailure> {
+    request: &ImportRequest,
+    device: Option<&str>,
+) -> Result<ImportRecorded, ImportRecordRefusal> {
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {
@@ -86,11 +116,7 @@ async fn record(
             on_ctrl_c.cancel();
         }
     });
-    let opts = RecordOptions {
-        session: summary.session_id.clone(),
-        device,
-    };
-    let result = whittle_service::api::record(config, &opts, &cancel).await;
+    let result = api::import_and_record(config, request, device, &cancel).await;
     ctrl_c.abort();
     result
 }

@@ -428,3 +428,122 @@ fn a_flow_whose_replay_stopped_is_told_as_stopped_never_as_passed() {
     assert_eq!(j["recorded"]["end"]["kind"], "stopped", "{j}");
     assert_eq!(j["recorded"]["end"]["reason"], "element_not_found", "{j}");
 }
+
+/// Issue 29, case 4: `import --record` checks the device and the app on it before it
+/// writes the session (a refusal leaves the workspace as it was), and the recording's
+/// evidence session exports like a run's; one without a result is refused by name.
+#[test]
+fn a_refused_record_writes_nothing_and_a_recording_exports() {
+    let env = env();
+    let flow = demo("flows/checkout.maestro.yaml");
+    let flow = flow.to_str().unwrap();
+    let out = env.whittle(&["import", "maestro", flow, "--record", "--device", "nope"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("device nope"), "{}", stderr(&out));
+    let robo = demo("flows/checkout.robo.json");
+    let out = env.whittle(&[
+        "import",
+        "robo",
+        robo.to_str().unwrap(),
+        "--package",
+        "com.example.absent",
+        "--record",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("com.example.absent is not installed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(env.session_names().is_empty(), "{:?}", env.session_names());
+    let hidden: Vec<_> = std::fs::read_dir(&env.workspace)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "sessions")
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
+
+    let imported = env.whittle_json(&["import", "maestro", flow, "--record", "--json"]);
+    let evidence = imported["recorded"]["evidence_session"].as_str().unwrap();
+    let out_dir = env.dir.path().join("bundles");
+    assert_exit(&env.export(evidence, &out_dir, "recording"), 0);
+    let bundle = read_bundle(&out_dir.join("recording")).unwrap();
+    let exported: Vec<u64> = bundle
+        .replay
+        .steps
+        .iter()
+        .map(|s| u64::from(s.index))
+        .collect();
+    assert_eq!(
+        exported,
+        [1, 2, 3, 4, 5, 6, 7, 8, 10, 11],
+        "the recorded path, assertion left out"
+    );
+    assert!(out_dir.join("recording").join(MAESTRO_FILE).is_file());
+
+    // An evidence session that holds no result (as a run cut off before it wrote one).
+    let bare = env
+        .session_dir(evidence)
+        .with_file_name("2026-05-20_120000_minimize-bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    std::fs::copy(
+        env.session_dir(evidence).join("meta.json"),
+        bare.join("meta.json"),
+    )
+    .unwrap();
+    std::fs::write(bare.join("steps.jsonl"), "").unwrap();
+    let out = env.export("2026-05-20_120000_minimize-bare", &out_dir, "bare");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("has no result to export"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("os error"), "{}", stderr(&out));
+}
+
+/// Issue 29, case 5: `--package` names the app; a process of it (as a crash names it) is
+/// refused before anything runs, saying which package to pass.
+#[test]
+fn package_is_the_app_never_one_of_its_processes() {
+    let env = env();
+    let robo = demo("flows/checkout.robo.json");
+    let out = env.whittle(&[
+        "import",
+        "robo",
+        robo.to_str().unwrap(),
+        "--package",
+        "com.example.shop:sync",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "com.example.shop:sync is a process of com.example.shop, not an app: pass --package com.example.shop"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(env.session_names().is_empty(), "{:?}", env.session_names());
+    let flow = demo("flows/checkout.maestro.yaml");
+    let imported = env.whittle_json(&["import", "maestro", flow.to_str().unwrap(), "--json"]);
+    let session = imported["session_id"].as_str().unwrap();
+    let out = env.whittle(&[
+        "minimize",
+        session,
+        "--package",
+        "com.example.shop:sync",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let refusal = json_out(&out);
+    assert_eq!(refusal["cause"]["kind"], "invalid_argument", "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .unwrap()
+            .contains("pass --package com.example.shop"),
+        "{refusal}"
+    );
+    assert_eq!(env.session_names().len(), 1, "no evidence session");
+}

@@ -26,6 +26,7 @@ mod minimize_failures_cli;
 mod other_commands;
 mod privacy_levels_cli;
 mod process_surface;
+mod readme_commands;
 mod resume_cli;
 mod run_demo_script;
 mod screenshot_masking;

@@ -7,7 +7,7 @@ mod meta;
 mod sidecar;
 mod step;
 
-pub use app_process::runs_in_app;
+pub use app_process::{app_of_process, runs_in_app, side_process};
 pub use crash::{Crash, CrashKind};
 pub use meta::{AppVersion, SessionMeta, SessionStatus};
 pub use sidecar::{

@@ -18,6 +18,13 @@ pub enum EvidenceExportError {
     Result(#[from] ResultFileError),
     #[error("evidence session {0} has no live result to export (baseline not reproduced)")]
     NoResult(String),
+    /// The evidence holds no `result.json`: a run that was interrupted or is still
+    /// going, or a recording that caught no crash.
+    #[error(
+        "evidence session {0} has no result to export: its run was interrupted or is still \
+         running, or it recorded no crash"
+    )]
+    NoResultFile(String),
     #[error(transparent)]
     Export(#[from] ExportError),
 }
@@ -53,7 +60,12 @@ pub fn export_input(
     evidence_session: &str,
 ) -> Result<ExportInput, EvidenceExportError> {
     let dir = resolve_session_dir(workspace, evidence_session)?;
-    let result = read_result(&dir)?;
+    let result = read_result(&dir).map_err(|e| match e {
+        ResultFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            EvidenceExportError::NoResultFile(evidence_session.into())
+        }
+        other => other.into(),
+    })?;
     let confidence = result
         .rating
         .confidence
@@ -100,6 +112,7 @@ pub fn export_input(
         target_fingerprint: result.target_fingerprint.clone(),
         target_label: result.target_label.clone(),
         target_stack: result.target_stack.clone(),
+        side_process: result.crash_process.clone(),
         attempts: result.attempts,
         confidence,
         complete: result.rating.complete,

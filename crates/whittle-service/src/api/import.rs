@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use whittle_core::import::FlowFormat;
 
-use crate::import::{import_flow, ImportFailure, ImportOptions, ImportSummary};
+use crate::import::{read_flow, ImportFailure, ImportOptions, ImportSummary, ReadFlow};
 
 /// What to import, and into which workspace.
 #[derive(Debug, Clone, Deserialize)]
@@ -31,6 +31,11 @@ pub enum ImportRefusal {
 
 /// Writes the session `request` describes and says what it made.
 pub fn import(request: &ImportRequest) -> Result<ImportSummary, ImportRefusal> {
+    Ok(read_import(request)?.write()?)
+}
+
+/// Every check of [`import`], writing nothing: the flow read, parsed and named.
+pub fn read_import(request: &ImportRequest) -> Result<ReadFlow, ImportRefusal> {
     let file = PathBuf::from(&request.file);
     if !file.is_absolute() {
         return Err(ImportRefusal::NotAbsolute(request.file.clone()));
@@ -42,5 +47,5 @@ pub fn import(request: &ImportRequest) -> Result<ImportSummary, ImportRefusal> {
         name: given(&request.name),
         package: given(&request.package),
     };
-    Ok(import_flow(Path::new(&request.workspace), &opts)?)
+    Ok(read_flow(Path::new(&request.workspace), &opts)?)
 }

@@ -14,7 +14,7 @@
 //! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
-//! | import a flow; record an imported session; verify a bundle | [`import`], [`record`], [`verify`] |
+//! | import a flow; record an imported session (or import and record, checked first); verify a bundle | [`import`], [`record`], [`import_and_record`], [`verify`] |
 //! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
 //! | a config for the bundled demo (first start) | [`provision`] |
 //! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
@@ -60,10 +60,10 @@ pub use evidence_bundle::{export_evidence, export_input, ticket_markdown, Eviden
 pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
 pub use export::{export, ExportRequest, ExportRunError};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
-pub use import::{import, ImportRefusal, ImportRequest};
+pub use import::{import, read_import, ImportRefusal, ImportRequest};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
-pub use record::{record, RecordFailure};
+pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded, RecordFailure};
 pub use refusal::{
     CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,
 };

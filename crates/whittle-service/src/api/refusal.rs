@@ -170,6 +170,7 @@ impl RunRefusal {
                 process: process.clone(),
                 detail: reason.clone(),
             },
+            RunError::ProcessNotPackage { .. } => RunRefusal::InvalidArgument { detail: detail() },
             RunError::Mcp(_) => RunRefusal::ServerFailed { detail: detail() },
             RunError::Cancelled => RunRefusal::Cancelled,
             RunError::Resume(ResumeError::Resolve(_)) => {

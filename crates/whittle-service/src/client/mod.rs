@@ -17,6 +17,7 @@ mod recorded_mobile_mcp_tests;
 mod redact;
 mod routing;
 mod start;
+mod stderr_tail;
 mod tolerance;
 
 pub(crate) use doctor::role_problems;

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt};
 
 use super::connection::Connection;
 use super::error::StartError;
+use super::stderr_tail::{drain_stderr, StderrTail};
 use crate::config::{program_for, HttpServer, ServerSpec};
 
 /// Starts `spec`, performs the MCP handshake and lists its tools, all within `timeout`.
@@ -36,12 +36,13 @@ pub(crate) async fn start_server(
                 .spawn()
                 .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
             let pid = transport.id();
+            let tail = StderrTail::default();
             if let Some(stderr) = stderr {
-                tokio::spawn(drain_stderr(name.to_string(), stderr));
+                tokio::spawn(drain_stderr(name.to_string(), stderr, tail.clone()));
             }
             handshake(name, transport, pid, timeout)
                 .await
-                .map_err(|e| StartError::Failed(e.to_string()))
+                .map_err(|e| StartError::Failed(with_last_words(e.to_string(), &tail)))
         }
         ServerSpec::Http(spec) => start_http(name, spec, timeout).await,
     }
@@ -106,58 +107,50 @@ async fn start_http(
         })
 }
 
-/// A stderr line longer than this is logged in pieces (a server that never writes a line
-/// break cannot make Whittle buffer without bound).
-const MAX_STDERR_LINE: u64 = 8 * 1024;
+/// Lines of a failed server's stderr its start error quotes.
+const QUOTED_STDERR_LINES: usize = 3;
 
-/// Server stderr is diagnostics, kept at debug level so it never floods a run. It is read
-/// as bytes to the end: a line that is not UTF-8 is logged lossily, never a reason to stop
-/// reading — closing the pipe would kill the server on its next write (SIGPIPE).
-async fn drain_stderr<R: tokio::io::AsyncRead + Unpin>(server: String, stderr: R) {
-    let mut reader = tokio::io::BufReader::new(stderr);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match (&mut reader)
-            .take(MAX_STDERR_LINE)
-            .read_until(b'\n', &mut line)
-            .await
-        {
-            Ok(0) => break,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&line);
-                tracing::debug!(server = %server, "{}", text.trim_end());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                tracing::debug!(server = %server, error = %e, "server stderr unreadable");
-                break;
-            }
-        }
+/// `error`, followed by the last lines the server wrote to stderr (what a server that
+/// exits during its handshake says why), control characters removed.
+fn with_last_words(error: String, tail: &StderrTail) -> String {
+    let said: Vec<String> = tail
+        .lines()
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.chars().filter(|c| !c.is_control()).collect())
+        .collect();
+    let last = &said[said.len().saturating_sub(QUOTED_STDERR_LINES)..];
+    if last.is_empty() {
+        return error;
     }
+    format!("{error}; its stderr ended with: {}", last.join(" | "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A server that writes one line that is not UTF-8 to stderr keeps running: its next
-    /// write still finds the pipe open.
+    /// A server that died during its handshake is told with its last stderr lines, with
+    /// no control character of them reaching the terminal.
     #[tokio::test]
-    async fn a_line_that_is_not_utf8_does_not_close_the_pipe() {
+    async fn a_failed_start_quotes_the_servers_last_stderr_lines() {
         let mut child = tokio::process::Command::new("sh")
-            .args([
-                "-c",
-                "printf 'bad \\377\\376 bytes\\n' >&2; sleep 0.3; printf 'still here\\n' >&2; exit 7",
-            ])
+            .args(["-c", "printf 'one\\ntwo\\n\\n\\033[31mthree\\nfour\\n' >&2"])
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let drain = tokio::spawn(drain_stderr("test".into(), stderr));
-        let status = child.wait().await.unwrap();
-        // Killed by SIGPIPE, the shell would have no exit code.
-        assert_eq!(status.code(), Some(7), "{status:?}");
+        let tail = StderrTail::default();
+        let drain = tokio::spawn(drain_stderr(
+            "t".into(),
+            child.stderr.take().unwrap(),
+            tail.clone(),
+        ));
+        child.wait().await.unwrap();
         drain.await.unwrap();
+        assert_eq!(
+            with_last_words("no MCP handshake".into(), &tail),
+            "no MCP handshake; its stderr ended with: two | [31mthree | four"
+        );
+        assert_eq!(with_last_words("e".into(), &StderrTail::default()), "e");
     }
 }

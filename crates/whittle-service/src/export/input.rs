@@ -25,6 +25,8 @@ pub struct ExportInput {
     pub target_label: String,
     /// The target crash's stack trace as recorded; sanitized line by line on the way out.
     pub target_stack: Option<String>,
+    /// The crashing process when it is not the app's main one (`app:sync`).
+    pub side_process: Option<String>,
     pub attempts: u32,
     pub confidence: Confidence,
     pub complete: bool,

@@ -34,6 +34,13 @@ pub(crate) fn render(
 fn identity(md: &mut String, input: &ExportInput) {
     let _ = writeln!(md, "## App and device\n");
     let _ = writeln!(md, "- App: `{}`", plain_line(&input.package));
+    if let Some(process) = &input.side_process {
+        let _ = writeln!(
+            md,
+            "- Crashed in process: `{}` (not the app's main process)",
+            plain_line(process)
+        );
+    }
     if let Some(v) = &input.app_version {
         let _ = writeln!(md, "- App version: {}", plain_line(v));
     }

@@ -32,9 +32,14 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
         .as_deref()
         .map(|v| format!(", Android {}", plain_line(v)))
         .unwrap_or_default();
+    let process = input
+        .side_process
+        .as_deref()
+        .map(|p| format!(" (in process `{}`)", plain_line(p)))
+        .unwrap_or_default();
     let _ = writeln!(
         md,
-        "**App:** `{}`{version} · **Device:** {device}{android} · **Signature:** {}\n",
+        "**App:** `{}`{version}{process} · **Device:** {device}{android} · **Signature:** {}\n",
         plain_line(&input.package),
         input
             .target_fingerprint

@@ -22,6 +22,8 @@ pub enum ImportFailure {
         "{file} does not name the app (Robo scripts never do): give its package with --package"
     )]
     NoPackage { file: String },
+    #[error("{process} is a process of {package}, not an app: pass --package {package}")]
+    ProcessNotPackage { process: String, package: String },
     #[error("{file} is for {in_file}, but --package says {given}")]
     PackageConflict {
         file: String,
@@ -64,4 +66,6 @@ pub enum RecordError {
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Result(#[from] crate::result::ResultFileError),
 }

@@ -5,11 +5,12 @@
 mod error;
 mod record;
 mod record_end;
+mod record_result;
 mod summary;
 mod write;
 
 pub use error::{ImportFailure, RecordError};
-pub use record::{record_session, RecordOptions, RecordOutcome, RecordedCrash};
+pub use record::{record_device, record_session, RecordOptions, RecordOutcome, RecordedCrash};
 pub use record_end::RecordEnd;
 pub use summary::{ImportSummary, SkippedStep};
-pub use write::{import_flow, ImportOptions};
+pub use write::{import_flow, read_flow, ImportOptions, ReadFlow};

@@ -13,20 +13,22 @@ use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 use whittle_contract::report::RecordStepArgs;
 use whittle_core::engine::{FailureCause, Phase};
-use whittle_core::model::{AppVersion, CrashKind, SessionStatus};
+use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
 use whittle_core::plan::{build_plan, ReplayStep};
 use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};
 
 use super::record_end::RecordEnd;
+use super::record_result::{recording_result, Recording};
 use super::RecordError;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{archive_screenshot, AttemptShot, BeforeLastAction, FilmSource};
 use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
+use crate::result::write_result;
 use crate::run::{
-    capture_problem, choose_device, evidence_name, stop_problem, AttemptOutcome, JournalAttempt,
-    RunError,
+    capture_problem, choose_device, evidence_name, stop_problem, version_text, AttemptOutcome,
+    JournalAttempt, RunError,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,29 +91,13 @@ pub async fn record_session(
         .ok_or_else(|| RecordError::NoPackage(session_id.clone()))?;
     let path: Vec<u32> = session.steps.iter().map(|s| s.index).collect();
     let plan = build_plan(&session.steps, &path).map_err(RunError::from)?;
-    let device = choose_device(
+    let (device, app_version) = record_device(
         hub,
         session.meta.device_id.as_deref(),
         opts.device.as_deref(),
+        &package,
     )
     .await?;
-    let apps = hub
-        .mobile()
-        .list_apps(&device)
-        .await
-        .map_err(RunError::from)?;
-    let app = apps
-        .apps
-        .iter()
-        .find(|a| a.package == package && !a.system)
-        .ok_or_else(|| RecordError::NotInstalled {
-            package: package.clone(),
-            device: device.clone(),
-        })?;
-    let app_version = AppVersion {
-        name: app.version_name.clone(),
-        code: app.version_code,
-    };
 
     let short = evidence_name(&session_id).replacen("minimize-", "record-", 1);
     let extra = json!({
@@ -246,16 +232,21 @@ pub async fn record_session(
 
     let mut crashes = Vec::new();
     let mut stacks = Vec::new();
+    let mut first_signature = None;
     for crash in &drained.crashes {
         let step = seen.get(&crash.record_id).copied().unwrap_or(last_step);
-        let label = match hub
+        let signature = hub
             .analyzer()
             .compute_signature(&crash.stack, Some(crash.kind))
             .await
-        {
-            Ok(signature) => signature.label,
-            Err(_) => String::new(),
-        };
+            .ok();
+        let label = signature
+            .as_ref()
+            .map(|s| s.label.clone())
+            .unwrap_or_default();
+        if crashes.is_empty() {
+            first_signature = signature;
+        }
         crashes.push(RecordedCrash {
             crash_id: format!("c{}", crashes.len() + 1),
             kind: crash.kind,
@@ -264,6 +255,36 @@ pub async fn record_session(
             repro_path: path.iter().copied().filter(|&i| i <= step).collect(),
         });
         stacks.push((crash.ts.clone(), crash.process.clone(), crash.stack.clone()));
+    }
+    // The recording's evidence exports like a run's: its first crash, on the full path.
+    if let (Some(first), Some((ts, process, stack)), Some(signature)) =
+        (crashes.first(), stacks.first(), first_signature.as_ref())
+    {
+        let crash = Crash {
+            crash_id: first.crash_id.clone(),
+            ts: Some(ts.clone()),
+            kind: first.kind,
+            process: process.clone(),
+            label: Some(first.label.clone()),
+            stack: stack.clone(),
+            step_index: first.step_index,
+            repro_path: first.repro_path.clone(),
+        };
+        let recording = Recording {
+            session_id: &session_id,
+            session_dir: &dir,
+            evidence_session: &started.session_id,
+            plan: &plan,
+            package: &package,
+            app_version: version_text(app_version.name.as_deref(), app_version.code),
+            device: &device,
+            screenshot: shot.src.clone(),
+        };
+        if let Some(result) = recording_result(&recording, &crash, signature) {
+            if let Err(e) = write_result(&evidence_dir, &result) {
+                return Err(failed(hub, &started.session_id, RecordError::Result(e)).await);
+            }
+        }
     }
     let end = RecordEnd::of(crashes.len(), verdict);
     let status = end.session_status();
@@ -291,6 +312,37 @@ pub async fn record_session(
         crashes,
         stopped_at_step: verdict.and_then(|v| v.step),
     })
+}
+
+/// The device a recording replays on, chosen as a minimize run chooses it
+/// ([`choose_device`]), and the app's version there; refused when the app is not
+/// installed on it as a user app. `import --record` asks this before it writes the
+/// session, so a refusal leaves nothing behind.
+pub async fn record_device(
+    hub: &Hub,
+    meta_device: Option<&str>,
+    chosen: Option<&str>,
+    package: &str,
+) -> Result<(String, AppVersion), RecordError> {
+    let device = choose_device(hub, meta_device, chosen, Some(package)).await?;
+    let apps = hub
+        .mobile()
+        .list_apps(&device)
+        .await
+        .map_err(RunError::from)?;
+    let app = apps
+        .apps
+        .iter()
+        .find(|a| a.package == package && !a.system)
+        .ok_or_else(|| RecordError::NotInstalled {
+            package: package.to_owned(),
+            device: device.clone(),
+        })?;
+    let version = AppVersion {
+        name: app.version_name.clone(),
+        code: app.version_code,
+    };
+    Ok((device, version))
 }
 
 /// Ends the evidence session as failed with `error`'s words, and returns it.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use whittle_core::import::{parse_flow, robo, FlowFormat, ImportedFlow, MAX_FLOW_BYTES};
-use whittle_core::model::{SessionMeta, SessionStatus};
+use whittle_core::model::{app_of_process, SessionMeta, SessionStatus};
 use whittle_core::session::{validate_session_id, META_FILE, SESSIONS_DIR, STEPS_FILE};
 
 use super::{ImportFailure, ImportSummary};
@@ -26,6 +26,31 @@ pub struct ImportOptions {
 
 /// Imports `opts.file` as a new session of `workspace` and says what it made.
 pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSummary, ImportFailure> {
+    read_flow(workspace, opts)?.write()
+}
+
+/// A flow read, parsed and checked against its workspace, not written yet: what
+/// `import --record` holds while it checks the device, so a refusal writes nothing.
+#[derive(Debug)]
+pub struct ReadFlow {
+    workspace: PathBuf,
+    flow: ImportedFlow,
+    /// The file's own name, for meta.
+    file: String,
+    name: String,
+    package: String,
+}
+
+impl ReadFlow {
+    /// The app the flow is for.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+}
+
+/// Every check of [`import_flow`] (name, workspace, file, format, package), writing
+/// nothing.
+pub fn read_flow(workspace: &Path, opts: &ImportOptions) -> Result<ReadFlow, ImportFailure> {
     if let Some(name) = &opts.name {
         validate_session_id(name).map_err(|_| ImportFailure::BadName(name.clone()))?;
     }
@@ -40,6 +65,42 @@ pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSumma
         format => parse_flow(format, &file, &bytes)?,
     };
     let package = package_of(&flow, &file, opts.package.as_deref())?;
+    let name = opts
+        .name
+        .clone()
+        .or_else(|| flow.name.clone())
+        .unwrap_or_else(|| stem(&opts.file));
+    Ok(ReadFlow {
+        workspace: workspace.to_path_buf(),
+        flow,
+        file,
+        name,
+        package,
+    })
+}
+
+impl ReadFlow {
+    /// Writes the session, whole or not at all, and says what it made.
+    pub fn write(self) -> Result<ImportSummary, ImportFailure> {
+        let ReadFlow {
+            workspace,
+            flow,
+            file,
+            name,
+            package,
+        } = self;
+        write_session(&workspace, flow, &file, name, package)
+    }
+}
+
+fn write_session(
+    workspace: &Path,
+    flow: ImportedFlow,
+    file: &str,
+    name: String,
+    package: String,
+) -> Result<ImportSummary, ImportFailure> {
+    let sessions = workspace.join(SESSIONS_DIR);
     let now = chrono::Local::now();
     let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
     let steps: Vec<_> = flow
@@ -48,11 +109,6 @@ pub fn import_flow(workspace: &Path, opts: &ImportOptions) -> Result<ImportSumma
         .zip(1u32..)
         .map(|(step, index)| step.to_step(index, &created_at, flow.format))
         .collect();
-    let name = opts
-        .name
-        .clone()
-        .or_else(|| flow.name.clone())
-        .unwrap_or_else(|| stem(&opts.file));
     let base = base_id(&now.format("%Y-%m-%d_%H%M%S").to_string(), &name);
     let meta = |session_id: &str| SessionMeta {
         session_id: session_id.to_owned(),
@@ -106,6 +162,12 @@ fn package_of(
     file: &str,
     given: Option<&str>,
 ) -> Result<String, ImportFailure> {
+    if let Some(process) = given.filter(|p| app_of_process(p) != *p) {
+        return Err(ImportFailure::ProcessNotPackage {
+            process: process.to_owned(),
+            package: app_of_process(process).to_owned(),
+        });
+    }
     match (flow.package.as_deref(), given) {
         (Some(in_file), Some(given)) if in_file != given => Err(ImportFailure::PackageConflict {
             file: file.to_owned(),

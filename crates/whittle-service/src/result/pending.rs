@@ -139,6 +139,10 @@ pub struct PendingResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "specta", specta(optional))]
     pub target_stack: Option<String>,
+    /// The crashing process when it is not the app's main one (`com.acme.notes:sync`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub crash_process: Option<String>,
     pub minimal_plan: Vec<PlanEntry>,
     /// Masked screenshots, relative to the evidence session folder.
     pub screenshots: Vec<String>,

@@ -47,6 +47,9 @@ pub enum RunError {
         device: String,
         devices: Vec<Device>,
     },
+    /// `--package` named one of an app's processes (`com.acme.notes:sync`), not the app.
+    #[error("{process} is a process of {package}, not an app: pass --package {package}")]
+    ProcessNotPackage { process: String, package: String },
     #[error("package needs confirmation: {reason}")]
     NeedPackageConfirmation {
         package: Option<String>,

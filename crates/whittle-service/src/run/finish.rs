@@ -6,7 +6,7 @@ use std::path::Path;
 
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::{FailureCause, SearchResult, SearchStop};
-use whittle_core::model::SessionStatus;
+use whittle_core::model::{side_process, SessionStatus};
 use whittle_text::{
     render_proof_table, render_report, render_resumed_line, warning_text, Locale, ReportInput,
 };
@@ -63,6 +63,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
         .fingerprint()
         .unwrap_or(&run.target_label)
         .to_string();
+    let side = side_process(&run.crash.process, &run.ctx.package);
     // A resumed run says so, and when, under the report's verdict.
     let render = |report: Option<&str>, result: &SearchResult, assessment: &Assessment| {
         render_report(&ReportInput {
@@ -72,6 +73,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             minimal_path: &minimal,
             target: &target,
             evidence_report: report,
+            process: side,
             result,
             assessment,
         }) + &resumed_block(resumes)
@@ -143,6 +145,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
         assessment: Some(assessment),
         static_suggestion: None,
         resumed: resumes.to_vec(),
+        side_process: side.map(str::to_owned),
     }
 }
 
@@ -192,6 +195,7 @@ fn pending_result(
         os_version: run.os_version.clone(),
         target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
             .filter(|s| !s.trim().is_empty()),
+        crash_process: side_process(&run.crash.process, &run.ctx.package).map(str::to_owned),
         screenshots,
         resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
     }

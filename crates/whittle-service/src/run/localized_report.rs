@@ -49,6 +49,7 @@ fn live(outcome: &RunOutcome, locale: Locale) -> Option<String> {
             minimal_path: &summary.minimal_path,
             target,
             evidence_report: report.as_deref(),
+            process: outcome.side_process.as_deref(),
             result: search,
             assessment,
         },

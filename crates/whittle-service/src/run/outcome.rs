@@ -21,4 +21,6 @@ pub struct RunOutcome {
     pub static_suggestion: Option<StaticSuggestion>,
     /// Each time the run was resumed after an interruption (empty for a run in one go).
     pub resumed: Vec<ResumeMark>,
+    /// The crashing process when it is not the app's main one (`app:sync`).
+    pub side_process: Option<String>,
 }

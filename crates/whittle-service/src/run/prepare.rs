@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use whittle_contract::analyzer::{CrashGroup, StaticSuggestion};
 use whittle_contract::mobile::Device;
 use whittle_core::assessment::IdentityQuality;
-use whittle_core::model::{runs_in_app, Crash};
+use whittle_core::model::{app_of_process, runs_in_app, Crash};
 use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
@@ -78,6 +78,7 @@ pub enum Prepared {
 
 pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepared, RunError> {
     let max_replays = opts.max_replays.get();
+    check_package_argument(opts.package.as_deref())?;
     let pool_size = opts.pool_size();
     let dir = resolve_session_dir(&config.workspace, &opts.session)?;
     let session = load_session(&dir)?;
@@ -155,6 +156,7 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
         hub,
         session.meta.device_id.as_deref(),
         opts.device.as_deref(),
+        opts.package.as_deref().or(session.meta.package.as_deref()),
     )
     .await?;
     let device = chosen.id.clone();
@@ -275,15 +277,21 @@ fn is_online_android(d: &Device) -> bool {
         )
 }
 
-/// The user's explicit `--device` wins; else the session's device if it is connected;
-/// else the only online Android device. In a pool across lab hosts a device may be
-/// named by its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
+/// The one rule for the device a replay runs on (minimize, `import --record`, verify;
+/// docs/design.md §13 step 5): the user's explicit `--device` wins; else the session's
+/// device if it is connected; else the only online Android device; else, of several,
+/// the first the mobile role lists with `package` installed as a user app (as the pool
+/// adds devices, `choose_pool`). In a pool across lab hosts a device may be named by
+/// its pool id (`labA/sim-1`) or by the id its host knows, when that is unique.
 pub(crate) async fn choose_device(
     hub: &Hub,
     meta_device: Option<&str>,
     chosen: Option<&str>,
+    package: Option<&str>,
 ) -> Result<String, RunError> {
-    Ok(choose_device_listed(hub, meta_device, chosen).await?.id)
+    Ok(choose_device_listed(hub, meta_device, chosen, package)
+        .await?
+        .id)
 }
 
 /// [`choose_device`], with the device as the mobile role lists it (model, version).
@@ -291,6 +299,7 @@ async fn choose_device_listed(
     hub: &Hub,
     meta_device: Option<&str>,
     chosen: Option<&str>,
+    package: Option<&str>,
 ) -> Result<Device, RunError> {
     let devices: Vec<Device> = hub
         .mobile()
@@ -335,7 +344,39 @@ async fn choose_device_listed(
     match devices.as_slice() {
         [] => Err(RunError::NoDevice),
         [only] => Ok(only.clone()),
-        _ => Err(RunError::NeedDeviceChoice { devices }),
+        _ => match first_with_app(hub, &devices, package).await {
+            Some(device) => Ok(device),
+            None => Err(RunError::NeedDeviceChoice { devices }),
+        },
+    }
+}
+
+/// The first of `devices` with `package` installed as a user app; `None` without a
+/// package, or when no device has it (the user then chooses, and hears why).
+async fn first_with_app(hub: &Hub, devices: &[Device], package: Option<&str>) -> Option<Device> {
+    let package = package.filter(|p| !p.trim().is_empty())?;
+    for device in devices {
+        // A device that cannot list its apps is passed over, as the pool does.
+        match hub.mobile().list_apps(&device.id).await {
+            Ok(list) if list.apps.iter().any(|a| a.package == package && !a.system) => {
+                return Some(device.clone());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(device = %device.id, error = %e, "device passed over"),
+        }
+    }
+    None
+}
+
+/// `--package` names the app; one of its processes (`com.acme.notes:sync`, as a crash
+/// names it) is refused before anything runs, with the package to pass instead.
+fn check_package_argument(chosen: Option<&str>) -> Result<(), RunError> {
+    match chosen {
+        Some(process) if app_of_process(process) != process => Err(RunError::ProcessNotPackage {
+            process: process.to_owned(),
+            package: app_of_process(process).to_owned(),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -375,14 +416,19 @@ async fn confirm_package(
         Some(app) if app.system => Err(refuse(format!(
             "{pkg} is a system app; Whittle replays only user apps"
         ))),
-        Some(app) => {
-            let version = match (&app.version_name, app.version_code) {
-                (Some(n), Some(c)) => Some(format!("{n} ({c})")),
-                (Some(n), None) => Some(n.clone()),
-                (None, Some(c)) => Some(c.to_string()),
-                (None, None) => None,
-            };
-            Ok((pkg, version))
-        }
+        Some(app) => Ok((
+            pkg,
+            version_text(app.version_name.as_deref(), app.version_code),
+        )),
+    }
+}
+
+/// An installed app's version as a result records it: `2.3.0 (230)`.
+pub(crate) fn version_text(name: Option<&str>, code: Option<u32>) -> Option<String> {
+    match (name, code) {
+        (Some(n), Some(c)) => Some(format!("{n} ({c})")),
+        (Some(n), None) => Some(n.to_owned()),
+        (None, Some(c)) => Some(c.to_string()),
+        (None, None) => None,
     }
 }

@@ -42,5 +42,6 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
         assessment: None,
         static_suggestion: Some(run.suggestion.clone()),
         resumed: Vec::new(),
+        side_process: None,
     }
 }

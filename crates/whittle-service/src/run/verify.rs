@@ -73,7 +73,7 @@ pub async fn verify_bundle(
         }
     }
 
-    let device = choose_device(hub, None, device).await?;
+    let device = choose_device(hub, None, device, Some(&replay_file.package)).await?;
     let apps = hub
         .mobile()
         .list_apps(&device)

@@ -34,6 +34,7 @@ fn input() -> ExportInput {
         target_fingerprint: Some("0123456789ab".into()),
         target_label: "NullPointerException @ ShippingQuote.forCart".into(),
         target_stack: Some("java.lang.NullPointerException\n\tat a.b.C.d(C.kt:1)".into()),
+        side_process: None,
         attempts: 17,
         confidence: Confidence::High,
         complete: true,
@@ -216,4 +217,27 @@ fn the_ticket_has_steps_confidence_identity_and_the_flow() {
     ] {
         assert!(md.contains(words), "{words:?} missing:\n{md}");
     }
+}
+
+/// Issue 29: a crash in one of the app's other processes is the app's, and the ticket
+/// and repro.md say which process crashed (the package alone does not).
+#[test]
+fn a_crash_in_a_side_process_names_the_process_in_the_ticket_and_repro_md() {
+    let mut with_process = input();
+    with_process.side_process = Some("com.example.shop:sync".into());
+    let md = ticket_markdown(&with_process);
+    assert!(
+        md.contains("**App:** `com.example.shop` 2.3.0 (230) (in process `com.example.shop:sync`)"),
+        "{md}"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let bundle = whittle_service::export::export_bundle(&with_process, out.path(), "b").unwrap();
+    let repro = std::fs::read_to_string(bundle.join("repro.md")).unwrap();
+    assert!(
+        repro
+            .contains("- Crashed in process: `com.example.shop:sync` (not the app's main process)"),
+        "{repro}"
+    );
+    let main_only = ticket_markdown(&input());
+    assert!(!main_only.contains("in process"), "{main_only}");
 }

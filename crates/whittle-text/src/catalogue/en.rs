@@ -85,6 +85,7 @@ pub(super) static EN: Catalogue = Catalogue {
             }
         },
         baseline_missed: |target| format!("the full replayable path did not reproduce {target}"),
+        in_process: |process| format!("in process {process}"),
         budget: |attempts, max| {
             if attempts == 1 {
                 format!("1 replay of max {max}")

@@ -49,6 +49,8 @@ pub struct ReportWords {
     pub only_launch_left: &'static str,
     pub steps: fn(usize) -> String,
     pub baseline_missed: fn(&str) -> String,
+    /// Follows the crash in the title when an app's other process crashed.
+    pub in_process: fn(&str) -> String,
     /// "17 replays of max 30".
     pub budget: fn(u32, u32) -> String,
     /// Follows the budget: "; every single-deletion candidate 0/3".

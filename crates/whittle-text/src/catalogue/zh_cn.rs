@@ -71,6 +71,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         only_launch_left: "；已没有可删除的动作（该崩溃只需要 launch）",
         steps: |count| format!("{count} 步"),
         baseline_missed: |target| format!("完整的可回放路径未复现 {target}"),
+        in_process: |process| format!("进程 {process}"),
         budget: |attempts, max| format!("共 {attempts} 次 replay（上限 {max}）"),
         every_deletion: |runs| format!("；每个单删除候选 {runs}"),
         some_deletions: |proven, total| {

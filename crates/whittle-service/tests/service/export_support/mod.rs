@@ -38,6 +38,7 @@ pub fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
         target_fingerprint: Some("0123456789ab".into()),
         target_label: "NullPointerException at CheckoutActivity.onClick".into(),
         target_stack: None,
+        side_process: None,
         attempts: 11,
         confidence: Confidence::High,
         complete: true,

@@ -1,0 +1,243 @@
+//! Every command block of README.md that runs `whittle`, run verbatim by `sh` in a copy
+//! of the demo laid out as a source checkout (`demo/`, and `target/debug/` holding the
+//! built `whittle` and `whittle-servers`, so the default config is the copy's
+//! `demo/whittle.json` and `whittle` on PATH is the built binary): each must exit 0.
+//!
+//! What is not run, and why, is the table `SKIPPED`: a `sh` block line it does not match
+//! is run, so a new README command is run by this test unless it is added there with
+//! its reason. A placeholder (`<session_id …>`, `<evidence_session>`) is what the README
+//! tells the reader to fill in: the id the previous commands printed.
+//!
+//! The copy's simulated shop launches and acts without delay (`timing` zeroed in its
+//! `demo/shop.json`, as a faster phone would); the commands are the README's.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// Lines of the README's `sh` blocks this test does not run: (how the line starts, why).
+const SKIPPED: &[(&str, &str)] = &[
+    (
+        "./scripts/run-demo",
+        "Quick start: installs what is missing and opens the window (run_demo_script.rs tests its no-display path)",
+    ),
+    (
+        "./scripts/test-all",
+        "Quick start: everything CI runs, this test included",
+    ),
+    ("./scripts/bundle", "Install: builds the release packages"),
+    ("sudo apt install", "Install: installs the package system-wide"),
+    (
+        "cargo build -p whittle-cli -p whittle-servers",
+        "the build this test runs after: the binaries are the ones under test",
+    ),
+    (
+        "target/debug/whittle minimize --resume",
+        "needs a run cut off mid-search (resume_cli.rs kills one and resumes it)",
+    ),
+    (
+        "cd fuzz",
+        "Fuzzing: a ten-minute cargo-fuzz run on the nightly features",
+    ),
+    (
+        "cargo run -p whittle-cli -- bench --flaky",
+        "Performance: builds through cargo from the source tree and runs 200 sessions per row (bench_cli.rs runs `whittle bench --flaky --quick`)",
+    ),
+    (
+        "cargo run --release -p whittle-cli -- bench",
+        "Performance: a release build and the full benchmark (bench_cli.rs runs `whittle bench --quick`)",
+    ),
+];
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The command lines of every ```sh block, in order, each with its README line number.
+fn sh_lines(readme: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for (n, line) in readme.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            in_sh = !in_sh && matches!(info.trim(), "sh" | "bash" | "shell" | "console");
+            continue;
+        }
+        if in_sh && !trimmed.is_empty() && !trimmed.starts_with('#') {
+            lines.push((n + 1, trimmed.to_owned()));
+        }
+    }
+    lines
+}
+
+fn skip_reason(line: &str) -> Option<&'static str> {
+    SKIPPED
+        .iter()
+        .find(|(start, _)| line.starts_with(start))
+        .map(|(_, why)| *why)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A binary into the checkout's `target/debug/`: a hard link when the file system
+/// allows (the copy is made next to the real target folder for that), else a copy.
+fn place_binary(from: &Path, bin_dir: &Path) {
+    let to = bin_dir.join(from.file_name().unwrap());
+    if std::fs::hard_link(from, &to).is_err() {
+        std::fs::copy(from, &to).unwrap();
+    }
+}
+
+/// The demo as a source checkout: `demo/` copied, the shop's delays zeroed, the built
+/// binaries in `target/debug/`.
+fn checkout() -> tempfile::TempDir {
+    let whittle = PathBuf::from(env!("CARGO_BIN_EXE_whittle"));
+    let servers = crate::common::servers_binary();
+    let target = whittle.parent().unwrap().parent().unwrap();
+    let root = tempfile::tempdir_in(target).unwrap();
+    copy_dir(&repo_root().join("demo"), &root.path().join("demo"));
+    let shop = root.path().join("demo/shop.json");
+    let mut model: Value = serde_json::from_slice(&std::fs::read(&shop).unwrap()).unwrap();
+    model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
+    std::fs::write(&shop, serde_json::to_vec_pretty(&model).unwrap()).unwrap();
+    let bin_dir = root.path().join("target/debug");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    place_binary(&whittle, &bin_dir);
+    place_binary(&servers, &bin_dir);
+    root
+}
+
+/// The ids earlier commands printed, for the README's placeholders.
+#[derive(Default)]
+struct Printed {
+    session: Option<String>,
+    evidence: Option<String>,
+}
+
+impl Printed {
+    fn learn(&mut self, out: &str) {
+        for line in out.lines() {
+            if let Some((_, rest)) = line.split_once(" as session ") {
+                self.session = rest.split_whitespace().next().map(str::to_owned);
+            }
+            if let Some(report) = line.trim().strip_prefix("Report:") {
+                let id = Path::new(report.trim())
+                    .parent()
+                    .and_then(|p| p.file_name())
+                    .map(|n| n.to_string_lossy().into_owned());
+                self.evidence = id;
+            }
+        }
+    }
+
+    /// `line` with every `<…>` placeholder filled in; panics on one nothing printed.
+    fn fill(&self, line: &str) -> String {
+        let mut out = String::new();
+        let mut rest = line;
+        while let Some(open) = rest.find('<') {
+            let close = open + rest[open..].find('>').expect("placeholder closes");
+            let name = &rest[open + 1..close];
+            let value = if name.starts_with("session_id") {
+                &self.session
+            } else if name == "evidence_session" {
+                &self.evidence
+            } else {
+                panic!("README placeholder <{name}> has no value in this test")
+            };
+            out.push_str(&rest[..open]);
+            out.push_str(
+                value
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("<{name}> before any command printed it")),
+            );
+            rest = &rest[close + 1..];
+        }
+        out + rest
+    }
+}
+
+#[test]
+fn every_whittle_command_of_the_readme_runs_verbatim_on_the_demo() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let lines = sh_lines(&readme);
+    assert!(
+        lines.iter().any(|(_, l)| l.contains("whittle import")),
+        "the README's command blocks were found"
+    );
+    let root = checkout();
+    let bin_dir = root.path().join("target/debug");
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir.clone()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
+    .unwrap();
+    let mut printed = Printed::default();
+    let mut ran = 0;
+    for (n, line) in &lines {
+        if let Some(why) = skip_reason(line) {
+            eprintln!("README line {n}: skipped `{line}`: {why}");
+            continue;
+        }
+        let command = printed.fill(line);
+        eprintln!("README line {n}: running `{command}`");
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(root.path())
+            .env("PATH", &path)
+            .env_remove("WHITTLE_CONFIG")
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run sh");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "README line {n}: `{command}` exited {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+            out.status.code()
+        );
+        printed.learn(&stdout);
+        ran += 1;
+    }
+    assert!(ran >= 5, "only {ran} README commands ran");
+    assert!(
+        root.path().join("exports").is_dir(),
+        "`whittle export … --out exports` wrote its bundle where the README says"
+    );
+}
+
+#[test]
+fn the_readme_reader_finds_sh_blocks_and_skips_only_what_the_table_names() {
+    let text = "intro\n```sh\n./scripts/run-demo   # opens\nwhittle sessions\n```\n```\nnot sh\n```\n```json\n{}\n```\n";
+    let lines = sh_lines(text);
+    assert_eq!(
+        lines,
+        [
+            (3, "./scripts/run-demo   # opens".to_owned()),
+            (4, "whittle sessions".to_owned())
+        ]
+    );
+    assert!(skip_reason(&lines[0].1).is_some());
+    assert!(skip_reason(&lines[1].1).is_none());
+    let mut printed = Printed::default();
+    printed.learn("Imported a maestro flow for P as session 2026-01-01_000000_x\n  Report:   /w/sessions/2026-01-01_000001_minimize-x/report.md\n");
+    assert_eq!(
+        printed.fill("whittle export <evidence_session> --out e # <session_id from above>"),
+        "whittle export 2026-01-01_000001_minimize-x --out e # 2026-01-01_000000_x"
+    );
+}
