@@ -526,6 +526,10 @@ export type ImportRequest_Deserialize = {
 	file: string,
 	name?: string | null,
 	package?: string | null,
+	/**  A Maestro flow's variables (`-e NAME=value`); none when absent. */
+	variables?: { [key in string]: string } | null,
+	/**  Values the user marks private: never stored, whatever their field. */
+	private_values?: string[] | null,
 };
 
 /**  What to import, and into which workspace. */
@@ -536,6 +540,10 @@ export type ImportRequest_Serialize = {
 	file: string,
 	name: string | null,
 	package: string | null,
+	/**  A Maestro flow's variables (`-e NAME=value`); none when absent. */
+	variables?: { [key in string]: string } | null,
+	/**  Values the user marks private: never stored, whatever their field. */
+	private_values?: string[] | null,
 };
 
 /**  What an import made, for the CLI (`--json`) and the app. */

@@ -110,12 +110,35 @@ pub struct ImportArgs {
     /// Replay the flow once on a device and record the crashes it causes.
     #[arg(long)]
     pub record: bool,
-    /// The device to record on (default: the only online Android device).
+    /// The device to record on (default: as minimize chooses, the first online device
+    /// with the app).
     #[arg(long, requires = "record")]
     pub device: Option<String>,
+    /// A Maestro flow's variable, as `maestro test -e NAME=value` gives it (repeatable).
+    #[arg(short = 'e', long = "env", value_name = "NAME=VALUE", value_parser = variable)]
+    pub variables: Vec<(String, String)>,
+    /// A value that must never be stored: a step typing it is kept redacted (repeatable).
+    #[arg(long = "private", value_name = "VALUE")]
+    pub private_values: Vec<String>,
     /// Print one JSON object: {"session_id", …}.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `NAME=value`, split at the first `=`; a name is letters, digits and `_`.
+fn variable(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=value, got {s:?}"))?;
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid {
+        return Err(format!(
+            "{name:?} is not a variable name (letters, digits and _)"
+        ));
+    }
+    Ok((name.to_owned(), value.to_owned()))
 }
 
 #[derive(Debug, clap::Args)]

@@ -30,6 +30,8 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
             .to_string(),
         name: Some("  ".into()),
         package: None,
+        variables: None,
+        private_values: None,
     })
     .unwrap();
     assert_eq!((imported.steps, imported.replayable), (11, 9));
@@ -95,6 +97,8 @@ fn a_bad_flow_is_refused_in_words_and_writes_nothing() {
         file: bad.display().to_string(),
         name: None,
         package: Some("com.example.shop".into()),
+        variables: None,
+        private_values: None,
     };
     let e = import(request.clone()).unwrap_err();
     assert_eq!(

@@ -29,6 +29,8 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
         file: file.display().to_string(),
         name: args.name.clone(),
         package: args.package.clone(),
+        variables: Some(args.variables.iter().cloned().collect()),
+        private_values: Some(args.private_values.clone()),
     };
     let (summary, recorded) = if args.record {
         match record(&config, &request, args.device.as_deref()).await {

@@ -547,3 +547,57 @@ fn package_is_the_app_never_one_of_its_processes() {
     );
     assert_eq!(env.session_names().len(), 1, "no evidence session");
 }
+
+/// Issue 29: a flow's variables come from `-e` (over its `${X || "default"}`), and a value
+/// the user marks `--private` is never stored, whatever field it is typed into.
+#[test]
+fn variables_from_the_command_line_and_values_marked_private() {
+    let env = env();
+    let flow = flow_file(
+        &env,
+        "vars.yaml",
+        "appId: com.example.shop\nenv:\n  QUERY: ${QUERY || \"espresso\"}\n---\n- launchApp\n\
+         - tapOn: \"Search\"\n- inputText: ${QUERY}\n- inputText: \"table 42 for Ada\"\n",
+    );
+    let file = flow.to_str().unwrap();
+    let notes = |session: &str| -> Vec<Value> {
+        let steps = std::fs::read_to_string(env.session_dir(session).join("steps.jsonl")).unwrap();
+        steps
+            .lines()
+            .map(|l| {
+                let step: Value = serde_json::from_str(l).unwrap();
+                serde_json::from_str(step["notes"].as_str().unwrap()).unwrap()
+            })
+            .collect()
+    };
+    let plain = env.whittle_json(&["import", "maestro", file, "--json"]);
+    let plain = notes(plain["session_id"].as_str().unwrap());
+    assert_eq!(
+        plain[2]["replay"]["input_value"], "espresso",
+        "the flow's default"
+    );
+    assert_eq!(plain[3]["replay"]["input_value"], "table 42 for Ada");
+    let given = env.whittle_json(&[
+        "import",
+        "maestro",
+        file,
+        "-e",
+        "QUERY=grinder",
+        "--private",
+        "Ada",
+        "--json",
+    ]);
+    let session = given["session_id"].as_str().unwrap().to_owned();
+    let given = notes(&session);
+    assert_eq!(given[2]["replay"]["input_value"], "grinder");
+    assert_eq!(given[3]["replay"]["input_redacted"], true);
+    let stored = std::fs::read_to_string(env.session_dir(&session).join("steps.jsonl")).unwrap();
+    assert!(!stored.contains("Ada"), "{stored}");
+    let bad = env.whittle(&["import", "maestro", file, "-e", "1X=y"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("is not a variable name"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -2,6 +2,7 @@
 //! workspace, from the request a front end sends: the file must be named by its full
 //! path, and a blank name or package is no name or package.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -19,6 +20,14 @@ pub struct ImportRequest {
     pub file: String,
     pub name: Option<String>,
     pub package: Option<String>,
+    /// A Maestro flow's variables (`-e NAME=value`); none when absent.
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub variables: Option<BTreeMap<String, String>>,
+    /// Values the user marks private: never stored, whatever their field.
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub private_values: Option<Vec<String>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +55,8 @@ pub fn read_import(request: &ImportRequest) -> Result<ReadFlow, ImportRefusal> {
         file,
         name: given(&request.name),
         package: given(&request.package),
+        variables: request.variables.clone().unwrap_or_default(),
+        private_values: request.private_values.clone().unwrap_or_default(),
     };
     Ok(read_flow(Path::new(&request.workspace), &opts)?)
 }

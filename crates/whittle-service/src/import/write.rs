@@ -2,11 +2,12 @@
 //! workspace, fsynced, then one rename into `sessions/<id>`. A failure at any point
 //! removes the temporary folder, so the workspace never holds half a session.
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use whittle_core::import::{parse_flow, robo, FlowFormat, ImportedFlow, MAX_FLOW_BYTES};
+use whittle_core::import::{parse_flow_with, robo, FlowFormat, ImportedFlow, MAX_FLOW_BYTES};
 use whittle_core::model::{app_of_process, SessionMeta, SessionStatus};
 use whittle_core::session::{validate_session_id, META_FILE, SESSIONS_DIR, STEPS_FILE};
 
@@ -22,6 +23,10 @@ pub struct ImportOptions {
     pub name: Option<String>,
     /// The app, when the file does not name it.
     pub package: Option<String>,
+    /// A Maestro flow's variables given from outside (`-e NAME=value`).
+    pub variables: BTreeMap<String, String>,
+    /// Values the user marks private: a step typing one is stored redacted.
+    pub private_values: Vec<String>,
 }
 
 /// Imports `opts.file` as a new session of `workspace` and says what it made.
@@ -60,10 +65,11 @@ pub fn read_flow(workspace: &Path, opts: &ImportOptions) -> Result<ReadFlow, Imp
     }
     let bytes = read_capped(&opts.file)?;
     let file = display_name(&opts.file);
-    let flow = match opts.format {
+    let mut flow = match opts.format {
         FlowFormat::Robo => robo::parse_for(&file, &bytes, opts.package.as_deref())?,
-        format => parse_flow(format, &file, &bytes)?,
+        format => parse_flow_with(format, &file, &bytes, &opts.variables)?,
     };
+    flow.mark_private(&opts.private_values);
     let package = package_of(&flow, &file, opts.package.as_deref())?;
     let name = opts
         .name

@@ -38,6 +38,8 @@ fn a_flow_becomes_a_session_the_loader_reads() {
         file,
         name: None,
         package: None,
+        variables: Default::default(),
+        private_values: Vec::new(),
     };
     let summary = import_flow(ws.path(), &opts).unwrap();
     assert!(
@@ -95,6 +97,8 @@ fn robo_scripts_need_a_package_and_names_must_stay_in_the_workspace() {
         file,
         name: None,
         package: None,
+        variables: Default::default(),
+        private_values: Vec::new(),
     };
     assert!(matches!(
         import_flow(ws.path(), &opts),
@@ -131,6 +135,8 @@ fn a_bad_file_writes_nothing() {
             file: flow(ws.path(), name, text),
             name: None,
             package: Some("com.x".into()),
+            variables: Default::default(),
+            private_values: Vec::new(),
         };
         let e = import_flow(ws.path(), &opts).unwrap_err();
         assert!(e.to_string().contains(name), "{e}");
@@ -142,6 +148,8 @@ fn a_bad_file_writes_nothing() {
         file: big,
         name: None,
         package: None,
+        variables: Default::default(),
+        private_values: Vec::new(),
     };
     assert!(import_flow(ws.path(), &opts)
         .unwrap_err()
