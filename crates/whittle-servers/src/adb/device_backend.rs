@@ -25,6 +25,29 @@ fn refusal(outcome: ActionOutcome) -> Option<String> {
     }
 }
 
+/// A tap (or, with `long`, a long press) on the element found, under the UI lock, then
+/// the settle a found element asks for.
+async fn pressed(
+    backend: &Backend,
+    device: &str,
+    strategies: &[Strategy],
+    settle_ms: u32,
+    long: bool,
+) -> Result<TapElementResult, AdbError> {
+    let outcome = {
+        let _ui = backend.ui.lock().await;
+        backend.press_first(device, strategies, long).await?
+    };
+    let reason = refusal(outcome);
+    if reason.is_none() && settle_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(u64::from(settle_ms))).await;
+    }
+    Ok(TapElementResult {
+        tapped: reason.is_none(),
+        reason,
+    })
+}
+
 impl DeviceBackend for Backend {
     type Error = AdbError;
     type Feed = LogcatChild;
@@ -115,18 +138,7 @@ impl DeviceBackend for Backend {
         strategies: &[Strategy],
         settle_ms: u32,
     ) -> Result<TapElementResult, AdbError> {
-        let outcome = {
-            let _ui = self.ui.lock().await;
-            self.press_first(device, strategies, false).await?
-        };
-        let reason = refusal(outcome);
-        if reason.is_none() && settle_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(u64::from(settle_ms))).await;
-        }
-        Ok(TapElementResult {
-            tapped: reason.is_none(),
-            reason,
-        })
+        pressed(self, device, strategies, settle_ms, false).await
     }
 
     async fn long_press(
@@ -135,18 +147,7 @@ impl DeviceBackend for Backend {
         strategies: &[Strategy],
         settle_ms: u32,
     ) -> Result<TapElementResult, AdbError> {
-        let outcome = {
-            let _ui = self.ui.lock().await;
-            self.press_first(device, strategies, true).await?
-        };
-        let reason = refusal(outcome);
-        if reason.is_none() && settle_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(u64::from(settle_ms))).await;
-        }
-        Ok(TapElementResult {
-            tapped: reason.is_none(),
-            reason,
-        })
+        pressed(self, device, strategies, settle_ms, true).await
     }
 
     async fn input_text(

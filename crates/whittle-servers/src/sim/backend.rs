@@ -54,6 +54,19 @@ impl SimBackend {
 
     /// The action's answer; its delayed crashes hit the device later, if its process
     /// still lives then.
+    /// A tap, or with `long` a long press, after the model's action delay.
+    async fn press(
+        &self,
+        device: &str,
+        strategies: &[Strategy],
+        long: bool,
+    ) -> Result<TapElementResult, ActionError> {
+        let dev = self.device(device)?;
+        pause(self.timing.action_ms).await;
+        let outcome = self.world().tap(dev, strategies, long);
+        Ok(self.finish(outcome))
+    }
+
     fn finish<T>(&self, outcome: ActionEffect<T>) -> T {
         for crash in outcome.delayed {
             let world = Arc::clone(&self.world);
@@ -222,10 +235,7 @@ impl DeviceBackend for SimBackend {
         strategies: &[Strategy],
         _settle_ms: u32,
     ) -> Result<TapElementResult, ActionError> {
-        let dev = self.device(device)?;
-        pause(self.timing.action_ms).await;
-        let outcome = self.world().tap(dev, strategies, false);
-        Ok(self.finish(outcome))
+        self.press(device, strategies, false).await
     }
 
     /// As [`SimBackend::tap`]; the press's length is not simulated.
@@ -235,10 +245,7 @@ impl DeviceBackend for SimBackend {
         strategies: &[Strategy],
         _settle_ms: u32,
     ) -> Result<TapElementResult, ActionError> {
-        let dev = self.device(device)?;
-        pause(self.timing.action_ms).await;
-        let outcome = self.world().tap(dev, strategies, true);
-        Ok(self.finish(outcome))
+        self.press(device, strategies, true).await
     }
 
     async fn input_text(

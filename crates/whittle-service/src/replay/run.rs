@@ -47,22 +47,7 @@ pub async fn replay_observed<O: ReplayObserver + Send>(
         .clear_logs(device)
         .await
         .map_err(ReplayError::mcp(None))?;
-    hub.mobile()
-        .launch_app(device, package)
-        .await
-        .map_err(ReplayError::mcp(None))?;
-    if let Some(anchor) = &ctx.launch_anchor {
-        // A missing anchor is not fatal: the actions will then fail as "element not
-        // found", which is an ordinary negative, and a launch crash still drains.
-        hub.ui()
-            .wait_for_element(
-                device,
-                std::slice::from_ref(anchor),
-                LAUNCH_ANCHOR_TIMEOUT_MS,
-            )
-            .await
-            .map_err(ReplayError::mcp(None))?;
-    }
+    launch(hub, ctx).await.map_err(ReplayError::mcp(None))?;
 
     observer.after_launch().await;
     let failure = run_actions(hub, ctx, steps, observer).await?;
@@ -178,14 +163,12 @@ async fn run_actions<O: ReplayObserver + Send>(
     Ok(None)
 }
 
-/// A relaunch mid-path: stop the app (unless `stop_app` is false) and launch it, then
-/// wait for the launch anchor as the replay's own launch does.
-async fn relaunch(hub: &Hub, ctx: &ReplayContext, stop_app: bool) -> Result<(), McpError> {
-    let (device, package) = (ctx.device.as_str(), ctx.package.as_str());
-    if stop_app {
-        hub.mobile().terminate_app(device, package).await?;
-    }
-    hub.mobile().launch_app(device, package).await?;
+/// Launches the app and waits for the launch anchor when one is known. A missing anchor
+/// is not fatal: the actions will then fail as "element not found", which is an
+/// ordinary negative, and a launch crash still drains.
+async fn launch(hub: &Hub, ctx: &ReplayContext) -> Result<(), McpError> {
+    let device = ctx.device.as_str();
+    hub.mobile().launch_app(device, &ctx.package).await?;
     if let Some(anchor) = &ctx.launch_anchor {
         hub.ui()
             .wait_for_element(
@@ -196,6 +179,17 @@ async fn relaunch(hub: &Hub, ctx: &ReplayContext, stop_app: bool) -> Result<(), 
             .await?;
     }
     Ok(())
+}
+
+/// A relaunch mid-path: the app stopped (unless `stop_app` is false), then launched as
+/// the replay's own launch is.
+async fn relaunch(hub: &Hub, ctx: &ReplayContext, stop_app: bool) -> Result<(), McpError> {
+    if stop_app {
+        hub.mobile()
+            .terminate_app(&ctx.device, &ctx.package)
+            .await?;
+    }
+    launch(hub, ctx).await
 }
 
 /// A tool that answered `isError` for an action is an action that failed (the device

@@ -51,13 +51,7 @@ impl<'a> Ui<'a> {
         strategies: &[Strategy],
         settle_ms: u32,
     ) -> Result<TapElementResult, McpError> {
-        let args = TapElementArgs {
-            device: device.to_string(),
-            strategies: strategies.to_vec(),
-            settle_ms,
-        };
-        self.hub
-            .call_typed(Role::Ui, TAP_ELEMENT, &args, settle_ms)
+        self.press(TAP_ELEMENT, 0, device, strategies, settle_ms)
             .await
     }
 
@@ -68,18 +62,33 @@ impl<'a> Ui<'a> {
         strategies: &[Strategy],
         settle_ms: u32,
     ) -> Result<TapElementResult, McpError> {
+        self.press(
+            LONG_PRESS_ELEMENT,
+            LONG_PRESS_MS,
+            device,
+            strategies,
+            settle_ms,
+        )
+        .await
+    }
+
+    /// `tool` is `tap_element` or `long_press_element`: the same arguments and answer;
+    /// the call may take the press (`held_ms`) and the settle.
+    async fn press(
+        self,
+        tool: &str,
+        held_ms: u32,
+        device: &str,
+        strategies: &[Strategy],
+        settle_ms: u32,
+    ) -> Result<TapElementResult, McpError> {
         let args = TapElementArgs {
             device: device.to_string(),
             strategies: strategies.to_vec(),
             settle_ms,
         };
         self.hub
-            .call_typed(
-                Role::Ui,
-                LONG_PRESS_ELEMENT,
-                &args,
-                settle_ms.saturating_add(LONG_PRESS_MS),
-            )
+            .call_typed(Role::Ui, tool, &args, settle_ms.saturating_add(held_ms))
             .await
     }
 
