@@ -4,12 +4,19 @@
 //! durable. A failure at any step drops the temporary file (which deletes it), so a
 //! full or read-only disk leaves the old file intact and no `.tmp` behind.
 //!
+//! A process killed between creating its temporary file and the rename cannot delete
+//! it. The temporary's name carries the writer's process id, and the next write of the
+//! same file removes every temporary of it whose writer is gone (`leftovers.rs`), so a
+//! killed approval leaves nothing in the tester's session folder once the next one runs.
+//!
 //! Its own crate because the application layer and the servers both write files and
 //! neither may depend on the other (`docs/architecture.md`).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
+
+mod leftovers;
 
 #[cfg(feature = "fault-injection")]
 pub mod fault;
@@ -49,11 +56,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: FileMode) -> io::Result<()>
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    let name = name.to_string_lossy();
+    leftovers::remove(dir, &name);
     check(Stage::Create)?;
-    // Hidden and named after the target, so a leftover (after a power loss) is recognisable.
+    // Hidden and named after the target and its writer, so a leftover is recognisable,
+    // and removable once its writer is gone.
     let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.to_string_lossy()))
-        .suffix(".tmp")
+        .prefix(&leftovers::prefix(&name, std::process::id()))
+        .suffix(leftovers::SUFFIX)
         .tempfile_in(dir)?;
     if let Err(e) = check(Stage::Write) {
         // A disk filling up mid-write: part of the bytes made it, then the error.

@@ -49,7 +49,9 @@ async fn main() -> ExitCode {
         .with_ansi(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                // rmcp notes every session it opens and closes at info: under a flood of
+                // sessions that alone would flood stderr (docs/SECURITY.md §10a).
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn")),
         )
         .init();
     let cli = Cli::parse();

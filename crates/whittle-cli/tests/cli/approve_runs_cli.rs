@@ -133,3 +133,56 @@ fn evidence_that_does_not_hold_together_is_not_approved() {
     let unknown = env.whittle(&["approve", "2026-01-01_000000_no-such-run"]);
     assert_exit(&unknown, 2);
 }
+
+/// The session folder's entries that are temporary files of an interrupted write.
+fn stray_temporaries(session: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(session)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect()
+}
+
+/// Issue 30: `kill -9` of an approval at any moment, twenty times, and then one that
+/// finishes: the tester's session folder holds the sidecar and no temporary file.
+#[test]
+fn approvals_killed_at_any_moment_leave_no_stray_file() {
+    let env = Env::fast(&[]);
+    let (session, evidence) = unapproved_run(&env);
+    let started = std::time::Instant::now();
+    assert_exit(&env.whittle(&["approve", &evidence]), 0);
+    let whole = started.elapsed();
+
+    let mut killed_before_the_end = 0;
+    for i in 0..20u32 {
+        let mut child = env.spawn_whittle(&["approve", &evidence]);
+        // From the start to past the end of an approval, spread over the twenty.
+        std::thread::sleep(whole * i / 16);
+        if child.try_wait().unwrap().is_none() {
+            killed_before_the_end += 1;
+        }
+        child.kill().ok();
+        child.wait().unwrap();
+    }
+    assert!(killed_before_the_end >= 10, "{killed_before_the_end} of 20");
+    // A write killed between its temporary file and the rename leaves the temporary;
+    // what counts is that nothing stays once the next approval has run.
+    let approved = env.whittle(&["approve", &evidence]);
+    assert_exit(&approved, 0);
+    assert_eq!(stray_temporaries(&session), Vec::<String>::new());
+    let sidecar = read_json(&session.join("crashes.minimized.json"));
+    assert_eq!(
+        sidecar["crashes"]["c1"]["minimized_repro_path"],
+        json!([1, 9, 10, 11, 12])
+    );
+
+    // One left as a killed writer leaves it (its process is gone) is removed too.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let gone_pid = gone.id();
+    gone.wait().unwrap();
+    let leftover = session.join(format!(".crashes.minimized.json.{gone_pid}.Xy12Zw.tmp"));
+    std::fs::write(&leftover, "{\"half\":").unwrap();
+    assert_exit(&env.whittle(&["approve", &evidence]), 0);
+    assert!(!leftover.exists());
+    assert_eq!(stray_temporaries(&session), Vec::<String>::new());
+}

@@ -240,3 +240,54 @@ fn a_resume_of_a_changed_session_is_refused_with_the_difference_named() {
     let out = env.whittle(&["minimize"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// Issue 30: deleting a live run's `run.lock` (and making it again) lets no second
+/// process drive the run, and `whittle sessions` still lists it as running, because
+/// both ask the lock the run holds, not the file.
+#[test]
+fn a_live_run_whose_lock_file_is_deleted_refuses_a_second_process() {
+    let env = slow_env();
+    checkout_session(&env);
+    let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let evidence = loop {
+        if let Some(ev) = env.evidence_dirs().first() {
+            if !journal_attempts(ev).is_empty() {
+                break ev.clone();
+            }
+        }
+        assert!(child.try_wait().unwrap().is_none(), "whittle ended early");
+        assert!(Instant::now() < deadline, "no attempt within 60 s");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    let note = evidence.join("run.lock");
+    std::fs::remove_file(&note).unwrap();
+    std::fs::write(&note, "pid 1\n").unwrap();
+
+    let second = env.whittle(&["minimize", "--resume", &id, "--json"]);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run went on meanwhile (else the refusal proves nothing)"
+    );
+    assert_exit(&second, 1);
+    assert!(
+        streams(&second).contains("still going on"),
+        "{}",
+        streams(&second)
+    );
+    let line = interrupted_line(&env, &id).expect("listed");
+    assert!(line.contains("  running  "), "{line}");
+
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+    wait_for_orphans_to_exit(&env);
+    let line = interrupted_line(&env, &id).expect("listed");
+    assert!(line.contains("  interrupted  "), "{line}");
+    // One run wrote the journal: every attempt number once, in order.
+    let numbers: Vec<u64> = journal_attempts(&evidence)
+        .iter()
+        .map(|a| a["attempt"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+}

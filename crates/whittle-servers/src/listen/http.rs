@@ -1,5 +1,5 @@
 //! The accept loop: TCP (optionally TLS) → HTTP/1.1 → bearer check → rmcp's streamable
-//! HTTP service. Every MCP session gets a clone of the server, so all clients of one
+//! HTTP service, within the limits of `limits.rs` (connections, sessions, timeouts). Every MCP session gets a clone of the server, so all clients of one
 //! lab host share its devices and captures, as they share the phones on its rack.
 use std::convert::Infallible;
 use std::future::Future;
@@ -7,29 +7,32 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{AUTHORIZATION, WWW_AUTHENTICATE};
+use hyper::server::conn::http1;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServerHandler;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
+use super::backoff::Backoff;
+use super::connections::{Admission, Connections, Slot};
+use super::limits::TLS_HANDSHAKE_TIMEOUT;
+use super::sessions::CappedSessions;
+use super::throttle::{Throttle, LOG_PERIOD};
 use super::{BearerToken, Listen, ListenError};
 
 /// The only path served, as other MCP servers (mobile-mcp among them) do.
 pub const MCP_PATH: &str = "/mcp";
-
-/// Longest a client may take to finish the TLS handshake.
-const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -61,9 +64,12 @@ where
         // host is reached by whatever name or address the lab uses.
         config = config.disable_allowed_hosts();
     }
+    let limits = listen.limits;
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(limits.session_idle);
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(CappedSessions::new(sessions, limits.max_sessions)),
         config,
     );
     let scheme = if listen.tls.is_some() {
@@ -84,44 +90,131 @@ where
         token: listen.token.map(Arc::new),
         delay: listen.delay,
         peer: None,
+        slot: None,
     };
     let tls = listen.tls.map(tokio_rustls::TlsAcceptor::from);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    // The header timer also runs while a kept-alive connection waits for its next
+    // request, so it closes idle connections as well as slow ones.
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.idle_timeout);
+    let http = Arc::new(http);
+    let max_connections = limits.effective_max_connections();
+    let connections = Connections::new(max_connections);
+    let mut backoff = Backoff::default();
+    let logs = Logs::default();
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown_signal() => break,
         };
         let (stream, peer) = match accepted {
-            Ok(pair) => pair,
+            Ok(pair) => {
+                backoff.reset();
+                pair
+            }
             Err(e) => {
-                tracing::warn!(error = %e, "accept failed");
+                if let Some(left_out) = logs.accept_failed.admit(Instant::now()) {
+                    tracing::warn!(error = %e, left_out, "accept failed");
+                }
+                let pause = backoff.after(&e);
+                if !pause.is_zero() {
+                    // Out of descriptors (or the like): an unproven connection gives
+                    // its one back, so a client with the token can still get in.
+                    match connections.shed_one() {
+                        Some(shed) => until_closed(&shed).await,
+                        None => tokio::time::sleep(pause).await,
+                    }
+                }
+                continue;
+            }
+        };
+        let admitted = match connections.admit() {
+            Admission::Admitted(admitted) => admitted,
+            Admission::AdmittedByShedding(admitted, shed) => {
+                if let Some(left_out) = logs.shed.admit(Instant::now()) {
+                    tracing::warn!(
+                        max_connections,
+                        left_out,
+                        "connection limit reached: closed the oldest connection that had not sent an authorized request"
+                    );
+                }
+                // The next accept waits for the shed socket to close, so a burst of
+                // connections never holds more descriptors than the limit.
+                until_closed(&shed).await;
+                admitted
+            }
+            Admission::Refused => {
+                if let Some(left_out) = logs.refused.admit(Instant::now()) {
+                    tracing::warn!(
+                        max_connections,
+                        left_out,
+                        "connection limit reached, every connection an authorized client's: refused a new one"
+                    );
+                }
                 continue;
             }
         };
         // Small JSON-RPC messages: without this, Nagle and delayed ACKs add ~40 ms to
         // many calls.
         let _ = stream.set_nodelay(true);
-        let guard = guard.clone().with_peer(peer);
-        match &tls {
-            None => {
-                tokio::spawn(serve_connection(stream, guard));
+        let guard = guard.clone().for_connection(peer, admitted.slot.clone());
+        let (tls, http) = (tls.clone(), http.clone());
+        tokio::spawn(async move {
+            tokio::select! {
+                () = connection(stream, tls, &http, guard) => {}
+                () = admitted.slot.shed() => tracing::debug!(%peer, "connection shed"),
             }
-            Some(acceptor) => {
-                let acceptor = acceptor.clone();
-                tokio::spawn(async move {
-                    match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await
-                    {
-                        Ok(Ok(stream)) => serve_connection(stream, guard).await,
-                        Ok(Err(e)) => tracing::warn!(%peer, error = %e, "TLS handshake failed"),
-                        Err(_) => tracing::warn!(%peer, "TLS handshake timed out"),
-                    }
-                });
-            }
-        }
+            drop(admitted);
+        });
     }
     stop.cancel();
     tracing::info!("stopped listening");
     Ok(())
+}
+
+/// Waits (briefly) until a shed connection's task has closed its socket.
+async fn until_closed(shed: &Slot) {
+    let _ = tokio::time::timeout(Duration::from_millis(100), shed.gone()).await;
+}
+
+/// The lines a flood could repeat, each written at most once per period.
+struct Logs {
+    accept_failed: Throttle,
+    shed: Throttle,
+    refused: Throttle,
+}
+
+impl Default for Logs {
+    fn default() -> Self {
+        Logs {
+            accept_failed: Throttle::new(LOG_PERIOD),
+            shed: Throttle::new(LOG_PERIOD),
+            refused: Throttle::new(LOG_PERIOD),
+        }
+    }
+}
+
+/// One connection, from the TLS handshake (if any) to its last answer.
+async fn connection<S>(
+    stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    http: &http1::Builder,
+    guard: Guard<S>,
+) where
+    S: ServerHandler + Send + 'static,
+{
+    let peer = guard.peer;
+    match tls {
+        None => serve_connection(stream, http, guard).await,
+        Some(acceptor) => {
+            match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+                Ok(Ok(stream)) => serve_connection(stream, http, guard).await,
+                Ok(Err(e)) => tracing::warn!(?peer, error = %e, "TLS handshake failed"),
+                Err(_) => tracing::warn!(?peer, "TLS handshake timed out"),
+            }
+        }
+    }
 }
 
 /// The line scripts and tests wait for; stdout carries nothing else in HTTP mode.
@@ -132,16 +225,13 @@ fn announce(url: &str) {
     tracing::info!(%url, "MCP streamable HTTP server ready");
 }
 
-async fn serve_connection<IO, S>(io: IO, guard: Guard<S>)
+async fn serve_connection<IO, S>(io: IO, http: &http1::Builder, guard: Guard<S>)
 where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     S: ServerHandler + Send + 'static,
 {
     let peer = guard.peer;
-    if let Err(e) = hyper::server::conn::http1::Builder::new()
-        .serve_connection(TokioIo::new(io), guard)
-        .await
-    {
+    if let Err(e) = http.serve_connection(TokioIo::new(io), guard).await {
         tracing::debug!(?peer, error = %e, "connection ended with an error");
     }
 }
@@ -149,15 +239,18 @@ where
 /// Checks the token and the path, applies the simulated delay, then hands over to rmcp.
 #[derive(Clone)]
 struct Guard<S> {
-    mcp: StreamableHttpService<S, LocalSessionManager>,
+    mcp: StreamableHttpService<S, CappedSessions>,
     token: Option<Arc<BearerToken>>,
     delay: Duration,
     peer: Option<SocketAddr>,
+    /// The connection's place in the table, proven by its first authorized request.
+    slot: Option<Arc<Slot>>,
 }
 
 impl<S> Guard<S> {
-    fn with_peer(mut self, peer: SocketAddr) -> Self {
+    fn for_connection(mut self, peer: SocketAddr, slot: Arc<Slot>) -> Self {
         self.peer = Some(peer);
+        self.slot = Some(slot);
         self
     }
 }
@@ -178,6 +271,9 @@ where
             // Neither the expected nor the presented value is logged.
             tracing::warn!(peer = ?self.peer, "request refused: missing or wrong bearer token");
             return Box::pin(async { Ok(unauthorized()) });
+        }
+        if let Some(slot) = &self.slot {
+            slot.prove();
         }
         if req.uri().path() != MCP_PATH {
             return Box::pin(async { Ok(plain(StatusCode::NOT_FOUND, "MCP is served at /mcp")) });

@@ -11,8 +11,13 @@
 //! actually bound (so `:0` works for tests and scripts); logs stay on stderr.
 
 mod address;
+mod backoff;
+mod connections;
 mod error;
 mod http;
+mod limits;
+mod sessions;
+mod throttle;
 mod tls;
 mod token;
 
@@ -24,6 +29,10 @@ use std::time::Duration;
 pub use address::{all_loopback, resolve};
 pub use error::ListenError;
 pub use http::serve;
+pub use limits::{
+    ServeLimits, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE,
+};
 pub use token::{BearerToken, TokenError, MIN_TOKEN_LEN, TOKEN_ENV};
 
 /// The options every subcommand takes (clap: `global`, so they follow the subcommand).
@@ -47,6 +56,22 @@ pub struct ListenArgs {
     /// round trip, for benchmarks and tests on one machine.
     #[arg(long, value_name = "MS", global = true)]
     pub delay_ms: Option<u32>,
+    /// Connections held at once (default 256, and never more than `ulimit -n` allows).
+    /// At the limit, the oldest connection that has not yet sent an authorized request
+    /// is closed for the new one.
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
+    /// MCP sessions held at once (default 64). At the limit, the least used session is
+    /// closed for the new one.
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sessions: Option<u32>,
+    /// Seconds a connection may take to send a whole request head, from its opening or
+    /// the end of its last answer (default 30).
+    #[arg(long, value_name = "SECONDS", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub idle_timeout_secs: Option<u32>,
+    /// Seconds an MCP session may go without a message before it is closed (default 300).
+    #[arg(long, value_name = "SECONDS", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub session_idle_secs: Option<u32>,
 }
 
 /// Validated `--listen` options: everything that can be refused has been.
@@ -56,6 +81,7 @@ pub struct Listen {
     pub token: Option<BearerToken>,
     pub tls: Option<Arc<rustls::ServerConfig>>,
     pub delay: Duration,
+    pub limits: ServeLimits,
 }
 
 impl ListenArgs {
@@ -67,6 +93,10 @@ impl ListenArgs {
                 ("tls-cert", self.tls_cert.is_some()),
                 ("tls-key", self.tls_key.is_some()),
                 ("delay-ms", self.delay_ms.is_some()),
+                ("max-connections", self.max_connections.is_some()),
+                ("max-sessions", self.max_sessions.is_some()),
+                ("idle-timeout-secs", self.idle_timeout_secs.is_some()),
+                ("session-idle-secs", self.session_idle_secs.is_some()),
             ];
             return match stray.iter().find(|(_, set)| *set) {
                 Some((name, _)) => Err(ListenError::NeedsListen(name)),
@@ -93,7 +123,21 @@ impl ListenArgs {
             token,
             tls,
             delay: Duration::from_millis(u64::from(self.delay_ms.unwrap_or(0))),
+            limits: self.limits(),
         }))
+    }
+
+    fn limits(&self) -> ServeLimits {
+        let count = |n: Option<u32>, default: usize| n.map_or(default, |n| n as usize);
+        let secs = |n: Option<u32>, default: Duration| {
+            n.map_or(default, |n| Duration::from_secs(u64::from(n)))
+        };
+        ServeLimits {
+            max_connections: count(self.max_connections, DEFAULT_MAX_CONNECTIONS),
+            max_sessions: count(self.max_sessions, DEFAULT_MAX_SESSIONS),
+            idle_timeout: secs(self.idle_timeout_secs, DEFAULT_IDLE_TIMEOUT),
+            session_idle: secs(self.session_idle_secs, DEFAULT_SESSION_IDLE),
+        }
     }
 }
 

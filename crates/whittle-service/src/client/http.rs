@@ -24,6 +24,10 @@ pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, String> {
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_millis(u64::from(spec.connect_timeout_ms)))
         .tcp_nodelay(true)
+        // Idle pooled connections are dropped before a Whittle lab host closes them
+        // (`--idle-timeout-secs`, 30 s by default: docs/SECURITY.md §10a), so a call is
+        // never sent down a connection the server is closing at that moment.
+        .pool_idle_timeout(Duration::from_secs(20))
         // A redirect would carry the headers (the token) to wherever it points.
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -1,11 +1,17 @@
-//! The run's hold on its evidence session: an advisory lock on `run.lock` in the session
-//! folder, taken when the session is created (or resumed) and held until the run's end.
-//! The operating system drops it when the process dies, however it dies, so a session
-//! whose meta still says `running` but whose lock nobody holds was interrupted.
+//! The run's hold on its evidence session: an advisory lock taken when the session is
+//! created (or resumed) and held until the run's end. The operating system drops it
+//! when the process dies, however it dies, so a session whose meta still says `running`
+//! but whose lock nobody holds was interrupted.
 //!
-//! The lock is `flock(2)` (via fs4): it belongs to the open file, not the process, so a
-//! probe from the same process still sees a live run's lock, and the file is opened
-//! close-on-exec, so the MCP servers a run starts never inherit it.
+//! The lock is `flock(2)` (via fs4) on the session folder itself, opened and kept open
+//! by the run. A lock on a file inside it could be fooled: delete the file and the next
+//! process locks a new file of the same name while the first run goes on. The folder
+//! cannot be replaced under a run without taking its evidence with it. `run.lock` stays
+//! as a note for a human (who holds it); nothing reads it back, and deleting it changes
+//! nothing. The lock belongs to the open folder, not the process, so a probe from the
+//! same process still sees a live run's lock, and the folder is opened close-on-exec, so
+//! the MCP servers a run starts never inherit it. (Where a folder cannot be opened as a
+//! file, off Unix, the lock is on `run.lock` as before.)
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -33,49 +39,64 @@ pub enum LockError {
 /// Held for as long as the run goes on; dropping it releases the lock.
 #[derive(Debug)]
 pub struct RunLock {
-    _file: File,
+    _held: File,
 }
 
 impl RunLock {
     /// Takes the lock of the evidence session in `dir`, or says who holds it.
     pub fn acquire(dir: &Path) -> Result<RunLock, LockError> {
-        let path = dir.join(LOCK_FILE);
-        let io = |source| LockError::Io {
-            path: path.clone(),
-            source,
+        let note = dir.join(LOCK_FILE);
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| LockError::Io { path, source }
         };
-        refuse_link(&path).map_err(io)?;
-        let mut file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io)?;
-        match fs4::FileExt::try_lock(&file) {
+        refuse_link(&note).map_err(io(&note))?;
+        let held = open_lockable(dir, true).map_err(io(dir))?;
+        match fs4::FileExt::try_lock(&held) {
             Ok(()) => {}
             Err(fs4::TryLockError::WouldBlock) => {
                 return Err(LockError::Held {
                     dir: dir.to_path_buf(),
                 })
             }
-            Err(fs4::TryLockError::Error(e)) => return Err(io(e)),
+            Err(fs4::TryLockError::Error(e)) => return Err(io(dir)(e)),
         }
         // For a human looking at the folder; nothing reads it back.
-        let _ = file.set_len(0);
-        let _ = writeln!(file, "pid {}", std::process::id());
-        Ok(RunLock { _file: file })
+        if let Ok(mut file) = OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .open(&note)
+        {
+            let _ = writeln!(file, "pid {}", std::process::id());
+        }
+        Ok(RunLock { _held: held })
     }
 }
 
-/// Whether a live process holds the lock of the evidence session in `dir`. No lock file
-/// means no holder. A lock that cannot be probed counts as held: a session is called
-/// interrupted (and offered for resuming) only when that is certain.
+/// What the lock is taken on: the session folder itself, or off Unix `run.lock`.
+fn open_lockable(dir: &Path, create: bool) -> std::io::Result<File> {
+    if cfg!(unix) {
+        File::open(dir)
+    } else {
+        OpenOptions::new()
+            .create(create)
+            .truncate(false)
+            .write(create)
+            .read(true)
+            .open(dir.join(LOCK_FILE))
+    }
+}
+
+/// Whether a live process holds the lock of the evidence session in `dir`: the lock is
+/// asked, whatever files the folder holds. A missing folder has no holder. A lock that
+/// cannot be probed counts as held: a session is called interrupted (and offered for
+/// resuming) only when that is certain.
 pub fn lock_is_held(dir: &Path) -> bool {
-    let path = dir.join(LOCK_FILE);
-    if refuse_link(&path).is_err() {
+    if refuse_link(&dir.join(LOCK_FILE)).is_err() {
         return true;
     }
-    let file = match OpenOptions::new().read(true).open(&path) {
+    let file = match open_lockable(dir, false) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
         Err(_) => return true,
@@ -89,7 +110,7 @@ pub fn lock_is_held(dir: &Path) -> bool {
     }
 }
 
-/// A lock file that is a link could point anywhere: never opened.
+/// A lock note that is a link could point anywhere: never written through.
 fn refuse_link(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => Err(std::io::Error::new(
@@ -141,7 +162,7 @@ mod tests {
     #[test]
     fn a_held_lock_is_seen_and_refused_and_freed_on_drop() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(!lock_is_held(dir.path()), "no lock file: no holder");
+        assert!(!lock_is_held(dir.path()), "nobody holds it yet");
         assert_eq!(
             run_state(dir.path(), SessionStatus::Running),
             RunState::Interrupted
@@ -183,5 +204,33 @@ mod tests {
         ));
         assert!(lock_is_held(dir.path()), "unsure counts as held");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+    }
+
+    /// Issue 30: `run.lock` deleted (and made again) under a live run fools nobody.
+    #[test]
+    fn deleting_or_replacing_the_lock_note_never_frees_a_live_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = RunLock::acquire(dir.path()).unwrap();
+        let note = dir.path().join(LOCK_FILE);
+        assert!(std::fs::read_to_string(&note).unwrap().starts_with("pid "));
+        std::fs::remove_file(&note).unwrap();
+        assert!(lock_is_held(dir.path()), "deleted: still held");
+        assert!(matches!(
+            RunLock::acquire(dir.path()),
+            Err(LockError::Held { .. })
+        ));
+        std::fs::write(&note, "pid 1\n").unwrap();
+        assert!(lock_is_held(dir.path()), "made again: still held");
+        assert!(matches!(
+            RunLock::acquire(dir.path()),
+            Err(LockError::Held { .. })
+        ));
+        assert_eq!(
+            run_state(dir.path(), SessionStatus::Running),
+            RunState::Running
+        );
+        drop(lock);
+        assert!(!lock_is_held(dir.path()), "freed only when the run lets go");
+        RunLock::acquire(dir.path()).expect("free again");
     }
 }

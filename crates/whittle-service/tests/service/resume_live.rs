@@ -205,12 +205,29 @@ async fn a_resume_is_refused_naming_what_changed_and_leaves_the_evidence_as_it_w
     );
     std::fs::write(&steps, &original).unwrap();
 
-    // Another process holds the run (it is going on): refused.
+    // Another process holds the run (it is going on): refused, also once its
+    // `run.lock` was deleted, and made again (issue 30: a deletion freed the run).
     let held = RunLock::acquire(&evidence).unwrap();
     let err = run_resume(&s, ResumeOptions::new(&id))
         .await
         .expect_err("refused");
     assert!(err.to_string().contains("still going on"), "{err}");
+    let note = evidence.join(whittle_service::run::LOCK_FILE);
+    std::fs::remove_file(&note).unwrap();
+    let err = run_resume(&s, ResumeOptions::new(&id))
+        .await
+        .expect_err("refused with its lock file deleted");
+    assert!(err.to_string().contains("still going on"), "{err}");
+    std::fs::write(&note, "").unwrap();
+    let err = run_resume(&s, ResumeOptions::new(&id))
+        .await
+        .expect_err("refused with its lock file made again");
+    assert!(err.to_string().contains("still going on"), "{err}");
+    assert_eq!(
+        run_state(&evidence, SessionStatus::Failed),
+        RunState::Running,
+        "listed as running, not interrupted"
+    );
     drop(held);
 
     assert_eq!(snapshot(), before, "a refused resume changes nothing");

@@ -1,0 +1,218 @@
+//! rmcp's session manager with a ceiling. A session costs memory until it is closed or
+//! sits idle for `--session-idle-secs`; without a ceiling, a client that opens sessions
+//! and never closes them fills the server's memory. At the ceiling one session is closed
+//! for the new one: the least active (only `initialize`, then only notifications, then
+//! requests), and among equals the one used least recently. A client finishes its
+//! handshake at once and a run calls tools, so a run keeps its session through a flood
+//! of opened and abandoned ones.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use futures_core::Stream;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError,
+};
+use rmcp::transport::streamable_http_server::session::{
+    ServerSseMessage, SessionId, SessionManager,
+};
+
+use super::throttle::{Throttle, LOG_PERIOD};
+
+pub(super) struct CappedSessions {
+    inner: LocalSessionManager,
+    max: usize,
+    uses: Mutex<Uses>,
+    /// Eviction and creation happen one at a time, so the ceiling holds exactly.
+    opening: tokio::sync::Mutex<()>,
+    evictions: Throttle,
+}
+
+#[derive(Default)]
+struct Uses {
+    clock: u64,
+    by_session: HashMap<SessionId, Use>,
+}
+
+/// How far a session got, least first: the order in which sessions are closed.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Activity {
+    Initialized,
+    /// A notification (the handshake's end) or a stream since.
+    Spoke,
+    /// A request since.
+    Requested,
+}
+
+#[derive(Clone, Copy)]
+struct Use {
+    activity: Activity,
+    last: u64,
+}
+
+impl Uses {
+    fn touch(&mut self, id: &SessionId, activity: Activity) {
+        self.clock += 1;
+        let clock = self.clock;
+        if let Some(entry) = self.by_session.get_mut(id) {
+            entry.last = clock;
+            entry.activity = entry.activity.max(activity);
+        }
+    }
+
+    /// The session to close for a new one.
+    fn victim(&self) -> Option<SessionId> {
+        self.by_session
+            .iter()
+            .min_by_key(|(_, u)| (u.activity, u.last))
+            .map(|(id, _)| id.clone())
+    }
+}
+
+impl CappedSessions {
+    pub(super) fn new(inner: LocalSessionManager, max: usize) -> CappedSessions {
+        CappedSessions {
+            inner,
+            max: max.max(1),
+            uses: Mutex::new(Uses::default()),
+            opening: tokio::sync::Mutex::new(()),
+            evictions: Throttle::new(LOG_PERIOD),
+        }
+    }
+
+    fn uses(&self) -> std::sync::MutexGuard<'_, Uses> {
+        self.uses.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn touch(&self, id: &SessionId, activity: Activity) {
+        self.uses().touch(id, activity);
+    }
+
+    #[cfg(test)]
+    pub(super) fn open(&self) -> usize {
+        self.uses().by_session.len()
+    }
+}
+
+impl SessionManager for CappedSessions {
+    type Error = LocalSessionManagerError;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let _one_at_a_time = self.opening.lock().await;
+        loop {
+            let victim = {
+                let uses = self.uses();
+                (uses.by_session.len() >= self.max)
+                    .then(|| uses.victim())
+                    .flatten()
+            };
+            let Some(victim) = victim else { break };
+            self.uses().by_session.remove(&victim);
+            if let Some(left_out) = self.evictions.admit(Instant::now()) {
+                tracing::warn!(
+                    max_sessions = self.max,
+                    left_out,
+                    "session limit reached: closed the least used session for a new one"
+                );
+            }
+            self.inner.close_session(&victim).await?;
+        }
+        let (id, transport) = self.inner.create_session().await?;
+        let mut uses = self.uses();
+        uses.clock += 1;
+        let last = uses.clock;
+        uses.by_session.insert(
+            id.clone(),
+            Use {
+                activity: Activity::Initialized,
+                last,
+            },
+        );
+        Ok((id, transport))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.inner.initialize_session(id, message).await
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner.has_session(id).await
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.uses().by_session.remove(id);
+        self.inner.close_session(id).await
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id, Activity::Requested);
+        self.inner.create_stream(id, message).await
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.touch(id, Activity::Spoke);
+        self.inner.accept_message(id, message).await
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id, Activity::Spoke);
+        self.inner.create_standalone_stream(id).await
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.touch(id, Activity::Spoke);
+        self.inner.resume(id, last_event_id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_ceiling_holds_and_a_session_in_use_outlives_unused_ones() {
+        let sessions = CappedSessions::new(LocalSessionManager::default(), 3);
+        let (busy, _t) = sessions.create_session().await.unwrap();
+        sessions.touch(&busy, Activity::Requested);
+        let (handshaken, _t2) = sessions.create_session().await.unwrap();
+        sessions.touch(&handshaken, Activity::Spoke);
+        let mut transports = Vec::new();
+        for _ in 0..50 {
+            let (id, t) = sessions.create_session().await.unwrap();
+            transports.push((id, t));
+            assert!(sessions.open() <= 3);
+        }
+        assert!(sessions.has_session(&busy).await.unwrap(), "in use: kept");
+        assert!(
+            sessions.has_session(&handshaken).await.unwrap(),
+            "past its handshake: kept while abandoned ones go"
+        );
+        assert!(
+            !sessions.has_session(&transports[0].0).await.unwrap(),
+            "an early unused session was closed"
+        );
+        assert_eq!(sessions.inner.sessions.read().await.len(), 3);
+    }
+}

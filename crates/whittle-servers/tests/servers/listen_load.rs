@@ -1,0 +1,316 @@
+//! Issue 30: a `--listen` server under the loads anyone who can reach its port can make,
+//! on loopback and bounded in time: idle sockets past a low `ulimit -n`, a flood of
+//! sessions opened and abandoned by a token holder, and headers sent a byte at a time.
+//! Through each, a client holding the token is served (handshake and a tool call, on a
+//! new connection) within a second, and the server's memory and stderr stay under the
+//! bounds docs/SECURITY.md states.
+
+use crate::listen_support;
+use crate::sim_support;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use listen_support::*;
+use serde_json::json;
+
+/// What an authorized client may wait, under any of these loads.
+const SERVED_WITHIN: Duration = Duration::from_secs(1);
+/// The server's stderr after a whole scenario: a few throttled lines, not a flood.
+const LOG_BOUND: u64 = 64 * 1024;
+/// The server's peak resident memory (VmHWM) through a flood of sessions.
+const MEMORY_BOUND_KB: u64 = 64 * 1024;
+
+/// A `sim --listen 127.0.0.1:0` server started under `ulimit -n NOFILE`, its stderr kept.
+struct Loaded {
+    child: Child,
+    url: String,
+    addr: String,
+    stderr: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Loaded {
+    fn start(nofile: u32, extra: &[&str]) -> Loaded {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("model.json");
+        std::fs::write(&model, sim_support::test_model().to_string()).unwrap();
+        let stderr = dir.path().join("stderr.log");
+        // `sh` only to lower the limit before exec; every word is this test's own.
+        let mut child = Command::new("sh")
+            .args(["-c", "ulimit -n \"$1\" && shift && exec \"$@\"", "sh"])
+            .arg(nofile.to_string())
+            .arg(env!("CARGO_BIN_EXE_whittle-servers"))
+            .args(["sim", "--model", model.to_str().unwrap(), "--devices", "1"])
+            .args(["--listen", "127.0.0.1:0"])
+            .args(extra)
+            .env("WHITTLE_SERVER_TOKEN", TOKEN)
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(File::create(&stderr).unwrap())
+            .spawn()
+            .expect("spawn whittle-servers under ulimit");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("whittle-servers: listening on ")
+            .unwrap_or_else(|| panic!("no URL line, got {line:?}"))
+            .to_string();
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_string();
+        Loaded {
+            child,
+            url,
+            addr,
+            stderr,
+            _dir: dir,
+        }
+    }
+
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|kb| kb.parse().ok())
+            .unwrap_or_else(|| panic!("{field} in {status}"))
+    }
+
+    fn log_bytes(&self) -> u64 {
+        std::fs::metadata(&self.stderr).unwrap().len()
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap()
+    }
+
+    /// Fails the test if the server exited.
+    fn assert_alive(&mut self) {
+        assert!(
+            self.child.try_wait().unwrap().is_none(),
+            "the server died: {}",
+            self.log()
+        );
+    }
+
+    /// A new client holding the token (so a new connection): its handshake and one tool
+    /// call, timed.
+    async fn serve_authorized(&self) -> Duration {
+        let started = Instant::now();
+        let client = tokio::time::timeout(
+            SERVED_WITHIN * 5,
+            connect(&self.url, Some(TOKEN), plain_client()),
+        )
+        .await
+        .expect("handshake hung")
+        .expect("handshake refused");
+        let devices = tokio::time::timeout(
+            SERVED_WITHIN * 5,
+            call(&client, "mobile_list_available_devices", json!({})),
+        )
+        .await
+        .expect("tool call hung");
+        let took = started.elapsed();
+        assert!(devices.to_string().contains("sim-1"), "{devices}");
+        let _ = client.cancel().await;
+        took
+    }
+}
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether the server closed this socket (a read sees the end, or a reset).
+fn closed_by_server(mut socket: &TcpStream) -> bool {
+    socket.set_nonblocking(true).unwrap();
+    let mut byte = [0u8; 1];
+    match socket.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_sockets_past_the_descriptor_limit_never_lock_out_the_token_holder() {
+    // 128 descriptors: the server keeps its connections under 96 by itself.
+    let mut server = Loaded::start(128, &[]);
+    let idle: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect(&server.addr).expect("connect"))
+        .collect();
+    // Let the accept loop take them all in.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let took = server.serve_authorized().await;
+    assert!(took < SERVED_WITHIN, "served after {took:?}");
+    let again = server.serve_authorized().await;
+    assert!(again < SERVED_WITHIN, "served again after {again:?}");
+    eprintln!("# idle sockets: the token holder served in {took:?}, then {again:?}");
+    server.assert_alive();
+
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let shed = idle.iter().filter(|s| closed_by_server(s)).count();
+    assert!(
+        shed >= 300 - 96,
+        "only {shed} of 300 idle sockets were shed"
+    );
+    let log = server.log();
+    assert!(
+        server.log_bytes() < LOG_BOUND,
+        "{} bytes of stderr",
+        server.log_bytes()
+    );
+    assert!(log.contains("connection limit reached"), "{log}");
+    assert!(!log.contains("Too many open files"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_abandoned_sessions_keeps_memory_bounded_and_a_run_served() {
+    let mut server = Loaded::start(1024, &["--max-sessions", "32"]);
+    // A run that is using its session when the flood starts.
+    let run = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    call(&run, "mobile_list_available_devices", json!({})).await;
+    let before_kb = server.status_kb("VmRSS:");
+
+    let http = plain_client();
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "flood", "version": "0"}
+        }
+    })
+    .to_string();
+    let flood = |n: usize| {
+        let (http, url, body) = (http.clone(), server.url.clone(), initialize.clone());
+        tokio::spawn(async move {
+            for _ in 0..n {
+                let answer = http
+                    .post(&url)
+                    .header("authorization", format!("Bearer {TOKEN}"))
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json, text/event-stream")
+                    .body(body.clone())
+                    .send()
+                    .await
+                    .expect("initialize");
+                assert!(answer.status().is_success(), "{}", answer.status());
+                assert!(answer.headers().contains_key("mcp-session-id"));
+                let _ = answer.bytes().await;
+            }
+        })
+    };
+    let started = Instant::now();
+    let flooders: Vec<_> = (0..8).map(|_| flood(500)).collect();
+    // Midway: a new client is served, and the run's own session still answers.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let took = server.serve_authorized().await;
+    assert!(
+        took < SERVED_WITHIN,
+        "served after {took:?} during the flood"
+    );
+    let took_run = Instant::now();
+    call(&run, "mobile_list_available_devices", json!({})).await;
+    assert!(took_run.elapsed() < SERVED_WITHIN);
+    for flooder in flooders {
+        flooder.await.unwrap();
+    }
+    let flood_took = started.elapsed();
+    server.assert_alive();
+
+    // 4,000 sessions opened: the run's session is still there, memory is not.
+    call(&run, "mobile_list_available_devices", json!({})).await;
+    let peak_kb = server.status_kb("VmHWM:");
+    let after_kb = server.status_kb("VmRSS:");
+    eprintln!(
+        "# session flood: 4,000 sessions in {flood_took:?}; resident {before_kb} kB before, \
+         {after_kb} kB after, peak {peak_kb} kB; stderr {} bytes",
+        server.log_bytes()
+    );
+    assert!(
+        peak_kb < MEMORY_BOUND_KB,
+        "peak {peak_kb} kB (from {before_kb} kB) after 4,000 sessions in {flood_took:?}"
+    );
+    assert!(
+        after_kb < before_kb + 16 * 1024,
+        "{before_kb} kB before, {after_kb} kB after 4,000 sessions"
+    );
+    assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
+    assert!(
+        server.log().contains("session limit reached"),
+        "{}",
+        server.log()
+    );
+    let _ = run.cancel().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn headers_sent_a_byte_at_a_time_are_cut_off_and_the_token_holder_served() {
+    let mut server = Loaded::start(
+        1024,
+        &["--idle-timeout-secs", "2", "--max-connections", "32"],
+    );
+    let opened = Instant::now();
+    // 48 slow senders (more than the 32 places): each trickles a request head, one byte
+    // every 100 ms, until the server closes the connection.
+    let slow: Vec<_> = (0..48)
+        .map(|_| {
+            let addr = server.addr.clone();
+            std::thread::spawn(move || {
+                let mut socket = TcpStream::connect(&addr).unwrap();
+                socket
+                    .set_read_timeout(Some(Duration::from_millis(100)))
+                    .unwrap();
+                let head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+                socket.write_all(head).unwrap();
+                let started = Instant::now();
+                while started.elapsed() < Duration::from_secs(10) {
+                    if socket.write_all(b"a").is_err() {
+                        break;
+                    }
+                    let mut byte = [0u8; 64];
+                    match socket.read(&mut byte) {
+                        Ok(0) => break,
+                        // hyper answers a timed-out head with 408 and closes.
+                        Ok(_) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                        Err(_) => break,
+                    }
+                }
+                started.elapsed()
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let took = server.serve_authorized().await;
+    assert!(
+        took < SERVED_WITHIN,
+        "served after {took:?} among slow senders"
+    );
+    let lasted: Vec<Duration> = slow.into_iter().map(|t| t.join().unwrap()).collect();
+    let longest = lasted.iter().max().unwrap();
+    assert!(
+        *longest < Duration::from_millis(3500),
+        "a slow sender was held {longest:?} (idle timeout 2 s); {:?} since opening",
+        opened.elapsed()
+    );
+    server.assert_alive();
+    assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
+}
