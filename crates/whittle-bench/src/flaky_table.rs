@@ -111,7 +111,7 @@ pub fn run_once(
     let mut engine = strategy.reducer_with((1..=scenario.steps).collect(), max_replays, options)?;
     let mut oracle = SimOracle::new(scenario, Timing::default());
     Ok(run_offline(engine.as_mut(), |request| {
-        oracle.replay(&request.candidate).outcome
+        oracle.replay_in_turn(&request.candidate).outcome
     }))
 }
 
@@ -168,7 +168,8 @@ pub fn flaky_table(bench: &FlakyBench) -> Result<Vec<FlakyRow>, EngineError> {
                 for &percent in &percents {
                     let mut t = tally(bench, strategy, percent, steps, k)?;
                     let results = u32::try_from(t.replays.len()).unwrap_or(u32::MAX);
-                    let median_replays = super::report::median(&mut t.replays);
+                    // Every tallied run counts its replays: empty only with no runs.
+                    let median_replays = super::report::median(&mut t.replays).unwrap_or(0.0);
                     if percent == 100 {
                         deterministic = median_replays;
                     }

@@ -22,7 +22,7 @@ pub use flaky_summary::{
 };
 pub use flaky_table::{flaky_markdown, flaky_table, run_once, FlakyBench, FlakyRow};
 pub use oracle::{SimOracle, SimReplay, Timing};
-pub use report::{median, summarize, table, Row, Summary};
+pub use report::{median, ratio_text, summarize, table, Row, Summary};
 pub use rng::SplitMix64;
 pub use run::{simulate, ReplayRecord, Run};
 pub use scenario::{suite, Scenario, ScenarioKind};

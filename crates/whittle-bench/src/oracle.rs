@@ -1,6 +1,7 @@
 //! The in-process oracle: what the simulator would answer to a replay, and how long the
 //! replay would take on it.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -62,7 +63,8 @@ pub struct SimReplay {
 pub struct SimOracle<'a> {
     scenario: &'a Scenario,
     timing: Timing,
-    rng: SplitMix64,
+    /// Replays answered per candidate, for drivers that run one at a time.
+    answered: HashMap<Vec<u32>, u32>,
 }
 
 impl<'a> SimOracle<'a> {
@@ -70,13 +72,35 @@ impl<'a> SimOracle<'a> {
         SimOracle {
             scenario,
             timing,
-            rng: SplitMix64::new(scenario.seed),
+            answered: HashMap::new(),
         }
+    }
+
+    /// The next replay of `candidate` on one device, where every replay is used: its
+    /// occurrence is how often this oracle answered the candidate before.
+    pub fn replay_in_turn(&mut self, candidate: &[u32]) -> SimReplay {
+        let before = self.answered.entry(candidate.to_vec()).or_default();
+        let occurrence = *before;
+        *before += 1;
+        self.replay(candidate, occurrence)
+    }
+
+    /// The flaky draw (0..100) of the `occurrence`-th replay of `candidate`: a function
+    /// of the scenario's seed, the candidate and how often the search had it answered
+    /// before, not of when the replay ran. So the replays a search uses see the same
+    /// draws on any number of devices, whatever ran speculatively in between.
+    fn draw(&self, candidate: &[u32], occurrence: u32) -> u32 {
+        let mut key = SplitMix64::new(self.scenario.seed ^ u64::from(occurrence)).next_u64();
+        for &step in candidate {
+            key = SplitMix64::new(key ^ u64::from(step)).next_u64();
+        }
+        SplitMix64::new(key ^ candidate.len() as u64).below(100)
     }
 
     /// Replays `candidate` after the launch: steps run in order until one whose
     /// prerequisite has not run (its element is not on screen), which ends the replay.
-    pub fn replay(&mut self, candidate: &[u32]) -> SimReplay {
+    /// `occurrence`: how many verdicts the search had for `candidate` before this one.
+    pub fn replay(&self, candidate: &[u32], occurrence: u32) -> SimReplay {
         let mut ran: Vec<u32> = Vec::with_capacity(candidate.len());
         let mut actions: u64 = 0;
         let mut blocked = false;
@@ -94,8 +118,7 @@ impl<'a> SimOracle<'a> {
             ran.push(step);
         }
         let triggered = self.scenario.essential.iter().all(|s| ran.contains(s));
-        // Every replay draws, so a run's verdict sequence depends only on the seed.
-        let roll = self.rng.below(100);
+        let roll = self.draw(candidate, occurrence);
         let crashed = triggered && roll < self.scenario.reproduce_percent;
         let mut device_ms = u64::from(self.timing.launch_ms)
             + actions * u64::from(self.timing.action_ms)
@@ -147,13 +170,16 @@ mod tests {
     #[test]
     fn crash_needs_every_essential_step_and_its_prerequisite() {
         let s = scenario(ScenarioKind::Order, 100, 0);
-        let mut oracle = SimOracle::new(&s, Timing::default());
-        assert_eq!(oracle.replay(&[2, 3, 5]).outcome, ReplayOutcome::Reproduced);
+        let oracle = SimOracle::new(&s, Timing::default());
         assert_eq!(
-            oracle.replay(&[1, 2, 3, 4, 5, 6]).outcome,
+            oracle.replay(&[2, 3, 5], 0).outcome,
             ReplayOutcome::Reproduced
         );
-        let blocked = oracle.replay(&[2, 5, 6]);
+        assert_eq!(
+            oracle.replay(&[1, 2, 3, 4, 5, 6], 0).outcome,
+            ReplayOutcome::Reproduced
+        );
+        let blocked = oracle.replay(&[2, 5, 6], 0);
         assert_eq!(
             blocked.outcome,
             ReplayOutcome::NotReproduced {
@@ -162,26 +188,26 @@ mod tests {
         );
         // Launch + steps 2 and 5 (the failed tap) + settle; step 6 never ran.
         assert_eq!(blocked.device_ms, 600 + 2 * 250 + 300);
-        assert_eq!(oracle.replay(&[3, 5]).device_ms, 600 + 2 * 250 + 300);
+        assert_eq!(oracle.replay(&[3, 5], 0).device_ms, 600 + 2 * 250 + 300);
     }
 
     #[test]
     fn delayed_crashes_cost_time_not_outcomes() {
         let s = scenario(ScenarioKind::Delayed, 100, 2000);
-        let mut oracle = SimOracle::new(&s, Timing::default());
-        let hit = oracle.replay(&[2, 3, 5]);
+        let oracle = SimOracle::new(&s, Timing::default());
+        let hit = oracle.replay(&[2, 3, 5], 0);
         assert_eq!(hit.outcome, ReplayOutcome::Reproduced);
         assert_eq!(hit.device_ms, 600 + 3 * 250 + 300 + 2000);
-        assert_eq!(oracle.replay(&[2, 3]).device_ms, 600 + 2 * 250 + 300);
+        assert_eq!(oracle.replay(&[2, 3], 0).device_ms, 600 + 2 * 250 + 300);
     }
 
     #[test]
     fn flaky_crashes_show_about_as_often_as_configured_and_repeat_per_seed() {
         let s = scenario(ScenarioKind::Flaky, 70, 0);
         let verdicts = |s: &Scenario| -> Vec<bool> {
-            let mut oracle = SimOracle::new(s, Timing::default());
+            let oracle = SimOracle::new(s, Timing::default());
             (0..400)
-                .map(|_| oracle.replay(&[2, 3, 5]).outcome == ReplayOutcome::Reproduced)
+                .map(|k| oracle.replay(&[2, 3, 5], k).outcome == ReplayOutcome::Reproduced)
                 .collect()
         };
         let first = verdicts(&s);

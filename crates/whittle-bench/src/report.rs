@@ -27,10 +27,14 @@ pub struct Row {
     pub k: u32,
     pub strategy: SearchStrategy,
     pub max_replays: u32,
-    /// Every replay that ran, wasted speculative ones included (all count against the budget).
+    /// The replays the search used: what the budget counts, the same on any number of
+    /// devices.
     pub replays: u32,
-    /// Speculative replays whose verdicts were not used.
+    /// Speculative replays that ran on otherwise idle devices and whose verdicts were
+    /// not used (outside the budget).
     pub wasted: u32,
+    /// Simulated device time of the wasted replays.
+    pub wasted_device_s: f64,
     pub lower_bound: u32,
     pub ratio_to_bound: f64,
     /// Simulated device time summed over every replay (all devices).
@@ -75,6 +79,13 @@ impl Row {
             max_replays: run.result.max_replays,
             replays: run.result.attempts,
             wasted: run.wasted,
+            wasted_device_s: ms_to_s(
+                run.replays
+                    .iter()
+                    .filter(|r| !r.consumed)
+                    .map(|r| r.device_ms)
+                    .sum(),
+            ),
             lower_bound: bound,
             ratio_to_bound: f64::from(run.result.attempts) / f64::from(bound.max(1)),
             device_s: ms_to_s(run.device_ms),
@@ -105,14 +116,16 @@ pub struct Summary {
     pub converged: usize,
     pub high: usize,
     pub found_minimal: usize,
-    /// Median replays / lower bound over the converged runs.
-    pub median_ratio_to_bound: f64,
+    /// Median replays / lower bound over the converged runs; `None` when none converged.
+    pub median_ratio_to_bound: Option<f64>,
     pub total_replays: u64,
     pub wasted: u64,
+    pub wasted_device_s: f64,
     pub device_s: f64,
     pub devices_wall_s: f64,
-    /// Median of `wall_ratio_to_seed_1dev` over the runs that reached high confidence.
-    pub median_wall_ratio_high: f64,
+    /// Median of `wall_ratio_to_seed_1dev` over the runs that reached high confidence;
+    /// `None` when none did (there is nothing to compare, not an infinitely fast run).
+    pub median_wall_ratio_high: Option<f64>,
 }
 
 /// One summary per (strategy, budget), in first-seen order.
@@ -153,6 +166,7 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 median_ratio_to_bound: median(&mut ratios),
                 total_replays: group.iter().map(|r| u64::from(r.replays)).sum(),
                 wasted: group.iter().map(|r| u64::from(r.wasted)).sum(),
+                wasted_device_s: group.iter().map(|r| r.wasted_device_s).sum(),
                 device_s: group.iter().map(|r| r.device_s).sum(),
                 devices_wall_s: group.iter().map(|r| r.devices_wall_s).sum(),
                 median_wall_ratio_high: median(&mut wall_ratios),
@@ -161,17 +175,23 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
         .collect()
 }
 
-pub fn median(values: &mut [f64]) -> f64 {
+/// `None` for no values: a median of nothing is no figure at all.
+pub fn median(values: &mut [f64]) -> Option<f64> {
     if values.is_empty() {
-        return 0.0;
+        return None;
     }
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
+    Some(if values.len() % 2 == 1 {
         values[mid]
     } else {
         (values[mid - 1] + values[mid]) / 2.0
-    }
+    })
+}
+
+/// A ratio as the tables print it: `n/a` where it has no result to rest on.
+pub fn ratio_text(ratio: Option<f64>) -> String {
+    ratio.map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}"))
 }
 
 fn confidence_text(confidence: Option<Confidence>) -> &'static str {
@@ -214,13 +234,13 @@ pub fn table(rows: &[Row]) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | wasted | device s | {devices}-dev wall s | median {devices}-dev wall × seed 1-dev (high) |"
+        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | wasted | wasted device s | device s | {devices}-dev wall s | median {devices}-dev wall × seed 1-dev (high) |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     for s in summarize(rows) {
         let _ = writeln!(
             out,
-            "| {} | {} | {}/{} | {}/{} | {}/{} | {:.2} | {} | {} | {:.0} | {:.0} | {:.2} |",
+            "| {} | {} | {}/{} | {}/{} | {}/{} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {} |",
             s.strategy,
             s.max_replays,
             s.converged,
@@ -229,12 +249,13 @@ pub fn table(rows: &[Row]) -> String {
             s.scenarios,
             s.found_minimal,
             s.scenarios,
-            s.median_ratio_to_bound,
+            ratio_text(s.median_ratio_to_bound),
             s.total_replays,
             s.wasted,
+            s.wasted_device_s,
             s.device_s,
             s.devices_wall_s,
-            s.median_wall_ratio_high,
+            ratio_text(s.median_wall_ratio_high),
         );
     }
     out
@@ -273,7 +294,10 @@ mod tests {
         for row in &rows {
             assert!(row.replays <= row.max_replays);
             assert!(row.devices_wall_s <= row.device_s);
-            assert!(row.wasted <= row.replays);
+            assert!(
+                row.wasted <= row.max_replays,
+                "speculation within its limit"
+            );
             let ratio = row.devices_wall_s / row.seed_1dev_wall_s;
             assert!((row.wall_ratio_to_seed_1dev - ratio).abs() < 1e-9);
             assert!(!(row.converged && row.budget_exhausted));
@@ -286,13 +310,15 @@ mod tests {
         assert!(text.contains("3-dev wall s"), "{text}");
         assert!(summary
             .iter()
-            .all(|s| s.median_wall_ratio_high > 0.0 && s.median_wall_ratio_high < 1.0));
+            .all(|s| s.median_wall_ratio_high.is_some_and(|r| r > 0.0 && r < 1.0)));
     }
 
     #[test]
     fn median_of_odd_even_and_empty() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
-        assert_eq!(median(&mut []), 0.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&mut []), None);
+        assert_eq!(ratio_text(None), "n/a");
+        assert_eq!(ratio_text(Some(0.349)), "0.35");
     }
 }

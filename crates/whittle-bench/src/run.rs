@@ -18,7 +18,7 @@ pub struct ReplayRecord {
     pub device: u32,
     /// The scheduler round it ran in (0-based).
     pub round: u32,
-    /// `false` for a wasted speculative replay (charged, verdict unused).
+    /// `false` for a wasted speculative replay (ran, verdict unused, not in the budget).
     pub consumed: bool,
 }
 
@@ -29,7 +29,7 @@ pub struct Run {
     /// Simulated device time of every replay, wasted ones included.
     pub device_ms: u64,
     pub devices: u32,
-    /// Replays that ran speculatively and were not used (counted in `result.attempts`).
+    /// Replays that ran speculatively and were not used (not in `result.attempts`).
     pub wasted: u32,
     pub rounds: u32,
     /// Wall-clock: each round takes as long as its slowest replay.
@@ -46,7 +46,7 @@ pub fn simulate(
     let mut oracle = SimOracle::new(scenario, timing);
     let mut replays = Vec::new();
     let result = run_offline(engine.as_mut(), |request| {
-        let replay = oracle.replay(&request.candidate);
+        let replay = oracle.replay_in_turn(&request.candidate);
         replays.push(ReplayRecord {
             phase: request.phase,
             candidate: request.candidate.clone(),

@@ -38,13 +38,13 @@ fn medians(rows: &[&Row], value: fn(&Row) -> f64) -> Vec<(f64, f64)> {
     sizes.dedup();
     sizes
         .into_iter()
-        .map(|n| {
+        .filter_map(|n| {
             let mut values: Vec<f64> = rows
                 .iter()
                 .filter(|r| r.steps == n)
                 .map(|r| value(r))
                 .collect();
-            (f64::from(n), median(&mut values))
+            median(&mut values).map(|m| (f64::from(n), m))
         })
         .collect()
 }

@@ -10,8 +10,8 @@ use serde_json::json;
 use thiserror::Error;
 use whittle_bench::{
     decide_all, flaky_goal, flaky_markdown, flaky_summary, flaky_summary_markdown, flaky_table,
-    plot, simulate, simulate_on, suite, summarize, table, FlakyBench, FlakyGoal, FlakyRow,
-    FlakySummary, Row, Shape, Summary, Timing,
+    plot, ratio_text, simulate, simulate_on, suite, summarize, table, FlakyBench, FlakyGoal,
+    FlakyRow, FlakySummary, Row, Shape, Summary, Timing,
 };
 use whittle_core::session::{load_session, SessionError};
 use whittle_core::strategy::SearchStrategy;
@@ -74,7 +74,8 @@ struct Report {
 const DEVICES_MODEL: &str = "the parallel scheduler of the live run, simulated: each round \
 runs the reducer's request plus speculative ones (predicted outcomes) on up to N devices at \
 once and takes as long as its slowest replay; outcomes are consumed in the strategy's order, \
-wasted speculative replays count against the budget";
+so the search makes the same decisions as on one device; wasted speculative replays ran on \
+otherwise idle devices and are counted apart, outside the budget";
 
 pub fn run(args: &BenchArgs) -> Exit {
     match bench(args) {
@@ -227,8 +228,14 @@ fn print_report(report: &Report) {
     println!();
     for s in &report.summary {
         println!(
-            "{} (budget {}) on {} device(s): {} replays incl. {} wasted; median wall-clock to a high-confidence result = {:.2}× the seed on 1 device.",
-            s.strategy, s.max_replays, report.devices, s.total_replays, s.wasted, s.median_wall_ratio_high
+            "{} (budget {}) on {} device(s): {} replays used, {} speculative ones not needed ({:.0} device-s, outside the budget); median wall-clock to a high-confidence result = {}× the seed on 1 device.",
+            s.strategy,
+            s.max_replays,
+            report.devices,
+            s.total_replays,
+            s.wasted,
+            s.wasted_device_s,
+            ratio_text(s.median_wall_ratio_high)
         );
     }
     println!(

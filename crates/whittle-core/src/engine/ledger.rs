@@ -21,7 +21,11 @@ use super::{
 pub struct Ledger {
     max_replays: u32,
     current: Vec<u32>,
+    /// Replays whose outcomes were recorded: what the budget counts.
     attempts: u32,
+    /// Attempt numbers taken by replays that ran but were never recorded (wasted
+    /// speculation on other devices): skipped so numbers stay unique, never budgeted.
+    skipped: u32,
     baseline_reproduced: bool,
     flags: SearchFlags,
     stop: Option<SearchStop>,
@@ -45,6 +49,7 @@ impl Ledger {
             max_replays,
             current: replayable,
             attempts: 0,
+            skipped: 0,
             baseline_reproduced: false,
             flags: SearchFlags::default(),
             stop: None,
@@ -137,7 +142,8 @@ impl Ledger {
     }
 
     /// The checks of `try_candidate` that return null before any replay; `false` = null.
-    /// Otherwise the replay becomes the pending request, numbered `attempts + 1`.
+    /// Otherwise the replay becomes the pending request, numbered after every replay
+    /// that ran (recorded or skipped).
     pub(crate) fn try_candidate(&mut self, phase: Phase, candidate: Vec<u32>) -> bool {
         if self.attempts >= self.max_replays {
             self.flags.budget_exhausted = true;
@@ -150,7 +156,7 @@ impl Ledger {
         }
         self.phase = phase;
         self.pending = Some(ReplayRequest {
-            attempt: self.attempts.saturating_add(1),
+            attempt: self.attempts.saturating_add(self.skipped).saturating_add(1),
             phase,
             candidate,
         });
@@ -199,18 +205,18 @@ impl Ledger {
         reproduced
     }
 
-    /// Charges `n` replays that ran but whose outcomes were never recorded (speculative
-    /// replays of a parallel run whose prediction turned out wrong). They ran on a
-    /// device, so they count against the budget exactly like recorded ones: the
-    /// budget check stays `attempts >= max_replays`, and attempt numbers stay unique
-    /// and increasing because the next request is numbered after them. A pending
-    /// request was numbered (and budget-checked) before the charge, so it is dropped
-    /// and re-issued from the same point of the search; no decision changes.
-    pub(crate) fn charge_unconsumed(&mut self, n: u32) {
+    /// Skips the numbers of `n` replays that ran but whose outcomes were never recorded
+    /// (speculative replays of a parallel run whose prediction turned out wrong). They
+    /// are not the search's replays, so the budget does not count them (the scheduler
+    /// caps them separately): the search asks for, and is charged, exactly what it
+    /// would on one device. The next request is numbered after them, so attempt numbers
+    /// stay unique and increasing; a pending request was numbered before the skip, so
+    /// it is dropped and re-issued from the same point of the search.
+    pub(crate) fn skip_unconsumed(&mut self, n: u32) {
         if n == 0 {
             return;
         }
-        self.attempts = self.attempts.saturating_add(n);
+        self.skipped = self.skipped.saturating_add(n);
         self.pending = None;
     }
 

@@ -91,10 +91,16 @@ impl<S: SearchStage> Engine<S> {
         }
     }
 
-    /// Charges `n` replays that ran but whose outcomes were never recorded (see
-    /// [`Ledger`]); the pending request is re-issued after them.
-    pub fn charge_unconsumed(&mut self, n: u32) {
-        self.ledger.charge_unconsumed(n);
+    /// Skips the attempt numbers of `n` replays that ran but whose outcomes were never
+    /// recorded (see [`Ledger`]); the budget does not count them, and the pending
+    /// request is re-issued after them.
+    pub fn skip_unconsumed(&mut self, n: u32) {
+        self.ledger.skip_unconsumed(n);
+    }
+
+    /// How many verdicts the search has recorded for `candidate`.
+    pub fn verdicts_for(&self, candidate: &[u32]) -> usize {
+        self.ledger.outcomes(candidate).len()
     }
 
     /// The shortest candidate that reproduced so far (the full path before the baseline).

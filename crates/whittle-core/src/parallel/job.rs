@@ -13,10 +13,16 @@ pub struct Job {
     pub candidate: Vec<u32>,
     /// `false` only for the round's first job: the request the reducer actually made.
     pub speculative: bool,
+    /// How many verdicts the search will have recorded for this candidate before this
+    /// replay, if it is used: the same number it would have on one device. A driver
+    /// that simulates a flaky app draws by (candidate, occurrence), so the replays the
+    /// search uses see the same draws on any number of devices.
+    #[serde(default)]
+    pub occurrence: u32,
 }
 
 /// A finished job of the last round: `consumed` when the reducer recorded its outcome,
-/// else wasted (ran and charged against the budget, verdict unused).
+/// else wasted (ran, verdict unused, not in the budget).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {
     pub job: Job,

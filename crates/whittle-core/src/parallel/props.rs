@@ -1,5 +1,7 @@
-//! Property tests: on N devices the reducer consumes exactly the 1-device sequence, the
-//! budget covers every replay that ran, and the seed's guarantees hold.
+//! Property tests: on N devices the reducer consumes exactly the 1-device sequence and
+//! reaches exactly the 1-device result (attempts, minimal path, confidence inputs and
+//! flags), for every strategy, deterministic and flaky apps alike; wasted speculation
+//! stays under its own limit and outside the budget.
 
 use proptest::prelude::*;
 
@@ -15,17 +17,23 @@ use rand_chacha::ChaCha8Rng;
 type Consumed = Vec<(Phase, Vec<u32>, ReplayOutcome)>;
 
 /// Reproduces when every essential step is in the candidate; `percent` < 100 makes a
-/// triggered crash show only sometimes (one draw per replay, in attempt order).
+/// triggered crash show only sometimes: one draw per (candidate, how many times it was
+/// answered before), so a replay the search uses sees the same draw on any number of
+/// devices.
 struct Oracle {
     essential: Vec<u32>,
     percent: u32,
-    rng: ChaCha8Rng,
+    seed: u64,
 }
 
 impl Oracle {
-    fn answer(&mut self, candidate: &[u32]) -> ReplayOutcome {
+    fn answer(&self, candidate: &[u32], occurrence: u32) -> ReplayOutcome {
+        use std::hash::{Hash, Hasher};
         let triggered = self.essential.iter().all(|s| candidate.contains(s));
-        if triggered && self.rng.gen_range(0..100) < self.percent {
+        let mut key = std::collections::hash_map::DefaultHasher::new();
+        (self.seed, candidate, occurrence).hash(&mut key);
+        let mut rng = ChaCha8Rng::seed_from_u64(key.finish());
+        if triggered && rng.gen_range(0..100) < self.percent {
             ReplayOutcome::Reproduced
         } else {
             ReplayOutcome::NotReproduced {
@@ -39,15 +47,18 @@ fn sequential(
     strategy: SearchStrategy,
     n: u32,
     max: u32,
-    oracle: &mut Oracle,
+    oracle: &Oracle,
 ) -> (SearchResult, Consumed) {
     let mut engine = strategy.reducer((1..=n).collect(), max).unwrap();
     let mut log = Vec::new();
+    let mut answered: std::collections::HashMap<Vec<u32>, u32> = Default::default();
     loop {
         match engine.next_request() {
             Request::Done(result) => return (result, log),
             Request::Replay(r) => {
-                let outcome = oracle.answer(&r.candidate);
+                let before = answered.entry(r.candidate.clone()).or_default();
+                let outcome = oracle.answer(&r.candidate, *before);
+                *before += 1;
                 log.push((r.phase, r.candidate, outcome.clone()));
                 engine.record(outcome);
             }
@@ -57,8 +68,6 @@ fn sequential(
 
 struct Parallel {
     result: SearchResult,
-    /// Every replay that ran (used or wasted), with its verdict.
-    all: Vec<(Vec<u32>, ReplayOutcome)>,
     consumed: Consumed,
     ran: u32,
     wasted: u32,
@@ -70,18 +79,16 @@ fn parallel(
     n: u32,
     max: u32,
     devices: usize,
-    oracle: &mut Oracle,
+    oracle: &Oracle,
 ) -> Parallel {
     let mut scheduler = Scheduler::new(strategy.reducer((1..=n).collect(), max).unwrap());
     let mut consumed = Vec::new();
     let mut ran = 0u32;
     let mut attempts_seen = Vec::new();
-    let mut all = Vec::new();
     loop {
         if let Some(result) = scheduler.is_done() {
             return Parallel {
                 result,
-                all,
                 consumed,
                 ran,
                 wasted: scheduler.wasted(),
@@ -94,8 +101,7 @@ fn parallel(
         for job in &jobs {
             ran += 1;
             attempts_seen.push(job.attempt);
-            let outcome = oracle.answer(&job.candidate);
-            all.push((job.candidate.clone(), outcome.clone()));
+            let outcome = oracle.answer(&job.candidate, job.occurrence);
             scheduler.complete(job.attempt, outcome);
         }
         for s in scheduler.settled().iter().filter(|s| s.consumed) {
@@ -117,63 +123,89 @@ fn confirmed_only_with_three_of_three(result: &SearchResult) -> bool {
             && result.final_outcomes().iter().all(|&r| r))
 }
 
+/// What must not depend on the number of devices.
+fn assert_same_as_one_device(
+    par: &Parallel,
+    seq: &SearchResult,
+    seq_log: &Consumed,
+    max: u32,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&par.consumed, seq_log);
+    prop_assert_eq!(&par.result, seq);
+    // Every replay that ran is either used (and in the budget) or wasted (apart).
+    prop_assert_eq!(par.ran, par.result.attempts + par.wasted);
+    prop_assert!(par.result.attempts <= max);
+    prop_assert!(par.wasted <= max, "speculation over its limit");
+    // Attempt numbers are unique and increasing.
+    prop_assert!(par.attempts_seen.windows(2).all(|w| w[0] < w[1]));
+    prop_assert!(confirmed_only_with_three_of_three(&par.result));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
-    fn deterministic_oracles_consume_the_one_device_sequence(
+    fn deterministic_oracles_reach_the_one_device_result_on_any_number(
         n in 1u32..24,
         picks in proptest::collection::vec(0u32..1000, 0..4),
         max in 1u32..120,
-        devices in 1usize..=5,
         strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
-        let essential = essential_set(n, &picks);
-        let oracle = || Oracle { essential: essential.clone(), percent: 100, rng: ChaCha8Rng::seed_from_u64(1) };
-        let (seq, seq_log) = sequential(strategy, n, max, &mut oracle());
-        let par = parallel(strategy, n, max, devices, &mut oracle());
-
-        // The consumed sequence is the 1-device one, cut where the budget ran out.
-        prop_assert!(par.consumed.len() <= seq_log.len());
-        prop_assert_eq!(&par.consumed[..], &seq_log[..par.consumed.len()]);
-        // Every replay that ran is charged; none beyond the budget.
-        prop_assert_eq!(par.ran, par.result.attempts);
-        prop_assert_eq!(par.ran, par.consumed.len() as u32 + par.wasted);
-        prop_assert!(par.result.attempts <= max);
-        // Attempt numbers are unique and increasing.
-        prop_assert!(par.attempts_seen.windows(2).all(|w| w[0] < w[1]));
-        prop_assert!(confirmed_only_with_three_of_three(&par.result));
-        if devices == 1 {
-            prop_assert_eq!(par.wasted, 0);
-        }
-        if seq.attempts + par.wasted < max {
-            let mut expected = seq.clone();
-            expected.attempts += par.wasted;
-            prop_assert_eq!(&par.result, &expected);
+        let oracle = Oracle { essential: essential_set(n, &picks), percent: 100, seed: 1 };
+        let (seq, seq_log) = sequential(strategy, n, max, &oracle);
+        for devices in [1, 2, 4, 8] {
+            let par = parallel(strategy, n, max, devices, &oracle);
+            assert_same_as_one_device(&par, &seq, &seq_log, max)?;
+            if devices == 1 {
+                prop_assert_eq!(par.wasted, 0);
+            }
         }
     }
 
     #[test]
-    fn flaky_oracles_keep_the_latch_and_the_budget(
+    fn flaky_oracles_with_the_same_draws_reach_the_one_device_result(
         n in 1u32..20,
         picks in proptest::collection::vec(0u32..1000, 1..3),
         max in 1u32..80,
-        devices in 1usize..=5,
         percent in 30u32..95,
         seed in any::<u64>(),
         strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
-        let mut oracle = Oracle { essential: essential_set(n, &picks), percent, rng: ChaCha8Rng::seed_from_u64(seed) };
-        let par = parallel(strategy, n, max, devices, &mut oracle);
-        prop_assert!(par.result.attempts <= max);
-        prop_assert_eq!(par.ran, par.result.attempts);
-        prop_assert!(confirmed_only_with_three_of_three(&par.result));
-        // Mixed verdicts for one candidate among every replay that ran, wasted ones
-        // included, latch the flag.
-        let mixed = par.all.iter().any(|(c, o)| {
-            par.all.iter().any(|(d, p)| c == d && (*o == ReplayOutcome::Reproduced) != (*p == ReplayOutcome::Reproduced))
-        });
-        prop_assert_eq!(par.result.flags.flaky_observed, mixed);
+        let oracle = Oracle { essential: essential_set(n, &picks), percent, seed };
+        let (seq, seq_log) = sequential(strategy, n, max, &oracle);
+        for devices in [1, 2, 4, 8] {
+            let par = parallel(strategy, n, max, devices, &oracle);
+            assert_same_as_one_device(&par, &seq, &seq_log, max)?;
+        }
+    }
+
+    #[test]
+    fn the_speculation_limit_caps_the_waste_and_never_the_result(
+        n in 2u32..20,
+        picks in proptest::collection::vec(0u32..1000, 1..3),
+        limit in 0u32..6,
+        strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
+    ) {
+        let oracle = Oracle { essential: essential_set(n, &picks), percent: 100, seed: 7 };
+        let (seq, seq_log) = sequential(strategy, n, 200, &oracle);
+        let mut scheduler = Scheduler::new(strategy.reducer((1..=n).collect(), 200).unwrap())
+            .with_speculation_limit(limit);
+        let mut consumed = Vec::new();
+        let result = loop {
+            if let Some(result) = scheduler.is_done() {
+                break result;
+            }
+            for job in scheduler.dispatch(8) {
+                scheduler.complete(job.attempt, oracle.answer(&job.candidate, job.occurrence));
+            }
+            for s in scheduler.settled().iter().filter(|s| s.consumed) {
+                consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
+            }
+        };
+        prop_assert!(scheduler.wasted() <= limit);
+        prop_assert_eq!(&consumed, &seq_log);
+        prop_assert_eq!(&result, &seq);
     }
 }
 
@@ -235,7 +267,11 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
         s.complete(job.attempt, ReplayOutcome::Reproduced);
     }
     let result = s.is_done().unwrap();
-    assert_eq!((result.attempts, s.wasted()), (3, 2));
+    assert_eq!(
+        (result.attempts, s.wasted()),
+        (1, 2),
+        "the budget counts the one used; the two others ran, apart"
+    );
     assert_eq!(
         result.stop,
         Some(SearchStop::RuntimeFailed { cause: adb() })

@@ -15,13 +15,16 @@ pub struct Scheduler {
     round: Vec<Job>,
     results: Vec<Option<ReplayOutcome>>,
     settled: Vec<Settled>,
+    /// Speculative replays that ran and were not used; never more than `speculation_limit`.
     wasted: u32,
-    /// Verdicts of wasted replays per candidate: (seen reproducing, seen not).
-    wasted_verdicts: HashMap<Vec<u32>, (bool, bool)>,
+    speculation_limit: u32,
 }
 
 impl Scheduler {
+    /// Speculation may waste as many replays as the reducer's budget allows it to use
+    /// (the default of [`Scheduler::with_speculation_limit`]).
     pub fn new(real: Box<dyn Reducer + Send>) -> Scheduler {
+        let speculation_limit = real.snapshot().max_replays;
         Scheduler {
             real,
             predictor: Predictor::default(),
@@ -29,23 +32,34 @@ impl Scheduler {
             results: Vec::new(),
             settled: Vec::new(),
             wasted: 0,
-            wasted_verdicts: HashMap::new(),
+            speculation_limit,
         }
     }
 
-    /// The next round: up to `free` jobs (never more than the budget allows), or none
-    /// while a round is still running or once the search is done. The first job is the
+    /// At most `limit` speculative replays may be wasted over the whole run (0: no
+    /// speculation, one job per round). The user's budget never pays for them.
+    pub fn with_speculation_limit(mut self, limit: u32) -> Scheduler {
+        self.speculation_limit = limit;
+        self
+    }
+
+    /// The next round: up to `free` jobs (never more than the budget allows, and never
+    /// more speculative ones than the speculation limit has left), or none while a
+    /// round is still running or once the search is done. The first job is the
     /// reducer's own request; the others follow it on predicted outcomes.
     pub fn dispatch(&mut self, free: usize) -> Vec<Job> {
         if !self.round.is_empty() || free == 0 {
             return Vec::new();
         }
-        let limit = free.min(usize::try_from(self.real.budget_left()).unwrap_or(usize::MAX));
+        let speculation_left = self.speculation_limit.saturating_sub(self.wasted);
+        let limit = free
+            .min(usize::try_from(self.real.budget_left()).unwrap_or(usize::MAX))
+            .min(usize::try_from(speculation_left).map_or(usize::MAX, |n| n.saturating_add(1)));
         let first = match self.real.next_request() {
             Request::Replay(request) => request,
             Request::Done(_) => return Vec::new(),
         };
-        let mut jobs = vec![job(first, false)];
+        let mut jobs = vec![self.job(first, false, &[])];
         if limit > 1 {
             self.speculate(&mut jobs, limit);
         }
@@ -68,7 +82,25 @@ impl Scheduler {
                 Request::Replay(next) => next,
                 Request::Done(_) => break,
             };
-            jobs.push(job(request.clone(), true));
+            let job = self.job(request.clone(), true, jobs);
+            jobs.push(job);
+        }
+    }
+
+    /// A job for `request`, numbered by how many verdicts its candidate has had before
+    /// it if every earlier job of the round is used (`earlier`).
+    fn job(&self, request: ReplayRequest, speculative: bool, earlier: &[Job]) -> Job {
+        let before = self.real.verdicts_for(&request.candidate)
+            + earlier
+                .iter()
+                .filter(|j| j.candidate == request.candidate)
+                .count();
+        Job {
+            attempt: request.attempt,
+            phase: request.phase,
+            candidate: request.candidate,
+            speculative,
+            occurrence: u32::try_from(before).unwrap_or(u32::MAX),
         }
     }
 
@@ -84,14 +116,15 @@ impl Scheduler {
     }
 
     /// Feeds the round's outcomes to the reducer in order while it asks for exactly the
-    /// job that ran; the rest ran in vain and are charged against the budget. A
-    /// `CaptureMissing` job never ran, so it is never charged.
+    /// job that ran; the rest ran in vain: counted as wasted (never against the budget)
+    /// and their attempt numbers skipped. A `CaptureMissing` job never ran, so it is
+    /// not counted.
     fn consume(&mut self) {
         let jobs = std::mem::take(&mut self.round);
         let results = std::mem::take(&mut self.results);
         self.settled.clear();
         let mut in_step = true;
-        let mut charge = 0u32;
+        let mut unused = 0u32;
         for (job, outcome) in jobs.into_iter().zip(results.into_iter().flatten()) {
             if in_step {
                 let request = request_of(&job);
@@ -110,15 +143,7 @@ impl Scheduler {
                 }
             }
             if !matches!(outcome, ReplayOutcome::CaptureMissing { .. }) {
-                charge = charge.saturating_add(1);
-            }
-            let seen = self.wasted_verdicts.entry(job.candidate.clone());
-            match outcome {
-                ReplayOutcome::Reproduced => seen.or_default().0 = true,
-                ReplayOutcome::NotReproduced { .. } => seen.or_default().1 = true,
-                ReplayOutcome::Failed { .. }
-                | ReplayOutcome::CaptureMissing { .. }
-                | ReplayOutcome::Cancelled => {}
+                unused = unused.saturating_add(1);
             }
             self.settled.push(Settled {
                 job,
@@ -126,46 +151,24 @@ impl Scheduler {
                 consumed: false,
             });
         }
-        self.real.charge_unconsumed(charge);
-        self.wasted = self.wasted.saturating_add(charge);
+        self.real.skip_unconsumed(unused);
+        self.wasted = self.wasted.saturating_add(unused);
     }
 
-    /// The finished result, once no round is running and the reducer is done.
+    /// The finished result, once no round is running and the reducer is done: the one
+    /// the reducer reached, exactly as on one device. Wasted replays never touch it,
+    /// not even its flags: they are reported apart ([`Scheduler::wasted`]).
     pub fn is_done(&mut self) -> Option<SearchResult> {
         if !self.round.is_empty() {
             return None;
         }
         match self.real.next_request() {
-            Request::Done(mut result) => {
-                if self.wasted_contradicts(&result) {
-                    result.flags.flaky_observed = true;
-                }
-                Some(result)
-            }
+            Request::Done(result) => Some(result),
             Request::Replay(_) => None,
         }
     }
 
-    /// A wasted replay is still a real observation of the app: when it saw one
-    /// candidate both reproduce and not (with the used verdicts, or with other wasted
-    /// ones), the crash is flaky, as the seed's latch would have said had it run
-    /// them one by one. Only the flag changes; the search never reads it.
-    fn wasted_contradicts(&self, result: &SearchResult) -> bool {
-        if self.wasted_verdicts.is_empty() {
-            return false;
-        }
-        let recorded: HashMap<&[u32], &[bool]> = result
-            .outcome_history
-            .iter()
-            .map(|h| (h.candidate.as_slice(), h.outcomes.as_slice()))
-            .collect();
-        self.wasted_verdicts.iter().any(|(candidate, &(yes, no))| {
-            let used = recorded.get(candidate.as_slice()).copied().unwrap_or(&[]);
-            (yes || used.contains(&true)) && (no || used.contains(&false))
-        })
-    }
-
-    /// Replays that ran but whose verdicts were not used (all charged to the budget).
+    /// Speculative replays that ran but whose verdicts were not used (not in the budget).
     pub fn wasted(&self) -> u32 {
         self.wasted
     }
@@ -178,15 +181,6 @@ impl Scheduler {
     /// The real reducer's state, as the UI shows it.
     pub fn snapshot(&self) -> EngineSnapshot {
         self.real.snapshot()
-    }
-}
-
-fn job(request: ReplayRequest, speculative: bool) -> Job {
-    Job {
-        attempt: request.attempt,
-        phase: request.phase,
-        candidate: request.candidate,
-        speculative,
     }
 }
 

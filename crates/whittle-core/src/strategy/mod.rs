@@ -35,9 +35,12 @@ pub trait Reducer {
     /// An independent copy: the parallel scheduler runs it ahead on predicted outcomes
     /// to find the replays worth starting speculatively (see [`crate::parallel`]).
     fn boxed_clone(&self) -> Box<dyn Reducer + Send>;
-    /// Charges `n` replays that ran but were never recorded (wasted speculation): they
-    /// count against the budget; the pending request is re-issued after them.
-    fn charge_unconsumed(&mut self, n: u32);
+    /// Skips the numbers of `n` replays that ran but were never recorded (wasted
+    /// speculation): the budget does not count them; the pending request is re-issued
+    /// after them.
+    fn skip_unconsumed(&mut self, n: u32);
+    /// How many verdicts the search has recorded for `candidate`.
+    fn verdicts_for(&self, candidate: &[u32]) -> usize;
     /// The shortest candidate that reproduced so far.
     fn current(&self) -> &[u32];
     /// Replays the budget still allows.
@@ -57,8 +60,11 @@ impl<S: SearchStage> Reducer for Engine<S> {
     fn boxed_clone(&self) -> Box<dyn Reducer + Send> {
         Box::new(self.clone())
     }
-    fn charge_unconsumed(&mut self, n: u32) {
-        Engine::charge_unconsumed(self, n);
+    fn skip_unconsumed(&mut self, n: u32) {
+        Engine::skip_unconsumed(self, n);
+    }
+    fn verdicts_for(&self, candidate: &[u32]) -> usize {
+        Engine::verdicts_for(self, candidate)
     }
     fn current(&self) -> &[u32] {
         Engine::current(self)

@@ -16,7 +16,8 @@ pub struct PoolRecord {
     /// Device → lab host, when the pool spans several servers.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub servers: BTreeMap<String, String>,
-    /// Speculative replays that ran but whose verdicts were not needed (in `attempts`).
+    /// Speculative replays that ran but whose verdicts were not needed (not in
+    /// `attempts`: the budget counts only the replays the search used).
     pub wasted: u32,
     pub replays: Vec<PoolReplay>,
 }
@@ -32,7 +33,7 @@ pub struct PoolReplay {
     pub server: Option<String>,
     pub speculative: bool,
     /// `false`: a speculative replay whose verdict the search did not need (wasted;
-    /// it still counts against the budget).
+    /// outside the budget).
     pub consumed: bool,
 }
 

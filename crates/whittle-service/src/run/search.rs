@@ -153,11 +153,13 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
     /// Replays one job on `device`, takes its screenshot there and journals the attempt
     /// (durable before this returns, so before any later replay starts).
     async fn replay_job(&self, batch: &Batch, job: &Job, device: &str) -> Ran {
+        // A real device draws its own outcomes: `occurrence` is for simulated ones.
         let Job {
             attempt,
             phase,
             ref candidate,
             speculative,
+            occurrence: _,
         } = *job;
         (self.on_event)(RunEvent::AttemptStarted {
             attempt,

@@ -50,7 +50,7 @@ pub fn print_line(outcome: &RunOutcome) {
         .map(|(device, n)| format!("{device} {n}"))
         .collect();
     println!(
-        "  Devices:  {} ({} speculative replays not needed, counted in the attempts)",
+        "  Devices:  {} ({} speculative replays not needed, outside the attempts and the budget)",
         per_device.join(", "),
         pool.wasted
     );

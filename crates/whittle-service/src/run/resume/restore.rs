@@ -2,7 +2,7 @@
 //! recorded round is dispatched again (with its recorded size, so speculation picks the
 //! same jobs) and answered with the recorded verdicts, in order. The scheduler and its
 //! reducer are deterministic, so they reach exactly the state the interrupted run had —
-//! attempt numbers, budget charged for wasted speculation, the flaky latch, the
+//! attempt numbers (wasted speculation's skipped), the budget, the flaky latch, the
 //! predictor's lessons — and the run continues as if it had never stopped.
 //!
 //! An attempt with no verdict (a device error, a cancel, or one whose record never made

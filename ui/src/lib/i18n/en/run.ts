@@ -19,7 +19,7 @@ export const run = {
   "panel.automatic": "Automatic (the session's device)",
   "panel.maxReplays": "Max replays",
   "panel.devices": "Devices at once",
-  "panel.devicesHelp": "Several devices replay at once; results are used in the search's own order, so the proof is the same. Guesses that were not needed still count against the budget.",
+  "panel.devicesHelp": "Several devices replay at once; results are used in the search's own order, so the proof is the same. Guesses that were not needed run on devices that would otherwise wait, outside the budget.",
   "panel.strategy": "Search",
   "panel.strategySeed": "Standard (seed)",
   "panel.strategyBinary": "Fewer replays (binary)",

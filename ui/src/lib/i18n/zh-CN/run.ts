@@ -16,7 +16,7 @@ export const run = {
   "panel.automatic": "自动（会话录制时的设备）",
   "panel.maxReplays": "最大回放次数",
   "panel.devices": "同时使用的设备",
-  "panel.devicesHelp": "多台设备同时回放；结果按搜索自身的顺序使用，证明不变。未被用到的预测回放同样计入预算。",
+  "panel.devicesHelp": "多台设备同时回放；结果按搜索自身的顺序使用，证明不变。未被用到的预测回放只占用本会空闲的设备，不计入预算。",
   "panel.strategy": "搜索方式",
   "panel.strategySeed": "标准（seed）",
   "panel.strategyBinary": "更少回放（binary）",
