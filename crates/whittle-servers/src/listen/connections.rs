@@ -4,6 +4,11 @@
 //! closed to make room. So idle or half-sent sockets (anyone who can reach the port can
 //! open them) never crowd out a client holding the token: a new connection is refused
 //! only when every slot is held by a proven client.
+//!
+//! Written here because nothing in the stack does it: hyper's header-read timer (used,
+//! `http.rs`) closes a slow connection only after its timeout, tower's
+//! `ConcurrencyLimit` bounds requests in flight rather than open sockets and makes the
+//! newcomer wait instead of shedding anyone, and hyper-util has no connection cap.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
