@@ -134,24 +134,25 @@ pub(crate) const END_ENTITY_CERTIFICATE_COMMAND: &str =
      -addext \"subjectAltName=DNS:lab-host,IP:192.0.2.10\"";
 
 /// Whether rustls refused the server's certificate because it is a CA certificate.
-/// The rustls error sits inside an `io::Error` (tokio-rustls), whose `source()` skips
-/// the error it wraps, so each link's wrapped error is looked at too.
+/// The rustls error sits inside `io::Error`s (tokio-rustls, hyper), whose `source()`
+/// skips the error they wrap, so an `io::Error` is followed into what it wraps.
 fn is_ca_used_as_end_entity(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut next = Some(e);
     while let Some(e) = next {
-        let tls = e.downcast_ref::<rustls::Error>().or_else(|| {
-            e.downcast_ref::<std::io::Error>()
-                .and_then(std::io::Error::get_ref)
-                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        });
-        if let Some(rustls::Error::InvalidCertificate(rustls::CertificateError::Other(other))) = tls
+        if let Some(rustls::Error::InvalidCertificate(rustls::CertificateError::Other(other))) =
+            e.downcast_ref::<rustls::Error>()
         {
             if let Some(webpki::Error::CaUsedAsEndEntity) = other.0.downcast_ref::<webpki::Error>()
             {
                 return true;
             }
         }
-        next = e.source();
+        next = match e.downcast_ref::<std::io::Error>() {
+            Some(io) => io
+                .get_ref()
+                .map(|inner| inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
     }
     false
 }
