@@ -42,6 +42,9 @@ pub fn init(dir: Option<&Path>) -> (Option<PathBuf>, Option<WorkerGuard>) {
         .with(
             fmt::layer()
                 .with_writer(std::io::stderr)
+                // Colour only on a terminal and without NO_COLOR (a launcher's log file
+                // gets plain text).
+                .with_ansi(whittle_text::stderr_colour_allowed())
                 .with_filter(filter()),
         )
         .with(file_layer)

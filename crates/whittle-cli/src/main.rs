@@ -11,13 +11,13 @@ mod progress;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use exit::Exit;
 use whittle_service::config::Config;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -94,12 +94,26 @@ fn minimize_json(command: &Command) -> bool {
     matches!(command, Command::Minimize(args) if args.json)
 }
 
+/// The arguments, with clap's help and errors uncoloured when `NO_COLOR` asks (clap
+/// itself colours only a terminal).
+fn parse_args() -> Result<Cli, clap::Error> {
+    let colour = if whittle_text::no_colour_asked() {
+        clap::ColorChoice::Never
+    } else {
+        clap::ColorChoice::Auto
+    };
+    let matches = Cli::command().color(colour).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
 /// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values.
+/// Coloured only on a terminal and without `NO_COLOR`.
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(whittle_text::stderr_colour_allowed())
         .try_init();
 }

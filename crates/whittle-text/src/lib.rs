@@ -6,6 +6,7 @@
 //! language states the same facts. The core decides; this crate only words.
 
 mod catalogue;
+mod colour;
 mod locale;
 mod rates;
 mod report;
@@ -13,6 +14,7 @@ mod static_suggestion;
 mod step_path;
 
 pub use catalogue::{catalogue, Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+pub use colour::{colour_allowed, no_colour_asked, stderr_colour_allowed, NO_COLOR};
 pub use locale::{Locale, LOCALE_VARS};
 pub use rates::{render_rate_lines, render_rate_lines_in};
 pub use report::{

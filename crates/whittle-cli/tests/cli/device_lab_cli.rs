@@ -247,6 +247,59 @@ fn https_lab_hosts_are_verified_against_the_trust_store() {
     assert!(stdout(&trusted).contains("logs are captured from sim-1"));
 }
 
+/// A lab host serving a CA certificate (what `openssl req -x509 … -subj /CN=lab` makes
+/// by default) is refused, even when trusted, in words that say so and give the command
+/// for an end-entity certificate; that kind of certificate is then accepted.
+#[test]
+fn a_ca_certificate_on_a_lab_host_is_named_with_the_command_for_a_proper_one() {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let env = Env::fast(&[]);
+    let model = env.dir.path().join("model.json");
+    let serve = |name: &str, ca: IsCa| {
+        let mut params =
+            CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
+        params.is_ca = ca;
+        let key = KeyPair::generate().unwrap();
+        let cert = params.self_signed(&key).unwrap();
+        let cert_file = env.dir.path().join(format!("{name}-cert.pem"));
+        let key_file = env.dir.path().join(format!("{name}-key.pem"));
+        std::fs::write(&cert_file, cert.pem()).unwrap();
+        std::fs::write(&key_file, key.serialize_pem()).unwrap();
+        let host = Host::sim_with(
+            "labA",
+            &model,
+            1,
+            &[],
+            &[("--tls-cert", &cert_file), ("--tls-key", &key_file)],
+        );
+        (host, cert_file)
+    };
+
+    let (ca_host, ca_cert) = serve("ca", IsCa::Ca(BasicConstraints::Unconstrained));
+    use_lab(&env, &[&ca_host]);
+    let mut envs = tokens(&[&ca_host]);
+    envs.push(("SSL_CERT_FILE".into(), ca_cert.display().to_string()));
+    let refused = whittle(&env, &["doctor"], &envs);
+    let text = stdout(&refused);
+    assert_ne!(refused.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "presented a CA certificate (basicConstraints CA:TRUE) as its own server certificate"
+        ) && text.contains("-addext \"basicConstraints=critical,CA:FALSE\"")
+            && text.contains("-addext \"subjectAltName=DNS:lab-host,IP:192.0.2.10\""),
+        "{text}"
+    );
+    assert!(!text.contains("CaUsedAsEndEntity"), "{text}");
+    drop(ca_host);
+
+    let (host, cert) = serve("end-entity", IsCa::ExplicitNoCa);
+    use_lab(&env, &[&host]);
+    let mut envs = tokens(&[&host]);
+    envs.push(("SSL_CERT_FILE".into(), cert.display().to_string()));
+    let accepted = whittle(&env, &["doctor"], &envs);
+    assert_eq!(accepted.status.code(), Some(0), "{}", stdout(&accepted));
+}
+
 /// `whittle doctor` and remote adb serials: connected, offline and not connected.
 #[test]
 fn doctor_checks_that_remote_adb_serials_are_connected() {

@@ -18,6 +18,7 @@ mod formats_round_trip;
 mod json_refusals_cli;
 mod leak_scan;
 mod locale_cli;
+mod log_colour_cli;
 mod mcp_cli;
 mod minimize_cli;
 mod minimize_crashes_cli;

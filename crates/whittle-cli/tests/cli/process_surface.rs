@@ -14,6 +14,10 @@ const ALLOWED: &[(&str, &str)] = &[
         "starts the stdio servers of the user's whittle.json",
     ),
     (
+        "crates/whittle-service/src/client/stdio_child.rs",
+        "spawns the command start.rs built for a stdio server of the user's whittle.json",
+    ),
+    (
         "crates/whittle-service/src/client/stderr_tail.rs",
         "its unit tests run sh as a server writing hostile stderr (a 1 MiB line, bad bytes)",
     ),

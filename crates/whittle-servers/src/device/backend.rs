@@ -17,6 +17,8 @@ use super::descriptions::ToolDescriptions;
 pub enum Intercepted {
     /// A text block that is not the tool's contract shape.
     Garbage,
+    /// A text block over 16 MiB: more than one MCP message may carry.
+    Oversize,
 }
 
 /// A device server's device. Every method naming a `device` checks it first, so an

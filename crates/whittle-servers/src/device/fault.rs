@@ -12,6 +12,9 @@ pub enum Fault {
     Hang(String),
     /// That tool answers with a text block that is not its contract shape.
     Garbage(String),
+    /// That tool answers with a text block over 16 MiB (a crash stack too long for one
+    /// MCP message).
+    Oversize(String),
     /// The server process exits on the launch after this many launches (all devices).
     ExitAfterLaunches(u32),
     /// Every device disappears (as when a USB cable is pulled) on the launch after this
@@ -42,14 +45,32 @@ impl FromStr for Fault {
             "capture-dies-after" => Ok(Fault::CaptureDiesAfter(count()?)),
             "hang" => Ok(Fault::Hang(tool()?)),
             "garbage" => Ok(Fault::Garbage(tool()?)),
+            "oversize" => Ok(Fault::Oversize(tool()?)),
             "exit-after-launches" => Ok(Fault::ExitAfterLaunches(count()?)),
             "device-gone-after-launches" => Ok(Fault::DeviceGoneAfterLaunches(count()?)),
             other => Err(format!(
                 "unknown fault {other:?} (capture-dies-after=N, hang=TOOL, garbage=TOOL, \
-                 exit-after-launches=N, device-gone-after-launches=N)"
+                 oversize=TOOL, exit-after-launches=N, device-gone-after-launches=N)"
             )),
         }
     }
+}
+
+/// Size of the `oversize` fault's answer text: over rmcp's 16 MiB per message however
+/// the transport frames it.
+pub const OVERSIZE_BYTES: usize = 17 * 1024 * 1024;
+
+/// The `oversize` fault's answer: a Java crash stack of `OVERSIZE_BYTES`, as a runaway
+/// recursion leaves in a log.
+pub fn oversized_stack() -> String {
+    const HEAD: &str = "java.lang.StackOverflowError: stack size 8MB\n";
+    const FRAME: &str = "\tat com.example.shop.Cart.total(Cart.java:42)\n";
+    let mut stack = String::with_capacity(OVERSIZE_BYTES + FRAME.len());
+    stack.push_str(HEAD);
+    while stack.len() < OVERSIZE_BYTES {
+        stack.push_str(FRAME);
+    }
+    stack
 }
 
 /// The active faults, queried by `FaultyBackend`.
@@ -71,6 +92,12 @@ impl Faults {
         self.0
             .iter()
             .any(|f| matches!(f, Fault::Garbage(t) if t == tool))
+    }
+
+    pub fn oversizes(&self, tool: &str) -> bool {
+        self.0
+            .iter()
+            .any(|f| matches!(f, Fault::Oversize(t) if t == tool))
     }
 
     pub fn capture_dies_after(&self) -> Option<u32> {
@@ -114,6 +141,7 @@ mod tests {
             Ok(Fault::ExitAfterLaunches(0))
         );
         assert_eq!("garbage=x".parse(), Ok(Fault::Garbage("x".into())));
+        assert_eq!("oversize=x".parse(), Ok(Fault::Oversize("x".into())));
         assert_eq!(
             "device-gone-after-launches=2".parse(),
             Ok(Fault::DeviceGoneAfterLaunches(2))

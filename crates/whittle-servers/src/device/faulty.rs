@@ -1,6 +1,6 @@
 //! Injected faults as a backend around another (`--fault`, see `fault`), so a client can
 //! be tested against a device server that misbehaves without the device knowing:
-//! a tool that hangs or answers garbage, a server that exits, devices that disappear,
+//! a tool that hangs, answers garbage or answers too much, a server that exits, devices that disappear,
 //! captures whose feed dies.
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
@@ -124,6 +124,10 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
         if self.faults.garbles(tool) {
             tracing::warn!(tool, "fault: answering garbage");
             return Some(Intercepted::Garbage);
+        }
+        if self.faults.oversizes(tool) {
+            tracing::warn!(tool, "fault: answering over 16 MiB");
+            return Some(Intercepted::Oversize);
         }
         self.inner.intercept(tool).await
     }

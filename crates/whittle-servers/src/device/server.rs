@@ -29,6 +29,7 @@ use whittle_contract::ui::{
 use whittle_contract::DeviceArgs;
 
 use super::backend::{DeviceBackend, Intercepted};
+use super::fault::oversized_stack;
 use crate::tool_result::{fail, ok};
 
 type ToolResult = Result<CallToolResult, ErrorData>;
@@ -236,9 +237,16 @@ impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
             tracing::debug_span!("device_tool", server = B::SERVER_NAME, tool = %request.name);
         async move {
             if self.tools.has_route(&request.name) {
-                if let Some(Intercepted::Garbage) = self.backend.intercept(&request.name).await {
-                    let text = ContentBlock::text("Done! The device did the thing.");
-                    return Ok(CallToolResult::success(vec![text]).into());
+                match self.backend.intercept(&request.name).await {
+                    Some(Intercepted::Garbage) => {
+                        let text = ContentBlock::text("Done! The device did the thing.");
+                        return Ok(CallToolResult::success(vec![text]).into());
+                    }
+                    Some(Intercepted::Oversize) => {
+                        let text = ContentBlock::text(oversized_stack());
+                        return Ok(CallToolResult::success(vec![text]).into());
+                    }
+                    None => {}
                 }
             }
             let context = ToolCallContext::new(self, request, context);

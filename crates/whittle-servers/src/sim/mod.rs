@@ -15,6 +15,8 @@
 //!   exited" once its device has seen N launches since the capture started.
 //! - `hang=TOOL`: that tool never answers (the client must time out / cancel).
 //! - `garbage=TOOL`: that tool answers with a text block that is not its contract shape.
+//! - `oversize=TOOL`: that tool answers with a 17 MiB crash stack, more than one MCP
+//!   message may carry (16 MiB in rmcp's transports).
 //! - `exit-after-launches=N`: the server process exits (code 3) on the (N+1)th launch,
 //!   counted over all devices.
 //! - `device-gone-after-launches=N`: on the (N+1)th launch every device disappears (a

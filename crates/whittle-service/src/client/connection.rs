@@ -7,6 +7,7 @@ use rmcp::RoleClient;
 use serde_json::Value;
 use whittle_contract::Role;
 
+use super::oversize::{OversizeLog, MESSAGE_LIMIT};
 use super::redact::redact_args;
 use super::{BadAnswer, McpError, McpErrorKind};
 
@@ -17,6 +18,8 @@ pub(crate) struct Connection {
     pub(crate) tools: BTreeSet<String>,
     /// The child's process id (stdio servers).
     pub(crate) pid: Option<u32>,
+    /// Answers the transport dropped for their size, by request.
+    pub(crate) oversize: OversizeLog,
 }
 
 impl Connection {
@@ -45,20 +48,28 @@ impl Connection {
         }
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let request = ClientRequest::CallToolRequest(Request::new(params));
-        let response = match self
+        let handle = match self
             .service
             .send_request_with_option(request, PeerRequestOptions::with_timeout(timeout))
             .await
         {
-            Ok(handle) => handle.await_response().await,
-            Err(e) => Err(e),
+            Ok(handle) => handle,
+            Err(e) => return Err(fail(map_service_error(e, timeout))),
         };
-        match response {
+        let id = handle.id.clone();
+        match handle.await_response().await {
             Ok(ServerResult::CallToolResult(result)) => Ok(result),
             Ok(_) => Err(fail(McpErrorKind::BadResult(BadAnswer::whole(
                 "the server answered tools/call with another kind of result",
             )))),
-            Err(e) => Err(fail(map_service_error(e, timeout))),
+            // The transport dropped the answer for its size and said so (stdio).
+            Err(e) => match self.oversize.take(&id) {
+                Some(bytes) => Err(fail(McpErrorKind::AnswerTooLarge {
+                    bytes: Some(bytes),
+                    limit: MESSAGE_LIMIT as u64,
+                })),
+                None => Err(fail(map_service_error(e, timeout))),
+            },
         }
     }
 }

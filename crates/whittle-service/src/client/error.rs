@@ -23,6 +23,12 @@ pub enum McpErrorKind {
     },
     /// The server process exited or closed the connection.
     ServerGone,
+    /// The answer was longer than one MCP message may be, so the transport dropped it:
+    /// its size when measured (stdio), else only that it was over `limit` bytes.
+    AnswerTooLarge {
+        bytes: Option<u64>,
+        limit: u64,
+    },
     /// The result is not of the contract's shape; names the field at fault.
     BadResult(BadAnswer),
     Transport(String),
@@ -39,11 +45,36 @@ impl fmt::Display for McpErrorKind {
             }
             McpErrorKind::Timeout { after_ms } => write!(f, "timed out after {after_ms} ms"),
             McpErrorKind::ServerGone => f.write_str("the server exited or closed the connection"),
+            McpErrorKind::AnswerTooLarge {
+                bytes: Some(bytes),
+                limit,
+            } => write!(
+                f,
+                "its answer of {} is over the {} one MCP message may have, so it was dropped",
+                mib(*bytes),
+                mib(*limit)
+            ),
+            McpErrorKind::AnswerTooLarge { bytes: None, limit } => write!(
+                f,
+                "its answer is over the {} one MCP message may have, so it was dropped",
+                mib(*limit)
+            ),
             McpErrorKind::BadResult(bad) => bad.fmt(f),
             McpErrorKind::Transport(m) => write!(f, "transport error: {m}"),
             McpErrorKind::UnknownDevice(m) => write!(f, "unknown device: {m}"),
         }
     }
+}
+
+/// `bytes` in MiB, as a tester reads a size: "16 MiB", "17.3 MiB" (never rounded down
+/// to the limit it exceeds: 16 MiB and one byte reads "16.1 MiB").
+fn mib(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes.is_multiple_of(MIB) {
+        return format!("{} MiB", bytes / MIB);
+    }
+    let tenths = (u128::from(bytes) * 10).div_ceil(u128::from(MIB));
+    format!("{}.{} MiB", tenths / 10, tenths % 10)
 }
 
 /// What is wrong with an answer the client cannot use: the field (a path such as
@@ -188,4 +219,29 @@ fn join(problems: &[RoleProblem]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_oversized_answer_names_its_size_and_the_limit() {
+        let kind = McpErrorKind::AnswerTooLarge {
+            bytes: Some(16 * 1024 * 1024 + 1),
+            limit: 16 * 1024 * 1024,
+        };
+        assert_eq!(
+            kind.to_string(),
+            "its answer of 16.1 MiB is over the 16 MiB one MCP message may have, so it was dropped"
+        );
+        let unmeasured = McpErrorKind::AnswerTooLarge {
+            bytes: None,
+            limit: 4 * 1024 * 1024,
+        };
+        assert!(unmeasured
+            .to_string()
+            .starts_with("its answer is over the 4 MiB"));
+        assert_eq!(mib(3 * 1024 * 1024 / 2), "1.5 MiB");
+    }
 }

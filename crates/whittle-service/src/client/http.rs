@@ -83,6 +83,12 @@ pub(crate) fn explain(error: &ClientInitializeError, spec: &HttpServer) -> Start
 }
 
 fn describe_reqwest(e: &reqwest::Error, spec: &HttpServer) -> String {
+    if is_ca_used_as_end_entity(e) {
+        return CaCertificateAsServer {
+            url: spec.url.clone(),
+        }
+        .to_string();
+    }
     // reqwest's own text names the URL but never a header value.
     if e.is_connect() && e.is_timeout() {
         format!(
@@ -106,4 +112,51 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
         last = next;
     }
     last.to_string()
+}
+
+/// The lab host's TLS certificate is a CA certificate (basicConstraints CA:TRUE), which
+/// no TLS client accepts as a server's own: what OpenSSL 3's one-line self-signed
+/// certificate (`openssl req -x509 … -subj /CN=lab`) is by default.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{url} presented a CA certificate (basicConstraints CA:TRUE) as its own server \
+     certificate, which TLS clients refuse; give the lab host an end-entity certificate \
+     naming it instead, e.g. `{}`, and trust that cert.pem (SSL_CERT_FILE)",
+    END_ENTITY_CERTIFICATE_COMMAND
+)]
+pub(crate) struct CaCertificateAsServer {
+    pub(crate) url: String,
+}
+
+/// A self-signed end-entity certificate for a lab host, verified to be accepted by
+/// this client (docs/device-lab.md, "TLS"); `lab-host` and `192.0.2.10` stand for the
+/// host's name and address in the `url`.
+pub(crate) const END_ENTITY_CERTIFICATE_COMMAND: &str =
+    "openssl req -x509 -newkey rsa:2048 -nodes \
+     -keyout key.pem -out cert.pem -days 365 -subj /CN=lab-host \
+     -addext \"basicConstraints=critical,CA:FALSE\" \
+     -addext \"subjectAltName=DNS:lab-host,IP:192.0.2.10\"";
+
+/// Whether rustls refused the server's certificate because it is a CA certificate.
+/// The rustls error sits inside `io::Error`s (tokio-rustls, hyper), whose `source()`
+/// skips the error they wrap, so an `io::Error` is followed into what it wraps.
+fn is_ca_used_as_end_entity(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if let Some(rustls::Error::InvalidCertificate(rustls::CertificateError::Other(other))) =
+            e.downcast_ref::<rustls::Error>()
+        {
+            if let Some(webpki::Error::CaUsedAsEndEntity) = other.0.downcast_ref::<webpki::Error>()
+            {
+                return true;
+            }
+        }
+        next = match e.downcast_ref::<std::io::Error>() {
+            Some(io) => io
+                .get_ref()
+                .map(|inner| inner as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    false
 }

@@ -1,6 +1,7 @@
 //! The MCP client side: one connection per configured server that some role uses,
 //! checked against each role's required tools, and a typed facade per role.
 
+mod answer_meter;
 mod connect;
 mod connection;
 mod decode;
@@ -10,6 +11,7 @@ mod error;
 mod facade;
 mod http;
 mod hub;
+mod oversize;
 mod pool;
 mod prose;
 #[cfg(test)]
@@ -18,6 +20,7 @@ mod redact;
 mod routing;
 mod start;
 mod stderr_tail;
+mod stdio_child;
 mod tolerance;
 
 pub(crate) use doctor::role_problems;

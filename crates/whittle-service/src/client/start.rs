@@ -1,14 +1,14 @@
 //! Starting one configured server and learning its tools.
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
-use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 
 use super::connection::Connection;
 use super::error::StartError;
+use super::oversize::OversizeLog;
 use super::stderr_tail::{drain_stderr, StderrTail};
+use super::stdio_child::StdioChild;
 use crate::config::{program_for, HttpServer, ServerSpec};
 
 /// Starts `spec`, performs the MCP handshake and lists its tools, all within `timeout`.
@@ -31,16 +31,15 @@ pub(crate) async fn start_server(
             // group survive it, so the run can still stop the capture and finalize.
             #[cfg(unix)]
             cmd.process_group(0);
-            let (transport, stderr) = TokioChildProcess::builder(cmd)
-                .stderr(Stdio::piped())
-                .spawn()
+            let oversize = OversizeLog::default();
+            let (transport, stderr) = StdioChild::spawn(cmd, oversize.clone())
                 .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
             let pid = transport.id();
             let tail = StderrTail::default();
             if let Some(stderr) = stderr {
                 tokio::spawn(drain_stderr(name.to_string(), stderr, tail.clone()));
             }
-            handshake(name, transport, pid, timeout)
+            handshake(name, transport, pid, oversize, timeout)
                 .await
                 .map_err(|e| StartError::Failed(with_last_words(e.to_string(), &tail)))
         }
@@ -67,6 +66,7 @@ async fn handshake<T, E, A>(
     name: &str,
     transport: T,
     pid: Option<u32>,
+    oversize: OversizeLog,
     timeout: Duration,
 ) -> Result<Connection, HandshakeError>
 where
@@ -88,6 +88,7 @@ where
         service,
         tools: tools.into_iter().map(|t| t.name.into_owned()).collect(),
         pid,
+        oversize,
     })
 }
 
@@ -99,7 +100,7 @@ async fn start_http(
     timeout: Duration,
 ) -> Result<Connection, StartError> {
     let transport = super::http::transport(spec)?;
-    handshake(name, transport, None, timeout)
+    handshake(name, transport, None, OversizeLog::default(), timeout)
         .await
         .map_err(|e| match e {
             HandshakeError::Text(t) => StartError::Failed(t),
@@ -129,6 +130,7 @@ fn with_last_words(error: String, tail: &StderrTail) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Stdio;
 
     /// A server that died during its handshake is told with its last stderr lines, with
     /// no control character of them reaching the terminal.

@@ -190,3 +190,44 @@ async fn tool_errors_are_surfaced_even_for_untyped_tools() {
     assert!(matches!(err.kind, McpErrorKind::ToolError(_)), "{err}");
     hub.shutdown().await;
 }
+
+/// A crash stack over 16 MiB (more than one MCP message may carry) is named by its size
+/// and the tool it answered, as soon as it has arrived: not as a timeout, and the
+/// connection serves the next call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_over_the_message_limit_names_its_size_and_tool() {
+    let Some(bin) = servers_bin() else { return };
+    let s = setup(
+        &bin,
+        &["--fault", "oversize=get_recent_crashes"],
+        30_000,
+        |_| {},
+    );
+    let hub = Hub::connect(&s.config).await.unwrap();
+    let started = Instant::now();
+    let err = hub
+        .log()
+        .get_recent_crashes("sim-1", None)
+        .await
+        .unwrap_err();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    let McpErrorKind::AnswerTooLarge {
+        bytes: Some(bytes),
+        limit,
+    } = err.kind
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(limit, 16 * 1024 * 1024);
+    // The 17 MiB stack, JSON-escaped inside a tools/call answer.
+    assert!(bytes > 17 * 1024 * 1024, "{bytes}");
+    let said = err.to_string();
+    assert!(
+        said.starts_with("sim server (role log) tool get_recent_crashes: its answer of 1")
+            && said.contains(" MiB is over the 16 MiB one MCP message may have"),
+        "{said}"
+    );
+    assert_eq!(hub.mobile().list_devices().await.unwrap().devices.len(), 2);
+    hub.shutdown().await;
+}
