@@ -123,22 +123,29 @@ fn confirmed_only_with_three_of_three(result: &SearchResult) -> bool {
             && result.final_outcomes().iter().all(|&r| r))
 }
 
-/// What must not depend on the number of devices.
-fn assert_same_as_one_device(
-    par: &Parallel,
-    seq: &SearchResult,
-    seq_log: &Consumed,
+/// On 1, 2, 4 and 8 devices: what must not depend on the number of devices.
+fn same_on_every_device_count(
+    strategy: SearchStrategy,
+    n: u32,
     max: u32,
+    oracle: &Oracle,
 ) -> Result<(), TestCaseError> {
-    prop_assert_eq!(&par.consumed, seq_log);
-    prop_assert_eq!(&par.result, seq);
-    // Every replay that ran is either used (and in the budget) or wasted (apart).
-    prop_assert_eq!(par.ran, par.result.attempts + par.wasted);
-    prop_assert!(par.result.attempts <= max);
-    prop_assert!(par.wasted <= max, "speculation over its limit");
-    // Attempt numbers are unique and increasing.
-    prop_assert!(par.attempts_seen.windows(2).all(|w| w[0] < w[1]));
-    prop_assert!(confirmed_only_with_three_of_three(&par.result));
+    let (seq, seq_log) = sequential(strategy, n, max, oracle);
+    for devices in [1, 2, 4, 8] {
+        let par = parallel(strategy, n, max, devices, oracle);
+        prop_assert_eq!(&par.consumed, &seq_log);
+        prop_assert_eq!(&par.result, &seq);
+        // Every replay that ran is either used (and in the budget) or wasted (apart).
+        prop_assert_eq!(par.ran, par.result.attempts + par.wasted);
+        prop_assert!(par.result.attempts <= max);
+        prop_assert!(par.wasted <= max, "speculation over its limit");
+        if devices == 1 {
+            prop_assert_eq!(par.wasted, 0);
+        }
+        // Attempt numbers are unique and increasing.
+        prop_assert!(par.attempts_seen.windows(2).all(|w| w[0] < w[1]));
+        prop_assert!(confirmed_only_with_three_of_three(&par.result));
+    }
     Ok(())
 }
 
@@ -153,14 +160,7 @@ proptest! {
         strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
         let oracle = Oracle { essential: essential_set(n, &picks), percent: 100, seed: 1 };
-        let (seq, seq_log) = sequential(strategy, n, max, &oracle);
-        for devices in [1, 2, 4, 8] {
-            let par = parallel(strategy, n, max, devices, &oracle);
-            assert_same_as_one_device(&par, &seq, &seq_log, max)?;
-            if devices == 1 {
-                prop_assert_eq!(par.wasted, 0);
-            }
-        }
+        same_on_every_device_count(strategy, n, max, &oracle)?;
     }
 
     #[test]
@@ -173,11 +173,7 @@ proptest! {
         strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
         let oracle = Oracle { essential: essential_set(n, &picks), percent, seed };
-        let (seq, seq_log) = sequential(strategy, n, max, &oracle);
-        for devices in [1, 2, 4, 8] {
-            let par = parallel(strategy, n, max, devices, &oracle);
-            assert_same_as_one_device(&par, &seq, &seq_log, max)?;
-        }
+        same_on_every_device_count(strategy, n, max, &oracle)?;
     }
 
     #[test]

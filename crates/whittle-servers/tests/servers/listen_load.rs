@@ -9,7 +9,7 @@ use crate::listen_support;
 use crate::sim_support;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -54,15 +54,7 @@ impl Loaded {
             .stderr(File::create(&stderr).unwrap())
             .spawn()
             .expect("spawn whittle-servers under ulimit");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("whittle-servers: listening on ")
-            .unwrap_or_else(|| panic!("no URL line, got {line:?}"))
-            .to_string();
+        let url = read_url(&mut child);
         let addr = url
             .trim_start_matches("http://")
             .trim_end_matches("/mcp")

@@ -34,14 +34,7 @@ impl Listening {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn whittle-servers");
-        let stdout = child.stdout.take().unwrap();
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("whittle-servers: listening on ")
-            .unwrap_or_else(|| panic!("no URL line, got {line:?}"))
-            .to_string();
+        let url = read_url(&mut child);
         Listening { child, url }
     }
 
@@ -67,6 +60,18 @@ impl Drop for Listening {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The URL a listening `whittle-servers` announces on its stdout's first line.
+pub fn read_url(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix("whittle-servers: listening on ")
+        .unwrap_or_else(|| panic!("no URL line, got {line:?}"))
+        .to_string()
 }
 
 /// Runs `whittle-servers ARGS` to its end; (exit code, stdout, stderr).
