@@ -134,17 +134,19 @@ fn evidence_that_does_not_hold_together_is_not_approved() {
     assert_exit(&unknown, 2);
 }
 
-/// The session folder's entries that are temporary files of an interrupted write.
-fn stray_temporaries(session: &std::path::Path) -> Vec<String> {
+/// What Whittle left hidden in the tester's session folder: temporaries of interrupted
+/// writes, lock files.
+fn hidden_leftovers(session: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(session)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".tmp"))
+        .filter(|name| name.starts_with('.'))
         .collect()
 }
 
 /// Issue 30: `kill -9` of an approval at any moment, twenty times, and then one that
-/// finishes: the tester's session folder holds the sidecar and no temporary file.
+/// finishes: the tester's session folder holds the sidecar and nothing hidden (no
+/// temporary file, no lock file).
 #[test]
 fn approvals_killed_at_any_moment_leave_no_stray_file() {
     let env = Env::fast(&[]);
@@ -170,7 +172,7 @@ fn approvals_killed_at_any_moment_leave_no_stray_file() {
     // what counts is that nothing stays once the next approval has run.
     let approved = env.whittle(&["approve", &evidence]);
     assert_exit(&approved, 0);
-    assert_eq!(stray_temporaries(&session), Vec::<String>::new());
+    assert_eq!(hidden_leftovers(&session), Vec::<String>::new());
     let sidecar = read_json(&session.join("crashes.minimized.json"));
     assert_eq!(
         sidecar["crashes"]["c1"]["minimized_repro_path"],
@@ -185,5 +187,5 @@ fn approvals_killed_at_any_moment_leave_no_stray_file() {
     std::fs::write(&leftover, "{\"half\":").unwrap();
     assert_exit(&env.whittle(&["approve", &evidence]), 0);
     assert!(!leftover.exists());
-    assert_eq!(stray_temporaries(&session), Vec::<String>::new());
+    assert_eq!(hidden_leftovers(&session), Vec::<String>::new());
 }

@@ -1,6 +1,7 @@
 //! The accept loop: TCP (optionally TLS) → HTTP/1.1 → bearer check → rmcp's streamable
-//! HTTP service, within the limits of `limits.rs` (connections, sessions, timeouts). Every MCP session gets a clone of the server, so all clients of one
-//! lab host share its devices and captures, as they share the phones on its rack.
+//! HTTP service, within the limits of `limits.rs` (connections, sessions, timeouts).
+//! Every MCP session gets a clone of the server, so all clients of one lab host share
+//! its devices and captures, as they share the phones on its rack.
 use std::convert::Infallible;
 use std::future::Future;
 use std::io::Write;
