@@ -130,10 +130,7 @@ fn variable(s: &str) -> Result<(String, String), String> {
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| format!("expected NAME=value, got {s:?}"))?;
-    let valid = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid {
+    if !whittle_core::import::maestro::is_variable_name(name) {
         return Err(format!(
             "{name:?} is not a variable name (letters, digits and _)"
         ));

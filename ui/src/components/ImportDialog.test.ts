@@ -58,3 +58,41 @@ describe("ImportDialog", () => {
     expect(screen.queryByTestId("import-done")).toBeNull();
   });
 });
+
+describe("ImportDialog: variables and private values", () => {
+  it("passes a Maestro flow's variables and the values never to store", async () => {
+    const calls = fakeBackend({ import_flow: () => summary });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/login.yaml" } });
+    await fireEvent.input(screen.getByTestId("import-variables"), {
+      target: { value: "USER=test_user_1\n\nPASSWORD=a=b" },
+    });
+    const [first] = screen.getAllByTestId("import-private") as [HTMLElement];
+    expect(first).toHaveAttribute("type", "password");
+    await fireEvent.input(first, { target: { value: "hunter2" } });
+    // A second field appears for the next value.
+    expect(screen.getAllByTestId("import-private")).toHaveLength(2);
+    await fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(commandCalls(calls, "import_flow")).toHaveLength(1));
+    expect(commandCalls(calls, "import_flow")[0]).toMatchObject({
+      request: { variables: { USER: "test_user_1", PASSWORD: "a=b" }, private_values: ["hunter2"] },
+    });
+  });
+
+  it("names a line that is not NAME=value and does not import", async () => {
+    const calls = fakeBackend({ import_flow: () => summary });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/login.yaml" } });
+    await fireEvent.input(screen.getByTestId("import-variables"), { target: { value: "USER=a\nPASSWORD" } });
+    expect(screen.getByRole("alert")).toHaveTextContent("Line 2 is not NAME=value.");
+    expect(screen.getByTestId("import-submit")).toBeDisabled();
+    expect(commandCalls(calls, "import_flow")).toHaveLength(0);
+  });
+
+  it("offers no variables for a Robo script", async () => {
+    fakeBackend({ import_flow: () => summary });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/a.robo.json" } });
+    expect(screen.queryByTestId("import-variables")).toBeNull();
+  });
+});

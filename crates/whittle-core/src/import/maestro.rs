@@ -21,6 +21,7 @@
 
 mod commands;
 mod env;
+pub use env::is_variable_name;
 mod selector;
 mod yaml;
 

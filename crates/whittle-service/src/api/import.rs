@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use whittle_core::import::maestro::is_variable_name;
 use whittle_core::import::FlowFormat;
 
 use crate::import::{read_flow, ImportFailure, ImportOptions, ImportSummary, ReadFlow};
@@ -34,6 +35,8 @@ pub struct ImportRequest {
 pub enum ImportRefusal {
     #[error("choose the flow file (got “{0}”)")]
     NotAbsolute(String),
+    #[error("“{0}” is not a variable name: letters, digits and _, not starting with a digit")]
+    VariableName(String),
     #[error(transparent)]
     Import(#[from] ImportFailure),
 }
@@ -49,6 +52,15 @@ pub fn read_import(request: &ImportRequest) -> Result<ReadFlow, ImportRefusal> {
     if !file.is_absolute() {
         return Err(ImportRefusal::NotAbsolute(request.file.clone()));
     }
+    if let Some(name) = request
+        .variables
+        .iter()
+        .flatten()
+        .map(|(name, _)| name)
+        .find(|name| !is_variable_name(name))
+    {
+        return Err(ImportRefusal::VariableName(name.clone()));
+    }
     let given = |s: &Option<String>| s.clone().filter(|v| !v.trim().is_empty());
     let opts = ImportOptions {
         format: request.format,
@@ -59,4 +71,40 @@ pub fn read_import(request: &ImportRequest) -> Result<ReadFlow, ImportRefusal> {
         private_values: request.private_values.clone().unwrap_or_default(),
     };
     Ok(read_flow(Path::new(&request.workspace), &opts)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(variables: &[(&str, &str)]) -> ImportRequest {
+        ImportRequest {
+            workspace: "/nowhere".into(),
+            format: FlowFormat::Maestro,
+            file: "/nowhere/flow.yaml".into(),
+            name: None,
+            package: None,
+            variables: Some(
+                variables
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            ),
+            private_values: None,
+        }
+    }
+
+    #[test]
+    fn a_variable_that_is_not_a_name_is_refused_before_the_file_is_read() {
+        for bad in ["", "1ST", "MY VAR", "A-B", "${X}"] {
+            let refused = read_import(&request(&[(bad, "x")])).unwrap_err();
+            assert!(
+                matches!(&refused, ImportRefusal::VariableName(n) if n == bad),
+                "{bad:?}: {refused}"
+            );
+        }
+        // A good name gets as far as the (missing) file.
+        let refused = read_import(&request(&[("USER_2", "x")])).unwrap_err();
+        assert!(matches!(refused, ImportRefusal::Import(_)), "{refused}");
+    }
 }

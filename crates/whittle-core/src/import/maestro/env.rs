@@ -13,6 +13,15 @@
 
 use std::collections::BTreeMap;
 
+/// Whether `name` may name a variable given from outside (`-e NAME=value`): letters,
+/// digits and `_`, not starting with a digit (a JavaScript identifier, as Maestro reads
+/// it, without `$`).
+pub fn is_variable_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Defined variables; a name mapped to `None` is one whose value Whittle cannot know.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Variables {
