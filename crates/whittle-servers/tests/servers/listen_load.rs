@@ -31,6 +31,8 @@ struct Loaded {
     url: String,
     addr: String,
     stderr: PathBuf,
+    /// What the authorized client connects with (trusting the server's certificate).
+    http: reqwest::Client,
     _dir: tempfile::TempDir,
 }
 
@@ -57,6 +59,7 @@ impl Loaded {
         let url = read_url(&mut child);
         let addr = url
             .trim_start_matches("http://")
+            .trim_start_matches("https://")
             .trim_end_matches("/mcp")
             .to_string();
         Loaded {
@@ -64,8 +67,33 @@ impl Loaded {
             url,
             addr,
             stderr,
+            http: plain_client(),
             _dir: dir,
         }
+    }
+
+    /// The same over HTTPS with a fresh self-signed certificate for 127.0.0.1, which the
+    /// authorized client trusts; also returns the certificate (PEM).
+    fn start_tls(extra: &[&str]) -> (Loaded, String) {
+        let certs = tempfile::tempdir().unwrap();
+        let cert = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into()]).unwrap();
+        let (cert_file, key_file) = (certs.path().join("cert.pem"), certs.path().join("key.pem"));
+        std::fs::write(&cert_file, cert.cert.pem()).unwrap();
+        std::fs::write(&key_file, cert.signing_key.serialize_pem()).unwrap();
+        let mut args = vec![
+            "--tls-cert",
+            cert_file.to_str().unwrap(),
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let mut server = Loaded::start(1024, &args);
+        install_crypto();
+        server.http = reqwest::Client::builder()
+            .tls_certs_only([reqwest::Certificate::from_pem(cert.cert.pem().as_bytes()).unwrap()])
+            .build()
+            .unwrap();
+        (server, cert.cert.pem())
     }
 
     fn status_kb(&self, field: &str) -> u64 {
@@ -101,7 +129,7 @@ impl Loaded {
         let started = Instant::now();
         let client = tokio::time::timeout(
             SERVED_WITHIN * 5,
-            connect(&self.url, Some(TOKEN), plain_client()),
+            connect(&self.url, Some(TOKEN), self.http.clone()),
         )
         .await
         .expect("handshake hung")
@@ -302,6 +330,57 @@ async fn headers_sent_a_byte_at_a_time_are_cut_off_and_the_token_holder_served()
         *longest < Duration::from_millis(3500),
         "a slow sender was held {longest:?} (idle timeout 2 s); {:?} since opening",
         opened.elapsed()
+    );
+    server.assert_alive();
+    assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_tls_idle_connections_time_out_and_unfinished_handshakes_are_shed() {
+    use tokio::io::AsyncReadExt;
+    use tokio_rustls::rustls::pki_types::{pem::PemObject, CertificateDer, ServerName};
+
+    let (mut server, cert_pem) =
+        Loaded::start_tls(&["--idle-timeout-secs", "1", "--max-connections", "16"]);
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+    // A TLS connection that finishes its handshake, then sends nothing.
+    let mut roots = tokio_rustls::rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(cert_pem.as_bytes()).unwrap())
+        .unwrap();
+    let tls = tokio_rustls::TlsConnector::from(std::sync::Arc::new(
+        tokio_rustls::rustls::ClientConfig::builder()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    ));
+    let tcp = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+    let mut idle = tls
+        .connect(ServerName::try_from("127.0.0.1").unwrap(), tcp)
+        .await
+        .expect("handshake");
+    let opened = Instant::now();
+    // Alone (so not shed for room): closed by the idle timeout (1 s), not kept.
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(5), idle.read(&mut byte)).await;
+    let closed_after = opened.elapsed();
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "an idle TLS connection was still open after {closed_after:?}: {read:?}"
+    );
+    assert!(closed_after < Duration::from_secs(3), "{closed_after:?}");
+
+    // 40 sockets that never start a handshake (more than the 16 places).
+    let never: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let took = server.serve_authorized().await;
+    assert!(took < SERVED_WITHIN, "served after {took:?}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let shed = never.iter().filter(|s| closed_by_server(s)).count();
+    assert!(
+        shed >= 40 - 16,
+        "only {shed} of 40 unfinished handshakes were shed"
     );
     server.assert_alive();
     assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
