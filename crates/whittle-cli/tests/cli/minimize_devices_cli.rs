@@ -101,6 +101,21 @@ fn three_devices_prove_the_same_minimal_path_with_every_replay_in_the_evidence()
     let pool: Value =
         serde_json::from_str(&std::fs::read_to_string(ev.join("pool.json")).unwrap()).unwrap();
     assert_eq!(pool["wasted"].as_u64().unwrap(), wasted);
+    // Their device time, reported apart: the sum over the replays not needed.
+    let unneeded_ms: u64 = pool["replays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["consumed"] == false)
+        .map(|r| r["duration_ms"].as_u64().unwrap())
+        .sum();
+    assert_eq!(pool["wasted_device_ms"].as_u64().unwrap(), unneeded_ms);
+    assert!(wasted == 0 || unneeded_ms > 0, "{pool}");
+    let reported = three["wasted_device_s"].as_f64().unwrap();
+    assert!(
+        (reported - unneeded_ms as f64 / 1000.0).abs() < 1e-9,
+        "{three}"
+    );
     assert_eq!(
         pool["replays"].as_array().unwrap().len() as u64,
         attempts + wasted

@@ -220,12 +220,12 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
     let devices_used: std::collections::BTreeSet<&str> =
         log.iter().map(|r| r.device.as_str()).collect();
     if captures.len() > 1 || devices_used.len() > 1 {
-        let record = PoolRecord {
-            devices: captures.iter().map(|c| c.device.clone()).collect(),
-            servers: run.pool_servers.clone(),
-            wasted: scheduler.wasted(),
-            replays: log,
-        };
+        let record = PoolRecord::new(
+            captures.iter().map(|c| c.device.clone()).collect(),
+            run.pool_servers.clone(),
+            scheduler.wasted(),
+            log,
+        );
         if let Err(e) = write_pool_record(&evidence.dir, &record) {
             on_event(RunEvent::Notice {
                 notice: RunNotice::FileNotWritten {

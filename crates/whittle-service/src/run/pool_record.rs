@@ -19,6 +19,9 @@ pub struct PoolRecord {
     /// Speculative replays that ran but whose verdicts were not needed (not in
     /// `attempts`: the budget counts only the replays the search used).
     pub wasted: u32,
+    /// The device time those took, summed over the devices (ms).
+    #[serde(default)]
+    pub wasted_device_ms: u64,
     pub replays: Vec<PoolReplay>,
 }
 
@@ -35,6 +38,32 @@ pub struct PoolReplay {
     /// `false`: a speculative replay whose verdict the search did not need (wasted;
     /// outside the budget).
     pub consumed: bool,
+    /// How long the replay took on its device (ms).
+    #[serde(default)]
+    pub duration_ms: u32,
+}
+
+impl PoolRecord {
+    /// The record of a run on `devices` whose replays are `replays`.
+    pub(crate) fn new(
+        devices: Vec<String>,
+        servers: BTreeMap<String, String>,
+        wasted: u32,
+        replays: Vec<PoolReplay>,
+    ) -> PoolRecord {
+        let wasted_device_ms = replays
+            .iter()
+            .filter(|r| !r.consumed)
+            .map(|r| u64::from(r.duration_ms))
+            .sum();
+        PoolRecord {
+            devices,
+            servers,
+            wasted,
+            wasted_device_ms,
+            replays,
+        }
+    }
 }
 
 pub(crate) fn write_pool_record(dir: &Path, record: &PoolRecord) -> std::io::Result<()> {

@@ -84,6 +84,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
         log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
         let mut device_of: HashMap<u32, String> = HashMap::new();
+        let mut duration_of: HashMap<u32, u32> = HashMap::new();
         loop {
             if let Some(result) = scheduler.is_done() {
                 return result;
@@ -119,6 +120,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             let results = join_all(rounds).await;
             // Evidence steps in attempt order, so the report lists them in that order.
             for (job, ran) in batch.jobs.iter().zip(results) {
+                duration_of.insert(job.attempt, ran.entry.duration_ms);
                 let outcome = self.record(ran).await;
                 scheduler.complete(job.attempt, outcome);
             }
@@ -133,6 +135,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                     device: device_of.remove(&settled.job.attempt).unwrap_or_default(),
                     speculative: settled.job.speculative,
                     consumed: settled.consumed,
+                    duration_ms: duration_of.remove(&settled.job.attempt).unwrap_or(0),
                 });
             }
         }

@@ -20,7 +20,7 @@ fn replays_on_devices(pool: &PoolRecord) -> BTreeMap<String, u32> {
     counts
 }
 
-/// Adds `devices`, `wasted_replays` and `replays_on_devices`, and `device_servers`
+/// Adds `devices`, `wasted_replays`, `wasted_device_s` and `replays_on_devices`, and `device_servers`
 /// when the pool spans lab hosts (fields added only).
 pub fn add_json_fields(outcome: &RunOutcome, map: &mut Map<String, Value>) {
     let Some(pool) = pool(outcome) else {
@@ -34,6 +34,10 @@ pub fn add_json_fields(outcome: &RunOutcome, map: &mut Map<String, Value>) {
         );
     }
     map.insert("wasted_replays".into(), pool.wasted.into());
+    map.insert(
+        "wasted_device_s".into(),
+        (pool.wasted_device_ms as f64 / 1000.0).into(),
+    );
     map.insert(
         "replays_on_devices".into(),
         serde_json::to_value(replays_on_devices(&pool)).unwrap_or_default(),
@@ -50,9 +54,10 @@ pub fn print_line(outcome: &RunOutcome) {
         .map(|(device, n)| format!("{device} {n}"))
         .collect();
     println!(
-        "  Devices:  {} ({} speculative replays not needed, outside the attempts and the budget)",
+        "  Devices:  {} ({} speculative replays not needed, {:.1} s of device time, outside the attempts and the budget)",
         per_device.join(", "),
-        pool.wasted
+        pool.wasted,
+        pool.wasted_device_ms as f64 / 1000.0
     );
     let hosts: std::collections::BTreeSet<&String> = pool.servers.values().collect();
     if !hosts.is_empty() {

@@ -119,6 +119,9 @@ pub fn restore(
                 server: None,
                 speculative: settled.job.speculative,
                 consumed: settled.consumed,
+                duration_ms: by_attempt
+                    .get(&settled.job.attempt)
+                    .map_or(0, |r| r.duration_ms),
             }
         }));
     }
