@@ -51,14 +51,13 @@ fn sequential(
 ) -> (SearchResult, Consumed) {
     let mut engine = strategy.reducer((1..=n).collect(), max).unwrap();
     let mut log = Vec::new();
-    let mut answered: std::collections::HashMap<Vec<u32>, u32> = Default::default();
     loop {
         match engine.next_request() {
             Request::Done(result) => return (result, log),
             Request::Replay(r) => {
-                let before = answered.entry(r.candidate.clone()).or_default();
-                let outcome = oracle.answer(&r.candidate, *before);
-                *before += 1;
+                // The oracle answers only verdicts, so this is every replay of it so far.
+                let before = u32::try_from(engine.verdicts_for(&r.candidate)).unwrap();
+                let outcome = oracle.answer(&r.candidate, before);
                 log.push((r.phase, r.candidate, outcome.clone()));
                 engine.record(outcome);
             }

@@ -8,16 +8,16 @@ use std::time::Duration;
 /// Connections held open at once. Each holds one file descriptor; the rest of the
 /// process (adb children, report files) needs some too, so the figure is also kept under
 /// the process's own limit (`effective_max_connections`).
-pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+const DEFAULT_MAX_CONNECTIONS: usize = 256;
 /// MCP sessions held at once: a Whittle run opens one per server it uses.
-pub const DEFAULT_MAX_SESSIONS: usize = 64;
+const DEFAULT_MAX_SESSIONS: usize = 64;
 /// How long a connection may take to send a whole request head, counted from its
 /// opening or from the end of its last answer (so it is also the keep-alive idle time).
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a session may go without a message before it is closed (rmcp's own default).
-pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
+const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
 /// Longest a client may take to finish the TLS handshake.
-pub const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// File descriptors kept free for the server's own work when the connection cap is
 /// derived from the process's limit.
 const DESCRIPTORS_KEPT: u64 = 32;

@@ -29,10 +29,7 @@ use std::time::Duration;
 pub use address::{all_loopback, resolve};
 pub use error::ListenError;
 pub use http::serve;
-pub use limits::{
-    ServeLimits, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
-    DEFAULT_SESSION_IDLE,
-};
+pub use limits::ServeLimits;
 pub use token::{BearerToken, TokenError, MIN_TOKEN_LEN, TOKEN_ENV};
 
 /// The options every subcommand takes (clap: `global`, so they follow the subcommand).
@@ -127,16 +124,18 @@ impl ListenArgs {
         }))
     }
 
+    /// The defaults, with what the options set.
     fn limits(&self) -> ServeLimits {
+        let defaults = ServeLimits::default();
         let count = |n: Option<u32>, default: usize| n.map_or(default, |n| n as usize);
         let secs = |n: Option<u32>, default: Duration| {
             n.map_or(default, |n| Duration::from_secs(u64::from(n)))
         };
         ServeLimits {
-            max_connections: count(self.max_connections, DEFAULT_MAX_CONNECTIONS),
-            max_sessions: count(self.max_sessions, DEFAULT_MAX_SESSIONS),
-            idle_timeout: secs(self.idle_timeout_secs, DEFAULT_IDLE_TIMEOUT),
-            session_idle: secs(self.session_idle_secs, DEFAULT_SESSION_IDLE),
+            max_connections: count(self.max_connections, defaults.max_connections),
+            max_sessions: count(self.max_sessions, defaults.max_sessions),
+            idle_timeout: secs(self.idle_timeout_secs, defaults.idle_timeout),
+            session_idle: secs(self.session_idle_secs, defaults.session_idle),
         }
     }
 }

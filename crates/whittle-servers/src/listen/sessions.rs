@@ -53,21 +53,43 @@ struct Use {
 }
 
 impl Uses {
-    fn touch(&mut self, id: &SessionId, activity: Activity) {
+    fn tick(&mut self) -> u64 {
         self.clock += 1;
-        let clock = self.clock;
+        self.clock
+    }
+
+    fn open(&mut self, id: SessionId) {
+        let last = self.tick();
+        self.by_session.insert(
+            id,
+            Use {
+                activity: Activity::Initialized,
+                last,
+            },
+        );
+    }
+
+    fn touch(&mut self, id: &SessionId, activity: Activity) {
+        let last = self.tick();
         if let Some(entry) = self.by_session.get_mut(id) {
-            entry.last = clock;
+            entry.last = last;
             entry.activity = entry.activity.max(activity);
         }
     }
 
-    /// The session to close for a new one.
-    fn victim(&self) -> Option<SessionId> {
-        self.by_session
+    /// When `max` sessions are open, the one to close for a new one, no longer counted:
+    /// the least active, and among equals the least recently used.
+    fn evict_one_if_full(&mut self, max: usize) -> Option<SessionId> {
+        if self.by_session.len() < max {
+            return None;
+        }
+        let victim = self
+            .by_session
             .iter()
             .min_by_key(|(_, u)| (u.activity, u.last))
-            .map(|(id, _)| id.clone())
+            .map(|(id, _)| id.clone())?;
+        self.by_session.remove(&victim);
+        Some(victim)
     }
 }
 
@@ -103,14 +125,9 @@ impl SessionManager for CappedSessions {
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         let _one_at_a_time = self.opening.lock().await;
         loop {
-            let victim = {
-                let uses = self.uses();
-                (uses.by_session.len() >= self.max)
-                    .then(|| uses.victim())
-                    .flatten()
-            };
+            // Its own statement, so the lock is released before the await below.
+            let victim = self.uses().evict_one_if_full(self.max);
             let Some(victim) = victim else { break };
-            self.uses().by_session.remove(&victim);
             if let Some(left_out) = self.evictions.admit(Instant::now()) {
                 tracing::warn!(
                     max_sessions = self.max,
@@ -121,16 +138,7 @@ impl SessionManager for CappedSessions {
             self.inner.close_session(&victim).await?;
         }
         let (id, transport) = self.inner.create_session().await?;
-        let mut uses = self.uses();
-        uses.clock += 1;
-        let last = uses.clock;
-        uses.by_session.insert(
-            id.clone(),
-            Use {
-                activity: Activity::Initialized,
-                last,
-            },
-        );
+        self.uses().open(id.clone());
         Ok((id, transport))
     }
 
