@@ -94,7 +94,7 @@ where
         slot: None,
     };
     let tls = listen.tls.map(tokio_rustls::TlsAcceptor::from);
-    let mut http = hyper::server::conn::http1::Builder::new();
+    let mut http = http1::Builder::new();
     // The header timer also runs while a kept-alive connection waits for its next
     // request, so it closes idle connections as well as slow ones.
     http.timer(TokioTimer::new())
@@ -103,7 +103,7 @@ where
     let max_connections = limits.effective_max_connections();
     let connections = Connections::new(max_connections);
     let mut backoff = Backoff::default();
-    let logs = Logs::default();
+    let logs = Arc::new(Logs::default());
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -160,10 +160,10 @@ where
         // many calls.
         let _ = stream.set_nodelay(true);
         let guard = guard.clone().for_connection(peer, admitted.slot.clone());
-        let (tls, http) = (tls.clone(), http.clone());
+        let (tls, http, logs) = (tls.clone(), http.clone(), logs.clone());
         tokio::spawn(async move {
             tokio::select! {
-                () = connection(stream, tls, &http, guard) => {}
+                () = connection(stream, tls, &http, guard, &logs) => {}
                 () = admitted.slot.shed() => tracing::debug!(%peer, "connection shed"),
             }
             drop(admitted);
@@ -184,6 +184,8 @@ struct Logs {
     accept_failed: Throttle,
     shed: Throttle,
     refused: Throttle,
+    /// A TLS handshake that failed or timed out (anyone can send bytes that are not one).
+    handshake_failed: Throttle,
 }
 
 impl Default for Logs {
@@ -192,6 +194,7 @@ impl Default for Logs {
             accept_failed: Throttle::new(LOG_PERIOD),
             shed: Throttle::new(LOG_PERIOD),
             refused: Throttle::new(LOG_PERIOD),
+            handshake_failed: Throttle::new(LOG_PERIOD),
         }
     }
 }
@@ -202,6 +205,7 @@ async fn connection<S>(
     tls: Option<tokio_rustls::TlsAcceptor>,
     http: &http1::Builder,
     guard: Guard<S>,
+    logs: &Logs,
 ) where
     S: ServerHandler + Send + 'static,
 {
@@ -209,10 +213,15 @@ async fn connection<S>(
     match tls {
         None => serve_connection(stream, http, guard).await,
         Some(acceptor) => {
-            match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
-                Ok(Ok(stream)) => serve_connection(stream, http, guard).await,
-                Ok(Err(e)) => tracing::warn!(?peer, error = %e, "TLS handshake failed"),
-                Err(_) => tracing::warn!(?peer, "TLS handshake timed out"),
+            let handshake =
+                tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await;
+            let failure = match handshake {
+                Ok(Ok(stream)) => return serve_connection(stream, http, guard).await,
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => format!("no handshake within {TLS_HANDSHAKE_TIMEOUT:?}"),
+            };
+            if let Some(left_out) = logs.handshake_failed.admit(Instant::now()) {
+                tracing::warn!(?peer, error = %failure, left_out, "TLS handshake failed");
             }
         }
     }

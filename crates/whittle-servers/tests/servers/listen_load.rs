@@ -382,6 +382,17 @@ async fn over_tls_idle_connections_time_out_and_unfinished_handshakes_are_shed()
         shed >= 40 - 16,
         "only {shed} of 40 unfinished handshakes were shed"
     );
+    drop(never);
+
+    // 50 clients speaking plain HTTP to the TLS port: 50 failed handshakes, one line.
+    for _ in 0..50 {
+        let mut plain = TcpStream::connect(&server.addr).unwrap();
+        let _ = plain.write_all(b"GET /mcp HTTP/1.1\r\nHost: x\r\n\r\n");
+        let _ = plain.read(&mut [0u8; 64]);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let lines = server.log().matches("TLS handshake failed").count();
+    assert_eq!(lines, 1, "{}", server.log());
     server.assert_alive();
     assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
 }
