@@ -7,6 +7,7 @@ pub mod config;
 pub mod doctor;
 pub mod evidence;
 pub mod export;
+mod folder_lock;
 pub mod import;
 pub mod mask;
 pub mod replay;

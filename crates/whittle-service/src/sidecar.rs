@@ -1,14 +1,14 @@
 //! Writes one approved result into `crashes.minimized.json` without ever touching
 //! `crashes.jsonl` and without losing another writer's entry; reads it back with a note
 //! for every entry whose fingerprint an older (or newer) analyzer computed.
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 use crate::atomic::{write_atomic, FileMode};
+use crate::folder_lock::lockable;
 use whittle_core::model::{FingerprintAge, MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
 
 /// Off Unix only: the file the read-modify-write is locked on where a folder cannot be
-/// opened as a file (see `open_lock`). Never deleted: removing a lock file while
+/// opened as a file (`folder_lock.rs`). Never deleted: removing a lock file while
 /// another process waits on it would let two writers in at once.
 const LOCK_FILE: &str = ".crashes.minimized.json.lock";
 
@@ -64,7 +64,9 @@ pub fn write_sidecar_entry(
         path: session_dir.to_path_buf(),
         source,
     };
-    let lock = open_lock(session_dir).map_err(lock_err)?;
+    // The session folder itself is locked for the whole read-modify-write, as a run
+    // holds its evidence folder: no lock file is left in the tester's folder.
+    let lock = lockable(session_dir, LOCK_FILE, true).map_err(lock_err)?;
     // Fully qualified: std's inherent `File::lock` needs a newer Rust than our MSRV.
     fs4::FileExt::lock(&lock).map_err(lock_err)?;
 
@@ -81,23 +83,6 @@ pub fn write_sidecar_entry(
     // Unlocking also happens when `lock` is dropped; doing it explicitly documents the span.
     let _ = fs4::FileExt::unlock(&lock);
     written.map(|()| path)
-}
-
-/// What the read-modify-write holds (exclusively) for its whole length: the session
-/// folder itself, as a run holds its evidence folder (`run/lock.rs`). A lock file inside
-/// it could be deleted under a writer, letting a second one in, and would stay behind
-/// in the tester's folder. Off Unix, where a folder cannot be opened as a file, the
-/// lock is on `LOCK_FILE`.
-fn open_lock(session_dir: &Path) -> std::io::Result<std::fs::File> {
-    if cfg!(unix) {
-        std::fs::File::open(session_dir)
-    } else {
-        OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(session_dir.join(LOCK_FILE))
-    }
 }
 
 /// A sidecar entry whose fingerprint is not comparable with the ones computed now.

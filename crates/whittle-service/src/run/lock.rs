@@ -3,15 +3,12 @@
 //! when the process dies, however it dies, so a session whose meta still says `running`
 //! but whose lock nobody holds was interrupted.
 //!
-//! The lock is `flock(2)` (via fs4) on the session folder itself, opened and kept open
-//! by the run. A lock on a file inside it could be fooled: delete the file and the next
-//! process locks a new file of the same name while the first run goes on. The folder
-//! cannot be replaced under a run without taking its evidence with it. `run.lock` stays
-//! as a note for a human (who holds it); nothing reads it back, and deleting it changes
-//! nothing. The lock belongs to the open folder, not the process, so a probe from the
-//! same process still sees a live run's lock, and the folder is opened close-on-exec, so
-//! the MCP servers a run starts never inherit it. (Where a folder cannot be opened as a
-//! file, off Unix, the lock is on `run.lock` as before.)
+//! The lock is `flock(2)` on the session folder itself (`folder_lock.rs`), opened and
+//! kept open by the run: the folder cannot be replaced under a run without taking its
+//! evidence with it. `run.lock` stays as a note for a human (who holds it); nothing
+//! reads it back, and deleting it changes nothing (off Unix it is what is locked). The
+//! lock belongs to the open folder, not the process, so a probe from the same process
+//! still sees a live run's lock, and the MCP servers a run starts never inherit it.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -21,6 +18,8 @@ use serde::Serialize;
 use whittle_core::model::SessionStatus;
 use whittle_core::session::SESSIONS_DIR;
 use whittle_core::workspace::SessionSummary;
+
+use crate::folder_lock::lockable;
 
 pub const LOCK_FILE: &str = "run.lock";
 
@@ -51,7 +50,7 @@ impl RunLock {
             move |source| LockError::Io { path, source }
         };
         refuse_link(&note).map_err(io(&note))?;
-        let held = open_lockable(dir, true).map_err(io(dir))?;
+        let held = lockable(dir, LOCK_FILE, true).map_err(io(dir))?;
         match fs4::FileExt::try_lock(&held) {
             Ok(()) => {}
             Err(fs4::TryLockError::WouldBlock) => {
@@ -74,20 +73,6 @@ impl RunLock {
     }
 }
 
-/// What the lock is taken on: the session folder itself, or off Unix `run.lock`.
-fn open_lockable(dir: &Path, create: bool) -> std::io::Result<File> {
-    if cfg!(unix) {
-        File::open(dir)
-    } else {
-        OpenOptions::new()
-            .create(create)
-            .truncate(false)
-            .write(create)
-            .read(true)
-            .open(dir.join(LOCK_FILE))
-    }
-}
-
 /// Whether a live process holds the lock of the evidence session in `dir`: the lock is
 /// asked, whatever files the folder holds. A missing folder has no holder. A lock that
 /// cannot be probed counts as held: a session is called interrupted (and offered for
@@ -96,7 +81,7 @@ pub fn lock_is_held(dir: &Path) -> bool {
     if refuse_link(&dir.join(LOCK_FILE)).is_err() {
         return true;
     }
-    let file = match open_lockable(dir, false) {
+    let file = match lockable(dir, LOCK_FILE, false) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
         Err(_) => return true,

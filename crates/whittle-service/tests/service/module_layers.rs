@@ -16,10 +16,11 @@ use graph::{describe, find_cycle, layer_violations, read_graph};
 
 /// Lowest first. A module may import only modules of a lower layer.
 const LAYERS: &[&[&str]] = &[
-    // Leaves: the configuration, the sidecar file and the safe-name rule.
-    &["config", "safe_chars", "sidecar"],
-    // The MCP client; masking; the bundle format (knows nothing of evidence sessions).
-    &["client", "export", "mask"],
+    // Leaves: the configuration, the folder lock and the safe-name rule.
+    &["config", "folder_lock", "safe_chars"],
+    // The MCP client; masking; the bundle format (knows nothing of evidence sessions);
+    // the sidecar file (written under the folder lock).
+    &["client", "export", "mask", "sidecar"],
     // One replay over the client; the doctor's checks.
     &["doctor", "replay"],
     // What a run reports and leaves as `result.json`.
