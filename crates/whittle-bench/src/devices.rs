@@ -1,12 +1,17 @@
-//! N devices, simulated with the real [`Scheduler`]: each round runs its jobs on
-//! separate devices at once and takes as long as its slowest replay; wasted speculative
-//! replays cost device time (counted apart), never budget. With one device this is the
-//! sequential run, replay for replay; on any number the search reaches the same result.
+//! N devices, simulated with the real [`Scheduler`] driven as the live run drives it
+//! (`whittle-service`'s `run/rounds.rs`): a device takes its next job the moment it is
+//! done, and outcomes reach the scheduler in attempt order, so the run's wall-clock is
+//! set by when each device is free, not by the slowest replay of a round. Wasted speculative replays cost device
+//! time (counted apart), never budget. With one device this is the sequential run,
+//! replay for replay; on any number the search reaches the same result.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use super::oracle::{SimOracle, Timing};
 use super::run::{ReplayRecord, Run};
 use super::scenario::Scenario;
-use whittle_core::engine::EngineError;
+use whittle_core::engine::{EngineError, ReplayOutcome};
 use whittle_core::parallel::Scheduler;
 use whittle_core::strategy::SearchStrategy;
 
@@ -18,13 +23,21 @@ pub fn simulate_on(
     devices: u32,
 ) -> Result<Run, EngineError> {
     let devices = devices.max(1);
-    let free = usize::try_from(devices).unwrap_or(1);
     let mut scheduler =
         Scheduler::new(strategy.reducer((1..=scenario.steps).collect(), max_replays)?);
     let oracle = SimOracle::new(scenario, timing);
     let mut replays: Vec<ReplayRecord> = Vec::new();
-    let mut wall_ms = 0u64;
-    let mut rounds = 0u32;
+    // Jobs running: (finishes at, device, attempt), earliest first (ties by device, so
+    // the simulation is deterministic).
+    let mut running: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
+    let mut idle: Vec<u32> = (1..=devices).rev().collect();
+    // Per running attempt: its outcome and its record in `replays`.
+    let mut running_jobs = HashMap::new();
+    // Jobs handed out whose outcome has not reached the scheduler, with it once known.
+    let mut waiting: BTreeMap<u32, Option<ReplayOutcome>> = BTreeMap::new();
+    // Per finished attempt: its record in `replays`.
+    let mut ran_as = HashMap::new();
+    let mut now = 0u64;
     loop {
         if let Some(result) = scheduler.is_done() {
             return Ok(Run {
@@ -33,32 +46,49 @@ pub fn simulate_on(
                 replays,
                 devices,
                 wasted: scheduler.wasted(),
-                rounds,
-                wall_ms,
+                wall_ms: now,
             });
         }
-        let jobs = scheduler.dispatch(free);
-        let first = replays.len();
-        let mut slowest = 0u64;
-        for (device, job) in (1u32..).zip(&jobs) {
+        for job in scheduler.dispatch(idle.len()) {
+            let device = idle.pop().expect("never more jobs than idle devices");
             // Draws by (candidate, occurrence): the used replays draw as on one device.
             let replay = oracle.replay(&job.candidate, job.occurrence);
-            slowest = slowest.max(replay.device_ms);
+            running.push(Reverse((now + replay.device_ms, device, job.attempt)));
+            running_jobs.insert(job.attempt, (replay.outcome, replays.len()));
+            waiting.insert(job.attempt, None);
             replays.push(ReplayRecord {
                 phase: job.phase,
                 candidate: job.candidate.clone(),
                 device_ms: replay.device_ms,
                 device,
-                round: rounds,
+                speculative: job.speculative,
                 consumed: false,
             });
-            scheduler.complete(job.attempt, replay.outcome);
         }
-        for (record, settled) in replays[first..].iter_mut().zip(scheduler.settled()) {
-            record.consumed = settled.consumed;
+        let Reverse((finish, device, attempt)) = running
+            .pop()
+            .expect("a search that is not done has a job in flight");
+        now = finish;
+        idle.push(device);
+        let (outcome, record) = running_jobs
+            .remove(&attempt)
+            .expect("every running job was dispatched");
+        ran_as.insert(attempt, record);
+        // As the live run does: outcomes reach the scheduler in attempt order.
+        waiting.insert(attempt, Some(outcome));
+        while let Some(entry) = waiting.first_entry() {
+            let Some(outcome) = entry.get().clone() else {
+                break;
+            };
+            let attempt = *entry.key();
+            entry.remove();
+            scheduler.complete(attempt, outcome);
         }
-        wall_ms += slowest;
-        rounds += 1;
+        for settled in scheduler.take_settled() {
+            if let Some(&record) = ran_as.get(&settled.job.attempt) {
+                replays[record].consumed = settled.consumed;
+            }
+        }
     }
 }
 

@@ -35,13 +35,17 @@ pub struct Row {
     pub wasted: u32,
     /// Simulated device time of the wasted replays.
     pub wasted_device_s: f64,
+    /// Speculative replays (handed out on predicted outcomes), and how many of them
+    /// the search used: the predictor's hits.
+    pub guesses: u32,
+    pub guesses_used: u32,
     pub lower_bound: u32,
     pub ratio_to_bound: f64,
     /// Simulated device time summed over every replay (all devices).
     pub device_s: f64,
     pub devices: u32,
-    /// Simulated wall-clock on `devices` devices (each scheduler round takes as long
-    /// as its slowest replay).
+    /// Simulated wall-clock on `devices` devices (streaming: each device takes its next
+    /// job as soon as it reports).
     pub devices_wall_s: f64,
     /// Wall-clock of the seed strategy on one device, same scenario and budget.
     pub seed_1dev_wall_s: f64,
@@ -86,6 +90,8 @@ impl Row {
                     .map(|r| r.device_ms)
                     .sum(),
             ),
+            guesses: count(run.replays.iter().filter(|r| r.speculative)),
+            guesses_used: count(run.replays.iter().filter(|r| r.speculative && r.consumed)),
             lower_bound: bound,
             ratio_to_bound: f64::from(run.result.attempts) / f64::from(bound.max(1)),
             device_s: ms_to_s(run.device_ms),
@@ -101,6 +107,10 @@ impl Row {
             found_minimal: run.result.current == scenario.minimal(),
         }
     }
+}
+
+fn count<T>(items: impl Iterator<Item = T>) -> u32 {
+    u32::try_from(items.count()).unwrap_or(u32::MAX)
 }
 
 fn ms_to_s(ms: u64) -> f64 {
@@ -121,6 +131,8 @@ pub struct Summary {
     pub total_replays: u64,
     pub wasted: u64,
     pub wasted_device_s: f64,
+    /// Share of the speculative replays the search used; `None` without any.
+    pub guess_hit_rate: Option<f64>,
     pub device_s: f64,
     pub devices_wall_s: f64,
     /// Median of `wall_ratio_to_seed_1dev` over the runs that reached high confidence;
@@ -167,6 +179,11 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 total_replays: group.iter().map(|r| u64::from(r.replays)).sum(),
                 wasted: group.iter().map(|r| u64::from(r.wasted)).sum(),
                 wasted_device_s: group.iter().map(|r| r.wasted_device_s).sum(),
+                guess_hit_rate: {
+                    let guesses: u64 = group.iter().map(|r| u64::from(r.guesses)).sum();
+                    let used: u64 = group.iter().map(|r| u64::from(r.guesses_used)).sum();
+                    (guesses > 0).then(|| used as f64 / guesses as f64)
+                },
                 device_s: group.iter().map(|r| r.device_s).sum(),
                 devices_wall_s: group.iter().map(|r| r.devices_wall_s).sum(),
                 median_wall_ratio_high: median(&mut wall_ratios),
@@ -234,13 +251,13 @@ pub fn table(rows: &[Row]) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | wasted | wasted device s | device s | {devices}-dev wall s | median {devices}-dev wall × seed 1-dev (high) |"
+        "| strategy | budget | converged | high | minimal found | median ×bound (converged) | replays | wasted | wasted device s | guesses right | device s | {devices}-dev wall s | median {devices}-dev wall × seed 1-dev (high) |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for s in summarize(rows) {
         let _ = writeln!(
             out,
-            "| {} | {} | {}/{} | {}/{} | {}/{} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {} |",
+            "| {} | {} | {}/{} | {}/{} | {}/{} | {} | {} | {} | {:.0} | {} | {:.0} | {:.0} | {} |",
             s.strategy,
             s.max_replays,
             s.converged,
@@ -253,6 +270,8 @@ pub fn table(rows: &[Row]) -> String {
             s.total_replays,
             s.wasted,
             s.wasted_device_s,
+            s.guess_hit_rate
+                .map_or_else(|| "n/a".to_owned(), |r| format!("{:.1} %", r * 100.0)),
             s.device_s,
             s.devices_wall_s,
             ratio_text(s.median_wall_ratio_high),
@@ -297,6 +316,11 @@ mod tests {
             assert!(
                 row.wasted <= row.max_replays,
                 "speculation within its limit"
+            );
+            assert_eq!(
+                row.wasted,
+                row.guesses - row.guesses_used,
+                "only a guess is ever wasted"
             );
             let ratio = row.devices_wall_s / row.seed_1dev_wall_s;
             assert!((row.wall_ratio_to_seed_1dev - ratio).abs() < 1e-9);

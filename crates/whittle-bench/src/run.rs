@@ -16,8 +16,8 @@ pub struct ReplayRecord {
     pub device_ms: u64,
     /// Which device ran it (1-based; always 1 on one device).
     pub device: u32,
-    /// The scheduler round it ran in (0-based).
-    pub round: u32,
+    /// Handed out ahead of the search's own request, on predicted outcomes.
+    pub speculative: bool,
     /// `false` for a wasted speculative replay (ran, verdict unused, not in the budget).
     pub consumed: bool,
 }
@@ -31,8 +31,7 @@ pub struct Run {
     pub devices: u32,
     /// Replays that ran speculatively and were not used (not in `result.attempts`).
     pub wasted: u32,
-    pub rounds: u32,
-    /// Wall-clock: each round takes as long as its slowest replay.
+    /// Wall-clock: when the last device reported.
     pub wall_ms: u64,
 }
 
@@ -52,20 +51,18 @@ pub fn simulate(
             candidate: request.candidate.clone(),
             device_ms: replay.device_ms,
             device: 1,
-            round: u32::try_from(replays.len()).unwrap_or(u32::MAX),
+            speculative: false,
             consumed: true,
         });
         replay.outcome
     });
     let device_ms = replays.iter().map(|r| r.device_ms).sum();
-    let rounds = u32::try_from(replays.len()).unwrap_or(u32::MAX);
     Ok(Run {
         result,
         replays,
         device_ms,
         devices: 1,
         wasted: 0,
-        rounds,
         wall_ms: device_ms,
     })
 }

@@ -7,11 +7,16 @@
 //! 2. the demo crash's wall-clock (demo device timing and `demo/whittle.json`'s waits)
 //!    on 1 local device over stdio against 4 devices on 2 lab hosts whose every HTTP
 //!    request is held 20 ms (`--delay-ms 20`, a simulated network round trip), and 1
-//!    device on one such host, all in one run, as ratios.
+//!    device on one such host, all in one run, as ratios;
+//! 3. a foreign streamable-HTTP server (the official Python SDK's, `tests/peers/python/
+//!    whittle_peer.py --http`, SSE and JSON answers): one tool call from Whittle's client
+//!    against one from the SDK's own client (`call_timing.py`), on the same server.
+//!    Skipped without the peers' venv (`scripts/setup` builds `.venv-peers/`).
 //!
 //! ```sh
 //! cargo build -p whittle-servers
 //! cargo bench -p whittle-service --bench lab --profile dev    # LAB_QUICK=1: fewer repetitions
+//! LAB_PARTS=1,3 cargo bench -p whittle-service --bench lab      # only parts 1 and 3
 //! ```
 //! The servers binary is found next to the bench executable's folder, so build it in
 //! the same profile as the bench.
@@ -45,27 +50,57 @@ fn main() -> BenchResult<()> {
 async fn run(root: PathBuf, quick: bool) -> BenchResult<()> {
     let reps = if quick { 10 } else { 40 };
     println!("Device lab (release: {})", !cfg!(debug_assertions));
-    overhead(&root, reps).await?;
-    wall_clock(&root, if quick { 1 } else { 3 }).await?;
+    // `LAB_PARTS=1,3`: only those parts (all three by default).
+    let parts = std::env::var("LAB_PARTS").unwrap_or_else(|_| "1,2,3".into());
+    let wanted = |part: &str| parts.split(',').any(|p| p.trim() == part);
+    if wanted("1") {
+        overhead(&root, reps).await?;
+    }
+    if wanted("2") {
+        wall_clock(&root, if quick { 1 } else { 3 }).await?;
+    }
+    if wanted("3") {
+        foreign(&root, reps * 5).await?;
+    }
     Ok(())
 }
 
-/// A lab host: `whittle-servers sim --listen 127.0.0.1:0`; killed on drop.
+/// A server process reached by URL (a lab host, the Python peer); killed on drop.
 struct Host {
     url: String,
     child: Child,
 }
 
 impl Host {
+    /// A lab host: `whittle-servers sim --listen 127.0.0.1:0`.
     fn start(dir: &Path, devices: u32, delay_ms: u32) -> BenchResult<Host> {
         let exe = resolve_bundled_command().ok_or("build whittle-servers first")?;
-        let mut child = Command::new(exe)
+        let mut command = Command::new(exe);
+        command
             .current_dir(dir)
             .args(["sim", "--model", "shop.json", "--seed", "7"])
             .args(["--devices", &devices.to_string(), "--listen", "127.0.0.1:0"])
             .args(["--delay-ms", &delay_ms.to_string()])
             .env("WHITTLE_SERVER_TOKEN", TOKEN)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", "warn");
+        Host::spawn(&mut command, "whittle-servers: listening on ")
+    }
+
+    /// The Python SDK's streamable-HTTP server (`whittle_peer.py --http`).
+    fn python_peer(python: &Path, root: &Path, json_response: bool) -> BenchResult<Host> {
+        let mut command = Command::new(python);
+        command
+            .arg(root.join("tests/peers/python/whittle_peer.py"))
+            .arg("--http");
+        if json_response {
+            command.arg("--json-response");
+        }
+        Host::spawn(&mut command, "listening on ")
+    }
+
+    /// Starts `command` and reads the URL it announces on its first line after `prefix`.
+    fn spawn(command: &mut Command, prefix: &str) -> BenchResult<Host> {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()?;
@@ -73,7 +108,7 @@ impl Host {
         BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
         let url = line
             .trim()
-            .strip_prefix("whittle-servers: listening on ")
+            .strip_prefix(prefix)
             .ok_or_else(|| format!("no URL line: {line:?}"))?
             .to_string();
         Ok(Host { url, child })
@@ -283,6 +318,63 @@ async fn wall_clock(root: &Path, reps: usize) -> BenchResult<()> {
             medians[at],
             attempts[at],
             medians[at] / medians[0]
+        );
+    }
+    Ok(())
+}
+
+/// Part 3: one tool call to a server Whittle did not write, from Whittle's client (its
+/// connection kept alive, the default, and one connection per call, `keep_alive: false`)
+/// and from the server's own SDK's client, SSE and JSON answers.
+async fn foreign(root: &Path, reps: usize) -> BenchResult<()> {
+    let python = root.join(".venv-peers/bin/python");
+    if !python.exists() {
+        println!("\n3. Foreign server: skipped (no .venv-peers; run scripts/setup)");
+        return Ok(());
+    }
+    println!("\n3. A foreign streamable-HTTP server (Python SDK under uvicorn), one tool call (median of {reps})");
+    println!(
+        "  {:<14} {:>18} {:>18} {:>12} {:>7}",
+        "", "Whittle kept-alive", "Whittle per call", "Python SDK", "ratio"
+    );
+    let setup = Setup::new(root, true)?;
+    for (label, json_response) in [("SSE answers", false), ("JSON answers", true)] {
+        let peer = Host::python_peer(&python, root, json_response)?;
+        let mut ours = [0.0; 2];
+        for (at, keep_alive) in [true, false].into_iter().enumerate() {
+            let mut config: Value =
+                serde_json::from_slice(&std::fs::read(root.join("demo/whittle.json"))?)?;
+            config["mcpServers"]["peer"] = json!({"url": peer.url, "keep_alive": keep_alive});
+            for role in ["mobile", "ui", "log"] {
+                config["roles"][role] = json!("peer");
+            }
+            let path = setup.path().join("whittle.json");
+            std::fs::write(&path, serde_json::to_vec_pretty(&config)?)?;
+            let hub = connect(&Config::load(&path)?).await?;
+            hub.log().list_captures().await?;
+            let mut calls = Vec::new();
+            for _ in 0..reps {
+                let start = Instant::now();
+                hub.log().list_captures().await?;
+                calls.push(ms(start.elapsed()));
+            }
+            hub.shutdown().await;
+            ours[at] = median(calls);
+        }
+        let theirs: f64 = String::from_utf8(
+            Command::new(&python)
+                .arg(root.join("tests/peers/python/call_timing.py"))
+                .args([&peer.url, "list_captures", &reps.to_string()])
+                .output()?
+                .stdout,
+        )?
+        .trim()
+        .parse()?;
+        println!(
+            "  {label:<14} {:>15.2} ms {:>15.2} ms {theirs:>9.2} ms {:>7.2}",
+            ours[0],
+            ours[1],
+            ours[1] / theirs
         );
     }
     Ok(())

@@ -4,7 +4,10 @@ the public mobile-mcp server, the ui and log tools answer JSON in text blocks on
 structuredContent), with trailing whitespace, keys Whittle does not know, `ts` as epoch
 seconds, integer `record_id`s and no `count`. Whittle must run against it unchanged.
 
-Run: python whittle_peer.py   (stdio). WHITTLE_PEER_BREAK=<field> breaks one verdict
+Run: python whittle_peer.py   (stdio), or python whittle_peer.py --http [--json-response]
+to serve MCP streamable HTTP on a free loopback port (the SDK's own session manager and
+ASGI app under uvicorn; the first stdout line is `listening on <url>`), SSE answers by
+default. WHITTLE_PEER_BREAK=<field> breaks one verdict
 field on purpose (`tapped`: tap_element answers "yes"; `stack`: crash records lose their
 stack) so tests can check that Whittle refuses it with the server, tool and field named.
 """
@@ -164,11 +167,48 @@ async def call_tool(ctx, params):
     return failed(f"unknown tool {params.name}")
 
 
+def make_server():
+    return Server("whittle-python-peer", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
 async def main():
-    server = Server("whittle-python-peer", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    server = make_server()
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
+def serve_http(json_response):
+    """Streamable HTTP on 127.0.0.1, a free port, through the SDK's session manager."""
+    import contextlib
+    import socket
+
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    manager = StreamableHTTPSessionManager(app=make_server(), json_response=json_response)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async with manager.run():
+            yield
+
+    app = Starlette(routes=[Mount("/mcp", app=manager.handle_request)], lifespan=lifespan)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    # Listening before the URL is told: a client may connect at once (uvicorn accepts later).
+    sock.listen(128)
+    print(f"listening on http://127.0.0.1:{port}/mcp/", flush=True)
+    config = uvicorn.Config(app, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 if __name__ == "__main__":
-    anyio.run(main)
+    import sys
+
+    if "--http" in sys.argv:
+        serve_http("--json-response" in sys.argv)
+    else:
+        anyio.run(main)

@@ -71,10 +71,10 @@ struct Report {
     parse_cost: ParseCost,
 }
 
-const DEVICES_MODEL: &str = "the parallel scheduler of the live run, simulated: each round \
-runs the reducer's request plus speculative ones (predicted outcomes) on up to N devices at \
-once and takes as long as its slowest replay; outcomes are consumed in the strategy's order, \
-so the search makes the same decisions as on one device; wasted speculative replays ran on \
+const DEVICES_MODEL: &str = "the parallel scheduler of the live run, simulated: the reducer's \
+request plus speculative ones (predicted outcomes) run on up to N devices, each device taking \
+the next job as soon as it reports; outcomes are consumed in the strategy's order, so the \
+search makes the same decisions as on one device; wasted speculative replays ran on \
 otherwise idle devices and are counted apart, outside the budget";
 
 pub fn run(args: &BenchArgs) -> Exit {

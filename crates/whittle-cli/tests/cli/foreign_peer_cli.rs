@@ -13,8 +13,9 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Child, Command, Output, Stdio};
 
+use crate::lab_support::announced_url;
 use common::*;
 use serde_json::{json, Value};
 
@@ -25,18 +26,54 @@ const SESSION: &str = "2026-05-15_093000_notes-theme-crash";
 /// A test env whose mobile, ui and log roles are the Python peer instead of the simulator.
 struct PeerEnv {
     env: Env,
+    /// The peer serving streamable HTTP, when it is reached by URL; killed on drop.
+    http: Option<Child>,
+}
+
+impl Drop for PeerEnv {
+    fn drop(&mut self) {
+        if let Some(child) = self.http.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 impl PeerEnv {
     /// Our report+analyzer servers, the Python peer in mobile/ui/log; `broken` names a
     /// verdict field the peer breaks on purpose.
     fn new(python: &Path, broken: Option<&str>) -> PeerEnv {
-        let env = Env::fast(&[]);
         let script = repo_root().join("tests/peers/python/whittle_peer.py");
         let mut peer = json!({"command": python, "args": [script]});
         if let Some(field) = broken {
             peer["env"] = json!({ "WHITTLE_PEER_BREAK": field });
         }
+        PeerEnv::with_peer(peer, None)
+    }
+
+    /// The same, the peer serving MCP streamable HTTP through the SDK's own session
+    /// manager under uvicorn (SSE answers, or JSON ones), reached by URL.
+    fn over_http(python: &Path, json_response: bool) -> PeerEnv {
+        let mut command = Command::new(python);
+        command
+            .arg(repo_root().join("tests/peers/python/whittle_peer.py"))
+            .arg("--http");
+        if json_response {
+            command.arg("--json-response");
+        }
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the Python peer starts");
+        let url = announced_url(&mut child, "listening on ");
+        // uvicorn writes an answer in pieces with Nagle's algorithm on: one connection
+        // per call (docs/device-lab.md, `keep_alive`).
+        PeerEnv::with_peer(json!({"url": url, "keep_alive": false}), Some(child))
+    }
+
+    fn with_peer(peer: Value, http: Option<Child>) -> PeerEnv {
+        let env = Env::fast(&[]);
         env.edit_config(|config| {
             let servers = config["mcpServers"].as_object_mut().unwrap();
             servers.remove("sim");
@@ -45,7 +82,7 @@ impl PeerEnv {
                 config["roles"][role] = json!("peer");
             }
         });
-        let env = PeerEnv { env };
+        let env = PeerEnv { env, http };
         env.write_session();
         env
     }
@@ -128,6 +165,25 @@ fn warning_of<'a>(all: &'a [String], tool: &str) -> &'a str {
                 && w.contains(&format!(" tool {tool} answered outside"))
         })
         .unwrap_or_else(|| panic!("no decode warning for {tool} in {all:#?}"))
+}
+
+/// The same foreign server over MCP streamable HTTP, SSE and JSON answers alike: the
+/// run reaches the result it reaches over stdio.
+#[test]
+fn the_python_sdk_serving_streamable_http_minimizes_alike_with_sse_and_json_answers() {
+    let Some(python) = peer_python() else { return };
+    for json_response in [false, true] {
+        let env = PeerEnv::over_http(&python, json_response);
+        let out = env.minimize();
+        assert_exit(&out, 0);
+        let j = json_out(&out);
+        assert_eq!(
+            j["status"], "minimized",
+            "json answers {json_response}: {j:#}"
+        );
+        assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
+        assert_eq!(j["confidence"], "high");
+    }
 }
 
 #[test]

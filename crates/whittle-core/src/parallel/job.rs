@@ -1,17 +1,18 @@
-//! What a round asks the driver to replay, and what became of each replay.
+//! What the scheduler asks a device to replay, and what became of each replay.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Phase, ReplayOutcome};
 
-/// One replay to run on one device in the current round.
+/// One replay to run on one device.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Job {
     /// Unique and increasing over the run; the evidence step and screenshot use it.
     pub attempt: u32,
     pub phase: Phase,
     pub candidate: Vec<u32>,
-    /// `false` only for the round's first job: the request the reducer actually made.
+    /// `false` for the real reducer's own request (the chain's first job when it was
+    /// dispatched); `true` for a job dispatched ahead of it on predicted outcomes.
     pub speculative: bool,
     /// How many verdicts the search will have recorded for this candidate before this
     /// replay, if it is used: the same number it would have on one device. A driver
@@ -21,7 +22,7 @@ pub struct Job {
     pub occurrence: u32,
 }
 
-/// A finished job of the last round: `consumed` when the reducer recorded its outcome,
+/// A finished job: `consumed` when the reducer recorded its outcome,
 /// else wasted (ran, verdict unused, not in the budget).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {

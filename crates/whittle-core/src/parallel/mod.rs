@@ -1,22 +1,24 @@
-//! Parallel replay on N devices (issue #7, part 2): speculation by lookahead, results
-//! consumed in the strategy's own order.
+//! Parallel replay on N devices (issue #7, part 2; streaming since issue 31):
+//! speculation by lookahead, results consumed in the strategy's own order.
 //!
-//! Each round, [`Scheduler::dispatch`] clones the real reducer and runs the clone ahead
-//! on *predicted* outcomes ([`Predictor`]), collecting up to one request per free
-//! device. The driver runs the whole round concurrently and reports every outcome;
-//! the scheduler then feeds them to the real reducer in order for as long as the real
-//! reducer asks for exactly the request that was speculated (phase, candidate and
-//! attempt number). From the first mismatch on, the rest of the round is wasted: those
-//! replays ran on devices that would otherwise have idled, but their verdicts are never
-//! used, and the budget does not count them (they are counted apart, and capped by the
-//! speculation limit, by default the budget again). The real reducer therefore sees
-//! exactly the requests and outcomes it would have seen on one device, is charged
-//! exactly what it would be, and reaches the same result with the same flags: more
-//! devices only ever make it sooner (issue 31).
+//! The scheduler keeps one *chain* of jobs: the real reducer's own request, then the
+//! requests a clone of it makes on *predicted* outcomes ([`Predictor`]). Whenever a
+//! device is free, [`Scheduler::dispatch`] extends the chain by one job per free
+//! device. Devices report in any order; the chain's finished prefix is fed to the real
+//! reducer at once, each job the very request (phase, candidate, attempt number) it
+//! makes at that point. An outcome other than the one a later job was speculated on
+//! cuts the chain where the reducer would ask for something else: the jobs past the
+//! cut run in vain. They ran on devices that would otherwise have idled, their
+//! verdicts are never used, and the budget does not count them (they are counted
+//! apart, and capped by the speculation limit, by default the budget again); their
+//! attempt numbers are skipped. The real reducer therefore sees exactly the requests
+//! and outcomes it would have seen on one device, is charged exactly what it would be,
+//! and reaches the same result with the same flags: more devices only ever make it
+//! sooner (issue 31).
 //!
-//! Rounds are synchronous (dispatch a chain, wait for all of it, consume): simpler
-//! than a streaming pipeline and deterministic, at the cost of waiting for a round's
-//! slowest replay. No I/O, no clock.
+//! Streaming keeps every device busy; a driver may as well dispatch in rounds (only
+//! when nothing runs, completing in attempt order): the decisions are the same. No
+//! I/O, no clock.
 
 mod job;
 mod predict;

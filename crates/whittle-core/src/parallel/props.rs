@@ -103,7 +103,54 @@ fn parallel(
             let outcome = oracle.answer(&job.candidate, job.occurrence);
             scheduler.complete(job.attempt, outcome);
         }
-        for s in scheduler.settled().iter().filter(|s| s.consumed) {
+        for s in scheduler.take_settled().iter().filter(|s| s.consumed) {
+            consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
+        }
+    }
+}
+
+/// Streaming: each device takes a new job as soon as it reports, and replays take
+/// random times (seeded by `timing`), so devices report out of attempt order.
+fn streaming(
+    strategy: SearchStrategy,
+    n: u32,
+    max: u32,
+    devices: usize,
+    oracle: &Oracle,
+    timing: u64,
+) -> Parallel {
+    let mut scheduler = Scheduler::new(strategy.reducer((1..=n).collect(), max).unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(timing);
+    let mut running: Vec<(u64, super::Job)> = Vec::new();
+    let mut now = 0u64;
+    let mut consumed = Vec::new();
+    let mut ran = 0u32;
+    let mut attempts_seen = Vec::new();
+    loop {
+        if let Some(result) = scheduler.is_done() {
+            assert!(running.is_empty());
+            return Parallel {
+                result,
+                consumed,
+                ran,
+                wasted: scheduler.wasted(),
+                attempts_seen,
+            };
+        }
+        for job in scheduler.dispatch(devices - running.len()) {
+            attempts_seen.push(job.attempt);
+            running.push((now + rng.gen_range(1..100), job));
+        }
+        assert!(running.len() <= devices);
+        assert_eq!(scheduler.in_flight(), running.len());
+        let next = (0..running.len())
+            .min_by_key(|&i| running[i].0)
+            .expect("a search that is not done has a job in flight");
+        let (finish, job) = running.swap_remove(next);
+        now = finish;
+        ran += 1;
+        scheduler.complete(job.attempt, oracle.answer(&job.candidate, job.occurrence));
+        for s in scheduler.take_settled().iter().filter(|s| s.consumed) {
             consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
         }
     }
@@ -148,6 +195,29 @@ fn same_on_every_device_count(
     Ok(())
 }
 
+/// The same, streaming: devices report out of order, each takes the next job at once.
+fn same_when_streaming(
+    strategy: SearchStrategy,
+    n: u32,
+    max: u32,
+    oracle: &Oracle,
+    timing: u64,
+) -> Result<(), TestCaseError> {
+    let (seq, seq_log) = sequential(strategy, n, max, oracle);
+    for devices in [1, 2, 4, 8] {
+        let par = streaming(strategy, n, max, devices, oracle, timing);
+        prop_assert_eq!(&par.consumed, &seq_log, "{} devices", devices);
+        prop_assert_eq!(&par.result, &seq);
+        prop_assert_eq!(par.ran, par.result.attempts + par.wasted);
+        prop_assert!(par.wasted <= max, "speculation over its limit");
+        if devices == 1 {
+            prop_assert_eq!(par.wasted, 0);
+        }
+        prop_assert!(par.attempts_seen.windows(2).all(|w| w[0] < w[1]));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -176,6 +246,20 @@ proptest! {
     }
 
     #[test]
+    fn streaming_out_of_order_reaches_the_one_device_result(
+        n in 1u32..20,
+        picks in proptest::collection::vec(0u32..1000, 0..3),
+        max in 1u32..80,
+        percent in prop::sample::select(vec![100u32, 40, 70, 90]),
+        seed in any::<u64>(),
+        timing in any::<u64>(),
+        strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
+    ) {
+        let oracle = Oracle { essential: essential_set(n, &picks), percent, seed };
+        same_when_streaming(strategy, n, max, &oracle, timing)?;
+    }
+
+    #[test]
     fn the_speculation_limit_caps_the_waste_and_never_the_result(
         n in 2u32..20,
         picks in proptest::collection::vec(0u32..1000, 1..3),
@@ -194,7 +278,7 @@ proptest! {
             for job in scheduler.dispatch(8) {
                 scheduler.complete(job.attempt, oracle.answer(&job.candidate, job.occurrence));
             }
-            for s in scheduler.settled().iter().filter(|s| s.consumed) {
+            for s in scheduler.take_settled().iter().filter(|s| s.consumed) {
                 consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
             }
         };
@@ -271,7 +355,7 @@ fn capture_missing_is_never_charged_and_a_runtime_error_wastes_the_rest() {
         result.stop,
         Some(SearchStop::RuntimeFailed { cause: adb() })
     );
-    assert_eq!(s.settled().iter().filter(|x| x.consumed).count(), 1);
+    assert_eq!(s.take_settled().iter().filter(|x| x.consumed).count(), 1);
 }
 
 #[test]

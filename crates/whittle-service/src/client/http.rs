@@ -28,6 +28,8 @@ pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, String> {
         // (`--idle-timeout-secs`, 30 s by default: docs/SECURITY.md §10a), so a call is
         // never sent down a connection the server is closing at that moment.
         .pool_idle_timeout(Duration::from_secs(20))
+        // `keep_alive: false`: no idle connection is kept, so each call opens its own.
+        .pool_max_idle_per_host(if spec.keep_alive { usize::MAX } else { 0 })
         // A redirect would carry the headers (the token) to wherever it points.
         .redirect(reqwest::redirect::Policy::none())
         .build()

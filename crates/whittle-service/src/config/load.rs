@@ -44,6 +44,8 @@ struct RawServer {
     headers: BTreeMap<String, String>,
     /// `url` servers only.
     connect_timeout_ms: Option<u32>,
+    /// `url` servers only.
+    keep_alive: Option<bool>,
 }
 
 /// `fixed` when the ui role is Whittle's adb backend and the file does not say: there
@@ -149,11 +151,16 @@ impl Config {
                             "applies to `url` servers only (a stdio server takes `env`)",
                         ));
                     }
-                    if server.connect_timeout_ms.is_some() {
-                        return Err(field(
-                            format!("{at}.connect_timeout_ms"),
-                            "applies to `url` servers only",
-                        ));
+                    for (key, given) in [
+                        ("connect_timeout_ms", server.connect_timeout_ms.is_some()),
+                        ("keep_alive", server.keep_alive.is_some()),
+                    ] {
+                        if given {
+                            return Err(field(
+                                format!("{at}.{key}"),
+                                "applies to `url` servers only",
+                            ));
+                        }
                     }
                     ServerSpec::Stdio {
                         command: resolve_command(&command, &base),
@@ -183,6 +190,7 @@ impl Config {
                         url,
                         headers,
                         connect_timeout_ms,
+                        keep_alive: server.keep_alive.unwrap_or(true),
                     })
                 }
             };

@@ -18,7 +18,7 @@ pub enum ServerSpec {
 /// Connect timeout of a `url` server when the file does not set `connect_timeout_ms`.
 pub const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
 
-/// A streamable HTTP server (`{"url", "headers"?, "connect_timeout_ms"?}`).
+/// A streamable HTTP server (`{"url", "headers"?, "connect_timeout_ms"?, "keep_alive"?}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpServer {
     pub url: String,
@@ -26,6 +26,12 @@ pub struct HttpServer {
     pub headers: Vec<(String, Secret)>,
     /// Longest a TCP (and TLS) connection may take to open; calls keep `call_timeout_ms`.
     pub connect_timeout_ms: u32,
+    /// Whether calls reuse a kept-alive connection (the default). `false` opens one per
+    /// call: for a server that writes an answer in several pieces with Nagle's algorithm
+    /// on (uvicorn-based ones, the Python SDK's among them), where a kept-alive
+    /// connection waits for the client's delayed ACK, 40 ms, on every call
+    /// (docs/performance.md, "A foreign server").
+    pub keep_alive: bool,
 }
 
 impl HttpServer {
@@ -35,6 +41,7 @@ impl HttpServer {
             url: url.into(),
             headers: Vec::new(),
             connect_timeout_ms: DEFAULT_CONNECT_TIMEOUT_MS,
+            keep_alive: true,
         }
     }
 }

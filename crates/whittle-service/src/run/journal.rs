@@ -1,9 +1,11 @@
 //! The run's own journal, `journal.jsonl` in the evidence session: what the run is
 //! (session, crash, target, strategy, budget, plan, app identity) on its first line, then
-//! one line per finished attempt, appended and fsynced as soon as the attempt's replay and
-//! screenshot are done — before its round is consumed and before any next replay starts.
-//! A crash at any moment therefore loses at most the replays in flight; `--resume` feeds
-//! the recorded verdicts back to a fresh engine (see `resume`).
+//! a line per round before its replays start (which attempts the scheduler handed out,
+//! and after how many completions) and a line per finished attempt, appended and fsynced
+//! as soon as the attempt's replay and screenshot are done, before its outcome reaches
+//! the scheduler. A crash at any moment therefore loses at most the replays in flight;
+//! `--resume` replays the recorded rounds and verdicts into a fresh engine (see
+//! `resume`).
 //!
 //! Why a file of the run's own rather than the report server's `steps.jsonl`: the report
 //! role may be any MCP server (a foreign one may not fsync, may reorder or reword notes),
@@ -34,8 +36,9 @@ use crate::result::ResumeMark;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The journal layout this Whittle writes and reads.
-/// 2: every line sealed (`journal_seal.rs`); format-1 journals are not resumed.
-pub const JOURNAL_FORMAT: u32 = 2;
+/// 2: every line sealed (`journal_seal.rs`). 3: a round line before each round's
+/// replays (streaming dispatch, issue 31). Journals of other formats are not resumed.
+pub const JOURNAL_FORMAT: u32 = 3;
 /// Far above a long run (about 2 KB per attempt); a larger file is not read.
 const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -70,11 +73,32 @@ fn one_baseline_try() -> u32 {
     1
 }
 
+/// One round: jobs the scheduler handed out at once, to the devices free at that moment.
+/// Written before they start, so a resume knows every job that was given out, even one
+/// whose device never reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRound {
+    /// 1, 2, … over the run (a resume goes on numbering).
+    pub round: u32,
+    /// How many outcomes the scheduler had been given when it handed these out
+    /// (outcomes reach it in attempt order), so a resume dispatches at the same point.
+    pub completed_before: u32,
+    /// The attempt numbers of its jobs, in order.
+    pub attempts: Vec<u32>,
+}
+
+/// A round or an attempt, as the journal holds them in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JournalRecord {
+    Round(JournalRound),
+    Attempt(Box<JournalAttempt>),
+}
+
 /// One finished attempt: the job the scheduler gave out and what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalAttempt {
-    /// The scheduler round it ran in, and how many jobs that round had (a resume
-    /// re-dispatches each round with its recorded size).
+    /// The scheduler round it was handed out in ([`JournalRound`]), and how many jobs
+    /// that round had.
     pub round: u32,
     pub round_jobs: u32,
     pub attempt: u32,
@@ -132,6 +156,7 @@ pub struct DiscardMark {
 #[serde(tag = "record", rename_all = "snake_case")]
 enum Line {
     Run(JournalHeader),
+    Round(JournalRound),
     Attempt(JournalAttempt),
     Resumed(ResumeMark),
     Discarded(DiscardMark),
@@ -141,6 +166,7 @@ enum Line {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JournalContents {
     pub header: JournalHeader,
+    pub rounds: Vec<JournalRound>,
     pub attempts: Vec<JournalAttempt>,
     pub resumes: Vec<ResumeMark>,
     /// Set once the run was discarded: it is never resumed.
@@ -240,6 +266,10 @@ impl Journal {
         ))
     }
 
+    pub fn record_round(&self, round: &JournalRound) -> Result<(), JournalError> {
+        self.append(&Line::Round(round.clone()))
+    }
+
     pub fn record_attempt(&self, attempt: &JournalAttempt) -> Result<(), JournalError> {
         self.append(&Line::Attempt(attempt.clone()))
     }
@@ -292,13 +322,18 @@ fn sealed_line(previous: &str, line: &Line) -> Result<(Vec<u8>, String), serde_j
     Ok((bytes, sealed))
 }
 
-/// The bytes of a journal holding `header` and `attempts`, sealed as [`Journal`] writes
+/// The bytes of a journal holding `header` and `records`, sealed as [`Journal`] writes
 /// them (for tests that build journals without running).
-pub fn sealed_journal(header: &JournalHeader, attempts: &[JournalAttempt]) -> Vec<u8> {
+pub fn sealed_journal(header: &JournalHeader, records: &[JournalRecord]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut previous = String::new();
-    let lines = std::iter::once(Line::Run(header.clone()))
-        .chain(attempts.iter().cloned().map(Line::Attempt));
+    let lines =
+        std::iter::once(Line::Run(header.clone())).chain(records.iter().map(
+            |record| match record {
+                JournalRecord::Round(round) => Line::Round(round.clone()),
+                JournalRecord::Attempt(attempt) => Line::Attempt(attempt.as_ref().clone()),
+            },
+        ));
     for line in lines {
         if let Ok((bytes, sealed)) = sealed_line(&previous, &line) {
             out.extend(bytes);
@@ -377,6 +412,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
         start += piece.len();
     }
     let mut header = None;
+    let mut rounds = Vec::new();
     let mut attempts = Vec::new();
     let mut resumes = Vec::new();
     let mut discarded = None;
@@ -442,10 +478,11 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
                     Line::Run(_) => {
                         return Err(damaged(number, "a second run header".into()));
                     }
+                    Line::Round(r) if header.is_some() => rounds.push(r),
                     Line::Attempt(a) if header.is_some() => attempts.push(a),
                     Line::Resumed(m) if header.is_some() => resumes.push(m),
                     Line::Discarded(m) if header.is_some() => discarded = Some(m),
-                    Line::Attempt(_) | Line::Resumed(_) | Line::Discarded(_) => {
+                    Line::Round(_) | Line::Attempt(_) | Line::Resumed(_) | Line::Discarded(_) => {
                         return Err(damaged(number, "the run header is missing".into()));
                     }
                 }
@@ -459,6 +496,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
     Ok((
         JournalContents {
             header,
+            rounds,
             attempts,
             resumes,
             discarded,

@@ -35,7 +35,8 @@ pub use event::RunEvent;
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
     has_journal, parse_journal, read_journal, sealed_journal, AttemptOutcome, DiscardMark, Journal,
-    JournalAttempt, JournalContents, JournalError, JournalHeader, JOURNAL_FILE, JOURNAL_FORMAT,
+    JournalAttempt, JournalContents, JournalError, JournalHeader, JournalRecord, JournalRound,
+    JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
 pub(crate) use evidence_session::{capture_problem, stop_problem};
@@ -55,7 +56,7 @@ pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
-pub use rounds::{Batch, RoundCursor};
+pub use rounds::{Batch, RoundCursor, Turn};
 pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads

@@ -1,15 +1,16 @@
 //! Phase 3 (docs/design.md §13) driven live on a device pool: the parallel scheduler decides which
 //! replays run (the reducer's request, plus speculative ones on the other devices),
-//! this loop runs each round's replays concurrently, archives the evidence of every
-//! attempt in attempt order and answers. The capture of every pool device is checked
-//! before each round. With one device this is the sequential seed loop.
+//! this loop starts each on a device as soon as one is free, archives the evidence of
+//! every attempt in attempt order and answers. A device's capture is checked before it
+//! takes a job. With one device this is the sequential seed loop.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
 use std::time::Instant;
 
+use futures_util::stream::{FuturesUnordered, StreamExt};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use whittle_core::engine::{FailureCause, Phase, ReplayOutcome, SearchResult};
@@ -21,7 +22,7 @@ use super::evidence_step::{evidence_step, finished_event};
 use super::journal::{AttemptOutcome, Journal, JournalAttempt};
 use super::pool_record::PoolReplay;
 use super::resume::outcome_of;
-use super::rounds::{Batch, RoundCursor};
+use super::rounds::{Batch, RoundCursor, Turn};
 use super::{LiveRun, RunEvent, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
@@ -73,58 +74,46 @@ impl<E> Search<'_, E> {
 }
 
 impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
-    /// Runs the scheduler to its end. `capture_start_failure` ends it before the
-    /// baseline without counting an attempt. `cursor` says which round comes next (a
-    /// resumed run first finishes the round its interruption cut short).
+    /// Runs the scheduler to its end, streaming: each device takes its next job as soon
+    /// as it is free, and each outcome reaches the scheduler in attempt order once its
+    /// evidence step is recorded (the report lists attempts in that order), while the
+    /// other devices go on replaying. `capture_start_failure` ends it before the
+    /// baseline without counting an attempt. `cursor` says what runs next (a resumed
+    /// run first runs again what its interruption left without a verdict).
     pub async fn run(
         &self,
         scheduler: &mut Scheduler,
         cursor: &mut RoundCursor,
-        mut capture_start_failure: Option<FailureCause>,
+        capture_start_failure: Option<FailureCause>,
         log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
         let mut device_of: HashMap<u32, String> = HashMap::new();
         let mut duration_of: HashMap<u32, u32> = HashMap::new();
+        let mut pool = Pool {
+            // The primary is taken first.
+            idle: (0..self.captures.len()).rev().collect(),
+            running: FuturesUnordered::new(),
+            finished: BTreeMap::new(),
+        };
+        // Once a capture is gone or the journal refuses a round, nothing more runs: each
+        // job handed out from then on ends with this outcome, so the search ends at
+        // the first of them it consumes (a missing capture is never charged).
+        let mut halted: Option<ReplayOutcome> =
+            capture_start_failure.map(|cause| ReplayOutcome::CaptureMissing { cause });
         loop {
-            if let Some(result) = scheduler.is_done() {
-                return result;
+            // Every outcome whose turn has come, in attempt order.
+            while let Some(turn) = cursor.take_turn(&mut pool.finished) {
+                let (attempt, outcome) = match turn {
+                    Turn::Answered(attempt, outcome)
+                    | Turn::Finished(attempt, Finished::NotRun(outcome)) => (attempt, outcome),
+                    Turn::Finished(attempt, Finished::Ran(ran)) => {
+                        duration_of.insert(attempt, ran.entry.duration_ms);
+                        (attempt, pool.meanwhile(self.record(*ran)).await)
+                    }
+                };
+                scheduler.complete(attempt, outcome);
             }
-            let batch = cursor.next(scheduler, self.captures.len().max(1));
-            (self.on_event)(RunEvent::Snapshot(scheduler.snapshot()));
-            let problem = match capture_start_failure.take() {
-                Some(reason) => Some(reason),
-                None => self.pool_capture_problem().await,
-            };
-            if let Some(cause) = problem {
-                // Nothing ran: the round's first job latches the failure, none is charged.
-                for job in &batch.jobs {
-                    scheduler.complete(
-                        job.attempt,
-                        ReplayOutcome::CaptureMissing {
-                            cause: cause.clone(),
-                        },
-                    );
-                }
-                continue;
-            }
-            let rounds = batch
-                .jobs
-                .iter()
-                .zip(self.captures)
-                .map(|(job, capture)| {
-                    device_of.insert(job.attempt, capture.device.clone());
-                    Box::pin(self.replay_job(&batch, job, &capture.device))
-                        as Pin<Box<dyn Future<Output = Ran> + Send + '_>>
-                })
-                .collect();
-            let results = join_all(rounds).await;
-            // Evidence steps in attempt order, so the report lists them in that order.
-            for (job, ran) in batch.jobs.iter().zip(results) {
-                duration_of.insert(job.attempt, ran.entry.duration_ms);
-                let outcome = self.record(ran).await;
-                scheduler.complete(job.attempt, outcome);
-            }
-            for settled in scheduler.settled() {
+            for settled in scheduler.take_settled() {
                 log.push(PoolReplay {
                     attempt: settled.job.attempt,
                     phase: settled.job.phase,
@@ -138,12 +127,75 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                     duration_ms: duration_of.remove(&settled.job.attempt).unwrap_or(0),
                 });
             }
+            if let Some(result) = scheduler.is_done() {
+                return result;
+            }
+            // After a cancel or a halt, a job is handed out only to get it to the search.
+            let winding_down = self.cancel.is_cancelled() || halted.is_some();
+            let free = if winding_down && !pool.running.is_empty() {
+                0
+            } else {
+                pool.idle.len()
+            };
+            let batch = cursor.next(scheduler, free);
+            if !batch.jobs.is_empty() {
+                (self.on_event)(RunEvent::Snapshot(scheduler.snapshot()));
+                let devices: Vec<usize> = pool.idle.split_off(pool.idle.len() - batch.jobs.len());
+                if halted.is_none() {
+                    let problem = pool.meanwhile(self.capture_problem(&devices)).await;
+                    halted = match problem {
+                        Some(cause) => Some(ReplayOutcome::CaptureMissing { cause }),
+                        None => self
+                            .journal_round(&batch)
+                            .err()
+                            .map(|cause| ReplayOutcome::Failed { cause }),
+                    };
+                }
+                if let Some(outcome) = &halted {
+                    pool.idle.extend(devices);
+                    for job in &batch.jobs {
+                        pool.finished
+                            .insert(job.attempt, Finished::NotRun(outcome.clone()));
+                    }
+                    continue;
+                }
+                for (job, device) in batch.jobs.iter().zip(devices) {
+                    let name = self.captures[device].device.as_str();
+                    device_of.insert(job.attempt, name.to_owned());
+                    let (round, round_jobs) = (batch.round, batch.round_jobs);
+                    let job = job.clone();
+                    pool.running.push(Box::pin(async move {
+                        (device, self.replay_job(round, round_jobs, &job, name).await)
+                    }));
+                }
+                continue;
+            }
+            // Every free device has what it can take: wait for one to finish.
+            let Some(done) = pool.running.next().await else {
+                unreachable!("a search that is not done always has a replay running or to start");
+            };
+            pool.arrive(done);
         }
     }
 
-    /// The first pool device whose capture is not running, and why.
-    async fn pool_capture_problem(&self) -> Option<FailureCause> {
-        for (at, capture) in self.captures.iter().enumerate() {
+    /// Makes a new round durable before its replays start: a resume must know every job
+    /// that was handed out.
+    fn journal_round(&self, batch: &Batch) -> Result<(), FailureCause> {
+        let (Some(round), Some(journal)) = (&batch.new_round, self.journal) else {
+            return Ok(());
+        };
+        journal.record_round(round).map_err(|e| {
+            tracing::error!(round = round.round, error = %e, "round not saved to the journal");
+            FailureCause::NotSaved {
+                detail: e.to_string(),
+            }
+        })
+    }
+
+    /// The first of `devices` (indexes into the pool) whose capture is not running, and why.
+    async fn capture_problem(&self, devices: &[usize]) -> Option<FailureCause> {
+        for &at in devices {
+            let capture = &self.captures[at];
             if let Some(detail) = capture_problem(self.hub, &capture.capture_id).await {
                 // The primary is the run's device: only a pool device is named.
                 let device = (at > 0).then(|| capture.device.clone());
@@ -155,7 +207,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
 
     /// Replays one job on `device`, takes its screenshot there and journals the attempt
     /// (durable before this returns, so before any later replay starts).
-    async fn replay_job(&self, batch: &Batch, job: &Job, device: &str) -> Ran {
+    async fn replay_job(&self, round: u32, round_jobs: u32, job: &Job, device: &str) -> Ran {
         // A real device draws its own outcomes: `occurrence` is for simulated ones.
         let Job {
             attempt,
@@ -212,7 +264,14 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             .await;
             before_last.choose(after)
         };
-        let entry = journal_entry(batch, job, device, outcome, &shot, duration_ms);
+        let entry = journal_entry(
+            (round, round_jobs),
+            job,
+            device,
+            outcome,
+            &shot,
+            duration_ms,
+        );
         let journaled = match self.journal {
             Some(journal) => journal.record_attempt(&entry).map_err(|e| e.to_string()),
             None => Err("the run has no journal".to_owned()),
@@ -319,7 +378,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
 
 /// The journal's record of one finished attempt.
 fn journal_entry(
-    batch: &Batch,
+    (round, round_jobs): (u32, u32),
     job: &Job,
     device: &str,
     outcome: AttemptOutcome,
@@ -327,8 +386,8 @@ fn journal_entry(
     duration_ms: u32,
 ) -> JournalAttempt {
     JournalAttempt {
-        round: batch.round,
-        round_jobs: batch.round_jobs,
+        round,
+        round_jobs,
         attempt: job.attempt,
         phase: job.phase,
         candidate: job.candidate.clone(),
@@ -344,27 +403,50 @@ fn journal_entry(
     }
 }
 
-/// Polls every future of a round until all are done; results in input order. (A
-/// round is at most one future per device, so polling them all on each wake is cheap.)
-async fn join_all<'a, T>(mut futures: Vec<Pin<Box<dyn Future<Output = T> + Send + 'a>>>) -> Vec<T> {
-    let mut results: Vec<Option<T>> = futures.iter().map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (future, slot) in futures.iter_mut().zip(results.iter_mut()) {
-            if slot.is_some() {
-                continue;
+/// The replays in flight: each yields its device (an index into the pool) and its run.
+type InFlight<'a> = FuturesUnordered<Pin<Box<dyn Future<Output = (usize, Ran)> + Send + 'a>>>;
+
+/// A job whose device is done with it, waiting for its turn to reach the scheduler.
+enum Finished {
+    Ran(Box<Ran>),
+    /// Never ran (a capture was not running, or its round could not be journaled):
+    /// the outcome that stands for it.
+    NotRun(ReplayOutcome),
+}
+
+/// The devices of a run: which are free, the replays in flight, and the jobs whose
+/// device is done with them.
+struct Pool<'a> {
+    idle: Vec<usize>,
+    running: InFlight<'a>,
+    finished: BTreeMap<u32, Finished>,
+}
+
+impl Pool<'_> {
+    /// A device is done with its job.
+    fn arrive(&mut self, (device, ran): (usize, Ran)) {
+        self.idle.push(device);
+        self.finished
+            .insert(ran.entry.attempt, Finished::Ran(Box::new(ran)));
+    }
+
+    /// Awaits `work` while the replays in flight go on (a replay's MCP calls and waits
+    /// must not stall while evidence is saved or a capture checked); any that finish
+    /// meanwhile arrive.
+    async fn meanwhile<T>(&mut self, work: impl Future<Output = T>) -> T {
+        let mut work = std::pin::pin!(work);
+        let mut arrived = Vec::new();
+        let running = &mut self.running;
+        let value = std::future::poll_fn(|cx| {
+            while let Poll::Ready(Some(done)) = running.poll_next_unpin(cx) {
+                arrived.push(done);
             }
-            match future.as_mut().poll(cx) {
-                Poll::Ready(value) => *slot = Some(value),
-                Poll::Pending => pending = true,
-            }
+            work.as_mut().poll(cx)
+        })
+        .await;
+        for done in arrived {
+            self.arrive(done);
         }
-        if pending {
-            Poll::Pending
-        } else {
-            Poll::Ready(())
-        }
-    })
-    .await;
-    results.into_iter().flatten().collect()
+        value
+    }
 }

@@ -12,7 +12,8 @@ const LAB: &str = r#"{ "workspace": "ws",
     "whittle": {"command": "whittle-servers", "args": ["all", "--workspace", "ws"]},
     "labA": {"url": "https://lab-a.example:8931/mcp",
              "headers": {"Authorization": "Bearer ${LAB_A_TOKEN}"}, "connect_timeout_ms": 2500},
-    "labB": {"url": "http://127.0.0.1:8932/mcp", "headers": {"Authorization": "Bearer ${LAB_B_TOKEN}", "X-Rack": "3"}}
+    "labB": {"url": "http://127.0.0.1:8932/mcp", "headers": {"Authorization": "Bearer ${LAB_B_TOKEN}", "X-Rack": "3"},
+             "keep_alive": false}
   },
   "roles": {"report": "whittle", "analyzer": "whittle",
             "mobile": ["labA", "labB"], "ui": ["labA", "labB"], "log": ["labA", "labB"]} }"#;
@@ -47,6 +48,10 @@ fn a_lab_config_loads_with_headers_expanded_and_roles_listed() {
     };
     assert_eq!(a.url, "https://lab-a.example:8931/mcp");
     assert_eq!(a.connect_timeout_ms, 2500);
+    assert!(
+        a.keep_alive,
+        "connections are kept alive unless the file says not"
+    );
     assert_eq!(a.headers.len(), 1);
     assert_eq!(a.headers[0].0, "Authorization");
     assert_eq!(a.headers[0].1.expose(), format!("Bearer {TOKEN_A}"));
@@ -54,6 +59,7 @@ fn a_lab_config_loads_with_headers_expanded_and_roles_listed() {
         panic!("labB is a url server")
     };
     assert_eq!(b.connect_timeout_ms, DEFAULT_CONNECT_TIMEOUT_MS);
+    assert!(!b.keep_alive);
     assert_eq!(b.headers.len(), 2);
     for role in [Role::Mobile, Role::Ui, Role::Log] {
         assert_eq!(c.roles[&role].names(), ["labA", "labB"]);
@@ -106,6 +112,8 @@ fn url_only_settings_are_refused_on_stdio_servers() {
     let text =
         r#"{"workspace": "w", "mcpServers": {"s": {"command": "x", "connect_timeout_ms": 5}}}"#;
     assert_eq!(field_error(text, &env).0, "mcpServers.s.connect_timeout_ms");
+    let text = r#"{"workspace": "w", "mcpServers": {"s": {"command": "x", "keep_alive": false}}}"#;
+    assert_eq!(field_error(text, &env).0, "mcpServers.s.keep_alive");
     let text = r#"{"workspace": "w", "mcpServers": {"s": {"url": "http://h/mcp", "connect_timeout_ms": 0}}}"#;
     assert_eq!(field_error(text, &env).0, "mcpServers.s.connect_timeout_ms");
 }

@@ -33,8 +33,10 @@ async fn run_resume(s: &Setup, opts: ResumeOptions) -> Result<RunOutcome, RunErr
 
 /// A run whose disk fills up while attempt `kept + 1` is journaled.
 async fn run_until_disk_full(s: &Setup, kept: u32) -> (RunOutcome, PathBuf) {
-    // The header is the journal's first append; then `kept` attempts make it.
-    fault::fail_after(Stage::Append, kept + 1);
+    // The header is the journal's first append; then `kept` attempts make it, each
+    // after its round's line (one device: a round per attempt); the next round's line
+    // too, so its attempt runs and the disk is full when it is recorded.
+    fault::fail_after(Stage::Append, 2 + 2 * kept);
     let outcome = run_fresh(s).await;
     fault::clear();
     let dir = outcome.evidence_dir.clone().unwrap();
@@ -304,8 +306,11 @@ async fn an_edited_journal_or_evidence_never_yields_a_different_result() {
     type Edit = fn(&mut Vec<String>, &str);
     let edits: Vec<(&str, Edit)> = vec![
         ("untouched", |_, _| {}),
-        ("a verdict edited on the last line", |lines, _| {
-            let last = lines.len() - 1;
+        ("a verdict edited on the last attempt's line", |lines, _| {
+            let last = lines
+                .iter()
+                .rposition(|line| line.contains("\"reproduced\":"))
+                .expect("an attempt line");
             lines[last] = toggle_verdict(&lines[last], "\"reproduced\":");
         }),
         ("a candidate edited in the middle", |lines, _| {

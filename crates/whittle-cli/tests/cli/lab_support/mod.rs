@@ -10,6 +10,18 @@ use serde_json::{json, Value};
 
 use crate::common::{servers_binary, Env};
 
+/// The URL a server process announces on its first stdout line, after `prefix`.
+pub fn announced_url(child: &mut Child, prefix: &str) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("no URL line after {prefix:?}, got {line:?}"))
+        .to_string()
+}
+
 /// One lab host; killed on drop.
 pub struct Host {
     pub name: String,
@@ -50,15 +62,7 @@ impl Host {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn a lab host");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("whittle-servers: listening on ")
-            .unwrap_or_else(|| panic!("{name}: no URL line, got {line:?}"))
-            .to_string();
+        let url = announced_url(&mut child, "whittle-servers: listening on ");
         Host {
             name: name.to_string(),
             token,

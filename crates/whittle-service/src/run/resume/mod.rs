@@ -138,9 +138,11 @@ pub async fn resume(
         return Err(mismatch(&evidence_id, differences));
     }
     let engine = run.engine()?;
-    let restored = restore(engine, &contents.attempts).map_err(|source| ResumeError::Restore {
-        evidence: evidence_id.clone(),
-        source,
+    let restored = restore(engine, &contents.rounds, &contents.attempts).map_err(|source| {
+        ResumeError::Restore {
+            evidence: evidence_id.clone(),
+            source,
+        }
     })?;
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);

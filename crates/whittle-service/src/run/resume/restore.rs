@@ -1,22 +1,26 @@
 //! Rebuilding a run's scheduler from its journal, without replaying anything: each
-//! recorded round is dispatched again (with its recorded size, so speculation picks the
-//! same jobs) and answered with the recorded verdicts, in order. The scheduler and its
-//! reducer are deterministic, so they reach exactly the state the interrupted run had —
-//! attempt numbers (wasted speculation's skipped), the budget, the flaky latch, the
-//! predictor's lessons — and the run continues as if it had never stopped.
+//! recorded round is dispatched again at the point it was (after as many outcomes, fed
+//! in attempt order as the live loop feeds them, with its recorded size), so
+//! speculation hands out the same jobs, and answered with the recorded verdicts. The
+//! scheduler and its reducer are deterministic, so they reach exactly the state the
+//! interrupted run had — attempt numbers (wasted speculation's skipped), the budget,
+//! the flaky latch, the predictor's lessons — and the run continues as if it had never
+//! stopped.
 //!
-//! An attempt with no verdict (a device error, a cancel, or one whose record never made
-//! it to disk) in the last round is run again under its own number; the rest of that
-//! round's recorded verdicts are kept. Anything that does not line up with what the
-//! engine asks refuses the resume: the evidence and this Whittle disagree.
+//! After the last round, outcomes are fed in attempt order up to the first job without
+//! a verdict (a device error, a cancel, or one whose record never made it to disk):
+//! from there on, the jobs without a verdict run again under their own numbers and the
+//! recorded verdicts of the others are kept, fed in turn. Anything that does not line
+//! up with what the engine asks refuses the resume: the evidence and this Whittle
+//! disagree.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
-use whittle_core::engine::{MissReason, ReplayOutcome};
+use whittle_core::engine::{FailureCause, MissReason, ReplayOutcome};
 use whittle_core::parallel::{Job, Scheduler};
 use whittle_core::strategy::Reducer;
 
-use super::super::journal::{AttemptOutcome, JournalAttempt};
+use super::super::journal::{AttemptOutcome, JournalAttempt, JournalRound};
 use super::super::pool_record::PoolReplay;
 use super::super::rounds::RoundCursor;
 use crate::replay::ReplayVerdict;
@@ -27,7 +31,7 @@ pub struct Restored {
     pub cursor: RoundCursor,
     /// Attempts answered from the journal (never replayed again).
     pub restored: u32,
-    /// The device log of the rounds already consumed (for `pool.json`).
+    /// The device log of the jobs already settled (for `pool.json`).
     pub log: Vec<PoolReplay>,
 }
 
@@ -37,25 +41,26 @@ pub enum RestoreError {
     Diverged { attempt: u32, detail: String },
     #[error("round {round} of the journal is recorded with different sizes")]
     RoundSize { round: u32 },
-    #[error("round {round} of the journal is incomplete, yet later rounds are recorded")]
+    #[error("round {round} of the journal is missing, yet later rounds are recorded")]
     Gap { round: u32 },
+    #[error("round {round} of the journal was handed out after {completed_before} outcomes, but only {dispatched} jobs came before it")]
+    TooEarly {
+        round: u32,
+        completed_before: u32,
+        dispatched: u32,
+    },
 }
 
-/// Feeds `attempts` (journal order) to a scheduler over `reducer`.
+/// Feeds the journal's `rounds` and `attempts` to a scheduler over `reducer`.
 pub fn restore(
     reducer: Box<dyn Reducer + Send>,
+    rounds: &[JournalRound],
     attempts: &[JournalAttempt],
 ) -> Result<Restored, RestoreError> {
     // Per attempt number, the record that counts: one with a verdict wins over one
     // without (an attempt re-run by an earlier resume), else the latest.
     let mut by_attempt: BTreeMap<u32, &JournalAttempt> = BTreeMap::new();
-    let mut rounds: BTreeMap<u32, u32> = BTreeMap::new();
     for record in attempts {
-        if *rounds.entry(record.round).or_insert(record.round_jobs) != record.round_jobs {
-            return Err(RestoreError::RoundSize {
-                round: record.round,
-            });
-        }
         let keep_earlier = by_attempt
             .get(&record.attempt)
             .is_some_and(|earlier| has_verdict(earlier) && !has_verdict(record));
@@ -63,105 +68,164 @@ pub fn restore(
             by_attempt.insert(record.attempt, record);
         }
     }
-    let mut scheduler = Scheduler::new(reducer);
-    let mut log = Vec::new();
-    let mut restored = 0u32;
-    let last = rounds.keys().next_back().copied().unwrap_or(0);
-    for round in 1..=last {
-        let size = *rounds.get(&round).ok_or(RestoreError::Gap {
-            round: round.saturating_sub(1),
-        })?;
-        let jobs = scheduler.dispatch(usize::try_from(size).unwrap_or(usize::MAX));
-        check_round(round, size, &jobs, &by_attempt)?;
-        let mut unfinished = Vec::new();
-        for job in &jobs {
-            let record = by_attempt.get(&job.attempt).filter(|r| r.round == round);
-            match record.map(|r| &r.outcome) {
-                Some(AttemptOutcome::Replayed { verdict }) => {
-                    scheduler.complete(job.attempt, outcome_of(verdict));
-                    restored = restored.saturating_add(1);
-                }
-                // Only the interrupted round may have attempts to run again; earlier
-                // rounds ran through, so their failures were wasted speculation and
-                // count as the run counted them.
-                Some(AttemptOutcome::Failed { cause }) if round < last => {
-                    let cause = cause.clone();
-                    scheduler.complete(job.attempt, ReplayOutcome::Failed { cause });
-                    restored = restored.saturating_add(1);
-                }
-                Some(AttemptOutcome::Cancelled) if round < last => {
-                    scheduler.complete(job.attempt, ReplayOutcome::Cancelled);
-                    restored = restored.saturating_add(1);
-                }
-                _ => unfinished.push(job.clone()),
+    let mut feed = Feed {
+        scheduler: Scheduler::new(reducer),
+        by_attempt: &by_attempt,
+        dispatched: Vec::new(),
+        completed: 0,
+        restored: 0,
+        log: Vec::new(),
+    };
+    for (at, round) in rounds.iter().enumerate() {
+        let expected = u32::try_from(at + 1).unwrap_or(u32::MAX);
+        if round.round != expected {
+            return Err(RestoreError::Gap { round: expected });
+        }
+        while feed.completed < round.completed_before as usize {
+            if !feed.next_outcome(true) {
+                return Err(RestoreError::TooEarly {
+                    round: round.round,
+                    completed_before: round.completed_before,
+                    dispatched: u32::try_from(feed.dispatched.len()).unwrap_or(u32::MAX),
+                });
             }
         }
-        if !unfinished.is_empty() {
-            if round < last {
-                return Err(RestoreError::Gap { round });
-            }
-            return Ok(Restored {
-                scheduler,
-                cursor: RoundCursor::resumed(round, size, unfinished),
-                restored,
-                log,
-            });
-        }
-        log.extend(scheduler.settled().iter().map(|settled| {
-            PoolReplay {
-                attempt: settled.job.attempt,
-                phase: settled.job.phase,
-                device: by_attempt
-                    .get(&settled.job.attempt)
-                    .map(|r| r.device.clone())
-                    .unwrap_or_default(),
-                // The journal names devices only; the resume names their lab hosts.
-                server: None,
-                speculative: settled.job.speculative,
-                consumed: settled.consumed,
-                duration_ms: by_attempt
-                    .get(&settled.job.attempt)
-                    .map_or(0, |r| r.duration_ms),
-            }
-        }));
+        let jobs = feed.scheduler.dispatch(round.attempts.len());
+        check_round(round, &jobs, &by_attempt)?;
+        feed.dispatched
+            .extend(jobs.into_iter().map(|job| (round.round, job)));
     }
+    let handed_out: HashSet<u32> = feed.dispatched.iter().map(|(_, j)| j.attempt).collect();
+    if let Some((&attempt, record)) = by_attempt
+        .iter()
+        .find(|(attempt, _)| !handed_out.contains(attempt))
+    {
+        return Err(RestoreError::Diverged {
+            attempt,
+            detail: format!("no recorded round handed it out (round {})", record.round),
+        });
+    }
+    // The tail: in attempt order up to the first job without a verdict.
+    while feed.next_outcome(false) {}
+    let round_size = |round: u32| {
+        rounds
+            .get(round.saturating_sub(1) as usize)
+            .map_or(0, |r| u32::try_from(r.attempts.len()).unwrap_or(u32::MAX))
+    };
+    let mut unfinished = Vec::new();
+    let mut answered = BTreeMap::new();
+    for (round, job) in &feed.dispatched[feed.completed..] {
+        match by_attempt
+            .get(&job.attempt)
+            .and_then(|r| r.outcome.verdict())
+        {
+            Some(verdict) => {
+                answered.insert(job.attempt, outcome_of(verdict));
+                feed.restored = feed.restored.saturating_add(1);
+            }
+            None => unfinished.push((*round, round_size(*round), job.clone())),
+        }
+    }
+    let completed = u32::try_from(feed.completed).unwrap_or(u32::MAX);
+    let last_round = u32::try_from(rounds.len()).unwrap_or(u32::MAX);
     Ok(Restored {
-        scheduler,
-        cursor: RoundCursor::resumed(last, rounds.get(&last).copied().unwrap_or(0), Vec::new()),
-        restored,
-        log,
+        scheduler: feed.scheduler,
+        cursor: RoundCursor::resumed(last_round, completed, unfinished, answered),
+        restored: feed.restored,
+        log: feed.log,
     })
+}
+
+/// The scheduler being rebuilt, and the jobs it handed out so far.
+struct Feed<'a> {
+    scheduler: Scheduler,
+    by_attempt: &'a BTreeMap<u32, &'a JournalAttempt>,
+    /// Every job handed out, with its round, in attempt order.
+    dispatched: Vec<(u32, Job)>,
+    /// How many of them have had their outcome fed.
+    completed: usize,
+    restored: u32,
+    log: Vec<PoolReplay>,
+}
+
+impl Feed<'_> {
+    /// Feeds the next job's outcome as the live run fed it. Before a later round
+    /// (`before_a_round`), every outcome was fed: a failure or cancel as it was, and a
+    /// job with no record as the "not saved" failure it was. After the last round,
+    /// only a verdict is fed. False when there is no next job, or (after the last
+    /// round) it has no verdict.
+    fn next_outcome(&mut self, before_a_round: bool) -> bool {
+        let Some((_, job)) = self.dispatched.get(self.completed) else {
+            return false;
+        };
+        let attempt = job.attempt;
+        let record = self.by_attempt.get(&attempt);
+        let outcome = match record.map(|r| &r.outcome) {
+            Some(AttemptOutcome::Replayed { verdict }) => outcome_of(verdict),
+            _ if !before_a_round => return false,
+            Some(AttemptOutcome::Failed { cause }) => ReplayOutcome::Failed {
+                cause: cause.clone(),
+            },
+            Some(AttemptOutcome::Cancelled) => ReplayOutcome::Cancelled,
+            None => ReplayOutcome::Failed {
+                cause: FailureCause::NotSaved {
+                    detail: "not in the run's journal".into(),
+                },
+            },
+        };
+        if record.is_some() {
+            self.restored = self.restored.saturating_add(1);
+        }
+        self.scheduler.complete(attempt, outcome);
+        self.completed += 1;
+        let by_attempt = self.by_attempt;
+        self.log
+            .extend(self.scheduler.take_settled().into_iter().map(|settled| {
+                let record = by_attempt.get(&settled.job.attempt);
+                PoolReplay {
+                    attempt: settled.job.attempt,
+                    phase: settled.job.phase,
+                    device: record.map(|r| r.device.clone()).unwrap_or_default(),
+                    // The journal names devices only; the resume names their lab hosts.
+                    server: None,
+                    speculative: settled.job.speculative,
+                    consumed: settled.consumed,
+                    duration_ms: record.map_or(0, |r| r.duration_ms),
+                }
+            }));
+        true
+    }
 }
 
 fn has_verdict(record: &JournalAttempt) -> bool {
     record.outcome.verdict().is_some()
 }
 
-/// The round the scheduler dispatched again must be the recorded one: its size, and
-/// every recorded attempt of it one of its jobs, identical.
+/// The round the scheduler dispatched again must be the recorded one: the same attempt
+/// numbers, and every recorded attempt of it identical to its job.
 fn check_round(
-    round: u32,
-    size: u32,
+    round: &JournalRound,
     jobs: &[Job],
     by_attempt: &BTreeMap<u32, &JournalAttempt>,
 ) -> Result<(), RestoreError> {
-    if u32::try_from(jobs.len()).ok() != Some(size) {
-        let attempt = jobs.first().map_or(0, |j| j.attempt);
+    let numbers: Vec<u32> = jobs.iter().map(|j| j.attempt).collect();
+    if numbers != round.attempts {
         return Err(RestoreError::Diverged {
-            attempt,
+            attempt: round.attempts.first().copied().unwrap_or(0),
             detail: format!(
-                "round {round} was recorded with {size} replays, the engine asks for {}",
-                jobs.len()
+                "round {} handed out attempts {:?}, the engine asks for {:?}",
+                round.round, round.attempts, numbers
             ),
         });
     }
-    for record in by_attempt.values().filter(|r| r.round == round) {
-        let Some(job) = jobs.iter().find(|j| j.attempt == record.attempt) else {
-            return Err(RestoreError::Diverged {
-                attempt: record.attempt,
-                detail: format!("round {round} has no such attempt"),
-            });
+    let size = u32::try_from(jobs.len()).unwrap_or(u32::MAX);
+    for job in jobs {
+        let Some(record) = by_attempt.get(&job.attempt) else {
+            continue;
         };
+        if record.round != round.round || record.round_jobs != size {
+            return Err(RestoreError::RoundSize { round: round.round });
+        }
         if job.phase != record.phase
             || job.candidate != record.candidate
             || job.speculative != record.speculative
