@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     else {
         return;
     };
-    if let Ok(restored) = restore(engine, &journal.attempts) {
+    if let Ok(restored) = restore(engine, &journal.rounds, &journal.attempts) {
         assert!(restored.restored as usize <= journal.attempts.len());
     }
 });
