@@ -31,12 +31,12 @@ pub fn simulate_on(
     // the simulation is deterministic).
     let mut running: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
     let mut idle: Vec<u32> = (1..=devices).rev().collect();
-    // Per running attempt: its outcome and its record in `replays`.
-    let mut running_jobs = HashMap::new();
+    // Per attempt handed out: its outcome (drawn when it starts) and its record in
+    // `replays`.
+    let mut outcome_of = HashMap::new();
+    let mut record_of = HashMap::new();
     // Jobs handed out whose outcome has not reached the scheduler, with it once known.
     let mut waiting: BTreeMap<u32, Option<ReplayOutcome>> = BTreeMap::new();
-    // Per finished attempt: its record in `replays`.
-    let mut ran_as = HashMap::new();
     let mut now = 0u64;
     loop {
         if let Some(result) = scheduler.is_done() {
@@ -54,7 +54,8 @@ pub fn simulate_on(
             // Draws by (candidate, occurrence): the used replays draw as on one device.
             let replay = oracle.replay(&job.candidate, job.occurrence);
             running.push(Reverse((now + replay.device_ms, device, job.attempt)));
-            running_jobs.insert(job.attempt, (replay.outcome, replays.len()));
+            outcome_of.insert(job.attempt, replay.outcome);
+            record_of.insert(job.attempt, replays.len());
             waiting.insert(job.attempt, None);
             replays.push(ReplayRecord {
                 phase: job.phase,
@@ -70,10 +71,9 @@ pub fn simulate_on(
             .expect("a search that is not done has a job in flight");
         now = finish;
         idle.push(device);
-        let (outcome, record) = running_jobs
+        let outcome = outcome_of
             .remove(&attempt)
             .expect("every running job was dispatched");
-        ran_as.insert(attempt, record);
         // As the live run does: outcomes reach the scheduler in attempt order.
         waiting.insert(attempt, Some(outcome));
         while let Some(entry) = waiting.first_entry() {
@@ -85,7 +85,7 @@ pub fn simulate_on(
             scheduler.complete(attempt, outcome);
         }
         for settled in scheduler.take_settled() {
-            if let Some(&record) = ran_as.get(&settled.job.attempt) {
+            if let Some(&record) = record_of.get(&settled.job.attempt) {
                 replays[record].consumed = settled.consumed;
             }
         }
