@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
-use whittle_service::api::{self, result_view, ResultFacts, RunJob, RunResultView};
+use whittle_service::api::{
+    self, result_view, LiveFrame, ResultFacts, RunJob, RunResultView, Watched,
+};
 use whittle_service::config::Config;
 use whittle_service::run::RunEvent;
 use whittle_text::Locale;
@@ -66,7 +68,11 @@ fn launch(
     let send = tracked(runs, config.workspace.clone(), send);
     let events = Arc::clone(&send);
     spawn(runs, run_id, send, async move {
-        let on_event = |event: RunEvent| events(RunUpdate::Event { run_id, event });
+        // The window watches the devices: live frames go over the run's channel too.
+        let on_event = Watched {
+            events: |event: RunEvent| events(RunUpdate::Event { run_id, event }),
+            frames: |frame: LiveFrame| events(RunUpdate::Frame { run_id, frame }),
+        };
         let outcome = api::run(&config, job, on_event, cancel)
             .await
             .map_err(|e| AppError::run_failed(&e))?;

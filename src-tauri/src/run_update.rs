@@ -1,7 +1,7 @@
 //! What a running minimize sends the window, over the channel `start_run` was given.
 
 use serde::Serialize;
-use whittle_service::api::RunResultView;
+use whittle_service::api::{LiveFrame, RunResultView};
 use whittle_service::run::RunEvent;
 
 use crate::error::ErrorPayload;
@@ -11,6 +11,8 @@ use crate::error::ErrorPayload;
 pub enum RunUpdate {
     /// One event of the run, in order.
     Event { run_id: u32, event: RunEvent },
+    /// A live look at a device during a replay (never saved).
+    Frame { run_id: u32, frame: LiveFrame },
     /// The run is over: `result` when it produced one, else `error` says why it did not.
     Ended {
         run_id: u32,

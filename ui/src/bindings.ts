@@ -46,6 +46,21 @@ export const commands = {
 	 *  filmstrip frame.
 	 */
 	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
+	/**
+	 *  The hierarchy nodes under a point (picture pixels) of a kept picture, innermost
+	 *  first, each with its Maestro selector and Robo descriptor.
+	 */
+	inspectPoint: (workspace: string, evidenceSession: string, name: string, x: number, y: number) => typedError<InspectedNode_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("inspect_point", { workspace, evidenceSession, name, x, y })),
+	/**
+	 *  On an attempt that stopped because plan step `step`'s element was not found: the
+	 *  nodes of its picture closest to what the step looked for.
+	 */
+	nearestNodes: (workspace: string, evidenceSession: string, name: string, step: number) => typedError<NearNode_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("nearest_nodes", { workspace, evidenceSession, name, step })),
+	/**
+	 *  Puts a selector or descriptor the inspector shows on the system clipboard (see
+	 *  `clipboard.rs` for why the backend writes it).
+	 */
+	copyText: (text: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("copy_text", { text })),
 	/**  A small preview of an archived screenshot, as a data URL. */
 	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
 	/**  A small preview of a recorded step's own screenshot, as a data URL. */
@@ -561,6 +576,43 @@ export type ImportSummary = {
 	notes: string[],
 };
 
+/**  A node as the inspector shows it. */
+export type InspectedNode = InspectedNode_Serialize | InspectedNode_Deserialize;
+
+/**  A node as the inspector shows it. */
+export type InspectedNode_Deserialize = {
+	resource_id: string,
+	/**  Empty when `masked`. */
+	text: string,
+	content_desc: string,
+	class: string,
+	/**  `[left, top, right, bottom]` in the picture's pixels. */
+	bounds: [number, number, number, number],
+	/**  Its words were private (under a mask, or private-looking) and are not shown. */
+	masked: boolean,
+	/**  The node as a Maestro selector (`id: "…"` or `text: "…"`), when it has a name. */
+	maestro?: string | null,
+	/**  The node as a Robo script element descriptor (JSON), when Robo can name it. */
+	robo?: string | null,
+};
+
+/**  A node as the inspector shows it. */
+export type InspectedNode_Serialize = {
+	resource_id: string,
+	/**  Empty when `masked`. */
+	text: string,
+	content_desc: string,
+	class: string,
+	/**  `[left, top, right, bottom]` in the picture's pixels. */
+	bounds: [number, number, number, number],
+	/**  Its words were private (under a mask, or private-looking) and are not shown. */
+	masked: boolean,
+	/**  The node as a Maestro selector (`id: "…"` or `text: "…"`), when it has a name. */
+	maestro: string | null,
+	/**  The node as a Robo script element descriptor (JSON), when Robo can name it. */
+	robo: string | null,
+};
+
 /**  A run of this app that was interrupted, as the start banner shows it. */
 export type InterruptedRun = {
 	evidence_session: string,
@@ -572,6 +624,57 @@ export type InterruptedRun = {
 	own: boolean,
 	/**  It can go on from its journal (a run from before journals cannot). */
 	resumable: boolean,
+};
+
+/**  One look at a device during a replay. Never archived. */
+export type LiveFrame = LiveFrame_Serialize | LiveFrame_Deserialize;
+
+/**  One look at a device during a replay. Never archived. */
+export type LiveFrame_Deserialize = {
+	device: string,
+	attempt: number,
+	/**
+	 *  The plan step being replayed (the last one while the replay waits for a crash);
+	 *  `None` while the app launches.
+	 */
+	step?: number | null,
+	/**  Counts up per replay, so a late frame never replaces a newer one. */
+	seq: number,
+	/**  The masked frame; `None` when it could not be masked (`omitted` says why). */
+	image?: LiveImage | null,
+	omitted?: ShotOmission | null,
+	/**
+	 *  The element the step acts on, `[left, top, right, bottom]` in `image`'s pixels,
+	 *  when it is on the screen.
+	 */
+	outline?: [number, number, number, number] | null,
+};
+
+/**  One look at a device during a replay. Never archived. */
+export type LiveFrame_Serialize = {
+	device: string,
+	attempt: number,
+	/**
+	 *  The plan step being replayed (the last one while the replay waits for a crash);
+	 *  `None` while the app launches.
+	 */
+	step: number | null,
+	/**  Counts up per replay, so a late frame never replaces a newer one. */
+	seq: number,
+	/**  The masked frame; `None` when it could not be masked (`omitted` says why). */
+	image: LiveImage | null,
+	omitted: ShotOmission | null,
+	/**
+	 *  The element the step acts on, `[left, top, right, bottom]` in `image`'s pixels,
+	 *  when it is on the screen.
+	 */
+	outline: [number, number, number, number] | null,
+};
+
+export type LiveImage = {
+	data_url: string,
+	width: number,
+	height: number,
 };
 
 /**  What a Maestro selector says besides its text or id. */
@@ -642,6 +745,27 @@ export type MaskStyle = "solid" | "pixelate" | "blur";
  *  (`no_crash`, …), which evidence notes and `--json` consumers read.
  */
 export type MissReason = "no_crash" | "element_not_found" | "action_failed" | "different_crash";
+
+/**  A node close to a locator that found nothing. */
+export type NearNode = NearNode_Serialize | NearNode_Deserialize;
+
+/**  A node close to a locator that found nothing. */
+export type NearNode_Deserialize = {
+	node: InspectedNode_Deserialize,
+	/**  0 to 1; 1 is the same value. */
+	score: number | null,
+	/**  What of the node was compared. */
+	matched_on: By,
+};
+
+/**  A node close to a locator that found nothing. */
+export type NearNode_Serialize = {
+	node: InspectedNode_Serialize,
+	/**  0 to 1; 1 is the same value. */
+	score: number | null,
+	/**  What of the node was compared. */
+	matched_on: By,
+};
 
 /**  One crash drained after a replay, as compared against the target. */
 export type ObservedCrash = ObservedCrash_Serialize | ObservedCrash_Deserialize;
@@ -1587,12 +1711,16 @@ export type RunUpdate = RunUpdate_Serialize | RunUpdate_Deserialize;
 export type RunUpdate_Deserialize = 
 /**  One event of the run, in order. */
 { kind: "event"; run_id: number; event: RunEvent_Deserialize } | 
+/**  A live look at a device during a replay (never saved). */
+{ kind: "frame"; run_id: number; frame: LiveFrame_Deserialize } | 
 /**  The run is over: `result` when it produced one, else `error` says why it did not. */
 { kind: "ended"; run_id: number; result?: RunResultView_Deserialize | null; error?: ErrorPayload_Deserialize | null };
 
 export type RunUpdate_Serialize = 
 /**  One event of the run, in order. */
 { kind: "event"; run_id: number; event: RunEvent_Serialize } | 
+/**  A live look at a device during a replay (never saved). */
+{ kind: "frame"; run_id: number; frame: LiveFrame_Serialize } | 
 /**  The run is over: `result` when it produced one, else `error` says why it did not. */
 { kind: "ended"; run_id: number; result: RunResultView_Serialize | null; error: ErrorPayload_Serialize | null };
 

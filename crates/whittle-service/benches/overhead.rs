@@ -6,7 +6,10 @@
 //!    by its replays — everything but the device's time (target ≤ 20 ms per replay);
 //! 2. masking one 1080×2400 screenshot: decode, auto masks, burn, encode (target ≤ 30 ms);
 //! 3. the demo crash's wall-clock per replay on the demo device timing
-//!    (`demo/shop.json`, `demo/whittle.json`), `evidence` against `fixed` waits.
+//!    (`demo/shop.json`, `demo/whittle.json`), `evidence` against `fixed` waits;
+//! 4. the live view's cost: whole minimize runs of the demo crash on the demo timing,
+//!    watched (masked frames taken beside every replay) and not, interleaved in this
+//!    process, as wall-clock per replay (target: at most 5 % slower).
 //!
 //! ```sh
 //! cargo build --release -p whittle-servers
@@ -28,7 +31,8 @@ use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
 use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
 use whittle_service::replay::replay;
-use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunSpec};
+use whittle_service::api::{LiveFrame, Watched};
+use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunEvent, RunSpec};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
 
@@ -50,6 +54,7 @@ async fn run(root: PathBuf, quick: bool) -> BenchResult<()> {
 
     let demo = Rig::new(&root, ModelTiming::Demo).await?;
     demo_waits(&demo, if quick { 1 } else { 3 }).await?;
+    live_view(&demo, if quick { 1 } else { 3 }).await?;
     demo.hub.shutdown().await;
     Ok(())
 }
@@ -338,5 +343,50 @@ async fn demo_waits(rig: &Rig, reps: usize) -> BenchResult<()> {
             per_mode[0] / per_mode[1]
         );
     }
+    Ok(())
+}
+
+/// Part 4: the live view's cost on the demo timing. Runs alternate (plain, watched, plain,
+/// ...) so a drift of the machine lands on both.
+async fn live_view(rig: &Rig, reps: usize) -> BenchResult<()> {
+    println!("\n4. Live view: whole minimize of the demo crash, demo timing, plain against watched ({reps} each, interleaved)");
+    let mut per_replay: [Vec<f64>; 2] = Default::default();
+    let mut frames_per_s = Vec::new();
+    for _ in 0..reps {
+        for watched in [false, true] {
+            let frames = std::sync::atomic::AtomicU32::new(0);
+            let start = Instant::now();
+            let outcome = if watched {
+                let sink = Watched {
+                    events: |_: RunEvent| {},
+                    frames: |_: LiveFrame| {
+                        frames.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    },
+                };
+                minimize(&rig.hub, &rig.config, RunSpec::new(SESSION), sink, CancellationToken::new()).await?
+            } else {
+                minimize(&rig.hub, &rig.config, RunSpec::new(SESSION), |_| {}, CancellationToken::new()).await?
+            };
+            let took = ms(start.elapsed());
+            let s = &outcome.summary;
+            assert_eq!(s.end, RunEnd::Minimized, "{s:?}");
+            per_replay[usize::from(watched)].push(took / f64::from(s.attempts.max(1)));
+            if watched {
+                let n = frames.load(std::sync::atomic::Ordering::Relaxed);
+                frames_per_s.push(f64::from(n) / (took / 1000.0));
+            }
+        }
+    }
+    let [plain, watched] = per_replay.map(median);
+    println!("  plain   {plain:>8.0} ms per replay");
+    println!(
+        "  watched {watched:>8.0} ms per replay, {:.1} frames/s",
+        median(frames_per_s)
+    );
+    let ratio = watched / plain;
+    println!(
+        "  ratio {ratio:.3} (target <= 1.05): {}",
+        if ratio <= 1.05 { "met" } else { "NOT met" }
+    );
     Ok(())
 }

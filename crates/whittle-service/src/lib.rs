@@ -15,3 +15,4 @@ pub mod result;
 pub mod run;
 mod safe_chars;
 pub mod sidecar;
+pub mod watch;

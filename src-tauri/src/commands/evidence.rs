@@ -9,7 +9,8 @@ use crate::state::AppState;
 use whittle_service::api::pictures::{
     self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView,
 };
-use whittle_service::api::Approval;
+use crate::clipboard::SystemClipboard;
+use whittle_service::api::{self, Approval, InspectedNode, NearNode};
 use whittle_service::evidence::ReviewChecklist;
 
 /// Writes the finished run's result into the original session's sidecar.
@@ -137,4 +138,45 @@ pub fn mark_reviewed(
         &name,
         reviewed,
     )?)
+}
+
+/// The hierarchy nodes under a point (picture pixels) of a kept picture, innermost
+/// first, each with its Maestro selector and Robo descriptor.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn inspect_point(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+    x: i32,
+    y: i32,
+) -> Result<Vec<InspectedNode>, AppError> {
+    Ok(api::inspect_point(&workspace, &evidence_session, &name, x, y)?)
+}
+
+/// On an attempt that stopped because plan step `step`'s element was not found: the
+/// nodes of its picture closest to what the step looked for.
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(err)]
+pub fn nearest_nodes(
+    workspace: String,
+    evidence_session: String,
+    name: String,
+    step: u32,
+) -> Result<Vec<NearNode>, AppError> {
+    Ok(api::nearest_to_step(&workspace, &evidence_session, &name, step)?)
+}
+
+/// Puts a selector or descriptor the inspector shows on the system clipboard (see
+/// `clipboard.rs` for why the backend writes it).
+#[tauri::command]
+#[specta::specta]
+#[tracing::instrument(skip(clipboard, text), err)]
+pub fn copy_text(
+    clipboard: tauri::State<'_, SystemClipboard>,
+    text: String,
+) -> Result<(), AppError> {
+    clipboard.put_text(text)
 }

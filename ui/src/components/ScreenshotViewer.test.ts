@@ -11,10 +11,10 @@ const evidenceSession = "2026-05-20_101500_minimize-checkout-npe";
 
 // A bisect history: 1 baseline, 2 and 3 halves, 4 one step fewer than 3.
 const shots: ShotRow[] = [
-  { name: shot(1), attempt: 1, candidate: [2, 3, 4, 5], verdict: "reproduced", beforeStep: null, frame: null },
-  { name: shot(2), attempt: 2, candidate: [2, 3], verdict: "not_reproduced", beforeStep: null, frame: null },
-  { name: shot(3), attempt: 3, candidate: [4, 5], verdict: "reproduced", beforeStep: null, frame: null },
-  { name: shot(4), attempt: 4, candidate: [5], verdict: "not_reproduced", beforeStep: null, frame: null },
+  { name: shot(1), attempt: 1, candidate: [2, 3, 4, 5], verdict: "reproduced", beforeStep: null, frame: null, notFoundStep: null },
+  { name: shot(2), attempt: 2, candidate: [2, 3], verdict: "not_reproduced", beforeStep: null, frame: null, notFoundStep: null },
+  { name: shot(3), attempt: 3, candidate: [4, 5], verdict: "reproduced", beforeStep: null, frame: null, notFoundStep: null },
+  { name: shot(4), attempt: 4, candidate: [5], verdict: "not_reproduced", beforeStep: null, frame: null, notFoundStep: null },
 ];
 
 const patch = { x: 100, y: 100, w: 200, h: 100, data_url: "data:image/png;base64,UFJFVklFVw==" };
@@ -157,6 +157,7 @@ describe("ScreenshotViewer", () => {
       verdict: "not_reproduced",
       beforeStep: null,
       frame: n,
+      notFoundStep: null,
     }));
     const all = [...shots, ...frames];
     const calls = backend({ apply_masks: () => 6 });

@@ -13,6 +13,7 @@ import {
 } from "../bindings";
 import { t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
+import type { InspectedNode, LiveFrame, NearNode } from "./watchTypes";
 import type {
   Approval,
   Device,
@@ -64,7 +65,12 @@ function unwrap<T>(outcome: Outcome<T>): T {
 }
 
 /** Where a run's progress goes, whichever way the backend sends it. */
-export type RunSink = { update: (update: RunUpdate) => void; ended: (ended: RunEnded) => void };
+export type RunSink = {
+  update: (update: RunUpdate) => void;
+  ended: (ended: RunEnded) => void;
+  /** A live look at a device (shown, never saved). */
+  frame?: (runId: number, frame: LiveFrame) => void;
+};
 
 /** start_run's progress channel: every event of the run in order, then one `ended`. */
 function progressChannel(sink: RunSink | undefined): Channel<RunChannelMessage> {
@@ -72,6 +78,8 @@ function progressChannel(sink: RunSink | undefined): Channel<RunChannelMessage> 
     if (!sink) return;
     if (message.kind === "ended") {
       sink.ended({ run_id: message.run_id, result: message.result ?? null, error: message.error ?? null });
+    } else if (message.kind === "frame") {
+      sink.frame?.(message.run_id, message.frame);
     } else {
       sink.update({ run_id: message.run_id, event: message.event });
     }
@@ -135,6 +143,18 @@ export const api = {
   },
   screenshotImage: async (workspace: string, evidenceSession: string, name: string): Promise<ScreenshotView> =>
     unwrap(await commands.screenshotImage(workspace, evidenceSession, name)),
+  inspectPoint: async (
+    workspace: string,
+    evidenceSession: string,
+    name: string,
+    x: number,
+    y: number,
+  ): Promise<InspectedNode[]> => unwrap(await commands.inspectPoint(workspace, evidenceSession, name, x, y)),
+  nearestNodes: async (workspace: string, evidenceSession: string, name: string, step: number): Promise<NearNode[]> =>
+    unwrap(await commands.nearestNodes(workspace, evidenceSession, name, step)),
+  copyText: async (text: string): Promise<void> => {
+    unwrap(await commands.copyText(text));
+  },
   screenshotThumbnail: async (workspace: string, evidenceSession: string, name: string): Promise<string> =>
     unwrap(await commands.screenshotThumbnail(workspace, evidenceSession, name)),
   stepThumbnail: async (workspace: string, sessionId: string, src: string): Promise<string> =>

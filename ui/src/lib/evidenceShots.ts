@@ -18,6 +18,9 @@ export type ShotRow = {
   /** A filmstrip frame: its place in the strip of `attempt` (1 = after the launch);
    *  null for the attempt's own screenshot. */
   frame: number | null;
+  /** The replay stopped here because this step's element was not on screen (the
+   *  inspector lists the nodes nearest to it); only on an attempt's own screenshot. */
+  notFoundStep: number | null;
 };
 
 /** What every part of the viewer is given: the run's evidence session and its
@@ -37,6 +40,8 @@ export function shotRows(rows: readonly AttemptRow[], omitted: ReadonlySet<strin
       verdict: verdictKind(r.verdict),
       beforeStep: r.screenshotBeforeStep,
       frame: null,
+      notFoundStep:
+        r.verdict?.kind === "not_reproduced" && r.verdict.reason === "element_not_found" ? r.verdict.step : null,
     }))
     .sort((a, b) => a.attempt - b.attempt);
 }
@@ -67,6 +72,7 @@ export function viewerShots(
         verdict: verdictKind(row?.verdict ?? null),
         beforeStep: null,
         frame: s.frame,
+        notFoundStep: null,
       };
     });
   return [...shotRows(rows, omitted), ...frames].sort(pictureOrder);

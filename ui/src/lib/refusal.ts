@@ -2,6 +2,7 @@
 // its data (`ErrorPayload.refusal`), and a refusal for want of a device or a crash
 // carries the ones to choose from. Every other refusal is only told, not offered.
 import type { CrashChoice, DeviceChoice, RunRefusal } from "../bindings";
+import { t } from "./i18n/index.svelte";
 
 export type RefusalChoice =
   | { kind: "device"; missing: string | null; devices: DeviceChoice[] }
@@ -24,4 +25,12 @@ export function refusalChoice(refusal: RunRefusal | null | undefined): RefusalCh
     default:
       return null;
   }
+}
+
+/** What is missing, in one sentence: "sim-1 is not a connected Android device: choose one that is." */
+export function refusalChoiceLead(choice: RefusalChoice): string {
+  if (choice.kind === "device") {
+    return choice.missing ? t("refusal.deviceNotFound", { device: choice.missing }) : t("refusal.needsDevice");
+  }
+  return choice.missing ? t("refusal.crashNotFound", { crash: choice.missing }) : t("refusal.needsCrash");
 }

@@ -2,7 +2,8 @@
 // backend's events (from start_run's channel) into RunScreenState. They are checked against
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
-import { api, describeError, errorCode } from "./api";
+import { api, describeError, errorCode, type RunSink } from "./api";
+import type { LiveFrame } from "./watchTypes";
 import { initialRunScreenState, reduce, replayAll, type RunScreenState } from "./runScreenState";
 import type {
   ReopenedRun,
@@ -18,7 +19,10 @@ export type RunLifecycle = "idle" | "starting" | "running" | "ended";
 
 export type ShownError = { message: string; code: string | null };
 
-type Incoming = { kind: "update"; update: RunUpdate } | { kind: "ended"; ended: RunEnded };
+type Incoming =
+  | { kind: "update"; update: RunUpdate }
+  | { kind: "ended"; ended: RunEnded }
+  | { kind: "frame"; runId: number; frame: LiveFrame };
 
 export class RunController {
   lifecycle = $state<RunLifecycle>("idle");
@@ -35,6 +39,8 @@ export class RunController {
   lastRequest = $state.raw<StartRunRequest | null>(null);
   /** Shown from the evidence on disk (a past run), not watched live. */
   reopened = $state(false);
+  /** The newest live frame of each device while the run goes on; gone when it ends. */
+  frames = $state.raw<LiveFrame[]>([]);
 
   #held: Incoming[] = [];
   #disposed = false;
@@ -59,7 +65,7 @@ export class RunController {
 
   async #launch(
     request: StartRunRequest | null,
-    begin: (sink: { update: (u: RunUpdate) => void; ended: (e: RunEnded) => void }) => Promise<number>,
+    begin: (sink: RunSink) => Promise<number>,
   ): Promise<void> {
     if (this.busy || this.#disposed) return;
     this.state = initialRunScreenState();
@@ -72,11 +78,13 @@ export class RunController {
     this.#held = [];
     this.lastRequest = request;
     this.reopened = false;
+    this.frames = [];
     this.lifecycle = "starting";
     try {
       const id = await begin({
         update: (update) => this.#receive({ kind: "update", update }),
         ended: (ended) => this.#receive({ kind: "ended", ended }),
+        frame: (runId, frame) => this.#receive({ kind: "frame", runId, frame }),
       });
       this.runId = id;
       this.lifecycle = "running";
@@ -127,15 +135,31 @@ export class RunController {
   }
 
   #deliver(item: Incoming) {
-    const id = item.kind === "update" ? item.update.run_id : item.ended.run_id;
+    const id = item.kind === "update" ? item.update.run_id : item.kind === "ended" ? item.ended.run_id : item.runId;
     if (id !== this.runId || this.lifecycle !== "running") return;
+    if (item.kind === "frame") {
+      this.frames = newestFrames(this.frames, item.frame);
+      return;
+    }
     if (item.kind === "update") {
       this.state = reduce(this.state, item.update.event, this.#clock());
       return;
     }
     this.result = item.ended.result;
     this.endError = item.ended.error;
+    this.frames = [];
     if (this.state.endedAt === null) this.state = { ...this.state, endedAt: this.#clock() };
     this.lifecycle = "ended";
   }
+}
+
+/** `frames` with `frame` as its device's newest: a later attempt, or a later look at the
+ * same one (frames may arrive out of order). One entry per device, in arrival order. */
+export function newestFrames(frames: LiveFrame[], frame: LiveFrame): LiveFrame[] {
+  const at = frames.findIndex((f) => f.device === frame.device);
+  if (at < 0) return [...frames, frame];
+  const old = frames[at];
+  const newer = frame.attempt > old.attempt || (frame.attempt === old.attempt && frame.seq > old.seq);
+  if (!newer) return frames;
+  return frames.map((f, i) => (i === at ? frame : f));
 }

@@ -6,11 +6,12 @@
 //!
 //! | Action | Here |
 //! |---|---|
-//! | start, resume and cancel a run; the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
+//! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
 //! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
 //! | reopen a past run | [`reopen`] |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
 //! | validate for approval, approve | [`approvable_from_files`], [`approve`], [`approve_evidence`] |
+//! | the hierarchy nodes under a point of a kept picture, the nodes nearest a locator that found nothing, as Maestro selectors and Robo descriptors | [`inspect_point`], [`nearest_to_step`] |
 //! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
@@ -32,6 +33,7 @@ mod evidence_check;
 mod export;
 mod filmstrip;
 mod import;
+mod inspect;
 mod own_runs;
 pub mod pictures;
 mod privacy_setting;
@@ -61,6 +63,7 @@ pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, N
 pub use export::{export, ExportRequest, ExportRunError};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
 pub use import::{import, read_import, ImportRefusal, ImportRequest};
+pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
 pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded, RecordFailure};
@@ -72,6 +75,9 @@ pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
 };
 pub use run_job::{run, RunFailure, RunJob};
+// How a front end takes a run's events, and live frames when it watches the devices.
+pub use crate::run::{RunEvents, Watched};
+pub use crate::watch::{LiveFrame, LiveImage};
 pub use runs::{ActiveRun, FinishedRun, RunInProgress, Runs};
 pub use session_detail::{
     session_detail, sessions, CoverageView, CrashDetail, PlanView, SessionDetail, StepRole,

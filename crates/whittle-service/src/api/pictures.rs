@@ -6,10 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use whittle_core::session::{resolve_session_dir, validate_session_id};
 
+// Defined with the thumbnails; the window's pictures are all data URLs.
+pub use crate::evidence::png_data_url;
 use crate::evidence::{
     apply_masks, mark_reviewed, omit_shot, preview_masks, review_checklist, review_shot,
     session_step_png, thumbnail_png, PictureName, ReviewChecklist, THUMBNAIL_HEIGHT,
@@ -88,13 +89,6 @@ pub fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, 
 
 fn picture(name: &str) -> Result<PictureName, PictureError> {
     name.parse().map_err(unavailable)
-}
-
-pub fn png_data_url(png: &[u8]) -> String {
-    format!(
-        "data:image/png;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(png)
-    )
 }
 
 /// A small preview of an archived (masked) picture, for its history row.

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::refusal::RunRefusal;
 use crate::client::{Hub, HubError};
 use crate::config::Config;
-use crate::run::{minimize, resume, ResumeOptions, RunError, RunEvent, RunOutcome, RunSpec};
+use crate::run::{minimize, resume, ResumeOptions, RunError, RunEvents, RunOutcome, RunSpec};
 
 /// What to run once the servers are up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl RunFailure {
 pub async fn run(
     config: &Config,
     job: RunJob,
-    on_event: impl Fn(RunEvent) + Send + Sync,
+    on_event: impl RunEvents,
     cancel: CancellationToken,
 ) -> Result<RunOutcome, RunFailure> {
     let hub = Hub::connect(config).await?;

@@ -1,9 +1,11 @@
 //! The record kept beside each archived screenshot (`attempt-NNN.masks.json`): what
-//! was burned into it, so the viewer can outline it and later masks can match it.
+//! was burned into it, so the viewer can outline it and later masks can match it, and
+//! the hierarchy the picture shows, blanked where it is masked (the inspector's nodes).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use whittle_core::inspect::InspectNode;
 
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::PrivacyLevel;
@@ -21,6 +23,11 @@ pub struct MaskRecord {
     pub level: Option<PrivacyLevel>,
     #[serde(default)]
     pub text_lines: TextLines,
+    /// The UI hierarchy read with the picture, in its pixels, with the words of every
+    /// node a mask touches blanked (`mask/nodes.rs`); empty in records written before
+    /// the inspector, and for blank frames.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<InspectNode>,
 }
 
 /// The record file of a screenshot: `attempt-NNN.masks.json`.

@@ -9,7 +9,7 @@ use super::mask_record::{read_record, record_path, write_record, MaskRecord};
 use super::picture::PictureName;
 use super::review_error::ReviewError;
 use super::shot_name::shot_path;
-use crate::mask::{burn_in_over_text, write_png_atomically, MaskRect, MaskStyle};
+use crate::mask::{blank_under, burn_in_over_text, write_png_atomically, MaskRect, MaskStyle};
 
 /// Screenshots larger than this are refused rather than decoded into memory.
 const MAX_SCREENSHOT_BYTES: u64 = 64 * 1024 * 1024;
@@ -93,6 +93,8 @@ pub fn apply_masks(
         let mut record = read_record(&path);
         burn_in_over_text(&mut img, &inside, style, &record.text_lines);
         write_png_atomically(&img, &path)?;
+        // The words under the new masks go too: the nodes say what the picture shows.
+        blank_under(&mut record.nodes, &inside);
         record.masks.extend(inside);
         record.style = style;
         if let Err(e) = write_record(&path, &record) {
@@ -184,6 +186,7 @@ mod tests {
             masks: vec![rect(1, 2, 3, 4)],
             level: Some(PrivacyLevel::Strict),
             text_lines: TextLines::new(vec![[0, 0, 40, 12]]),
+            nodes: Vec::new(),
         };
         for picture in [SHOT_1, FRAME] {
             write_record(&picture.path_in(dir.path()), &record).unwrap();

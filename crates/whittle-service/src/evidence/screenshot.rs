@@ -169,12 +169,15 @@ pub(crate) async fn archive_to(
             path,
             masks,
             text_lines,
+            nodes,
+            ..
         }) => {
             let record = MaskRecord {
                 style: masking.style,
                 masks,
                 level: Some(masking.level),
                 text_lines,
+                nodes,
             };
             if let Err(e) = write_record(&path, &record) {
                 // Only the viewer's overlays are lost: the masks are in the pixels.

@@ -6,6 +6,16 @@ use std::path::{Component, Path, PathBuf};
 use super::ReviewError;
 use crate::mask::decode_screenshot;
 
+/// A PNG as a `data:` URL: the window shows pictures this way, so nothing lands in a
+/// web view's cache.
+pub fn png_data_url(png: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    )
+}
+
 /// Previews are this tall (pixels); the width keeps the aspect ratio.
 pub const THUMBNAIL_HEIGHT: u32 = 96;
 

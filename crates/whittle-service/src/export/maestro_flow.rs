@@ -67,14 +67,24 @@ pub fn maestro_flow(input: &ExportInput) -> String {
 /// Maestro matches `text` against the text, hint and accessibility text, so a content
 /// description is a `text` selector too.
 fn press(y: &mut String, command: &str, strategy: &Strategy) {
+    let _ = writeln!(y, "- {command}:");
+    for line in maestro_selector(strategy).lines() {
+        let _ = writeln!(y, "    {line}");
+    }
+}
+
+/// The Maestro selector of `strategy`, one `key: value` line each, as a flow's command
+/// takes it (and as the inspector copies it).
+pub fn maestro_selector(strategy: &Strategy) -> String {
+    let mut y = String::new();
     let key = match strategy.by {
         By::Identifier => "id",
         By::Text | By::Label | By::Focused => "text",
     };
-    let _ = writeln!(y, "- {command}:\n    {key}: {}", quoted(&strategy.value));
+    let _ = writeln!(y, "{key}: {}", quoted(&strategy.value));
     if let Some(selector) = &strategy.maestro {
         if let Some(index) = selector.index {
-            let _ = writeln!(y, "    index: {index}");
+            let _ = writeln!(y, "index: {index}");
         }
         for (name, flag) in [
             ("enabled", selector.enabled),
@@ -83,10 +93,11 @@ fn press(y: &mut String, command: &str, strategy: &Strategy) {
             ("focused", selector.focused),
         ] {
             if let Some(flag) = flag {
-                let _ = writeln!(y, "    {name}: {flag}");
+                let _ = writeln!(y, "{name}: {flag}");
             }
         }
     }
+    y
 }
 
 fn quoted(s: &str) -> String {

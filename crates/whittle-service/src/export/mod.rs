@@ -23,7 +23,7 @@ pub use error::ExportError;
 pub use input::{
     ExportInput, ExportShot, ExportStep, FilmFrame, FilmstripInput, ShotLabel, ShotVerdict,
 };
-pub use maestro_flow::maestro_flow;
+pub use maestro_flow::{maestro_flow, maestro_selector};
 pub use manifest::{
     Manifest, ManifestFile, ManifestFilmstrip, ManifestFrame, ManifestShot, ReplayFile,
     FILMSTRIP_DIR, FILMSTRIP_GIF, MAESTRO_FILE, MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, ROBO_FILE,
@@ -33,6 +33,6 @@ pub use name::validate_bundle_name;
 pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;
 pub use review_summary::{FrameRef, ReviewSummary};
-pub use robo_script::robo_script;
+pub use robo_script::{robo_descriptor, robo_script};
 pub use ticket::ticket_markdown;
 pub use write::export_bundle;

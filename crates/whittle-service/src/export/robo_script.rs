@@ -18,7 +18,7 @@ pub fn robo_script(input: &ExportInput) -> String {
             // Robo starts the app before the script.
             FlowAction::Launch => continue,
             FlowAction::Tap { strategy } | FlowAction::LongPress { strategy }
-                if descriptor(&strategy).is_none() =>
+                if robo_descriptor(&strategy).is_none() =>
             {
                 lines.push(left_out(&description, &strategy));
                 continue;
@@ -26,18 +26,18 @@ pub fn robo_script(input: &ExportInput) -> String {
             FlowAction::Input {
                 strategy,
                 text: Some(_),
-            } if descriptor(&strategy).is_none() => {
+            } if robo_descriptor(&strategy).is_none() => {
                 lines.push(left_out(&description, &strategy));
                 continue;
             }
             FlowAction::Tap { strategy } => json!({
                 "eventType": "VIEW_CLICKED",
-                "elementDescriptors": [descriptor(&strategy)],
+                "elementDescriptors": [robo_descriptor(&strategy)],
                 "description": description,
             }),
             FlowAction::LongPress { strategy } => json!({
                 "eventType": "VIEW_LONG_CLICKED",
-                "elementDescriptors": [descriptor(&strategy)],
+                "elementDescriptors": [robo_descriptor(&strategy)],
                 "description": description,
             }),
             FlowAction::Input {
@@ -46,7 +46,7 @@ pub fn robo_script(input: &ExportInput) -> String {
             } => json!({
                 "eventType": "VIEW_TEXT_CHANGED",
                 "replacementText": text,
-                "elementDescriptors": [descriptor(&strategy)],
+                "elementDescriptors": [robo_descriptor(&strategy)],
                 "description": description,
             }),
             FlowAction::Relaunch { .. } => {
@@ -103,7 +103,7 @@ pub fn robo_script(input: &ExportInput) -> String {
 /// The element as a Robo descriptor, when Robo can name it: Robo compares exact values,
 /// so a Maestro pattern is written only when it is plain text with no narrowing, and the
 /// focused field (which Robo cannot name) not at all.
-fn descriptor(strategy: &Strategy) -> Option<Value> {
+pub fn robo_descriptor(strategy: &Strategy) -> Option<Value> {
     if let Some(selector) = &strategy.maestro {
         let plain = strategy
             .value

@@ -12,6 +12,7 @@ mod capture;
 mod decode;
 mod error;
 mod frame;
+mod nodes;
 mod omit;
 mod opaque;
 mod overlay;
@@ -32,6 +33,7 @@ pub use decode::{
 };
 pub use error::MaskError;
 pub use omit::OmitReason;
+pub(crate) use nodes::blank_under;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;

@@ -24,6 +24,8 @@ pub(crate) struct MaskPlan {
     pub outside: Vec<MaskRect>,
     /// Where the hierarchy says text is drawn, in image pixels (sizes Pixelate and Blur).
     pub text_lines: TextLines,
+    /// Image pixels per screen pixel (the hierarchy's nodes on the picture).
+    pub scale: f64,
 }
 
 /// Decides how a `width` x `height` screenshot taken between `capture.before` and
@@ -80,6 +82,7 @@ pub(crate) fn plan_masks(
         masks,
         outside: fit.outside(width, height),
         text_lines,
+        scale: fit.scale,
     })
 }
 

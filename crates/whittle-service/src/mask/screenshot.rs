@@ -3,6 +3,9 @@ use std::path::{Path, PathBuf};
 use image::{DynamicImage, ImageBuffer, PixelWithColorType};
 use regex::Regex;
 
+use whittle_core::inspect::InspectNode;
+
+use super::nodes::picture_nodes;
 use super::policy::plan_masks;
 use super::uniform::is_uniform;
 use super::{
@@ -22,6 +25,11 @@ pub enum MaskOutcome {
         path: PathBuf,
         masks: Vec<MaskRect>,
         text_lines: TextLines,
+        /// The hierarchy on the picture, blanked where it is masked (`nodes.rs`).
+        nodes: Vec<InspectNode>,
+        /// The picture's size in pixels.
+        width: u32,
+        height: u32,
     },
     /// It could not be masked reliably, so nothing was archived; record
     /// `screenshot_redacted: true`, no `screenshot_src`, and the reason.
@@ -79,9 +87,10 @@ impl Job<'_> {
         img: &mut ImageBuffer<P, Vec<u8>>,
     ) -> Result<MaskOutcome, MaskError> {
         let (width, height) = img.dimensions();
-        let (mut masks, text_lines) = if is_uniform(img, (0, 0, width, height)) {
-            // A blank frame (black while an app starts, a splash colour) shows nothing.
-            (Vec::new(), TextLines::default())
+        let (mut masks, text_lines, scale) = if is_uniform(img, (0, 0, width, height)) {
+            // A blank frame (black while an app starts, a splash colour) shows nothing,
+            // and no node is on it.
+            (Vec::new(), TextLines::default(), None)
         } else {
             match plan_masks(self.capture, width, height, self.cfg.level, self.patterns) {
                 Ok(plan) => {
@@ -91,7 +100,7 @@ impl Job<'_> {
                             .clip(width, height)
                             .is_some_and(|region| !is_uniform(img, region))
                     }));
-                    (masks, plan.text_lines)
+                    (masks, plan.text_lines, Some(plan.scale))
                 }
                 Err(reason) => return Ok(omitted(reason)),
             }
@@ -99,10 +108,17 @@ impl Job<'_> {
         masks.extend(self.extra.iter().cloned());
         burn_in_over_text(img, &masks, self.cfg.style, &text_lines);
         write_png_atomically(img, self.out)?;
+        let nodes = match (scale, self.capture.after) {
+            (Some(scale), Some(after)) => picture_nodes(after, scale, &masks),
+            _ => Vec::new(),
+        };
         Ok(MaskOutcome::Archived {
             path: self.out.to_path_buf(),
             masks,
             text_lines,
+            nodes,
+            width,
+            height,
         })
     }
 }

@@ -48,3 +48,24 @@ impl<A: ReplayObserver + Send, B: ReplayObserver + Send> ReplayObserver for (A, 
         self.1.after_action(step).await;
     }
 }
+
+/// An observer that may not be there (the live view's marker, when nobody watches).
+impl<O: ReplayObserver + Send> ReplayObserver for Option<O> {
+    async fn after_launch(&mut self) {
+        if let Some(o) = self {
+            o.after_launch().await;
+        }
+    }
+
+    async fn before_action(&mut self, step: u32) {
+        if let Some(o) = self {
+            o.before_action(step).await;
+        }
+    }
+
+    async fn after_action(&mut self, step: u32) {
+        if let Some(o) = self {
+            o.after_action(step).await;
+        }
+    }
+}

@@ -14,7 +14,7 @@ use whittle_text::{
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
 use super::{
-    LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunNotice, RunOutcome,
+    LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunEvents, RunNotice, RunOutcome,
     RunSummary, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
@@ -25,7 +25,7 @@ use crate::export::safe_block;
 const MAX_STACK_LINES: usize = 60;
 
 /// Phase 5: stop the capture, assess, write result.json, finalize, append the story.
-pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
+pub(crate) async fn finish<E: RunEvents>(
     hub: &Hub,
     run: &LiveRun,
     evidence: &EvidenceSession,
@@ -51,7 +51,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
     // Every answer of the run has been read by now except finalize's own.
     let decode_warnings = hub.decode_warnings();
     if let Err(e) = write_decode_warnings(&evidence.dir, &decode_warnings) {
-        on_event(RunEvent::Warning {
+        on_event.event(RunEvent::Warning {
             message: format!("{DECODE_WARNINGS_FILE} not written: {e}"),
         });
     }
@@ -89,7 +89,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             let text = render(Some(&done.report_path), &result, &assessment)
                 + &report_block(&decode_warnings);
             if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
-                on_event(RunEvent::Notice {
+                on_event.event(RunEvent::Notice {
                     notice: RunNotice::FileNotWritten {
                         file: "report.md".into(),
                         detail: e.to_string(),
@@ -135,7 +135,7 @@ pub(crate) async fn finish<E: Fn(RunEvent) + Send + Sync>(
             .chain(decode_warnings.iter().map(ToString::to_string))
             .collect(),
     };
-    on_event(RunEvent::Finished(summary.clone()));
+    on_event.event(RunEvent::Finished(summary.clone()));
     RunOutcome {
         summary,
         report,

@@ -18,11 +18,11 @@ use super::resume::session_files_hash;
 use super::rounds::RoundCursor;
 use super::search::Search;
 use super::ResumeMark;
-use super::{LiveRun, RunError, RunEvent, RunNotice, RunOutcome};
+use super::{LiveRun, RunError, RunEvent, RunEvents, RunNotice, RunOutcome};
 use crate::client::Hub;
 use crate::config::Config;
 
-pub(crate) async fn run_live<E: Fn(RunEvent) + Send + Sync>(
+pub(crate) async fn run_live<E: RunEvents>(
     hub: &Hub,
     config: &Config,
     run: &LiveRun,
@@ -127,7 +127,7 @@ pub(crate) struct Held<'a> {
 
 /// Phases 2 (docs/design.md §13) (capture), 3 and 5 on an evidence session that exists and is held.
 #[allow(clippy::too_many_arguments)]
-pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
+pub(crate) async fn drive<E: RunEvents>(
     hub: &Hub,
     config: &Config,
     run: &LiveRun,
@@ -167,9 +167,9 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
         notice: notice.clone(),
     });
     for notice in plan_notices.chain(run.pool_warnings.iter().cloned()) {
-        on_event(RunEvent::Notice { notice });
+        on_event.event(RunEvent::Notice { notice });
     }
-    on_event(RunEvent::Started {
+    on_event.event(RunEvent::Started {
         evidence_session: evidence.id.clone(),
         plan_steps: run.plan.steps.clone(),
         candidates: run.plan.candidate_ids(),
@@ -177,9 +177,9 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
         device: run.ctx.device.clone(),
         devices: captures.iter().map(|c| c.device.clone()).collect(),
     });
-    restored.into_iter().for_each(on_event);
+    restored.into_iter().for_each(|e| on_event.event(e));
     if let Some(mark) = resumes.last() {
-        on_event(RunEvent::Notice {
+        on_event.event(RunEvent::Notice {
             notice: RunNotice::Resumed {
                 at: mark.at.clone(),
                 after_attempts: mark.after_attempts,
@@ -227,7 +227,7 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
             log,
         );
         if let Err(e) = write_pool_record(&evidence.dir, &record) {
-            on_event(RunEvent::Notice {
+            on_event.event(RunEvent::Notice {
                 notice: RunNotice::FileNotWritten {
                     file: POOL_FILE.into(),
                     detail: e.to_string(),
@@ -241,7 +241,7 @@ pub(crate) async fn drive<E: Fn(RunEvent) + Send + Sync>(
 /// Starts a capture on every extra pool device. A device whose capture does not start
 /// leaves the pool with a warning (the pool is an optimisation; the primary's capture
 /// is what the seed requires).
-async fn start_pool_captures<E: Fn(RunEvent) + Send + Sync>(
+async fn start_pool_captures<E: RunEvents>(
     hub: &Hub,
     run: &LiveRun,
     evidence: &EvidenceSession,
@@ -262,7 +262,7 @@ async fn start_pool_captures<E: Fn(RunEvent) + Send + Sync>(
         };
         match outcome {
             Ok(()) => started.push(capture),
-            Err(detail) => on_event(RunEvent::Notice {
+            Err(detail) => on_event.event(RunEvent::Notice {
                 notice: RunNotice::PoolDeviceLeftOut {
                     device: device.clone(),
                     detail,

@@ -6,6 +6,7 @@ mod attempt_verdict;
 mod decode_warnings;
 mod error;
 mod event;
+mod event_sink;
 mod evidence_session;
 mod evidence_step;
 mod finish;
@@ -32,6 +33,7 @@ pub use attempt_verdict::AttemptVerdict;
 pub use decode_warnings::{read_decode_warnings, DECODE_WARNINGS_FILE};
 pub use error::RunError;
 pub use event::RunEvent;
+pub use event_sink::{RunEvents, Watched};
 pub use evidence_session::{evidence_name, safe_device_id};
 pub use journal::{
     has_journal, parse_journal, read_journal, sealed_journal, AttemptOutcome, DiscardMark, Journal,
@@ -78,7 +80,7 @@ pub async fn minimize(
     hub: &Hub,
     config: &Config,
     opts: RunSpec,
-    on_event: impl Fn(RunEvent) + Send + Sync,
+    on_event: impl RunEvents,
     cancel: CancellationToken,
 ) -> Result<RunOutcome, RunError> {
     let prepared = tokio::select! {
@@ -94,7 +96,7 @@ pub async fn minimize(
                 .summary
                 .warnings
                 .extend(decode_warnings.iter().map(ToString::to_string));
-            on_event(RunEvent::Finished(outcome.summary.clone()));
+            on_event.event(RunEvent::Finished(outcome.summary.clone()));
             Ok(outcome)
         }
         Prepared::Live(run) => live::run_live(hub, config, &run, &on_event, &cancel).await,

@@ -23,14 +23,15 @@ use super::journal::{AttemptOutcome, Journal, JournalAttempt};
 use super::pool_record::PoolReplay;
 use super::resume::outcome_of;
 use super::rounds::{Batch, RoundCursor, Turn};
-use super::{LiveRun, RunEvent, RunNotice};
+use super::{LiveRun, RunEvent, RunEvents, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::{
     archive_screenshot, ArchivedShot, AttemptShot, BeforeLastAction, FilmRecorder, FilmSource,
-    FilmstripRecord, ShotOmission,
+    FilmstripRecord, HubScreen, ShotOmission,
 };
 use crate::replay::{replay_observed, ReplayError, ReplayObserver, ReplayVerdict};
+use crate::watch::LiveWatch;
 
 pub(crate) struct Search<'a, E> {
     pub hub: &'a Hub,
@@ -73,7 +74,7 @@ impl<E> Search<'_, E> {
     }
 }
 
-impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
+impl<E: RunEvents> Search<'_, E> {
     /// Runs the scheduler to its end, streaming: each device takes its next job as soon
     /// as it is free, and each outcome reaches the scheduler in attempt order once its
     /// evidence step is recorded (the report lists attempts in that order), while the
@@ -139,7 +140,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             };
             let batch = cursor.next(scheduler, free);
             if !batch.jobs.is_empty() {
-                (self.on_event)(RunEvent::Snapshot(scheduler.snapshot()));
+                self.on_event.event(RunEvent::Snapshot(scheduler.snapshot()));
                 let devices: Vec<usize> = pool.idle.split_off(pool.idle.len() - batch.jobs.len());
                 if halted.is_none() {
                     let problem = pool.meanwhile(self.capture_problem(&devices)).await;
@@ -216,30 +217,54 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             speculative,
             occurrence: _,
         } = *job;
-        (self.on_event)(RunEvent::AttemptStarted {
+        self.on_event.event(RunEvent::AttemptStarted {
             attempt,
             phase,
             candidate: candidate.clone(),
         });
         let started = Instant::now();
         let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
-        let mut observers = (
-            self.film_recorder(job, device),
-            BeforeLastAction::new(
-                self.frame_source(device),
+        let frames = |frame| self.on_event.frame(frame);
+        let watch = self.on_event.watching().then(|| {
+            LiveWatch::new(
+                &frames,
+                HubScreen::new(self.hub, device),
+                device,
                 attempt,
-                candidate.last().and_then(|&i| self.run.plan.step(i)),
+                &self.run.plan,
+                &self.run.ctx.package,
+                &self.config.masking,
+            )
+        });
+        let mut observers = (
+            (
+                self.film_recorder(job, device),
+                BeforeLastAction::new(
+                    self.frame_source(device),
+                    attempt,
+                    candidate.last().and_then(|&i| self.run.plan.step(i)),
+                ),
             ),
+            watch.as_ref().map(LiveWatch::marker),
         );
+        let replay = self
+            .replay(candidate, device, &mut observers)
+            .instrument(span);
+        let watched = async {
+            match &watch {
+                Some(watch) => watch.during(replay).await,
+                None => replay.await,
+            }
+        };
         let outcome = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
-            r = self.replay(candidate, device, &mut observers).instrument(span) => match r {
+            r = watched => match r {
                 Ok(verdict) => AttemptOutcome::Replayed { verdict },
                 Err(e) => AttemptOutcome::Failed { cause: e.cause() },
             },
         };
-        let (film, before_last) = observers;
+        let ((film, before_last), _) = observers;
         film.finish(outcome.verdict().is_some_and(|v| v.reproduced));
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let shot = if self.cancel.is_cancelled() {
@@ -294,7 +319,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
             .as_ref()
             .filter(|why| !cancelled && self.first_telling(why))
         {
-            (self.on_event)(RunEvent::Notice {
+            self.on_event.event(RunEvent::Notice {
                 notice: RunNotice::ScreenshotOmitted {
                     attempt: entry.attempt,
                     why: why.clone(),
@@ -319,7 +344,7 @@ impl<E: Fn(RunEvent) + Send + Sync> Search<'_, E> {
                     detail: format!("evidence step not recorded: {e}"),
                 }),
         };
-        (self.on_event)(finished_event(&entry));
+        self.on_event.event(finished_event(&entry));
         match (entry.outcome, recorded) {
             (AttemptOutcome::Cancelled, _) => ReplayOutcome::Cancelled,
             (AttemptOutcome::Failed { cause }, _)

@@ -37,3 +37,4 @@ mod resume_live;
 mod resume_props;
 mod sidecar_write;
 mod soak;
+mod watch_live;

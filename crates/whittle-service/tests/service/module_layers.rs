@@ -27,6 +27,8 @@ const LAYERS: &[&[&str]] = &[
     &["result"],
     // An evidence session's files: screenshots, review, filmstrip, its export.
     &["evidence"],
+    // Watching a replay live: masked frames of a device, never archived.
+    &["watch"],
     // The minimize run and its resume.
     &["run"],
     // Recording a session by replaying a flow, with the run's evidence and device choice.

@@ -7,8 +7,9 @@
 import { sessions } from "./en/sessions";
 import { run } from "./en/run";
 import { outcomes } from "./en/outcomes";
+import { watch } from "./en/watch";
 
-export const en = { ...sessions, ...run, ...outcomes } as const;
+export const en = { ...sessions, ...run, ...outcomes, ...watch } as const;
 
 export type MessageKey = keyof typeof en;
 /** What every locale must provide: a string for each key of `en`. */

@@ -6,5 +6,6 @@ import type { Messages } from "./en";
 import { sessions } from "./zh-CN/sessions";
 import { run } from "./zh-CN/run";
 import { outcomes } from "./zh-CN/outcomes";
+import { watch } from "./zh-CN/watch";
 
-export const zhCN: Messages = { ...sessions, ...run, ...outcomes };
+export const zhCN: Messages = { ...sessions, ...run, ...outcomes, ...watch };

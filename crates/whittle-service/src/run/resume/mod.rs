@@ -35,7 +35,9 @@ use super::journal::{read_journal, Journal, JournalAttempt, JournalContents};
 use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, RunLock};
 use super::ResumeMark;
-use super::{prepare, read_recorded_run, Prepared, RunError, RunEvent, RunOutcome, RunSpec};
+use super::{
+    prepare, read_recorded_run, Prepared, RunError, RunEvent, RunEvents, RunOutcome, RunSpec,
+};
 use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::read_result;
@@ -72,7 +74,7 @@ pub async fn resume(
     hub: &Hub,
     config: &Config,
     opts: ResumeOptions,
-    on_event: impl Fn(RunEvent) + Send + Sync,
+    on_event: impl RunEvents,
     cancel: CancellationToken,
 ) -> Result<RunOutcome, RunError> {
     let dir = resolve_session_dir(&config.workspace, &opts.evidence_session)

@@ -63,7 +63,16 @@ pub fn fast(bin: &Path) -> Setup {
     s
 }
 
-fn options() -> RunSpec {
+/// The same with the demo's waits (`demo/whittle.json`): replays long enough to watch.
+pub fn paced(bin: &Path) -> Setup {
+    let s = setup(bin, &[], 20_000, |cfg| {
+        cfg["timing"] = json!({"settle_ms": 300, "drain_interval_ms": 250, "action_pause_ms": 100});
+    });
+    write_session(&s);
+    s
+}
+
+pub fn options() -> RunSpec {
     let mut opts = RunSpec::new(SESSION);
     opts.device = Some("sim-1".into());
     opts

@@ -186,6 +186,7 @@ export const run = {
   "path.step": "Step {step}",
   "path.thumbnail": "Recorded screen of step {step}",
   "path.trigger": "crash trigger",
+  "path.replayingNow": "replaying now",
   "role.setup": "Launch / setup",
   "role.replayable": "Replayable",
   "role.skipped": "Skipped",
@@ -245,6 +246,8 @@ export const run = {
   "viewer.deleteSelected": "Delete selected",
   "viewer.compare": "Compare",
   "viewer.compareTitle": "Show another attempt beside this one",
+  "viewer.inspectMode": "Inspect elements",
+  "viewer.maskMode": "Back to masking",
   "viewer.hint":
     "Drag on the image to add a mask; drag a mask to move it, its corner to resize it. With a mask selected, arrow keys move it (Shift: 10 px, Alt: resize) and Delete removes it; otherwise ← and → go to the previous and next screenshot. + and − zoom, 0 fits, 1 shows 100 %; Ctrl + wheel zooms too. Escape closes.",
   "viewer.alreadyMasked.one": "{count} area was already masked (dashed outlines; hover for why).",

@@ -175,6 +175,7 @@ export const run = {
   "path.step": "第 {step} 步",
   "path.thumbnail": "第 {step} 步录制时的屏幕",
   "path.trigger": "崩溃触发点",
+  "path.replayingNow": "正在重放",
   "role.setup": "启动 / 固定步骤",
   "role.replayable": "可回放",
   "role.skipped": "已跳过",
@@ -231,6 +232,8 @@ export const run = {
   "viewer.deleteSelected": "删除所选",
   "viewer.compare": "对比",
   "viewer.compareTitle": "在旁边显示另一次尝试",
+  "viewer.inspectMode": "检查元素",
+  "viewer.maskMode": "返回遮盖",
   "viewer.hint":
     "在图片上拖动以添加遮盖；拖动遮盖可移动，拖动其右下角可调整大小。选中遮盖时，方向键移动它（Shift：10 像素，Alt：调整大小），Delete 删除；未选中时，← 和 → 切换到上一张和下一张截图。+ 和 − 缩放，0 适应窗口，1 显示 100%；按住 Ctrl 滚动滚轮也可缩放。Escape 关闭。",
   "viewer.alreadyMasked.one": "已有 {count} 处区域被遮盖（虚线框；悬停查看原因）。",

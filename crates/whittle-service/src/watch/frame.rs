@@ -1,0 +1,30 @@
+use serde::Serialize;
+
+use crate::evidence::ShotOmission;
+
+/// One look at a device during a replay. Never archived.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveFrame {
+    pub device: String,
+    pub attempt: u32,
+    /// The plan step being replayed (the last one while the replay waits for a crash);
+    /// `None` while the app launches.
+    pub step: Option<u32>,
+    /// Counts up per replay, so a late frame never replaces a newer one.
+    pub seq: u32,
+    /// The masked frame; `None` when it could not be masked (`omitted` says why).
+    pub image: Option<LiveImage>,
+    pub omitted: Option<ShotOmission>,
+    /// The element the step acts on, `[left, top, right, bottom]` in `image`'s pixels,
+    /// when it is on the screen.
+    pub outline: Option<[i32; 4]>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveImage {
+    pub data_url: String,
+    pub width: u32,
+    pub height: u32,
+}
