@@ -5,6 +5,7 @@ pub mod assessment;
 pub mod bound;
 pub mod engine;
 pub mod import;
+pub mod inspect;
 pub mod lenient;
 pub mod model;
 pub mod parallel;

@@ -12,6 +12,8 @@ mod engine_baseline_tries;
 mod engine_budget;
 mod engine_example;
 mod engine_properties;
+mod inspect_properties;
+mod inspect_real_dumps;
 mod plan_inputs;
 mod plan_rules;
 mod session_crashes;
