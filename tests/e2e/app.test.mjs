@@ -156,6 +156,19 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.ok(select);
   await click(await one(byTestId("start-run")));
 
+  // The live view: masked frames of the device arrive and change while it replays, and
+  // the step being replayed is named; none of them is kept once the run ends.
+  const liveFrame = () =>
+    exec(`const img = document.querySelector('[data-testid="live-view"] img'); return img ? img.src : null;`);
+  const firstFrame = await waitFor("a live frame of the device", liveFrame, 60_000);
+  assert.match(firstFrame, /^data:image\/png;base64,/);
+  await waitFor("the live frame to change", async () => {
+    const now = await liveFrame();
+    return now && now !== firstFrame;
+  }, 60_000);
+  await waitFor("the step being replayed", async () => (await find(byTestId("live-step"))).length > 0, 30_000);
+  await saveScreenshot("2a-live.png");
+
   // Live progress: attempts counted against the budget while the run goes on.
   await waitFor("a few attempts", async () => {
     const [attempts] = await find(byTestId("run-attempts"));
@@ -213,6 +226,28 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.notDeepEqual(pixel.slice(0, 3), [255, 255, 255], `the middle pixel is the screen's, not blank (${pixel})`);
   await new Promise((r) => setTimeout(r, 1000)); // let WebKit paint the decoded image
   await saveScreenshot("4-screenshot.png");
+  assert.equal((await find(byTestId("live-view"))).length, 0, "the live view is gone with the run");
+
+  // The inspector: a click on the picture lists the elements there, and one's Maestro
+  // selector reaches the system clipboard (read back as another program would).
+  if ((await find(byTestId("node-inspector"))).length === 0) await click(await one(byTestId("inspect-toggle")));
+  await click(await one(byTestId("inspector-stage"), "the inspector's picture"));
+  const named = await waitFor("an element with an id under the click", () =>
+    exec(
+      `const nodes = [...document.querySelectorAll('[data-testid="inspected-node"]')];
+       const idOf = (n) => n.querySelector('[data-testid="node-id"]')?.textContent.trim() ?? "";
+       const at = nodes.findIndex((n) => idOf(n) !== "" && idOf(n) !== "—");
+       return at < 0 ? null : { at, id: idOf(nodes[at]) };`,
+    ),
+  );
+  await saveScreenshot("4a-inspector.png");
+  await click((await find(`${byTestId("inspected-node")} ${byTestId("copy-maestro")}`))[named.at]);
+  const selector = await waitFor("the selector on the clipboard", () => {
+    const text = execFileSync("xclip", ["-o", "-selection", "clipboard"], { encoding: "utf8" });
+    return text.includes(named.id) ? text : null;
+  });
+  assert.equal(selector.trim(), `id: ${JSON.stringify(named.id)}`);
+  await click(await one(byTestId("inspect-toggle"), "back to masking"));
 
   // A reviewer masks a region by hand: the mask is burned into the archived file itself
   // (checked in the file's pixels, not in the window), and only into this screenshot.

@@ -26,12 +26,12 @@ use std::time::Instant;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use whittle_core::plan::ReplayStep;
+use whittle_service::api::{LiveFrame, Watched};
 use whittle_service::client::Hub;
 use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
 use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
 use whittle_service::replay::replay;
-use whittle_service::api::{LiveFrame, Watched};
 use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunEvent, RunSpec};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
@@ -363,9 +363,23 @@ async fn live_view(rig: &Rig, reps: usize) -> BenchResult<()> {
                         frames.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     },
                 };
-                minimize(&rig.hub, &rig.config, RunSpec::new(SESSION), sink, CancellationToken::new()).await?
+                minimize(
+                    &rig.hub,
+                    &rig.config,
+                    RunSpec::new(SESSION),
+                    sink,
+                    CancellationToken::new(),
+                )
+                .await?
             } else {
-                minimize(&rig.hub, &rig.config, RunSpec::new(SESSION), |_| {}, CancellationToken::new()).await?
+                minimize(
+                    &rig.hub,
+                    &rig.config,
+                    RunSpec::new(SESSION),
+                    |_| {},
+                    CancellationToken::new(),
+                )
+                .await?
             };
             let took = ms(start.elapsed());
             let s = &outcome.summary;

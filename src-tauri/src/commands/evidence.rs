@@ -2,6 +2,7 @@
 
 use tauri::State;
 
+use crate::clipboard::SystemClipboard;
 use crate::error::AppError;
 use crate::result_actions;
 use crate::reveal;
@@ -9,7 +10,6 @@ use crate::state::AppState;
 use whittle_service::api::pictures::{
     self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView,
 };
-use crate::clipboard::SystemClipboard;
 use whittle_service::api::{self, Approval, InspectedNode, NearNode};
 use whittle_service::evidence::ReviewChecklist;
 
@@ -152,7 +152,13 @@ pub fn inspect_point(
     x: i32,
     y: i32,
 ) -> Result<Vec<InspectedNode>, AppError> {
-    Ok(api::inspect_point(&workspace, &evidence_session, &name, x, y)?)
+    Ok(api::inspect_point(
+        &workspace,
+        &evidence_session,
+        &name,
+        x,
+        y,
+    )?)
 }
 
 /// On an attempt that stopped because plan step `step`'s element was not found: the
@@ -166,7 +172,12 @@ pub fn nearest_nodes(
     name: String,
     step: u32,
 ) -> Result<Vec<NearNode>, AppError> {
-    Ok(api::nearest_to_step(&workspace, &evidence_session, &name, step)?)
+    Ok(api::nearest_to_step(
+        &workspace,
+        &evidence_session,
+        &name,
+        step,
+    )?)
 }
 
 /// Puts a selector or descriptor the inspector shows on the system clipboard (see

@@ -50,6 +50,8 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
                 ..
             } => assert!(runs.cancel(run_id)),
             RunUpdate::Event { .. } => {}
+            // Live frames: the window watches the devices.
+            RunUpdate::Frame { .. } => {}
             RunUpdate::Ended { result, .. } => break *result.expect("a result"),
         }
     };
@@ -150,6 +152,8 @@ fn a_run_the_app_was_closed_during_is_offered_at_the_next_start_and_can_be_disca
                 ..
             } => assert!(runs.cancel(run_id)),
             RunUpdate::Event { .. } => {}
+            // Live frames: the window watches the devices.
+            RunUpdate::Frame { .. } => {}
             RunUpdate::Ended { .. } => break,
         }
     }

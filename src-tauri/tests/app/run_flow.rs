@@ -205,6 +205,8 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
                 ..
             } => reasons.push(a.verdict),
             RunUpdate::Event { .. } => {}
+            // Live frames: the window watches the devices.
+            RunUpdate::Frame { .. } => {}
             RunUpdate::Ended { result, .. } => {
                 break *result.expect("a cancelled run still has a result")
             }
@@ -269,6 +271,8 @@ fn a_run_on_a_device_that_is_gone_is_refused_with_the_devices_to_choose_from() {
     let error = loop {
         match rx.recv_timeout(Duration::from_secs(120)).expect("ended") {
             RunUpdate::Event { .. } => {}
+            // Live frames: the window watches the devices.
+            RunUpdate::Frame { .. } => {}
             RunUpdate::Ended { result, error, .. } => {
                 assert!(result.is_none());
                 break error.expect("a refusal");

@@ -19,13 +19,13 @@ const node = (over: Partial<InspectedNode> = {}): InspectedNode => ({
   ...over,
 });
 
-/** The button inside the toolbar inside the whole screen, sent outermost first. */
+/** The button inside the toolbar inside the whole screen, sent innermost first as the backend orders them. */
 const screenNode = node({ resource_id: "", text: "", content_desc: "", class: "android.widget.FrameLayout", bounds: [0, 0, 1080, 1920], maestro: null, robo: null });
 const toolbar = node({ resource_id: "com.shop:id/toolbar", text: "", content_desc: "", class: "android.view.ViewGroup", bounds: [0, 400, 1080, 1000] });
 const button = node();
 
 function setup(props: { nearest?: NearNode[] | null; found?: InspectedNode[]; copy?: (text: string) => Promise<void> } = {}) {
-  const inspect = vi.fn(async () => props.found ?? [screenNode, toolbar, button]);
+  const inspect = vi.fn(async () => props.found ?? [button, toolbar, screenNode]);
   const copy = vi.fn(props.copy ?? (async () => {}));
   render(NodeInspector, { image, inspect, copy, nearest: props.nearest ?? null });
   const stage = screen.getByTestId("inspector-stage");

@@ -9,6 +9,7 @@ const row = (attempt: number, candidate: number[], verdict: ShotRow["verdict"] =
   verdict,
   beforeStep: null,
   frame: null,
+  notFoundStep: null,
 });
 
 // A real ddmin-shaped history: baseline, two halves, single deletions, confirmation.

@@ -157,8 +157,8 @@ export class RunController {
  * same one (frames may arrive out of order). One entry per device, in arrival order. */
 export function newestFrames(frames: LiveFrame[], frame: LiveFrame): LiveFrame[] {
   const at = frames.findIndex((f) => f.device === frame.device);
-  if (at < 0) return [...frames, frame];
   const old = frames[at];
+  if (old === undefined) return [...frames, frame];
   const newer = frame.attempt > old.attempt || (frame.attempt === old.attempt && frame.seq > old.seq);
   if (!newer) return frames;
   return frames.map((f, i) => (i === at ? frame : f));

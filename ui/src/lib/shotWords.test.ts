@@ -12,6 +12,7 @@ describe("describeShot", () => {
       verdict: "reproduced",
       beforeStep: 12,
       frame: null,
+      notFoundStep: null,
     };
     setLocale("en", false);
     expect(describeShot(crash).verdict).toBe("Reproduced, the screen right before step 12");
@@ -30,6 +31,7 @@ describe("pictures", () => {
     verdict: "reproduced",
     beforeStep: null,
     frame,
+    notFoundStep: null,
   });
 
   it("names a filmstrip frame apart from its attempt's screenshot, in either language", () => {

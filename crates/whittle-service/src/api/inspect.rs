@@ -116,7 +116,12 @@ fn step_locator(
     let meta_file = std::fs::File::open(evidence_dir.join(META_FILE))
         .map_err(|e| unavailable(format!("the evidence session's meta cannot be read: {e}")))?;
     let meta = parse_meta(meta_file).map_err(|e| unavailable(e.to_string()))?;
-    let field = |name: &str| meta.extra.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+    let field = |name: &str| {
+        meta.extra
+            .get(name)
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
     let (Some(original), Some(crash_id)) = (field("original_session"), field("crash_id")) else {
         return Err(unavailable(
             "the evidence session does not name the session it minimized".into(),
@@ -125,7 +130,9 @@ fn step_locator(
     let dir = resolve_session_dir(workspace, &original).map_err(|e| unavailable(e.to_string()))?;
     let session = load_session(&dir).map_err(|e| unavailable(e.to_string()))?;
     let Some(crash) = session.crashes.iter().find(|c| c.crash_id == crash_id) else {
-        return Err(unavailable(format!("the session has no crash {crash_id:?}")));
+        return Err(unavailable(format!(
+            "the session has no crash {crash_id:?}"
+        )));
     };
     let plan =
         build_plan(&session.steps, &crash.repro_path).map_err(|e| unavailable(e.to_string()))?;
@@ -146,7 +153,9 @@ fn inspected(node: &InspectNode) -> InspectedNode {
         class: node.class.clone(),
         bounds: node.bounds,
         masked: node.masked,
-        maestro: locator.as_ref().map(|l| maestro_selector(l).trim_end().to_owned()),
+        maestro: locator
+            .as_ref()
+            .map(|l| maestro_selector(l).trim_end().to_owned()),
         robo: locator
             .as_ref()
             .and_then(robo_descriptor)

@@ -32,8 +32,8 @@ pub use decode::{
     MAX_SCREENSHOT_FILE_BYTES, MAX_SCREENSHOT_SIDE,
 };
 pub use error::MaskError;
-pub use omit::OmitReason;
 pub(crate) use nodes::blank_under;
+pub use omit::OmitReason;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;

@@ -149,7 +149,10 @@ mod tests {
     #[test]
     fn a_reviewer_mask_added_later_blanks_what_it_touches() {
         let h = Hierarchy {
-            elements: vec![element("Ann", [0, 0, 10, 10]), element("Bob", [20, 0, 30, 10])],
+            elements: vec![
+                element("Ann", [0, 0, 10, 10]),
+                element("Bob", [20, 0, 30, 10]),
+            ],
         };
         let mut nodes = picture_nodes(&h, 1.0, &[]);
         blank_under(&mut nodes, &[mask(9, 0, 1, 1)]);

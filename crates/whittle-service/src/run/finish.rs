@@ -14,8 +14,8 @@ use whittle_text::{
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
 use super::{
-    LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunEvents, RunNotice, RunOutcome,
-    RunSummary, DECODE_WARNINGS_FILE,
+    LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunEvents, RunNotice,
+    RunOutcome, RunSummary, DECODE_WARNINGS_FILE,
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};

@@ -140,7 +140,8 @@ impl<E: RunEvents> Search<'_, E> {
             };
             let batch = cursor.next(scheduler, free);
             if !batch.jobs.is_empty() {
-                self.on_event.event(RunEvent::Snapshot(scheduler.snapshot()));
+                self.on_event
+                    .event(RunEvent::Snapshot(scheduler.snapshot()));
                 let devices: Vec<usize> = pool.idle.split_off(pool.idle.len() - batch.jobs.len());
                 if halted.is_none() {
                     let problem = pool.meanwhile(self.capture_problem(&devices)).await;

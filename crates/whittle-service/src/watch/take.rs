@@ -64,8 +64,10 @@ pub(crate) async fn take_frame(
             let masked = std::fs::read(&path);
             let _ = std::fs::remove_file(&path);
             let masked = masked.map_err(|e| failed(e.to_string()))?;
-            let png = thumbnail_png(&masked, "live", LIVE_HEIGHT).map_err(|e| failed(e.to_string()))?;
-            let (small_w, small_h) = png_size(&png).ok_or_else(|| failed("unreadable frame".into()))?;
+            let png =
+                thumbnail_png(&masked, "live", LIVE_HEIGHT).map_err(|e| failed(e.to_string()))?;
+            let (small_w, small_h) =
+                png_size(&png).ok_or_else(|| failed("unreadable frame".into()))?;
             Ok(Taken {
                 png,
                 width: small_w,

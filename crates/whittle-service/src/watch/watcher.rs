@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use tokio::sync::Notify;
 use whittle_core::plan::{element_match, ReplayAction, ReplayPlan};
 
 use super::frame::{LiveFrame, LiveImage};
@@ -30,6 +31,9 @@ pub(crate) struct LiveWatch<'a> {
     package: &'a str,
     masking: &'a MaskingConfig,
     step: AtomicU32,
+    /// Rung when the step changes: a look is taken at once, while the element the step
+    /// acts on is still on the screen (a device takes a moment to carry out a tap).
+    moved: Notify,
 }
 
 impl<'a> LiveWatch<'a> {
@@ -52,21 +56,22 @@ impl<'a> LiveWatch<'a> {
             package,
             masking,
             step: AtomicU32::new(NO_STEP),
+            moved: Notify::new(),
         }
     }
 
     /// The observer the replay moves to each step before its action.
     pub(crate) fn marker(&self) -> StepMarker<'_> {
-        StepMarker(&self.step)
+        StepMarker {
+            step: &self.step,
+            moved: &self.moved,
+        }
     }
 
     /// Awaits `work` (the replay) while frames are taken and sent; looking stops as soon
     /// as it ends (a frame half taken is dropped, its raw file deleted).
     pub(crate) async fn during<T>(&self, work: impl Future<Output = T>) -> T {
-        let scratch = match tempfile::Builder::new()
-            .prefix(".whittle-live-")
-            .tempdir()
-        {
+        let scratch = match tempfile::Builder::new().prefix(".whittle-live-").tempdir() {
             Ok(dir) => dir,
             Err(e) => {
                 tracing::warn!(error = %e, "no scratch folder for live frames; not watching");
@@ -79,7 +84,10 @@ impl<'a> LiveWatch<'a> {
             loop {
                 let started = Instant::now();
                 self.look(scratch.path(), &mut seq).await;
-                tokio::time::sleep_until((started + LOOK_EVERY).into()).await;
+                tokio::select! {
+                    () = tokio::time::sleep_until((started + LOOK_EVERY).into()) => {}
+                    () = self.moved.notified() => {}
+                }
             }
         };
         tokio::select! {
@@ -127,12 +135,18 @@ impl<'a> LiveWatch<'a> {
             ReplayAction::PressButton { .. } | ReplayAction::Relaunch { .. } => return None,
         };
         let node = element_match::find(&taken.nodes, std::slice::from_ref(strategy))?;
-        Some(node.bounds.map(|v| (f64::from(v) / taken.shrink).round() as i32))
+        Some(
+            node.bounds
+                .map(|v| (f64::from(v) / taken.shrink).round() as i32),
+        )
     }
 }
 
 /// Moves the watch to the step whose action is next.
-pub(crate) struct StepMarker<'a>(&'a AtomicU32);
+pub(crate) struct StepMarker<'a> {
+    step: &'a AtomicU32,
+    moved: &'a Notify,
+}
 
 impl ReplayObserver for StepMarker<'_> {
     fn after_launch(&mut self) -> impl Future<Output = ()> + Send {
@@ -140,7 +154,9 @@ impl ReplayObserver for StepMarker<'_> {
     }
 
     fn before_action(&mut self, step: u32) -> impl Future<Output = ()> + Send {
-        self.0.store(step, Ordering::Relaxed);
+        self.step.store(step, Ordering::Relaxed);
+        // Stored for a look already under way, and a permit for the next one.
+        self.moved.notify_one();
         std::future::ready(())
     }
 

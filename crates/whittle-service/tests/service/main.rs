@@ -22,6 +22,7 @@ mod evidence_film_review;
 mod export_bundle;
 mod export_flows;
 mod export_repro_md;
+mod inspect_evidence;
 mod mask_burn;
 mod mask_formats;
 mod mask_hides_text;

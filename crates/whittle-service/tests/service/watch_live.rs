@@ -33,7 +33,10 @@ async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() 
         frames: |frame: LiveFrame| frames.lock().unwrap().push(frame),
     };
     let hub = Hub::connect(&s.config).await.unwrap();
-    let outcome = minimize(&hub, &s.config, options(), sink, CancellationToken::new())
+    // A few replays are enough to watch (the run ends on its budget).
+    let mut spec = options();
+    spec.max_replays = std::num::NonZeroU32::new(6).unwrap();
+    let outcome = minimize(&hub, &s.config, spec, sink, CancellationToken::new())
         .await
         .unwrap();
     hub.shutdown().await;
@@ -77,7 +80,9 @@ async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() 
     }
     // A tap's element is outlined while its step is the one being replayed.
     assert!(
-        frames.iter().any(|f| f.step.is_some() && f.outline.is_some()),
+        frames
+            .iter()
+            .any(|f| f.step.is_some() && f.outline.is_some()),
         "no frame outlined the element of its step"
     );
     // Per replay, the numbers count up.
@@ -97,7 +102,11 @@ async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() 
             .expect("an evidence session"),
     );
     for png in pngs(&evidence) {
-        let rel = png.strip_prefix(&evidence).unwrap().to_string_lossy().into_owned();
+        let rel = png
+            .strip_prefix(&evidence)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         assert!(
             rel.starts_with("screenshots/") || rel.starts_with("filmstrip/"),
             "{rel} is not an evidence picture"

@@ -139,6 +139,8 @@ pub fn drain(rx: &Receiver<RunUpdate>) -> (Vec<RunEvent>, RunResultView) {
             .expect("run ended in time")
         {
             RunUpdate::Event { event, .. } => events.push(event),
+            // Live frames: the window watches the devices.
+            RunUpdate::Frame { .. } => {}
             RunUpdate::Ended { result, error, .. } => {
                 return (
                     events,

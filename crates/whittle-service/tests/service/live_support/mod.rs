@@ -63,11 +63,18 @@ pub fn fast(bin: &Path) -> Setup {
     s
 }
 
-/// The same with the demo's waits (`demo/whittle.json`): replays long enough to watch.
+/// The same with the demo's waits (`demo/whittle.json`) and device timing
+/// (`demo/shop.json`: a launch takes 600 ms, an action 250 ms): replays long enough to
+/// watch.
 pub fn paced(bin: &Path) -> Setup {
     let s = setup(bin, &[], 20_000, |cfg| {
         cfg["timing"] = json!({"settle_ms": 300, "drain_interval_ms": 250, "action_pause_ms": 100});
     });
+    let model = s.dir.path().join("shop.json");
+    let mut app: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    app["timing"] = json!({"launch_ms": 600, "action_ms": 250});
+    std::fs::write(&model, app.to_string()).unwrap();
     write_session(&s);
     s
 }
