@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import RunView from "./RunView.svelte";
-import { commandCalls, emitEnded, emitEvents, fakeBackend } from "../test/ipc";
+import { commandCalls, emitEnded, emitEvents, emitFrames, fakeBackend } from "../test/ipc";
 import { checkoutDetail } from "../test/fixtures";
 import { events, frame, result, screenshotView, shot } from "../test/runFixtures";
 
@@ -50,6 +50,34 @@ describe("RunView", () => {
     expect(screen.getByTestId("banner-review")).toBeInTheDocument();
     expect(pathMarks()).toEqual(["kept", "kept", "removed", "kept"]);
     expect(onbusychange).toHaveBeenLastCalledWith(false);
+  });
+
+  it("shows each device's newest live frame during the run, marks the step it replays, and drops the view at the end", async () => {
+    setup();
+    await startAndRun(6); // attempt 2 (candidate [4]) is running
+    const live = (device: string, seq: number, step: number | null) => ({
+      device,
+      attempt: 2,
+      step,
+      seq,
+      image: { data_url: `data:image/png;base64,${device}${seq}`, width: 108, height: 192 },
+      omitted: null,
+      outline: [10, 20, 50, 60] as [number, number, number, number],
+    });
+    await emitFrames(3, [live("sim-1", 1, null), live("sim-2", 1, 4), live("sim-1", 2, 4)]);
+    const view = await screen.findByTestId("live-view");
+    const devices = within(view).getAllByTestId("live-device");
+    expect(devices.map((d) => d.dataset.device)).toEqual(["sim-1", "sim-2"]);
+    expect(within(devices[0]!).getByRole("img")).toHaveAttribute("src", "data:image/png;base64,sim-12");
+    const replaying = within(screen.getByRole("list", { name: "Step path" }))
+      .getAllByRole("listitem")
+      .filter((li) => li.getAttribute("aria-current") === "step")
+      .map((li) => li.dataset.stepIndex);
+    expect(replaying).toEqual(["4"]);
+
+    await emitEvents(3, events.slice(6));
+    await emitEnded(3, result);
+    await waitFor(() => expect(screen.queryByTestId("live-view")).not.toBeInTheDocument());
   });
 
   it("opens an attempt's screenshot, compares it with a related attempt, walks on after omitting it", async () => {

@@ -58,6 +58,41 @@ const dialog = () => screen.getByTestId("screenshot-viewer");
 const shown = () => dialog().dataset.shot;
 
 describe("ScreenshotViewer", () => {
+  it("inspects elements; where a step's element was not found, opens on the nodes nearest to it", async () => {
+    const node = {
+      resource_id: "com.example.shop:id/btn_cart",
+      text: "Cart",
+      content_desc: "",
+      class: "android.widget.Button",
+      bounds: [0, 0, 100, 50] as [number, number, number, number],
+      masked: false,
+      maestro: 'id: "com.example.shop:id/btn_cart"',
+      robo: '{"resourceId":"com.example.shop:id/btn_cart"}',
+    };
+    const calls = backend({
+      nearest_nodes: () => [{ node, score: 0.62, matched_on: "identifier" }],
+      inspect_point: () => [node],
+      copy_text: () => null,
+    });
+    const notFound = shots.map((r) => (r.attempt === 4 ? { ...r, notFoundStep: 5 } : r));
+    open({ shots: notFound, start: shot(4) });
+    const nearest = await screen.findByTestId("nearest-nodes");
+    expect(nearest).toHaveTextContent("com.example.shop:id/btn_cart");
+    expect(commandCalls(calls, "nearest_nodes")[0]).toMatchObject({ name: shot(4), step: 5 });
+    // Back to masking, and the mask editor is there again.
+    await fireEvent.click(screen.getByTestId("inspect-toggle"));
+    expect(screen.queryByTestId("node-inspector")).not.toBeInTheDocument();
+    expect(await screen.findAllByTestId("mask-canvas")).not.toHaveLength(0);
+  });
+
+  it("opens on the mask editor for an attempt whose elements were all found", async () => {
+    const calls = backend();
+    open();
+    await screen.findAllByTestId("mask-canvas");
+    expect(screen.queryByTestId("node-inspector")).not.toBeInTheDocument();
+    expect(commandCalls(calls, "nearest_nodes")).toHaveLength(0);
+  });
+
   it("loads the archived screenshot, says what it shows, and starts with Solid", async () => {
     const calls = backend({ screenshot_image: (a) => ({ ...screenshotView(a.name as string), style: "pixelate" }) });
     open();

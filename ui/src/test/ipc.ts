@@ -3,6 +3,7 @@
 import type { Channel } from "@tauri-apps/api/core";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { RunEnded, RunEvent, RunResultView } from "../lib/runTypes";
+import type { LiveFrame } from "../lib/watchTypes";
 
 let lastChannel: ((message: unknown) => void) | null = null;
 
@@ -36,6 +37,12 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 
 export async function emitEvents(runId: number, events: RunEvent[]): Promise<void> {
   for (const event of events) send({ kind: "event", run_id: runId, event });
+  await settle();
+}
+
+/** Live frames of run `runId`, as the backend sends them while devices replay. */
+export async function emitFrames(runId: number, frames: LiveFrame[]): Promise<void> {
+  for (const frame of frames) send({ kind: "frame", run_id: runId, frame });
   await settle();
 }
 
