@@ -26,7 +26,11 @@ pub enum QueueUpdate {
     Queue { view: QueueView },
     /// One update of entry `entry`'s run, as `start_run` sends it (its events, then
     /// exactly one `ended`).
-    Run { entry: u32, update: RunUpdate },
+    Run {
+        entry: u32,
+        /// Boxed in Rust only; the JSON is the `RunUpdate` itself.
+        update: Box<RunUpdate>,
+    },
 }
 
 /// The window's queue: the last one started (kept after it ended, so its view stays).
@@ -83,7 +87,10 @@ pub fn start(
                     run_id,
                     event: *event,
                 };
-                send(QueueUpdate::Run { entry, update });
+                send(QueueUpdate::Run {
+                    entry,
+                    update: Box::new(update),
+                });
             }
             QueueEvent::Ended { entry, result } => {
                 let update = match *result {
@@ -113,7 +120,10 @@ pub fn start(
                         error: Some(AppError::run_failed(&e).payload()),
                     },
                 };
-                send(QueueUpdate::Run { entry, update });
+                send(QueueUpdate::Run {
+                    entry,
+                    update: Box::new(update),
+                });
             }
         };
         driver.run(&config, &RunSpec::new(""), on_event).await;
