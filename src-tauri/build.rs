@@ -37,6 +37,13 @@ fn main() {
         "ticket_markdown",
         "copy_ticket_markdown",
         "filmstrip",
+        "start_queue",
+        "pause_queue",
+        "resume_queue",
+        "move_queue_entry",
+        "cancel_queue_entry",
+        "cancel_queue",
+        "queue_view",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri build script failed");

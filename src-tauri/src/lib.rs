@@ -11,6 +11,7 @@ pub mod commands;
 pub mod error;
 pub mod formats;
 pub mod logging;
+pub mod queue_control;
 pub mod result_actions;
 pub mod reveal;
 pub mod run_control;
@@ -39,6 +40,13 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::discard_run,
         commands::interrupted_runs,
         commands::cancel_run,
+        commands::start_queue,
+        commands::pause_queue,
+        commands::resume_queue,
+        commands::move_queue_entry,
+        commands::cancel_queue_entry,
+        commands::cancel_queue,
+        commands::queue_view,
         commands::approve_run,
         commands::export_run,
         commands::reveal_path,

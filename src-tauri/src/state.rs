@@ -6,6 +6,7 @@ use std::sync::Arc;
 use whittle_service::api::{OwnRuns, OWN_RUNS_FILE};
 
 use crate::app_config::{configured_workspace, find_config, ConfigChoice};
+use crate::queue_control::QueueSlot;
 use crate::runs::Runs;
 use crate::workspace_watch::WorkspaceWatch;
 
@@ -22,6 +23,8 @@ pub struct AppState {
     /// Where the rolling log files go; `None` when the OS has no such folder.
     pub log_dir: Option<PathBuf>,
     pub runs: Arc<Runs>,
+    /// The *Minimize all* queue (it holds `runs`' slot while it works).
+    pub queue: Arc<QueueSlot>,
     /// Follows the open workspace's folder.
     pub watch: Arc<WorkspaceWatch>,
 }
@@ -38,6 +41,7 @@ impl AppState {
             setup,
             log_dir: None,
             runs: Arc::default(),
+            queue: Arc::default(),
             watch: Arc::default(),
         }
     }

@@ -3,7 +3,7 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import { checkoutDetail, checkoutNpe, sessions } from "./test/fixtures";
-import { commandCalls, emitEvents, fakeBackend } from "./test/ipc";
+import { channelSender, commandCalls, emitEvents, fakeBackend } from "./test/ipc";
 import { events } from "./test/runFixtures";
 
 type Calls = Array<{ cmd: string; args: unknown }>;
@@ -26,6 +26,45 @@ function backend(overrides: Record<string, (args: unknown) => unknown> = {}): Ca
 }
 
 describe("App (mocked IPC)", () => {
+  it("minimizes all from the header: the queue's view and its item's live frames are shown as the backend sends them", async () => {
+    let send: (message: unknown) => void = () => {};
+    const entry = (id: number, state: unknown) => ({ id, session: checkoutNpe.session_id, crash_id: `c${id}`, label: null, state });
+    const first = { entries: [entry(1, { state: "waiting" }), entry(2, { state: "waiting" })], paused: false, running: true };
+    const calls = backend({
+      start_queue: (args) => {
+        send = channelSender((args as { onUpdate: unknown }).onUpdate);
+        return first;
+      },
+      interrupted_runs: () => [],
+    });
+    render(App);
+    await screen.findByRole("listbox", { name: "Sessions" });
+    await fireEvent.click(screen.getByTestId("minimize-all"));
+    await waitFor(() => expect(screen.getAllByTestId("queue-entry")).toHaveLength(2));
+    expect(calls).toContainEqual({
+      cmd: "start_queue",
+      args: expect.objectContaining({ workspace: "/home/tester/whittle/demo/workspace", session: null }),
+    });
+    // While it works, neither another queue nor a single run can start.
+    expect(screen.getByTestId("minimize-all")).toBeDisabled();
+
+    const running = { state: "running", evidence_session: "e1", attempts: 2, max_replays: 30 };
+    send({ kind: "queue", view: { ...first, entries: [entry(1, running), entry(2, { state: "waiting" })] } });
+    const frame = { device: "sim-1", attempt: 3, step: null, seq: 1, image: { data_url: "data:image/png;base64,QQ==", width: 10, height: 20 }, omitted: null, outline: null };
+    send({ kind: "run", entry: 1, update: { kind: "frame", run_id: 1, frame } });
+    expect(await screen.findByTestId("live-view")).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getAllByTestId("queue-entry").map((e) => e.dataset.state)).toEqual(["running", "waiting"]),
+    );
+
+    send({ kind: "run", entry: 1, update: { kind: "ended", run_id: 1, result: null, error: null } });
+    send({ kind: "queue", view: { ...first, running: false, entries: [entry(1, { state: "cancelled" }), entry(2, { state: "cancelled" })] } });
+    await waitFor(() => expect(screen.queryByTestId("live-view")).not.toBeInTheDocument());
+    expect(screen.getByTestId("minimize-all")).toBeEnabled();
+    await fireEvent.click(screen.getByTestId("queue-close"));
+    expect(screen.queryByTestId("queue-panel")).not.toBeInTheDocument();
+  });
+
   it("opens on the default workspace and lists its sessions", async () => {
     const calls = backend();
     render(App);

@@ -35,6 +35,23 @@ export const commands = {
 	interruptedRuns: (workspace: string) => __TAURI_INVOKE<InterruptedRun[]>("interrupted_runs", { workspace }),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
 	cancelRun: (runId: number) => __TAURI_INVOKE<boolean>("cancel_run", { runId }),
+	/**
+	 *  Queues every crash group of `session` (or of the whole workspace) not yet minimized
+	 *  and runs them one after another; every change and each item's run arrive on
+	 *  `on_update`. Holds the run slot: no single run starts until the queue ends.
+	 */
+	startQueue: (workspace: string, session: string | null, includeMinimized: boolean, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, includeMinimized, onUpdate })),
+	/**  The running item finishes; the next one waits for `resume_queue`. */
+	pauseQueue: () => __TAURI_INVOKE<boolean>("pause_queue"),
+	resumeQueue: () => __TAURI_INVOKE<boolean>("resume_queue"),
+	/**  Moves waiting entry `id` to `to_index`; false when it is not waiting. */
+	moveQueueEntry: (id: number, toIndex: number) => __TAURI_INVOKE<boolean>("move_queue_entry", { id, toIndex }),
+	/**  Cancels a waiting entry, or asks the running one to stop. */
+	cancelQueueEntry: (id: number) => __TAURI_INVOKE<boolean>("cancel_queue_entry", { id }),
+	/**  Cancels every waiting entry and the running one; the queue ends. */
+	cancelQueue: () => __TAURI_INVOKE<boolean>("cancel_queue"),
+	/**  The window's queue as it stands, if one was started. */
+	queueView: () => __TAURI_INVOKE<QueueView_Serialize | null>("queue_view"),
 	/**  Writes the finished run's result into the original session's sidecar. */
 	approveRun: (evidenceSession: string) => typedError<Approval, ErrorPayload_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession })),
 	/**  Writes the bug-ticket bundle into `folder` and returns the bundle's path. */
@@ -1086,6 +1103,137 @@ export type ProofRow = {
 	removed_step: number,
 	candidate: number[],
 	outcomes: boolean[],
+};
+
+export type QueueEntry = QueueEntry_Serialize | QueueEntry_Deserialize;
+
+export type QueueEntry_Deserialize = {
+	/**  Unique within the queue, from 1 in the queue's first order. */
+	id: number,
+	session: string,
+	crash_id: string,
+	label?: string | null,
+	state: QueueState_Deserialize,
+};
+
+export type QueueEntry_Serialize = {
+	/**  Unique within the queue, from 1 in the queue's first order. */
+	id: number,
+	session: string,
+	crash_id: string,
+	label: string | null,
+	state: QueueState_Serialize,
+};
+
+/**  Why a crash group is in the queue but will not be run. */
+export type QueueSkipReason = QueueSkipReason_Serialize | QueueSkipReason_Deserialize;
+
+/**  Why a crash group is in the queue but will not be run. */
+export type QueueSkipReason_Deserialize = 
+/**  Its approved result still validates (see the module documentation). */
+{ kind: "already_minimized"; evidence_session: string } | 
+/**
+ *  Its replay plan does not allow a live run (a run would only give a static
+ *  suggestion); `plan_problem` says why when the plan cannot be built at all.
+ */
+{ kind: "no_live_run"; plan_problem?: string | null };
+
+/**  Why a crash group is in the queue but will not be run. */
+export type QueueSkipReason_Serialize = 
+/**  Its approved result still validates (see the module documentation). */
+{ kind: "already_minimized"; evidence_session: string } | 
+/**
+ *  Its replay plan does not allow a live run (a run would only give a static
+ *  suggestion); `plan_problem` says why when the plan cannot be built at all.
+ */
+{ kind: "no_live_run"; plan_problem: string | null };
+
+export type QueueState = QueueState_Serialize | QueueState_Deserialize;
+
+export type QueueState_Deserialize = { state: "waiting" } | 
+/**
+ *  Its run is going on: the evidence session once the run started, the attempts
+ *  finished so far, and the run's budget (0 until it started).
+ */
+{ state: "running"; evidence_session?: string | null; attempts: number; max_replays: number } | 
+/**
+ *  The run ended with evidence: the run's own summary (a cancelled or failed run
+ *  included, `summary.end` says which).
+ */
+{ state: "finished"; summary: RunSummary_Deserialize } | 
+/**  The run was refused, or failed before its evidence existed. */
+{ state: "failed"; refusal: RunRefusal_Deserialize } | 
+/**  Cancelled before it ran (or before its run's evidence existed). */
+{ state: "cancelled" } | { state: "skipped"; reason: QueueSkipReason_Deserialize };
+
+export type QueueState_Serialize = { state: "waiting" } | 
+/**
+ *  Its run is going on: the evidence session once the run started, the attempts
+ *  finished so far, and the run's budget (0 until it started).
+ */
+{ state: "running"; evidence_session: string | null; attempts: number; max_replays: number } | 
+/**
+ *  The run ended with evidence: the run's own summary (a cancelled or failed run
+ *  included, `summary.end` says which).
+ */
+{ state: "finished"; summary: RunSummary_Serialize } | 
+/**  The run was refused, or failed before its evidence existed. */
+{ state: "failed"; refusal: RunRefusal_Serialize } | 
+/**  Cancelled before it ran (or before its run's evidence existed). */
+{ state: "cancelled" } | { state: "skipped"; reason: QueueSkipReason_Serialize };
+
+/**  What the queue sends the window, over the channel `start_queue` was given. */
+export type QueueUpdate = QueueUpdate_Serialize | QueueUpdate_Deserialize;
+
+/**  What the queue sends the window, over the channel `start_queue` was given. */
+export type QueueUpdate_Deserialize = 
+/**  The whole queue, on every change. */
+{ kind: "queue"; view: QueueView_Deserialize } | 
+/**
+ *  One update of entry `entry`'s run, as `start_run` sends it (its events, then
+ *  exactly one `ended`).
+ */
+{ kind: "run"; entry: number; 
+/**  Boxed in Rust only; the JSON is the `RunUpdate` itself. */
+update: RunUpdate_Deserialize };
+
+/**  What the queue sends the window, over the channel `start_queue` was given. */
+export type QueueUpdate_Serialize = 
+/**  The whole queue, on every change. */
+{ kind: "queue"; view: QueueView_Serialize } | 
+/**
+ *  One update of entry `entry`'s run, as `start_run` sends it (its events, then
+ *  exactly one `ended`).
+ */
+{ kind: "run"; entry: number; 
+/**  Boxed in Rust only; the JSON is the `RunUpdate` itself. */
+update: RunUpdate_Serialize };
+
+/**  The queue as a front end shows it. */
+export type QueueView = QueueView_Serialize | QueueView_Deserialize;
+
+/**  The queue as a front end shows it. */
+export type QueueView_Deserialize = {
+	entries: QueueEntry_Deserialize[],
+	/**  No further item starts until the queue is resumed. */
+	paused: boolean,
+	/**
+	 *  The queue is being worked through: started and not yet ended (also while
+	 *  paused). False before [`Queue::run`] and once it returned.
+	 */
+	running: boolean,
+};
+
+/**  The queue as a front end shows it. */
+export type QueueView_Serialize = {
+	entries: QueueEntry_Serialize[],
+	/**  No further item starts until the queue is resumed. */
+	paused: boolean,
+	/**
+	 *  The queue is being worked through: started and not yet ended (also while
+	 *  paused). False before [`Queue::run`] and once it returned.
+	 */
+	running: boolean,
 };
 
 /**  How far the result can be trusted: the assessment's rating. */

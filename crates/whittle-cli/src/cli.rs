@@ -141,8 +141,20 @@ fn variable(s: &str) -> Result<(String, String), String> {
 #[derive(Debug, clap::Args)]
 pub struct MinimizeArgs {
     /// Session id, or an absolute session folder inside the workspace.
-    #[arg(required_unless_present = "resume")]
+    #[arg(required_unless_present_any = ["resume", "all"])]
     pub session: Option<String>,
+    /// Minimize every crash group of the workspace not yet minimized, one after another
+    /// (each on the device pool of --devices), and end with a summary table (--json: one
+    /// object per crash group per line). A crash group whose approved result still
+    /// validates is skipped unless --include-minimized. Ctrl-C cancels the whole queue.
+    #[arg(long, conflicts_with_all = ["session", "resume", "crash"])]
+    pub all: bool,
+    /// With --all: the workspace to minimize (default: the config's).
+    #[arg(long, value_name = "DIR", requires = "all")]
+    pub workspace: Option<PathBuf>,
+    /// With --all: also queue the crash groups already minimized.
+    #[arg(long, requires = "all")]
+    pub include_minimized: bool,
     /// Continue an interrupted (or failed, or cancelled) run in its evidence session: the
     /// attempts it recorded are not replayed again. Session, crash, strategy and budget
     /// are the run's own; --device and --devices may change.
@@ -174,10 +186,12 @@ pub struct MinimizeArgs {
     /// single try. A resumed run keeps the tries it started with.
     #[arg(long, allow_negative_numbers = true)]
     pub baseline_tries: Option<String>,
-    /// Print one JSON object instead of the report.
+    /// Print one JSON object instead of the report (with --all: one per crash group, one
+    /// a line).
     #[arg(long)]
     pub json: bool,
-    /// Write the minimized path to crashes.minimized.json without asking.
+    /// Write the minimized path to crashes.minimized.json without asking (with --all:
+    /// every item's result that may be written back; without it, --all writes nothing).
     #[arg(long)]
     pub approve: bool,
 }

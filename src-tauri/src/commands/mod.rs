@@ -3,12 +3,14 @@
 
 mod evidence;
 mod formats;
+mod queue;
 mod run;
 mod sessions;
 mod setup;
 
 pub use evidence::*;
 pub use formats::*;
+pub use queue::*;
 pub use run::*;
 pub use sessions::*;
 pub use setup::*;

@@ -13,7 +13,7 @@ import {
 } from "../bindings";
 import { t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
-import type { InspectedNode, LiveFrame, NearNode } from "./watchTypes";
+import type { InspectedNode, LiveFrame, NearNode, QueueUpdate, QueueView } from "./watchTypes";
 import type {
   Approval,
   Device,
@@ -152,6 +152,27 @@ export const api = {
   ): Promise<InspectedNode[]> => unwrap(await commands.inspectPoint(workspace, evidenceSession, name, x, y)),
   nearestNodes: async (workspace: string, evidenceSession: string, name: string, step: number): Promise<NearNode[]> =>
     unwrap(await commands.nearestNodes(workspace, evidenceSession, name, step)),
+  /** *Minimize all*: the crash groups of `session` (or of the whole workspace) not yet
+   *  minimized, queued; every change of the queue and its runs goes to `onUpdate`. */
+  startQueue: async (
+    workspace: string,
+    session: string | null,
+    onUpdate: (update: QueueUpdate) => void,
+  ): Promise<QueueView> =>
+    unwrap(
+      await commands.startQueue(
+        workspace,
+        session,
+        false,
+        // The backend sends, the window receives: the channel carries the Serialize shape.
+        new Channel<QueueUpdate>(onUpdate) as unknown as Parameters<typeof commands.startQueue>[3],
+      ),
+    ) as QueueView,
+  pauseQueue: (): Promise<boolean> => commands.pauseQueue(),
+  resumeQueue: (): Promise<boolean> => commands.resumeQueue(),
+  moveQueueEntry: (id: number, toIndex: number): Promise<boolean> => commands.moveQueueEntry(id, toIndex),
+  cancelQueueEntry: (id: number): Promise<boolean> => commands.cancelQueueEntry(id),
+  cancelQueue: (): Promise<boolean> => commands.cancelQueue(),
   copyText: async (text: string): Promise<void> => {
     unwrap(await commands.copyText(text));
   },

@@ -1,6 +1,4 @@
 // What the live view, the element inspector and the run queue are shown.
-import type { RunRefusal_Serialize } from "../bindings";
-import type { RunSummary, ShotOmission } from "./runTypes";
 
 /** Left, top, right, bottom, in the picture's pixels. */
 export type Bounds = [number, number, number, number];
@@ -12,14 +10,9 @@ export type {
   NearNode_Serialize as NearNode,
 } from "../bindings";
 
-export type QueueView = { entries: QueueEntry[]; paused: boolean; running: boolean };
-
-export type QueueEntry = { id: number; session: string; crash_id: string; label: string | null; state: QueueState };
-
-export type QueueState =
-  | { state: "waiting" }
-  | { state: "running"; evidence_session: string | null; attempts: number; max_replays: number }
-  | { state: "finished"; summary: RunSummary }
-  | { state: "failed"; refusal: RunRefusal_Serialize }
-  | { state: "cancelled" }
-  | { state: "skipped"; reason: { kind: "already_minimized"; evidence_session: string } };
+export type {
+  QueueView_Serialize as QueueView,
+  QueueEntry_Serialize as QueueEntry,
+  QueueState_Serialize as QueueState,
+  QueueUpdate_Serialize as QueueUpdate,
+} from "../bindings";

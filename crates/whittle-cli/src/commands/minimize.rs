@@ -1,3 +1,4 @@
+mod all;
 mod filmstrip;
 mod pool;
 mod rates;
@@ -24,6 +25,11 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
         Ok(job) => job,
         Err(e) => return super::refusal::count(&e, args.json),
     };
+    if args.all {
+        if let RunJob::New(template) = job {
+            return all::run(config, &args, template).await;
+        }
+    }
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     let ctrl_c = tokio::spawn(async move {

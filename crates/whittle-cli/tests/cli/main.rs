@@ -20,6 +20,7 @@ mod leak_scan;
 mod locale_cli;
 mod log_colour_cli;
 mod mcp_cli;
+mod minimize_all_cli;
 mod minimize_cli;
 mod minimize_crashes_cli;
 mod minimize_devices_cli;

@@ -33,6 +33,10 @@ const SKIPPED: &[(&str, &str)] = &[
         "the build this test runs after: the binaries are the ones under test",
     ),
     (
+        "target/debug/whittle minimize --all",
+        "exits with the worst item's code, which the demo's flaky crash makes vary (minimize_all_cli.rs runs --all on a copy of the demo)",
+    ),
+    (
         "target/debug/whittle minimize --resume",
         "needs a run cut off mid-search (resume_cli.rs kills one and resumes it)",
     ),

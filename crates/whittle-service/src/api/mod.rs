@@ -7,6 +7,7 @@
 //! | Action | Here |
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
+//! | *Minimize all*: a queue of crash groups, run one after another, paused, reordered, cancelled | [`plan_queue`] ([`QueueScope`], the skip rule) → [`Queue`] ([`Queue::run`], [`Queue::view`] → [`QueueView`]) |
 //! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
 //! | reopen a past run | [`reopen`] |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
@@ -37,6 +38,8 @@ mod inspect;
 mod own_runs;
 pub mod pictures;
 mod privacy_setting;
+mod queue;
+mod queue_plan;
 mod record;
 mod refusal;
 mod reopen;
@@ -66,6 +69,10 @@ pub use import::{import, read_import, ImportRefusal, ImportRequest};
 pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
+pub use queue::{Queue, QueueEntry, QueueEvent, QueueState, QueueView};
+pub use queue_plan::{
+    plan_queue, QueueItem, QueuePlan, QueueScope, QueueSkipReason, UnreadableSession,
+};
 pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded, RecordFailure};
 pub use refusal::{
     CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,

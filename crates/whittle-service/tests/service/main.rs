@@ -32,6 +32,7 @@ mod mask_popups;
 mod mask_real_dumps;
 mod mask_screenshot;
 mod module_layers;
+mod queue_all;
 mod recorded_run;
 mod replay_waits;
 mod resume_live;

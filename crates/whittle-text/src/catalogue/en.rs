@@ -186,5 +186,29 @@ pub(super) static EN: Catalogue = Catalogue {
             format!("attempt {attempt}/{max} · {phase} · [{candidate}]")
         },
         phase: |phase| phase.to_owned(),
+        queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_columns: [
+            "Session", "Crash", "Result", "Steps", "Attempts", "Evidence",
+        ],
+        queue_end: |status| {
+            match status {
+                "minimized" => "minimized",
+                "unproven" => "shortest so far (unproven)",
+                "not_reproduced" => "not reproduced",
+                "static" => "static suggestion only",
+                "capture_failed" => "capture failed",
+                "runtime_failed" => "device failed",
+                "cancelled" => "cancelled",
+                other => other,
+            }
+            .to_owned()
+        },
+        queue_failed: |kind| format!("refused: {kind}"),
+        queue_cancelled: "cancelled",
+        queue_waiting: "not run",
+        queue_already_minimized: "skipped: already minimized",
+        queue_no_live_run: "skipped: no live run possible",
+        queue_unreadable: |session, why| format!("session {session} left out: {why}"),
+        queue_empty: "no crash group to minimize",
     },
 };

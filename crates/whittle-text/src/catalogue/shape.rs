@@ -113,4 +113,23 @@ pub struct CliWords {
     pub attempt: fn(u32, u32, &str, &str) -> String,
     /// A search phase's name (`baseline`, `bisect`, …) in this language.
     pub phase: fn(&str) -> String,
+    /// `minimize --all`: the line before each item's run ("[2/5] SESSION CRASH").
+    pub queue_item: fn(u32, u32, &str, &str) -> String,
+    /// `minimize --all`: the summary table's column headings (session, crash, result,
+    /// steps original→minimal, attempts, evidence session).
+    pub queue_columns: [&'static str; 6],
+    /// A finished item's result: its run's end (`RunEnd::status`, e.g. `minimized`).
+    pub queue_end: fn(&str) -> String,
+    /// An item whose run was refused or failed before its evidence: the refusal's kind.
+    pub queue_failed: fn(&str) -> String,
+    pub queue_cancelled: &'static str,
+    pub queue_waiting: &'static str,
+    /// Skipped: its approved result still validates.
+    pub queue_already_minimized: &'static str,
+    /// Skipped: its plan allows no live run.
+    pub queue_no_live_run: &'static str,
+    /// A session left out of the queue because it cannot be read: the session, why.
+    pub queue_unreadable: fn(&str, &str) -> String,
+    /// No crash group to minimize.
+    pub queue_empty: &'static str,
 }

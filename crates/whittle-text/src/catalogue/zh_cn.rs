@@ -176,5 +176,27 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
             }
             .to_owned()
         },
+        queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_columns: ["会话", "崩溃", "结果", "步骤", "尝试", "证据"],
+        queue_end: |status| {
+            match status {
+                "minimized" => "最小路径，已收敛",
+                "unproven" => "当前最短候选（未完成最小性证明）",
+                "not_reproduced" => "未复现",
+                "static" => "仅静态建议",
+                "capture_failed" => "日志抓取失败",
+                "runtime_failed" => "设备失败",
+                "cancelled" => "已取消",
+                other => other,
+            }
+            .to_owned()
+        },
+        queue_failed: |kind| format!("被拒绝：{kind}"),
+        queue_cancelled: "已取消",
+        queue_waiting: "未运行",
+        queue_already_minimized: "已跳过：已最小化",
+        queue_no_live_run: "已跳过：无法现场回放",
+        queue_unreadable: |session, why| format!("会话 {session} 未纳入：{why}"),
+        queue_empty: "没有需要最小化的崩溃组",
     },
 };

@@ -1,0 +1,224 @@
+//! `whittle minimize --all`: every crash group of the workspace not yet minimized, run
+//! one after another by the application API's queue (`api::plan_queue`, `api::Queue`),
+//! each item's progress on stderr as a single run prints it, then a summary table on
+//! stdout rendered from each item's typed state (with `--json`, one object per crash
+//! group per line). Nothing is written back without `--approve`. The exit code is the
+//! worst of the items' (a skipped item counts as a live result; no crash group at all
+//! is "no result").
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use whittle_service::api::{
+    approve, plan_queue, Approvable, Queue, QueueEntry, QueueEvent, QueueScope, QueueSkipReason,
+    QueueState, RunSpec,
+};
+use whittle_service::config::Config;
+use whittle_service::run::RunEvent;
+
+use crate::cli::MinimizeArgs;
+use crate::exit::Exit;
+use crate::locale::{self, CliWords};
+use crate::progress::Progress;
+
+pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exit {
+    let words = locale::words();
+    let config = match &args.workspace {
+        Some(w) => config.for_workspace(&std::path::absolute(w).unwrap_or_else(|_| w.clone())),
+        None => config.clone(),
+    };
+    let plan = match plan_queue(
+        &config.workspace,
+        &QueueScope::Workspace,
+        args.include_minimized,
+    ) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("{}{e}", words.error);
+            return Exit::Usage;
+        }
+    };
+    for s in &plan.unreadable {
+        eprintln!(
+            "{}{}",
+            words.warning,
+            (words.queue_unreadable)(&s.session, &s.detail)
+        );
+    }
+    if plan.items.is_empty() {
+        eprintln!("{}", words.queue_empty);
+        return Exit::NoResult;
+    }
+    let to_run =
+        u32::try_from(plan.items.iter().filter(|i| i.skip.is_none()).count()).unwrap_or(u32::MAX);
+    let queue = Arc::new(Queue::new(&plan));
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let ctrl_c = {
+        let (queue, interrupted) = (Arc::clone(&queue), Arc::clone(&interrupted));
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("\n{}", locale::words().cancelling);
+                interrupted.store(true, Ordering::SeqCst);
+                queue.cancel_all();
+            }
+        })
+    };
+    let progress = Progress::new(args.json);
+    let budget = AtomicU32::new(0);
+    let started = AtomicU32::new(0);
+    let sidecars: Mutex<HashMap<u32, PathBuf>> = Mutex::default();
+    let approve_failed = AtomicBool::new(false);
+    let on_event = |event: QueueEvent| match event {
+        QueueEvent::Run { entry, event } => {
+            if let RunEvent::Started { .. } = *event {
+                let n = started.fetch_add(1, Ordering::Relaxed) + 1;
+                if !args.json {
+                    if let Some(e) = queue.view().entries.iter().find(|e| e.id == entry) {
+                        eprintln!("{}", (words.queue_item)(n, to_run, &e.session, &e.crash_id));
+                    }
+                }
+            }
+            progress.on_event(&event, &budget);
+        }
+        QueueEvent::Ended { entry, result } if args.approve => {
+            let Ok(outcome) = *result else {
+                return;
+            };
+            if interrupted.load(Ordering::SeqCst) {
+                return;
+            }
+            let Some(approvable) = outcome.pending.and_then(Approvable::stamp) else {
+                return;
+            };
+            match approve(&approvable) {
+                Ok((path, _)) => {
+                    sidecars
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(entry, path);
+                }
+                Err(e) => {
+                    eprintln!("{}{}{e}", words.error, words.not_written_back);
+                    approve_failed.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+        _ => {}
+    };
+    queue.run(&config, &template, on_event).await;
+    ctrl_c.abort();
+    let view = queue.view();
+    let sidecars = sidecars.into_inner().unwrap_or_else(|e| e.into_inner());
+    if args.json {
+        for entry in &view.entries {
+            let mut value = serde_json::to_value(entry).unwrap_or_default();
+            if let Some(map) = value.as_object_mut() {
+                map.insert(
+                    "sidecar".into(),
+                    sidecars
+                        .get(&entry.id)
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .into(),
+                );
+            }
+            println!("{value}");
+        }
+    } else {
+        print!("{}", table(words, &view.entries));
+    }
+    view.entries
+        .iter()
+        .map(|e| exit_of(&e.state))
+        .chain(
+            approve_failed
+                .load(Ordering::SeqCst)
+                .then_some(Exit::Infrastructure),
+        )
+        .max_by_key(|e| *e as u8)
+        .unwrap_or(Exit::NoResult)
+}
+
+/// An item's exit code, as its single run would have exited.
+fn exit_of(state: &QueueState) -> Exit {
+    match state {
+        QueueState::Finished { summary } => Exit::of_end(&summary.end),
+        QueueState::Failed { refusal } => Exit::of_refusal(refusal),
+        QueueState::Skipped { .. } => Exit::Live,
+        QueueState::Cancelled | QueueState::Waiting | QueueState::Running { .. } => {
+            Exit::Infrastructure
+        }
+    }
+}
+
+/// The summary table: one row per crash group, columns padded to their widest cell.
+fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
+    let dash = || "–".to_owned();
+    let mut rows: Vec<[String; 6]> = vec![words.queue_columns.map(str::to_owned)];
+    for e in entries {
+        let (result, steps, attempts, evidence) = match &e.state {
+            QueueState::Finished { summary } => (
+                (words.queue_end)(summary.end.status()),
+                format!(
+                    "{}→{}",
+                    summary.original_path.len(),
+                    if summary.minimal_path.is_empty() {
+                        dash()
+                    } else {
+                        summary.minimal_path.len().to_string()
+                    }
+                ),
+                summary.attempts.to_string(),
+                summary.evidence_session.clone().unwrap_or_else(dash),
+            ),
+            QueueState::Failed { refusal } => {
+                let kind = serde_json::to_value(refusal)
+                    .ok()
+                    .and_then(|v| v["kind"].as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                ((words.queue_failed)(&kind), dash(), dash(), dash())
+            }
+            QueueState::Skipped {
+                reason: QueueSkipReason::AlreadyMinimized { evidence_session },
+            } => (
+                words.queue_already_minimized.to_owned(),
+                dash(),
+                dash(),
+                evidence_session.clone(),
+            ),
+            QueueState::Skipped {
+                reason: QueueSkipReason::NoLiveRun { .. },
+            } => (words.queue_no_live_run.to_owned(), dash(), dash(), dash()),
+            QueueState::Cancelled => (words.queue_cancelled.to_owned(), dash(), dash(), dash()),
+            QueueState::Waiting | QueueState::Running { .. } => {
+                (words.queue_waiting.to_owned(), dash(), dash(), dash())
+            }
+        };
+        rows.push([
+            e.session.clone(),
+            e.crash_id.clone(),
+            result,
+            steps,
+            attempts,
+            evidence,
+        ]);
+    }
+    let mut widths = [0usize; 6];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(cell, w)| format!("{cell}{}", " ".repeat(w - cell.chars().count())))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,544 @@
+//! *Minimize all*: a queue of crash groups ([`super::queue_plan`] builds it) run one
+//! after another, each through the same [`run`] as a single run
+//! (`RunJob::New(RunSpec { session, crash: Some(crash_id), .. })`), every event handed
+//! to the caller tagged with its entry's id. [`Queue`] is the one place its state lives;
+//! a front end calls its controls from anywhere and renders [`Queue::view`].
+//!
+//! - **Pause**: the running item finishes; the next one does not start until
+//!   [`Queue::resume`].
+//! - **Reorder**: only waiting entries move ([`Queue::move_entry`]); the next item to
+//!   run is always the first waiting entry of the list.
+//! - **Cancel one**: a waiting entry becomes [`QueueState::Cancelled`]; the running one
+//!   is asked to stop through its run's cancel token, and ends as its run ends (a
+//!   cancelled run still finalizes its evidence: [`QueueState::Finished`] with the run's
+//!   own `cancelled` end).
+//! - **Cancel all**: every waiting entry is cancelled and the running one is asked to
+//!   stop; the queue then ends.
+//! - A refusal or failure of one item ([`QueueState::Failed`]) does not stop the queue.
+//!
+//! **Side by side.** Items run one at a time, never two at once: each item's run uses
+//! the device pool of the template's `RunSpec::devices` (its replays spread over up to
+//! that many devices), which is where parallelism happens. Running two crash groups on
+//! disjoint devices at once is not done.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use serde::Serialize;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::queue_plan::{QueuePlan, QueueSkipReason};
+use super::refusal::RunRefusal;
+use super::run_job::{run, RunFailure, RunJob};
+use crate::config::Config;
+use crate::result::RunSummary;
+use crate::run::{RunEvent, RunEvents, RunOutcome, RunSpec};
+use crate::watch::LiveFrame;
+
+/// The queue as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QueueView {
+    pub entries: Vec<QueueEntry>,
+    /// No further item starts until the queue is resumed.
+    pub paused: bool,
+    /// The queue is being worked through: started and not yet ended (also while
+    /// paused). False before [`Queue::run`] and once it returned.
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct QueueEntry {
+    /// Unique within the queue, from 1 in the queue's first order.
+    pub id: u32,
+    pub session: String,
+    pub crash_id: String,
+    pub label: Option<String>,
+    pub state: QueueState,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum QueueState {
+    Waiting,
+    /// Its run is going on: the evidence session once the run started, the attempts
+    /// finished so far, and the run's budget (0 until it started).
+    Running {
+        evidence_session: Option<String>,
+        attempts: u32,
+        max_replays: u32,
+    },
+    /// The run ended with evidence: the run's own summary (a cancelled or failed run
+    /// included, `summary.end` says which).
+    Finished {
+        summary: RunSummary,
+    },
+    /// The run was refused, or failed before its evidence existed.
+    Failed {
+        refusal: RunRefusal,
+    },
+    /// Cancelled before it ran (or before its run's evidence existed).
+    Cancelled,
+    Skipped {
+        reason: QueueSkipReason,
+    },
+}
+
+impl QueueState {
+    /// Ended, one way or another: it will not run (again).
+    pub fn is_over(&self) -> bool {
+        !matches!(self, QueueState::Waiting | QueueState::Running { .. })
+    }
+}
+
+/// What [`Queue::run`] hands its caller, in order.
+#[derive(Debug)]
+pub enum QueueEvent {
+    /// The queue changed (an item started, progressed or ended; a control was used).
+    Changed(QueueView),
+    /// One event of entry `entry`'s run.
+    Run { entry: u32, event: Box<RunEvent> },
+    /// A live look at a device during entry `entry`'s run, when the queue is watched
+    /// ([`Queue::watch_devices`]).
+    Frame { entry: u32, frame: Box<LiveFrame> },
+    /// Entry `entry`'s run returned: what it produced (approval and export work on the
+    /// outcome, as for a single run). Sent before the `Changed` that shows its state.
+    Ended {
+        entry: u32,
+        result: Box<Result<RunOutcome, RunFailure>>,
+    },
+}
+
+/// A queue of crash groups to minimize (see the module documentation).
+pub struct Queue {
+    inner: Mutex<Inner>,
+    /// Wakes the driver: a control was used (resume, cancel, a change to show).
+    poke: Notify,
+    /// Cancels the whole queue; each item's run token is a child of it.
+    all: CancellationToken,
+    /// Whether the caller shows the devices: then each run also sends live frames
+    /// (`crate::watch`).
+    watching: AtomicBool,
+}
+
+struct Inner {
+    entries: Vec<Slot>,
+    paused: bool,
+    running: bool,
+    started: bool,
+}
+
+struct Slot {
+    entry: QueueEntry,
+    /// The running item's cancel token.
+    cancel: Option<CancellationToken>,
+}
+
+/// What the driver does next.
+enum Next {
+    Run(u32, RunSpec, CancellationToken),
+    Wait,
+    Done,
+}
+
+impl Queue {
+    /// A queue of `plan`'s items, skipped ones already in their end state.
+    pub fn new(plan: &QueuePlan) -> Queue {
+        Queue::with_cancel(plan, CancellationToken::new())
+    }
+
+    /// As [`Queue::new`], cancelled as a whole when `all` is (e.g. by a front end's
+    /// quit).
+    pub fn with_cancel(plan: &QueuePlan, all: CancellationToken) -> Queue {
+        let entries = plan
+            .items
+            .iter()
+            .zip(1u32..)
+            .map(|(item, id)| Slot {
+                entry: QueueEntry {
+                    id,
+                    session: item.session.clone(),
+                    crash_id: item.crash_id.clone(),
+                    label: item.label.clone(),
+                    state: match &item.skip {
+                        Some(reason) => QueueState::Skipped {
+                            reason: reason.clone(),
+                        },
+                        None => QueueState::Waiting,
+                    },
+                },
+                cancel: None,
+            })
+            .collect();
+        Queue {
+            inner: Mutex::new(Inner {
+                entries,
+                paused: false,
+                running: false,
+                started: false,
+            }),
+            poke: Notify::new(),
+            all,
+            watching: AtomicBool::new(false),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves plain data behind; keep serving it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// From now on each item's run also sends live frames of its devices
+    /// ([`QueueEvent::Frame`]): for a caller that shows them (the window).
+    pub fn watch_devices(&self) {
+        self.watching.store(true, Ordering::Relaxed);
+    }
+
+    pub fn view(&self) -> QueueView {
+        let inner = self.lock();
+        QueueView {
+            entries: inner.entries.iter().map(|s| s.entry.clone()).collect(),
+            paused: inner.paused,
+            running: inner.running,
+        }
+    }
+
+    /// The running item finishes; the next does not start until [`Queue::resume`].
+    pub fn pause(&self) {
+        self.lock().paused = true;
+        self.poke.notify_one();
+    }
+
+    pub fn resume(&self) {
+        self.lock().paused = false;
+        self.poke.notify_one();
+    }
+
+    /// Moves waiting entry `id` to `to_index` in the list (clamped to its end); false
+    /// when `id` is not a waiting entry.
+    pub fn move_entry(&self, id: u32, to_index: usize) -> bool {
+        let mut inner = self.lock();
+        let Some(from) = inner
+            .entries
+            .iter()
+            .position(|s| s.entry.id == id && s.entry.state == QueueState::Waiting)
+        else {
+            return false;
+        };
+        let slot = inner.entries.remove(from);
+        let to = to_index.min(inner.entries.len());
+        inner.entries.insert(to, slot);
+        drop(inner);
+        self.poke.notify_one();
+        true
+    }
+
+    /// Cancels entry `id`: a waiting one is cancelled now, the running one is asked to
+    /// stop. False when it is neither.
+    pub fn cancel_entry(&self, id: u32) -> bool {
+        let mut inner = self.lock();
+        let Some(slot) = inner.entries.iter_mut().find(|s| s.entry.id == id) else {
+            return false;
+        };
+        let cancelled = match (&slot.entry.state, &slot.cancel) {
+            (QueueState::Waiting, _) => {
+                slot.entry.state = QueueState::Cancelled;
+                true
+            }
+            (QueueState::Running { .. }, Some(cancel)) => {
+                cancel.cancel();
+                true
+            }
+            _ => false,
+        };
+        drop(inner);
+        if cancelled {
+            self.poke.notify_one();
+        }
+        cancelled
+    }
+
+    /// Cancels every waiting entry and asks the running one to stop; the queue ends.
+    pub fn cancel_all(&self) {
+        self.all.cancel();
+        cancel_waiting(&mut self.lock());
+        self.poke.notify_one();
+    }
+
+    /// Works through the queue on the servers of `config`, each item's run made from
+    /// `template` with the item's session and crash (its other fields — budget,
+    /// devices, strategy, … — are every item's). Returns once no entry is waiting (or
+    /// the queue was cancelled); a second call returns at once.
+    pub async fn run(
+        &self,
+        config: &Config,
+        template: &RunSpec,
+        on_event: impl Fn(QueueEvent) + Send + Sync,
+    ) {
+        {
+            let mut inner = self.lock();
+            if inner.started {
+                return;
+            }
+            inner.started = true;
+            inner.running = true;
+        }
+        on_event(QueueEvent::Changed(self.view()));
+        loop {
+            match self.next(template) {
+                Next::Done => break,
+                Next::Wait => {
+                    tokio::select! {
+                        () = self.poke.notified() => {}
+                        () = self.all.cancelled() => {}
+                    }
+                    on_event(QueueEvent::Changed(self.view()));
+                }
+                Next::Run(entry, spec, cancel) => {
+                    on_event(QueueEvent::Changed(self.view()));
+                    let result = self.run_item(config, entry, spec, cancel, &on_event).await;
+                    self.end_item(entry, &result);
+                    on_event(QueueEvent::Ended {
+                        entry,
+                        result: Box::new(result),
+                    });
+                    on_event(QueueEvent::Changed(self.view()));
+                }
+            }
+        }
+        self.lock().running = false;
+        on_event(QueueEvent::Changed(self.view()));
+    }
+
+    /// Starts the first waiting entry, unless the queue is paused or over.
+    fn next(&self, template: &RunSpec) -> Next {
+        let mut inner = self.lock();
+        if self.all.is_cancelled() {
+            cancel_waiting(&mut inner);
+            return Next::Done;
+        }
+        let paused = inner.paused;
+        let Some(slot) = inner
+            .entries
+            .iter_mut()
+            .find(|s| s.entry.state == QueueState::Waiting)
+        else {
+            return Next::Done;
+        };
+        if paused {
+            return Next::Wait;
+        }
+        let cancel = self.all.child_token();
+        slot.cancel = Some(cancel.clone());
+        slot.entry.state = QueueState::Running {
+            evidence_session: None,
+            attempts: 0,
+            max_replays: 0,
+        };
+        let spec = RunSpec {
+            session: slot.entry.session.clone(),
+            crash: Some(slot.entry.crash_id.clone()),
+            ..template.clone()
+        };
+        Next::Run(slot.entry.id, spec, cancel)
+    }
+
+    /// Entry `entry`'s run, its events forwarded (and its progress kept) as they come;
+    /// a control used meanwhile is shown at once.
+    async fn run_item(
+        &self,
+        config: &Config,
+        entry: u32,
+        spec: RunSpec,
+        cancel: CancellationToken,
+        on_event: &(impl Fn(QueueEvent) + Send + Sync),
+    ) -> Result<RunOutcome, RunFailure> {
+        let on_run_event = |event: RunEvent| {
+            let changed = self.progress(entry, &event);
+            on_event(QueueEvent::Run {
+                entry,
+                event: Box::new(event),
+            });
+            if changed {
+                on_event(QueueEvent::Changed(self.view()));
+            }
+        };
+        let on_frame = |frame: LiveFrame| {
+            on_event(QueueEvent::Frame {
+                entry,
+                frame: Box::new(frame),
+            })
+        };
+        let sink = ItemEvents {
+            events: on_run_event,
+            frames: on_frame,
+            watching: self.watching.load(Ordering::Relaxed),
+        };
+        let item = run(config, RunJob::New(spec), sink, cancel);
+        tokio::pin!(item);
+        loop {
+            tokio::select! {
+                result = &mut item => return result,
+                () = self.poke.notified() => on_event(QueueEvent::Changed(self.view())),
+            }
+        }
+    }
+
+    /// Keeps a running entry's progress; true when its view changed.
+    fn progress(&self, entry: u32, event: &RunEvent) -> bool {
+        let mut inner = self.lock();
+        let Some(QueueState::Running {
+            evidence_session,
+            attempts,
+            max_replays,
+        }) = inner
+            .entries
+            .iter_mut()
+            .find(|s| s.entry.id == entry)
+            .map(|s| &mut s.entry.state)
+        else {
+            return false;
+        };
+        match event {
+            RunEvent::Started {
+                evidence_session: started,
+                max_replays: budget,
+                ..
+            } => {
+                *evidence_session = Some(started.clone());
+                *max_replays = *budget;
+                true
+            }
+            RunEvent::AttemptFinished(_) => {
+                *attempts += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn end_item(&self, entry: u32, result: &Result<RunOutcome, RunFailure>) {
+        let mut inner = self.lock();
+        let Some(slot) = inner.entries.iter_mut().find(|s| s.entry.id == entry) else {
+            return;
+        };
+        slot.cancel = None;
+        slot.entry.state = match result {
+            Ok(outcome) => QueueState::Finished {
+                summary: outcome.summary.clone(),
+            },
+            Err(failure) => match failure.refusal() {
+                // Cancelled before its evidence existed: nothing ran.
+                RunRefusal::Cancelled => QueueState::Cancelled,
+                refusal => QueueState::Failed { refusal },
+            },
+        };
+    }
+}
+
+fn cancel_waiting(inner: &mut Inner) {
+    for slot in &mut inner.entries {
+        if slot.entry.state == QueueState::Waiting {
+            slot.entry.state = QueueState::Cancelled;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::queue_plan::QueueItem;
+    use super::*;
+
+    fn queue(n: usize) -> Queue {
+        let items = (0..n)
+            .map(|i| QueueItem {
+                session: format!("s{i}"),
+                crash_id: "c1".into(),
+                label: None,
+                skip: None,
+            })
+            .collect();
+        Queue::new(&QueuePlan {
+            items,
+            unreadable: Vec::new(),
+        })
+    }
+
+    fn ids(q: &Queue) -> Vec<u32> {
+        q.view().entries.iter().map(|e| e.id).collect()
+    }
+
+    #[test]
+    fn waiting_entries_move_and_the_next_is_the_first_waiting() {
+        let q = queue(3);
+        assert!(q.move_entry(3, 0));
+        assert_eq!(ids(&q), [3, 1, 2]);
+        assert!(q.move_entry(3, 99), "clamped to the end");
+        assert_eq!(ids(&q), [1, 2, 3]);
+        assert!(!q.move_entry(7, 0), "no such entry");
+        assert!(q.cancel_entry(1));
+        assert!(!q.move_entry(1, 2), "only a waiting entry moves");
+        assert!(!q.cancel_entry(1), "already cancelled");
+        match q.next(&RunSpec::new("")) {
+            Next::Run(id, spec, _) => {
+                assert_eq!(id, 2);
+                assert_eq!(spec.session, "s1");
+                assert_eq!(spec.crash.as_deref(), Some("c1"));
+            }
+            _ => panic!("the first waiting entry runs"),
+        }
+    }
+
+    #[test]
+    fn a_paused_queue_waits_and_cancel_all_ends_it() {
+        let q = queue(2);
+        q.pause();
+        assert!(matches!(q.next(&RunSpec::new("")), Next::Wait));
+        q.cancel_all();
+        assert!(matches!(q.next(&RunSpec::new("")), Next::Done));
+        assert!(q
+            .view()
+            .entries
+            .iter()
+            .all(|e| e.state == QueueState::Cancelled));
+    }
+
+    #[test]
+    fn the_view_has_the_shape_the_window_reads() {
+        let q = queue(1);
+        let json = serde_json::to_value(q.view()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"entries": [{"id": 1, "session": "s0", "crash_id": "c1",
+                "label": null, "state": {"state": "waiting"}}], "paused": false, "running": false})
+        );
+    }
+}
+
+/// An item's events to the queue's caller, and its live frames when the queue is watched.
+struct ItemEvents<E, F> {
+    events: E,
+    frames: F,
+    watching: bool,
+}
+
+impl<E, F> RunEvents for ItemEvents<E, F>
+where
+    E: Fn(RunEvent) + Send + Sync,
+    F: Fn(LiveFrame) + Send + Sync,
+{
+    fn event(&self, event: RunEvent) {
+        (self.events)(event)
+    }
+
+    fn watching(&self) -> bool {
+        self.watching
+    }
+
+    fn frame(&self, frame: LiveFrame) {
+        (self.frames)(frame)
+    }
+}

@@ -1,0 +1,149 @@
+//! *Minimize all* in the window: the application API's queue (`api::plan_queue`,
+//! `api::Queue`) run in the background while it holds the app's one run slot (so no
+//! single run starts meanwhile, and quitting cancels the whole queue and waits for it).
+//! Each item's result is kept like a single run's, so *Approve* and *Export* work on it.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use whittle_service::api::{
+    plan_queue, result_view, Queue, QueueEvent, QueueScope, QueueView, ResultFacts, RunSpec,
+};
+use whittle_service::run::RunEvent;
+use whittle_text::Locale;
+
+use crate::app_config::config_for;
+use crate::error::AppError;
+use crate::run_update::RunUpdate;
+use crate::runs::{FinishedRun, Runs};
+
+/// What the queue sends the window, over the channel `start_queue` was given.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QueueUpdate {
+    /// The whole queue, on every change.
+    Queue { view: QueueView },
+    /// One update of entry `entry`'s run, as `start_run` sends it (its events, then
+    /// exactly one `ended`).
+    Run {
+        entry: u32,
+        /// Boxed in Rust only; the JSON is the `RunUpdate` itself.
+        update: Box<RunUpdate>,
+    },
+}
+
+/// The window's queue: the last one started (kept after it ended, so its view stays).
+#[derive(Default)]
+pub struct QueueSlot(Mutex<Option<Arc<Queue>>>);
+
+impl QueueSlot {
+    pub fn get(&self) -> Option<Arc<Queue>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn set(&self, queue: Arc<Queue>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(queue);
+    }
+}
+
+/// Builds the queue of `session` (or of the whole workspace) and starts it in the
+/// background; its first view is returned and every change goes to `send`.
+pub fn start(
+    config_path: Option<&Path>,
+    runs: &Arc<Runs>,
+    slot: &QueueSlot,
+    workspace: &str,
+    session: Option<String>,
+    include_minimized: bool,
+    send: impl Fn(QueueUpdate) + Send + Sync + 'static,
+) -> Result<QueueView, AppError> {
+    let config = config_for(config_path, Path::new(workspace))?;
+    let scope = session.map_or(QueueScope::Workspace, QueueScope::Session);
+    let plan = plan_queue(&config.workspace, &scope, include_minimized)?;
+    for s in &plan.unreadable {
+        tracing::warn!(session = %s.session, detail = %s.detail, "session left out of the queue");
+    }
+    let (run_id, cancel) = runs.begin()?;
+    let queue = Arc::new(Queue::with_cancel(&plan, cancel));
+    // The window shows each item's devices as it replays.
+    queue.watch_devices();
+    slot.set(Arc::clone(&queue));
+    tracing::info!(run_id, entries = plan.items.len(), "minimize queue started");
+    let view = queue.view();
+    let (runs_for_task, driver) = (Arc::clone(runs), Arc::clone(&queue));
+    let task = tauri::async_runtime::spawn(async move {
+        let runs = runs_for_task;
+        let locale = Locale::from_posix_env(|name| std::env::var(name).ok());
+        let workspace = config.workspace.clone();
+        let on_event = |event: QueueEvent| match event {
+            QueueEvent::Changed(view) => send(QueueUpdate::Queue { view }),
+            QueueEvent::Run { entry, event } => {
+                if let RunEvent::Started {
+                    evidence_session, ..
+                } = &*event
+                {
+                    runs.own().started(&workspace, evidence_session);
+                }
+                let update = RunUpdate::Event {
+                    run_id,
+                    event: *event,
+                };
+                send(QueueUpdate::Run {
+                    entry,
+                    update: Box::new(update),
+                });
+            }
+            QueueEvent::Frame { entry, frame } => send(QueueUpdate::Run {
+                entry,
+                update: Box::new(RunUpdate::Frame {
+                    run_id,
+                    frame: *frame,
+                }),
+            }),
+            QueueEvent::Ended { entry, result } => {
+                let update = match *result {
+                    Ok(outcome) => {
+                        let facts = ResultFacts::live(&outcome, locale);
+                        let view = result_view(&workspace, &facts);
+                        if let (Some(evidence), Some(evidence_dir)) =
+                            (outcome.summary.evidence_session.clone(), facts.evidence_dir)
+                        {
+                            runs.own().ended(&evidence);
+                            let finished = FinishedRun {
+                                workspace: workspace.clone(),
+                                evidence_dir,
+                                approvable: facts.approvable,
+                            };
+                            runs.remember(evidence, finished);
+                        }
+                        RunUpdate::Ended {
+                            run_id,
+                            result: Some(Box::new(view)),
+                            error: None,
+                        }
+                    }
+                    Err(e) => RunUpdate::Ended {
+                        run_id,
+                        result: None,
+                        error: Some(AppError::run_failed(&e).payload()),
+                    },
+                };
+                send(QueueUpdate::Run {
+                    entry,
+                    update: Box::new(update),
+                });
+            }
+        };
+        driver.run(&config, &RunSpec::new(""), on_event).await;
+        tracing::info!(run_id, "minimize queue ended");
+        runs.end(run_id, None);
+    });
+    runs.attach(run_id, task);
+    Ok(view)
+}
+
+/// The queue's controls, each false when there is no queue (or nothing to act on).
+pub fn control(slot: &QueueSlot, act: impl FnOnce(&Queue) -> bool) -> bool {
+    slot.get().is_some_and(|q| act(&q))
+}

@@ -1,0 +1,62 @@
+// *Minimize all* as the window sees it: starts the backend's queue and folds what it
+// sends (the queue's view on every change, and each running item's live frames) into
+// state the queue panel and the live view show. The backend decides every state; this
+// only keeps the newest.
+import { api, describeError, errorCode } from "./api";
+import { newestFrames, type ShownError } from "./runController.svelte";
+import type { LiveFrame, QueueUpdate, QueueView } from "./watchTypes";
+
+export class QueueController {
+  view = $state.raw<QueueView | null>(null);
+  /** The newest live frame of each device of the item running now. */
+  frames = $state.raw<LiveFrame[]>([]);
+  error = $state<ShownError | null>(null);
+  /** Told when an item's run ends (the session list and past runs change). */
+  #onitemended: () => void;
+
+  constructor(onitemended: () => void = () => {}) {
+    this.#onitemended = onitemended;
+  }
+
+  get running(): boolean {
+    return this.view?.running ?? false;
+  }
+
+  async start(workspace: string, session: string | null): Promise<void> {
+    if (this.running) return;
+    this.error = null;
+    this.frames = [];
+    try {
+      const view = await api.startQueue(workspace, session, (update) => this.receive(update));
+      // A change may have arrived before the first view was returned.
+      if (this.view === null) this.view = view;
+    } catch (err) {
+      this.error = { message: describeError(err), code: errorCode(err) };
+    }
+  }
+
+  receive(update: QueueUpdate): void {
+    if (update.kind === "queue") {
+      this.view = update.view;
+      if (!update.view.running) this.frames = [];
+      return;
+    }
+    const run = update.update;
+    if (run.kind === "frame") this.frames = newestFrames(this.frames, run.frame);
+    else if (run.kind === "ended") {
+      this.frames = [];
+      this.#onitemended();
+    }
+  }
+
+  /** Forgets an ended queue (its panel closes). */
+  dismiss(): void {
+    if (!this.running) this.view = null;
+  }
+
+  pause = () => void api.pauseQueue();
+  resume = () => void api.resumeQueue();
+  move = (id: number, toIndex: number) => void api.moveQueueEntry(id, toIndex);
+  cancel = (id: number) => void api.cancelQueueEntry(id);
+  cancelAll = () => void api.cancelQueue();
+}
