@@ -30,6 +30,7 @@ const malformedId = process.env.E2E_MALFORMED_SESSION ?? "2026-05-16_120000_brok
 const showcaseId = process.env.E2E_SHOWCASE_SESSION ?? "2026-05-14_160354_checkout-npe";
 // The tester's second session of the day (a legacy recording: 4 steps, 1 removable).
 const secondId = process.env.E2E_SECOND_SESSION ?? "2026-05-13_170000_legacy-login";
+const twoCrashesId = process.env.E2E_TWO_CRASHES_SESSION ?? "2026-05-15_101200_flaky-and-anr";
 const artifacts = join(repo, "tests/e2e/artifacts");
 // Off the default 4444/4445 so a developer's own driver does not collide with the test.
 const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
@@ -407,6 +408,35 @@ test("a second session is minimized the same day, and its evidence stays out of 
     const [badge] = await find(byTestId("past-run-badge"));
     return badge && /4 → 3 · high/.test(await textOf(badge));
   });
+});
+
+test("minimize all: a session's two crash groups are queued with one action and run one after the other, watched live", async () => {
+  const [both] = await find(`[role="option"][data-session-id="${twoCrashesId}"]`);
+  assert.ok(both, `${twoCrashesId} is listed`);
+  await click(both);
+  await click(await one(byTestId("minimize-all-session"), "Minimize all in this session"));
+  const states = () =>
+    exec(`return [...document.querySelectorAll('[data-testid="queue-entry"]')].map((e) => e.dataset.state);`);
+  await waitFor("a queue of two crash groups", async () => (await states()).length === 2);
+  // While an item runs, the queue shows its progress and its device live.
+  await waitFor("an item running", async () => (await states()).includes("running"), 60_000);
+  await one('[data-testid="live-view"] img', "a live frame of the queued run", 60_000);
+  await saveScreenshot("6b-queue-running.png");
+  const ended = await waitFor(
+    "both items to end",
+    async () => {
+      const now = await states();
+      return now.every((s) => s !== "waiting" && s !== "running") ? now : null;
+    },
+    420_000,
+  );
+  assert.deepEqual(ended, ["finished", "finished"], "both crash groups were minimized");
+  await saveScreenshot("6c-queue-done.png");
+  // Each item's result is the run's own, worded as the result view words it.
+  const texts = await Promise.all((await find(byTestId("queue-state"))).map(textOf));
+  assert.equal(texts.length, 2);
+  for (const text of texts) assert.ok(text.trim().length > 0, "each item says how it ended");
+  await click(await one(byTestId("queue-close"), "the finished queue's Close"));
 });
 
 test("after a restart, the approved result is back without replaying: badge, history, screenshots", async () => {

@@ -447,6 +447,31 @@ fn cancel_waiting(inner: &mut Inner) {
     }
 }
 
+/// An item's events to the queue's caller, and its live frames when the queue is watched.
+struct ItemEvents<E, F> {
+    events: E,
+    frames: F,
+    watching: bool,
+}
+
+impl<E, F> RunEvents for ItemEvents<E, F>
+where
+    E: Fn(RunEvent) + Send + Sync,
+    F: Fn(LiveFrame) + Send + Sync,
+{
+    fn event(&self, event: RunEvent) {
+        (self.events)(event)
+    }
+
+    fn watching(&self) -> bool {
+        self.watching
+    }
+
+    fn frame(&self, frame: LiveFrame) {
+        (self.frames)(frame)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::queue_plan::QueueItem;
@@ -515,30 +540,5 @@ mod tests {
             serde_json::json!({"entries": [{"id": 1, "session": "s0", "crash_id": "c1",
                 "label": null, "state": {"state": "waiting"}}], "paused": false, "running": false})
         );
-    }
-}
-
-/// An item's events to the queue's caller, and its live frames when the queue is watched.
-struct ItemEvents<E, F> {
-    events: E,
-    frames: F,
-    watching: bool,
-}
-
-impl<E, F> RunEvents for ItemEvents<E, F>
-where
-    E: Fn(RunEvent) + Send + Sync,
-    F: Fn(LiveFrame) + Send + Sync,
-{
-    fn event(&self, event: RunEvent) {
-        (self.events)(event)
-    }
-
-    fn watching(&self) -> bool {
-        self.watching
-    }
-
-    fn frame(&self, frame: LiveFrame) {
-        (self.frames)(frame)
     }
 }
