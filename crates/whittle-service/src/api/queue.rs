@@ -21,6 +21,7 @@
 //! that many devices), which is where parallelism happens. Running two crash groups on
 //! disjoint devices at once is not done.
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
@@ -33,7 +34,7 @@ use super::refusal::RunRefusal;
 use super::run_job::{run, RunFailure, RunJob};
 use crate::config::Config;
 use crate::result::RunSummary;
-use crate::run::{RunEvent, RunEvents, RunOutcome, RunSpec};
+use crate::run::{RunEvent, RunOutcome, RunSpec, Watched};
 use crate::watch::LiveFrame;
 
 /// The queue as a front end shows it.
@@ -366,19 +367,21 @@ impl Queue {
                 on_event(QueueEvent::Changed(self.view()));
             }
         };
-        let on_frame = |frame: LiveFrame| {
-            on_event(QueueEvent::Frame {
-                entry,
-                frame: Box::new(frame),
-            })
-        };
-        let sink = ItemEvents {
-            events: on_run_event,
-            frames: on_frame,
-            watching: self.watching.load(Ordering::Relaxed),
-        };
-        let item = run(config, RunJob::New(spec), sink, cancel);
-        tokio::pin!(item);
+        let job = RunJob::New(spec);
+        // Boxed: the two sinks are two types, and only one runs.
+        let mut item: std::pin::Pin<Box<dyn Future<Output = _> + Send + '_>> =
+            if self.watching.load(Ordering::Relaxed) {
+                let frames = |frame: LiveFrame| {
+                    on_event(QueueEvent::Frame {
+                        entry,
+                        frame: Box::new(frame),
+                    })
+                };
+                let events = on_run_event;
+                Box::pin(run(config, job, Watched { events, frames }, cancel))
+            } else {
+                Box::pin(run(config, job, on_run_event, cancel))
+            };
         loop {
             tokio::select! {
                 result = &mut item => return result,
@@ -444,31 +447,6 @@ fn cancel_waiting(inner: &mut Inner) {
         if slot.entry.state == QueueState::Waiting {
             slot.entry.state = QueueState::Cancelled;
         }
-    }
-}
-
-/// An item's events to the queue's caller, and its live frames when the queue is watched.
-struct ItemEvents<E, F> {
-    events: E,
-    frames: F,
-    watching: bool,
-}
-
-impl<E, F> RunEvents for ItemEvents<E, F>
-where
-    E: Fn(RunEvent) + Send + Sync,
-    F: Fn(LiveFrame) + Send + Sync,
-{
-    fn event(&self, event: RunEvent) {
-        (self.events)(event)
-    }
-
-    fn watching(&self) -> bool {
-        self.watching
-    }
-
-    fn frame(&self, frame: LiveFrame) {
-        (self.frames)(frame)
     }
 }
 

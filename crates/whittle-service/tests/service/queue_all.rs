@@ -201,6 +201,7 @@ async fn reordered_cancelled_and_failing_items_leave_the_rest_running() {
                 }
             }
             QueueEvent::Changed(_) => {}
+            QueueEvent::Frame { .. } => panic!("an unwatched queue takes no live frames"),
         })
         .await;
     assert_eq!(
