@@ -37,7 +37,7 @@ const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
 
 let w;
 // Bound once the window is open (see before()).
-let find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec;
+let find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec;
 
 async function start() {
   w = await openWindow({
@@ -46,7 +46,7 @@ async function start() {
     artifacts,
     env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
   });
-  ({ find, one, textOf, click, typeInto, saveScreenshot, waitFor, exec } = w);
+  ({ find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec } = w);
   // The smallest window the app is designed for: what must be seen must fit it.
   await w.wd("POST", w.sessionPath("/window/rect"), { width: 1280, height: 720 }).catch(() => {});
 }
@@ -232,7 +232,11 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   // The inspector: a click on the picture lists the elements there, and one's Maestro
   // selector reaches the system clipboard (read back as another program would).
   if ((await find(byTestId("node-inspector"))).length === 0) await click(await one(byTestId("inspect-toggle")));
-  await click(await one(byTestId("inspector-stage"), "the inspector's picture"));
+  // Attempt 1 ends on the demo's cart screen (demo/shop.json, 1080×2400): its summary line
+  // (com.example.shop:id/cart_summary) spans y 112–232, so a click at y 172 lands on it.
+  const stage = await one(byTestId("inspector-stage"), "the inspector's picture");
+  const stageHeight = await exec(`return arguments[0].getBoundingClientRect().height;`, [stage]);
+  await clickAt(stage, 0, stageHeight * (172 / 2400 - 0.5));
   const named = await waitFor("an element with an id under the click", () =>
     exec(
       `const nodes = [...document.querySelectorAll('[data-testid="inspected-node"]')];
@@ -241,8 +245,13 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
        return at < 0 ? null : { at, id: idOf(nodes[at]) };`,
     ),
   );
+  assert.match(named.id, /cart_summary$/, "the innermost element with an id under the click is the cart's summary");
   await saveScreenshot("4a-inspector.png");
-  await click((await find(`${byTestId("inspected-node")} ${byTestId("copy-maestro")}`))[named.at]);
+  const copyMaestro = await exec(
+    `return document.querySelectorAll('[data-testid="inspected-node"]')[arguments[0]].querySelector('[data-testid="copy-maestro"]');`,
+    [named.at],
+  );
+  await click(copyMaestro);
   const selector = await waitFor("the selector on the clipboard", () => {
     const text = execFileSync("xclip", ["-o", "-selection", "clipboard"], { encoding: "utf8" });
     return text.includes(named.id) ? text : null;

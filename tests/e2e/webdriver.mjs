@@ -69,6 +69,25 @@ export async function openWindow({ app, env, port, artifacts }) {
     textOf: (el) => wd("GET", s(`/element/${elementId(el)}/text`)),
     attribute: (el, name) => wd("GET", s(`/element/${elementId(el)}/attribute/${name}`)),
     click: (el) => wd("POST", s(`/element/${elementId(el)}/click`), {}),
+    /** A real pointer's click `dx`, `dy` CSS pixels from the element's centre (W3C actions). */
+    async clickAt(el, dx, dy) {
+      const origin = { [ELEMENT]: elementId(el) };
+      await wd("POST", s("/actions"), {
+        actions: [
+          {
+            type: "pointer",
+            id: "mouse",
+            parameters: { pointerType: "mouse" },
+            actions: [
+              { type: "pointerMove", origin, x: Math.round(dx), y: Math.round(dy) },
+              { type: "pointerDown", button: 0 },
+              { type: "pointerUp", button: 0 },
+            ],
+          },
+        ],
+      });
+      await wd("DELETE", s("/actions"));
+    },
     exec: (script, args = []) => wd("POST", s("/execute/sync"), { script, args }),
     async one(css, what = css, timeoutMs) {
       return waitFor(what, async () => (await w.find(css))[0], timeoutMs);

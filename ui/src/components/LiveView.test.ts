@@ -35,6 +35,11 @@ describe("LiveView", () => {
     expect(within(b!).getByTestId("live-step")).toHaveTextContent("Launching the app or reading the crash log");
   });
 
+  it("names a step by its number alone when its host holds no plan to word it (the queue)", () => {
+    render(LiveView, { frames: [frame("emulator-5554")] });
+    expect(screen.getByTestId("live-step").textContent?.trim()).toBe("Step 3");
+  });
+
   it("says the view is live and never saved", () => {
     render(LiveView, { frames: [frame("emulator-5554")], stepLabel });
     expect(screen.getByText(/never saved/)).toBeInTheDocument();

@@ -145,6 +145,19 @@ describe("QueuePanel", () => {
     expect(onResume).not.toHaveBeenCalled();
   });
 
+  it("offers no Pause once nothing waits: the last item running or every item ended", () => {
+    setup({
+      entries: [
+        entry({ state: "finished", summary }),
+        entry({ state: "running", evidence_session: null, attempts: 2, max_replays: 30 }),
+      ],
+      paused: false,
+      running: true,
+    });
+    expect(screen.getByRole("button", { name: "Pause" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Cancel all" })).toBeEnabled();
+  });
+
   it("resumes a paused queue and says what pausing does", async () => {
     const { onPause, onResume } = setup({
       entries: [entry({ state: "running", evidence_session: null, attempts: 2, max_replays: 30 }), entry({ state: "waiting" })],
