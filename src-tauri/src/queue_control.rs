@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use whittle_service::api::{
-    plan_queue, result_view, Queue, QueueEvent, QueueScope, QueueView, ResultFacts, RunSpec,
+    plan_queue, queue_lanes, result_view, Queue, QueueEvent, QueueScope, QueueView, ResultFacts,
+    RunSpec,
 };
 use whittle_service::run::RunEvent;
 use whittle_text::Locale;
@@ -135,7 +136,11 @@ pub fn start(
                 });
             }
         };
-        driver.run(&config, &RunSpec::new(""), on_event).await;
+        // Every item from the defaults of a single run; side by side when several
+        // devices are online (api::queue_lanes).
+        let template = RunSpec::new("");
+        driver.side_by_side(queue_lanes(&config, &template).await);
+        driver.run(&config, &template, on_event).await;
         tracing::info!(run_id, "minimize queue ended");
         runs.end(run_id, None);
     });

@@ -1152,10 +1152,11 @@ export type QueueState = QueueState_Serialize | QueueState_Deserialize;
 
 export type QueueState_Deserialize = { state: "waiting" } | 
 /**
- *  Its run is going on: the evidence session once the run started, the attempts
- *  finished so far, and the run's budget (0 until it started).
+ *  Its run is going on: the evidence session and the device it replays on once the
+ *  run started, the attempts finished so far, and the run's budget (0 until it
+ *  started).
  */
-{ state: "running"; evidence_session?: string | null; attempts: number; max_replays: number } | 
+{ state: "running"; evidence_session?: string | null; device?: string | null; attempts: number; max_replays: number } | 
 /**
  *  The run ended with evidence: the run's own summary (a cancelled or failed run
  *  included, `summary.end` says which).
@@ -1168,10 +1169,11 @@ export type QueueState_Deserialize = { state: "waiting" } |
 
 export type QueueState_Serialize = { state: "waiting" } | 
 /**
- *  Its run is going on: the evidence session once the run started, the attempts
- *  finished so far, and the run's budget (0 until it started).
+ *  Its run is going on: the evidence session and the device it replays on once the
+ *  run started, the attempts finished so far, and the run's budget (0 until it
+ *  started).
  */
-{ state: "running"; evidence_session: string | null; attempts: number; max_replays: number } | 
+{ state: "running"; evidence_session: string | null; device: string | null; attempts: number; max_replays: number } | 
 /**
  *  The run ended with evidence: the run's own summary (a cancelled or failed run
  *  included, `summary.end` says which).

@@ -48,13 +48,13 @@ describe("QueuePanel", () => {
     expect(stateOf(rows()[0]!)).toHaveTextContent("Waiting");
   });
 
-  it("shows a running entry's replays as a progress bar", () => {
+  it("shows a running entry's replays as a progress bar, and its device once it has one", () => {
     setup({
-      entries: [entry({ state: "running", evidence_session: "ev-1", attempts: 7, max_replays: 30 })],
+      entries: [entry({ state: "running", evidence_session: "ev-1", device: "sim-2", attempts: 7, max_replays: 30 })],
       paused: false,
       running: true,
     });
-    expect(stateOf(rows()[0]!)).toHaveTextContent("Running: replay 7 of at most 30");
+    expect(stateOf(rows()[0]!)).toHaveTextContent("Running on sim-2: replay 7 of at most 30");
     const bar = screen.getByRole("progressbar", { name: "Replays used" });
     expect(bar).toHaveAttribute("value", "7");
     expect(bar).toHaveAttribute("max", "30");
@@ -103,7 +103,7 @@ describe("QueuePanel", () => {
   });
 
   it("moves only waiting entries, past their waiting neighbours", async () => {
-    const running = entry({ state: "running", evidence_session: null, attempts: 1, max_replays: 30 });
+    const running = entry({ state: "running", evidence_session: null, device: null, attempts: 1, max_replays: 30 });
     const first = entry({ state: "waiting" });
     const second = entry({ state: "waiting" });
     const done = entry({ state: "cancelled" });
@@ -126,7 +126,7 @@ describe("QueuePanel", () => {
   });
 
   it("cancels a waiting or running entry, and no other", async () => {
-    const running = entry({ state: "running", evidence_session: "ev-1", attempts: 3, max_replays: 30 });
+    const running = entry({ state: "running", evidence_session: "ev-1", device: "sim-1", attempts: 3, max_replays: 30 });
     const waiting = entry({ state: "waiting" });
     const finished = entry({ state: "finished", summary });
     const { onCancel } = setup({ entries: [running, waiting, finished], paused: false, running: true });
@@ -149,18 +149,19 @@ describe("QueuePanel", () => {
     setup({
       entries: [
         entry({ state: "finished", summary }),
-        entry({ state: "running", evidence_session: null, attempts: 2, max_replays: 30 }),
+        entry({ state: "running", evidence_session: null, device: null, attempts: 2, max_replays: 30 }),
       ],
       paused: false,
       running: true,
     });
     expect(screen.getByRole("button", { name: "Pause" })).toBeDisabled();
+    expect(stateOf(rows()[1]!)).toHaveTextContent("Running: replay 2 of at most 30");
     expect(screen.getByRole("button", { name: "Cancel all" })).toBeEnabled();
   });
 
   it("resumes a paused queue and says what pausing does", async () => {
     const { onPause, onResume } = setup({
-      entries: [entry({ state: "running", evidence_session: null, attempts: 2, max_replays: 30 }), entry({ state: "waiting" })],
+      entries: [entry({ state: "running", evidence_session: null, device: null, attempts: 2, max_replays: 30 }), entry({ state: "waiting" })],
       paused: true,
       running: true,
     });

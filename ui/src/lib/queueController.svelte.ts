@@ -8,8 +8,11 @@ import type { LiveFrame, QueueUpdate, QueueView } from "./watchTypes";
 
 export class QueueController {
   view = $state.raw<QueueView | null>(null);
-  /** The newest live frame of each device of the item running now. */
+  /** The newest live frame of each device of the items running now (side by side, one
+   *  device each). */
   frames = $state.raw<LiveFrame[]>([]);
+  /** The entry each device's newest frame came from: an item's end takes only its own. */
+  #frameEntry = new Map<string, number>();
   error = $state<ShownError | null>(null);
   /** Told when an item's run ends (the session list and past runs change). */
   #onitemended: () => void;
@@ -42,9 +45,11 @@ export class QueueController {
       return;
     }
     const run = update.update;
-    if (run.kind === "frame") this.frames = newestFrames(this.frames, run.frame);
-    else if (run.kind === "ended") {
-      this.frames = [];
+    if (run.kind === "frame") {
+      this.#frameEntry.set(run.frame.device, update.entry);
+      this.frames = newestFrames(this.frames, run.frame);
+    } else if (run.kind === "ended") {
+      this.frames = this.frames.filter((f) => this.#frameEntry.get(f.device) !== update.entry);
       this.#onitemended();
     }
   }

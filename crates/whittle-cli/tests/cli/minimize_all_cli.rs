@@ -184,6 +184,11 @@ fn all_in_text_ends_with_the_table_and_takes_another_workspace() {
         "{}",
         streams(&out)
     );
+    assert!(
+        stderr(&out).contains("side by side, one crash group on each of 2 devices: sim-1, sim-2"),
+        "the demo's two devices take an item each: {}",
+        streams(&out)
+    );
     let evidence = std::fs::read_dir(other.join("sessions")).unwrap().count();
     assert_eq!(
         evidence, 3,

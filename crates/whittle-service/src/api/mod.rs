@@ -7,7 +7,7 @@
 //! | Action | Here |
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
-//! | *Minimize all*: a queue of crash groups, run one after another, paused, reordered, cancelled | [`plan_queue`] ([`QueueScope`], the skip rule) → [`Queue`] ([`Queue::run`], [`Queue::view`] → [`QueueView`]) |
+//! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled | [`plan_queue`] ([`QueueScope`], the skip rule) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
 //! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
 //! | reopen a past run | [`reopen`] |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
@@ -39,6 +39,7 @@ mod own_runs;
 pub mod pictures;
 mod privacy_setting;
 mod queue;
+mod queue_lanes;
 mod queue_plan;
 mod record;
 mod refusal;
@@ -70,6 +71,7 @@ pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
 pub use queue::{Queue, QueueEntry, QueueEvent, QueueState, QueueView};
+pub use queue_lanes::{queue_lanes, QueueLane};
 pub use queue_plan::{
     plan_queue, QueueItem, QueuePlan, QueueScope, QueueSkipReason, UnreadableSession,
 };

@@ -16,19 +16,24 @@
 //!   stop; the queue then ends.
 //! - A refusal or failure of one item ([`QueueState::Failed`]) does not stop the queue.
 //!
-//! **Side by side.** Items run one at a time, never two at once: each item's run uses
-//! the device pool of the template's `RunSpec::devices` (its replays spread over up to
-//! that many devices), which is where parallelism happens. Running two crash groups on
-//! disjoint devices at once is not done.
+//! **Side by side.** Given lanes ([`Queue::side_by_side`], from
+//! [`super::queue_lanes`]: one per online device), up to one item runs on each lane at
+//! once, pinned to its device (`RunSpec::device`, a pool of one), and only on a lane
+//! whose device has the item's app; the first waiting entry still goes first, and waits
+//! for a lane that fits it. Without lanes items run one at a time and each run chooses
+//! its devices as a single run does (its own pool: `RunSpec::devices`).
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::Serialize;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
+use super::queue_lanes::QueueLane;
 use super::queue_plan::{QueuePlan, QueueSkipReason};
 use super::refusal::RunRefusal;
 use super::run_job::{run, RunFailure, RunJob};
@@ -65,10 +70,12 @@ pub struct QueueEntry {
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum QueueState {
     Waiting,
-    /// Its run is going on: the evidence session once the run started, the attempts
-    /// finished so far, and the run's budget (0 until it started).
+    /// Its run is going on: the evidence session and the device it replays on once the
+    /// run started, the attempts finished so far, and the run's budget (0 until it
+    /// started).
     Running {
         evidence_session: Option<String>,
+        device: Option<String>,
         attempts: u32,
         max_replays: u32,
     },
@@ -127,6 +134,8 @@ pub struct Queue {
 
 struct Inner {
     entries: Vec<Slot>,
+    /// The devices items run on side by side; empty: one item at a time.
+    lanes: Vec<QueueLane>,
     paused: bool,
     running: bool,
     started: bool,
@@ -134,16 +143,25 @@ struct Inner {
 
 struct Slot {
     entry: QueueEntry,
+    package: Option<String>,
     /// The running item's cancel token.
     cancel: Option<CancellationToken>,
 }
 
+/// A lane free to take an item: `None` is the one lane of a queue not side by side.
+type FreeLane = Option<QueueLane>;
+
 /// What the driver does next.
 enum Next {
-    Run(u32, RunSpec, CancellationToken),
+    /// Run entry `.0` with spec `.1` on the free lane at index `.3`.
+    Run(u32, RunSpec, CancellationToken, usize),
     Wait,
     Done,
 }
+
+/// An item's run as the driver awaits it: its entry, the lane it holds, its result.
+type ItemRun<'a> =
+    Pin<Box<dyn Future<Output = (u32, FreeLane, Result<RunOutcome, RunFailure>)> + Send + 'a>>;
 
 impl Queue {
     /// A queue of `plan`'s items, skipped ones already in their end state.
@@ -171,12 +189,14 @@ impl Queue {
                         None => QueueState::Waiting,
                     },
                 },
+                package: item.package.clone(),
                 cancel: None,
             })
             .collect();
         Queue {
             inner: Mutex::new(Inner {
                 entries,
+                lanes: Vec::new(),
                 paused: false,
                 running: false,
                 started: false,
@@ -196,6 +216,12 @@ impl Queue {
     /// ([`QueueEvent::Frame`]): for a caller that shows them (the window).
     pub fn watch_devices(&self) {
         self.watching.store(true, Ordering::Relaxed);
+    }
+
+    /// Runs items side by side on `lanes` (see the module documentation); fewer than
+    /// two lanes: one item at a time. Takes effect when [`Queue::run`] starts.
+    pub fn side_by_side(&self, lanes: Vec<QueueLane>) {
+        self.lock().lanes = if lanes.len() < 2 { Vec::new() } else { lanes };
     }
 
     pub fn view(&self) -> QueueView {
@@ -271,84 +297,117 @@ impl Queue {
 
     /// Works through the queue on the servers of `config`, each item's run made from
     /// `template` with the item's session and crash (its other fields — budget,
-    /// devices, strategy, … — are every item's). Returns once no entry is waiting (or
-    /// the queue was cancelled); a second call returns at once.
+    /// devices, strategy, … — are every item's; a lane pins the device). Returns once no
+    /// entry is waiting or running (or the queue was cancelled and its runs ended); a
+    /// second call returns at once.
     pub async fn run(
         &self,
         config: &Config,
         template: &RunSpec,
         on_event: impl Fn(QueueEvent) + Send + Sync,
     ) {
-        {
+        let lanes = {
             let mut inner = self.lock();
             if inner.started {
                 return;
             }
             inner.started = true;
             inner.running = true;
-        }
+            inner.lanes.clone()
+        };
+        let on_event = &on_event;
         on_event(QueueEvent::Changed(self.view()));
+        let mut free: Vec<FreeLane> = if lanes.is_empty() {
+            vec![None]
+        } else {
+            lanes.into_iter().map(Some).collect()
+        };
+        let mut items: FuturesUnordered<ItemRun<'_>> = FuturesUnordered::new();
         loop {
-            match self.next(template) {
-                Next::Done => break,
-                Next::Wait => {
-                    tokio::select! {
-                        () = self.poke.notified() => {}
-                        () = self.all.cancelled() => {}
+            let over = loop {
+                match self.next(template, &free) {
+                    Next::Run(entry, spec, cancel, at) => {
+                        let lane = free.remove(at);
+                        on_event(QueueEvent::Changed(self.view()));
+                        items.push(Box::pin(async move {
+                            let result = self.run_item(config, entry, spec, cancel, on_event).await;
+                            (entry, lane, result)
+                        }));
                     }
-                    on_event(QueueEvent::Changed(self.view()));
+                    Next::Wait => break false,
+                    Next::Done => break true,
                 }
-                Next::Run(entry, spec, cancel) => {
-                    on_event(QueueEvent::Changed(self.view()));
-                    let result = self.run_item(config, entry, spec, cancel, &on_event).await;
+            };
+            if over && items.is_empty() {
+                break;
+            }
+            tokio::select! {
+                Some((entry, lane, result)) = items.next() => {
                     self.end_item(entry, &result);
                     on_event(QueueEvent::Ended {
                         entry,
                         result: Box::new(result),
                     });
                     on_event(QueueEvent::Changed(self.view()));
+                    free.push(lane);
                 }
+                // A control was used: show it, then see whether an item may start.
+                () = self.poke.notified() => on_event(QueueEvent::Changed(self.view())),
+                () = self.all.cancelled(), if !self.all.is_cancelled() => {}
             }
         }
         self.lock().running = false;
         on_event(QueueEvent::Changed(self.view()));
     }
 
-    /// Starts the first waiting entry, unless the queue is paused or over.
-    fn next(&self, template: &RunSpec) -> Next {
+    /// Starts the first waiting entry on a free lane that fits it, unless the queue is
+    /// paused or over, or no free lane fits it yet.
+    fn next(&self, template: &RunSpec, free: &[FreeLane]) -> Next {
         let mut inner = self.lock();
         if self.all.is_cancelled() {
             cancel_waiting(&mut inner);
             return Next::Done;
         }
         let paused = inner.paused;
-        let Some(slot) = inner
+        let Some(at) = inner
             .entries
-            .iter_mut()
-            .find(|s| s.entry.state == QueueState::Waiting)
+            .iter()
+            .position(|s| s.entry.state == QueueState::Waiting)
         else {
             return Next::Done;
         };
         if paused {
             return Next::Wait;
         }
+        let package = inner.entries[at].package.as_deref();
+        // An app no device has: any lane, and the run says so as a single run would.
+        let fits_somewhere = inner.lanes.is_empty() || inner.lanes.iter().any(|l| l.fits(package));
+        let Some(lane_at) = free.iter().position(|lane| match lane {
+            None => true,
+            Some(lane) => lane.fits(package) || !fits_somewhere,
+        }) else {
+            return Next::Wait;
+        };
+        let device = free[lane_at].as_ref().map(|l| l.device.clone());
         let cancel = self.all.child_token();
+        let slot = &mut inner.entries[at];
         slot.cancel = Some(cancel.clone());
         slot.entry.state = QueueState::Running {
             evidence_session: None,
+            device: None,
             attempts: 0,
             max_replays: 0,
         };
         let spec = RunSpec {
             session: slot.entry.session.clone(),
             crash: Some(slot.entry.crash_id.clone()),
+            device: device.or_else(|| template.device.clone()),
             ..template.clone()
         };
-        Next::Run(slot.entry.id, spec, cancel)
+        Next::Run(slot.entry.id, spec, cancel, lane_at)
     }
 
-    /// Entry `entry`'s run, its events forwarded (and its progress kept) as they come;
-    /// a control used meanwhile is shown at once.
+    /// Entry `entry`'s run, its events forwarded (and its progress kept) as they come.
     async fn run_item(
         &self,
         config: &Config,
@@ -368,25 +427,17 @@ impl Queue {
             }
         };
         let job = RunJob::New(spec);
-        // Boxed: the two sinks are two types, and only one runs.
-        let mut item: std::pin::Pin<Box<dyn Future<Output = _> + Send + '_>> =
-            if self.watching.load(Ordering::Relaxed) {
-                let frames = |frame: LiveFrame| {
-                    on_event(QueueEvent::Frame {
-                        entry,
-                        frame: Box::new(frame),
-                    })
-                };
-                let events = on_run_event;
-                Box::pin(run(config, job, Watched { events, frames }, cancel))
-            } else {
-                Box::pin(run(config, job, on_run_event, cancel))
+        if self.watching.load(Ordering::Relaxed) {
+            let frames = |frame: LiveFrame| {
+                on_event(QueueEvent::Frame {
+                    entry,
+                    frame: Box::new(frame),
+                })
             };
-        loop {
-            tokio::select! {
-                result = &mut item => return result,
-                () = self.poke.notified() => on_event(QueueEvent::Changed(self.view())),
-            }
+            let events = on_run_event;
+            run(config, job, Watched { events, frames }, cancel).await
+        } else {
+            run(config, job, on_run_event, cancel).await
         }
     }
 
@@ -395,6 +446,7 @@ impl Queue {
         let mut inner = self.lock();
         let Some(QueueState::Running {
             evidence_session,
+            device,
             attempts,
             max_replays,
         }) = inner
@@ -409,9 +461,11 @@ impl Queue {
             RunEvent::Started {
                 evidence_session: started,
                 max_replays: budget,
+                device: primary,
                 ..
             } => {
                 *evidence_session = Some(started.clone());
+                *device = Some(primary.clone());
                 *max_replays = *budget;
                 true
             }
@@ -461,6 +515,7 @@ mod tests {
                 session: format!("s{i}"),
                 crash_id: "c1".into(),
                 label: None,
+                package: None,
                 skip: None,
             })
             .collect();
@@ -485,8 +540,8 @@ mod tests {
         assert!(q.cancel_entry(1));
         assert!(!q.move_entry(1, 2), "only a waiting entry moves");
         assert!(!q.cancel_entry(1), "already cancelled");
-        match q.next(&RunSpec::new("")) {
-            Next::Run(id, spec, _) => {
+        match q.next(&RunSpec::new(""), &[None]) {
+            Next::Run(id, spec, _, _) => {
                 assert_eq!(id, 2);
                 assert_eq!(spec.session, "s1");
                 assert_eq!(spec.crash.as_deref(), Some("c1"));
@@ -499,14 +554,65 @@ mod tests {
     fn a_paused_queue_waits_and_cancel_all_ends_it() {
         let q = queue(2);
         q.pause();
-        assert!(matches!(q.next(&RunSpec::new("")), Next::Wait));
+        assert!(matches!(q.next(&RunSpec::new(""), &[None]), Next::Wait));
         q.cancel_all();
-        assert!(matches!(q.next(&RunSpec::new("")), Next::Done));
+        assert!(matches!(q.next(&RunSpec::new(""), &[None]), Next::Done));
         assert!(q
             .view()
             .entries
             .iter()
             .all(|e| e.state == QueueState::Cancelled));
+    }
+
+    #[test]
+    fn side_by_side_an_item_takes_a_free_lane_with_its_app_or_waits_for_one() {
+        let lane = |device: &str, package: &str| QueueLane {
+            device: device.into(),
+            packages: vec![package.into()],
+        };
+        let (a, b) = (lane("A", "com.a"), lane("B", "com.b"));
+        let with_package = |package: &str| {
+            let q = Queue::new(&QueuePlan {
+                items: vec![QueueItem {
+                    session: "s".into(),
+                    crash_id: "c1".into(),
+                    label: None,
+                    package: Some(package.into()),
+                    skip: None,
+                }],
+                unreadable: Vec::new(),
+            });
+            q.side_by_side(vec![a.clone(), b.clone()]);
+            q
+        };
+        let spec = RunSpec::new("");
+        match with_package("com.b").next(&spec, &[Some(a.clone()), Some(b.clone())]) {
+            Next::Run(_, spec, _, at) => {
+                assert_eq!(at, 1, "the lane whose device has the app");
+                assert_eq!(spec.device.as_deref(), Some("B"), "pinned to it");
+            }
+            _ => panic!("a lane fits"),
+        }
+        assert!(
+            matches!(
+                with_package("com.a").next(&spec, &[Some(b.clone())]),
+                Next::Wait
+            ),
+            "its device is busy: it waits rather than going where its app is not"
+        );
+        assert!(
+            matches!(
+                with_package("com.z").next(&spec, &[Some(b.clone())]),
+                Next::Run(_, _, _, 0)
+            ),
+            "an app no device has goes anywhere: its run says what is missing"
+        );
+        let single = queue(1);
+        single.side_by_side(vec![a.clone()]);
+        match single.next(&spec, &[None]) {
+            Next::Run(_, spec, _, _) => assert_eq!(spec.device, None, "one lane: the run chooses"),
+            _ => panic!("runs"),
+        }
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub struct QueueItem {
     pub session: String,
     pub crash_id: String,
     pub label: Option<String>,
+    /// The recorded app's package: a queue run side by side gives the item only a
+    /// device that has it installed.
+    pub package: Option<String>,
     /// Set when the item is not to be run.
     pub skip: Option<QueueSkipReason>,
 }
@@ -135,6 +138,7 @@ fn add_session(
             session: detail.session_id.clone(),
             crash_id: crash.crash_id.clone(),
             label: crash.label.clone(),
+            package: detail.package.clone(),
             skip,
         });
     }

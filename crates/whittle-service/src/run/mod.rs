@@ -50,6 +50,7 @@ pub use notice::RunNotice;
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
+pub(crate) use prepare::is_online_android;
 pub(crate) use prepare::{choose_device, version_text};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{attempt_of, read_recorded_run, RecordedRun, RecordedRunError};

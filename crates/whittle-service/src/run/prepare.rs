@@ -269,7 +269,7 @@ fn choose_group<'a>(
     }
 }
 
-fn is_online_android(d: &Device) -> bool {
+pub(crate) fn is_online_android(d: &Device) -> bool {
     d.platform.eq_ignore_ascii_case("android")
         && matches!(
             d.state.to_ascii_lowercase().as_str(),

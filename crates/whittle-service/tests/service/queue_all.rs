@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use whittle_service::api::{
-    approve, plan_queue, Approvable, Queue, QueueEvent, QueueItem, QueuePlan, QueueScope,
-    QueueSkipReason, QueueState, RunRefusal, RunSpec,
+    approve, plan_queue, queue_lanes, Approvable, Queue, QueueEvent, QueueItem, QueuePlan,
+    QueueScope, QueueSkipReason, QueueState, RunRefusal, RunSpec,
 };
 use whittle_service::config::Config;
 use whittle_service::run::{RunEnd, RunEvent};
@@ -73,6 +73,7 @@ fn item(session: &str, crash: &str) -> QueueItem {
         session: session.into(),
         crash_id: crash.into(),
         label: None,
+        package: None,
         skip: None,
     }
 }
@@ -241,6 +242,89 @@ async fn reordered_cancelled_and_failing_items_leave_the_rest_running() {
         state_of(&queue, 2)
     );
     assert_eq!(state_of(&queue, 4), QueueState::Cancelled, "never ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_two_devices_two_items_run_side_by_side_each_on_its_own_device() {
+    if servers_bin().is_none() {
+        return;
+    }
+    let (_dir, config) = demo();
+    let template = budget(3);
+    let lanes = queue_lanes(&config, &template).await;
+    assert_eq!(
+        lanes.iter().map(|l| l.device.as_str()).collect::<Vec<_>>(),
+        ["sim-1", "sim-2"],
+        "the demo's two simulated devices"
+    );
+    assert!(lanes.iter().all(|l| l.fits(Some("com.example.shop"))));
+    assert!(!lanes[0].fits(Some("com.example.other")));
+    let pinned = RunSpec {
+        device: Some("sim-2".into()),
+        ..budget(3)
+    };
+    assert!(
+        queue_lanes(&config, &pinned).await.is_empty(),
+        "a named device: one at a time"
+    );
+    let pooled = RunSpec {
+        devices: NonZeroU32::new(2).unwrap(),
+        ..budget(3)
+    };
+    assert!(
+        queue_lanes(&config, &pooled).await.is_empty(),
+        "a pool: each run spreads its own"
+    );
+
+    let plan = plan_queue(&config.workspace, &QueueScope::Session(FLAKY.into()), true).unwrap();
+    assert_eq!(plan.items.len(), 2);
+    assert!(plan
+        .items
+        .iter()
+        .all(|i| i.package.as_deref() == Some("com.example.shop")));
+    let queue = Queue::new(&plan);
+    queue.side_by_side(lanes);
+    let most_running = Mutex::new(0);
+    let devices = Mutex::new(Vec::new());
+    queue
+        .run(&config, &template, |event| match event {
+            QueueEvent::Changed(view) => {
+                let running = view
+                    .entries
+                    .iter()
+                    .filter(|e| matches!(e.state, QueueState::Running { .. }))
+                    .count();
+                let mut most = most_running.lock().unwrap();
+                *most = (*most).max(running);
+            }
+            QueueEvent::Run { entry, event } => {
+                if let RunEvent::Started { devices: used, .. } = *event {
+                    devices.lock().unwrap().push((entry, used));
+                }
+            }
+            _ => {}
+        })
+        .await;
+    assert_eq!(*most_running.lock().unwrap(), 2, "both items ran at once");
+    let mut devices = devices.into_inner().unwrap();
+    devices.sort();
+    assert_eq!(
+        devices,
+        [
+            (1, vec!["sim-1".to_string()]),
+            (2, vec!["sim-2".to_string()])
+        ],
+        "each item alone on its own device"
+    );
+    for e in queue.view().entries {
+        let QueueState::Finished { summary } = &e.state else {
+            panic!("{}: {:?}", e.id, e.state);
+        };
+        assert!(
+            summary.attempts >= 1 && summary.attempts <= 3,
+            "{summary:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -187,6 +187,13 @@ pub(super) static EN: Catalogue = Catalogue {
         },
         phase: |phase| phase.to_owned(),
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_side_by_side: |devices| {
+            format!(
+                "side by side, one crash group on each of {} devices: {}",
+                devices.len(),
+                devices.join(", ")
+            )
+        },
         queue_columns: [
             "Session", "Crash", "Result", "Steps", "Attempts", "Evidence",
         ],

@@ -115,6 +115,8 @@ pub struct CliWords {
     pub phase: fn(&str) -> String,
     /// `minimize --all`: the line before each item's run ("[2/5] SESSION CRASH").
     pub queue_item: fn(u32, u32, &str, &str) -> String,
+    /// `minimize --all`: items run side by side, one on each of these devices.
+    pub queue_side_by_side: fn(&[String]) -> String,
     /// `minimize --all`: the summary table's column headings (session, crash, result,
     /// steps original→minimal, attempts, evidence session).
     pub queue_columns: [&'static str; 6],

@@ -177,6 +177,13 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
             .to_owned()
         },
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_side_by_side: |devices| {
+            format!(
+                "并行：{} 台设备各跑一个崩溃组：{}",
+                devices.len(),
+                devices.join("、")
+            )
+        },
         queue_columns: ["会话", "崩溃", "结果", "步骤", "尝试", "证据"],
         queue_end: |status| {
             match status {

@@ -1,5 +1,7 @@
 //! `whittle minimize --all`: every crash group of the workspace not yet minimized, run
-//! one after another by the application API's queue (`api::plan_queue`, `api::Queue`),
+//! one after another — or side by side, one on each online device, when no `--device`
+//! or pool was asked (`api::queue_lanes`) — by the application API's queue
+//! (`api::plan_queue`, `api::Queue`),
 //! each item's progress on stderr as a single run prints it, then a summary table on
 //! stdout rendered from each item's typed state (with `--json`, one object per crash
 //! group per line). Nothing is written back without `--approve`. The exit code is the
@@ -12,8 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use whittle_service::api::{
-    approve, plan_queue, Approvable, Queue, QueueEntry, QueueEvent, QueueScope, QueueSkipReason,
-    QueueState, RunSpec,
+    approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
+    QueueSkipReason, QueueState, RunSpec,
 };
 use whittle_service::config::Config;
 use whittle_service::run::RunEvent;
@@ -107,6 +109,12 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
         }
         _ => {}
     };
+    let lanes = queue_lanes(&config, &template).await;
+    if !lanes.is_empty() && !args.json {
+        let devices: Vec<String> = lanes.iter().map(|l| l.device.clone()).collect();
+        eprintln!("{}", (words.queue_side_by_side)(&devices));
+    }
+    queue.side_by_side(lanes);
     queue.run(&config, &template, on_event).await;
     ctrl_c.abort();
     let view = queue.view();

@@ -57,6 +57,7 @@ export const watch = {
   "queue.entry": "{crash} · {session}",
   "queue.waiting": "Waiting",
   "queue.running": "Running: replay {attempts} of at most {max}",
+  "queue.runningOn": "Running on {device}: replay {attempts} of at most {max}",
   "queue.progress": "Replays used",
   "queue.noLiveRun": "Skipped: this crash cannot be replayed live (see its step path)",
   "queue.allWorkspace": "Minimize all",

@@ -54,6 +54,7 @@ export const watch = {
   "queue.entry": "{crash} · {session}",
   "queue.waiting": "等待中",
   "queue.running": "运行中：第 {attempts} 次回放，上限 {max} 次",
+  "queue.runningOn": "在 {device} 上运行中：第 {attempts} 次回放，上限 {max} 次",
   "queue.progress": "已用回放次数",
   "queue.noLiveRun": "已跳过：此崩溃无法实时重放（见其步骤路径）",
   "queue.allWorkspace": "全部精简",
