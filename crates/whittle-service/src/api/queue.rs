@@ -381,7 +381,7 @@ impl Queue {
         }
         let package = inner.entries[at].package.as_deref();
         // An app no device has: any lane, and the run says so as a single run would.
-        let fits_somewhere = inner.lanes.is_empty() || inner.lanes.iter().any(|l| l.fits(package));
+        let fits_somewhere = inner.lanes.iter().any(|l| l.fits(package));
         let Some(lane_at) = free.iter().position(|lane| match lane {
             None => true,
             Some(lane) => lane.fits(package) || !fits_somewhere,
