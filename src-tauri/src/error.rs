@@ -1,7 +1,8 @@
 //! The one error type commands return. The UI sees `{ code, message }`: `code` is a
 //! stable machine string to branch on, `message` a sentence a tester understands. A
 //! refused run also carries `refusal`, the typed case with its data (the devices or
-//! crashes to choose from), so the window can offer the choice.
+//! crashes to choose from), so the window can offer the choice; an approval that would
+//! replace a newer one carries `newer_approval`, both entries, so the window can ask.
 
 use serde::Serialize;
 
@@ -12,6 +13,8 @@ use whittle_service::api::{
     SessionReadError,
 };
 use whittle_service::run::RunError;
+
+use crate::newer_approval::NewerApprovalView;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -35,6 +38,11 @@ pub enum AppError {
     NoResult { evidence_session: String },
     #[error("the result was not written: {reason}")]
     ApproveFailed { reason: String },
+    #[error("the result was not written: {reason}")]
+    NewerApproval {
+        reason: String,
+        newer: NewerApprovalView,
+    },
     #[error("the bug-ticket bundle was not exported: {reason}")]
     ExportFailed { reason: String },
     #[error("the clipboard refused the text: {reason}")]
@@ -65,6 +73,8 @@ pub enum ErrorCode {
     RunRefused,
     NoResult,
     ApproveFailed,
+    /// The sidecar holds a newer approval of the crash: confirm to replace it.
+    NewerApproval,
     ExportFailed,
     ClipboardRefused,
     ScreenshotUnavailable,
@@ -83,6 +93,10 @@ pub struct ErrorPayload {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[specta(optional)]
     pub refusal: Option<RunRefusal>,
+    /// Only with `newer_approval`: the approval kept and the one refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[specta(optional)]
+    pub newer_approval: Option<NewerApprovalView>,
 }
 
 impl AppError {
@@ -98,6 +112,7 @@ impl AppError {
             AppError::RunRefused { .. } => ErrorCode::RunRefused,
             AppError::NoResult { .. } => ErrorCode::NoResult,
             AppError::ApproveFailed { .. } => ErrorCode::ApproveFailed,
+            AppError::NewerApproval { .. } => ErrorCode::NewerApproval,
             AppError::ExportFailed { .. } => ErrorCode::ExportFailed,
             AppError::ClipboardRefused { .. } => ErrorCode::ClipboardRefused,
             AppError::ScreenshotUnavailable { .. } => ErrorCode::ScreenshotUnavailable,
@@ -140,6 +155,10 @@ impl AppError {
             message: self.to_string(),
             refusal: match self {
                 AppError::RunRefused { refusal, .. } => Some(refusal.clone()),
+                _ => None,
+            },
+            newer_approval: match self {
+                AppError::NewerApproval { newer, .. } => Some(newer.clone()),
                 _ => None,
             },
         }

@@ -11,6 +11,7 @@ pub mod commands;
 pub mod error;
 pub mod formats;
 pub mod logging;
+pub mod newer_approval;
 pub mod queue_control;
 pub mod result_actions;
 pub mod reveal;

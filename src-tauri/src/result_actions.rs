@@ -1,12 +1,18 @@
 //! The results this window holds: a past run reopened from its evidence (remembered so
 //! it can be approved and exported), and approval and export of a finished run's
-//! result, from what the run left in memory.
+//! result. Approval writes the entry the result view previewed, after checking the
+//! evidence on disk once more (the journal's seal, the steps and the result against it)
+//! and that no newer approval would be replaced without the tester's say-so.
 
 use std::path::{Path, PathBuf};
 
-use whittle_service::api::{self, approve as write_back, Approval, ExportRequest, ReopenedRun};
+use whittle_service::api::{
+    self, approve_shown, Approval, ApproveError, ApproveRunError, ExportRequest, ReopenedRun,
+    Replace,
+};
 
 use crate::error::AppError;
+use crate::newer_approval::NewerApprovalView;
 use crate::runs::{FinishedRun, Runs};
 
 fn finished(runs: &Runs, evidence_session: &str) -> Result<FinishedRun, AppError> {
@@ -41,16 +47,30 @@ pub fn open_past_run(
     Ok(reopened.run)
 }
 
-/// Writes the entry the result view previewed, unchanged.
-pub fn approve(runs: &Runs, evidence_session: &str) -> Result<Approval, AppError> {
-    let approvable = finished(runs, evidence_session)?
-        .approvable
-        .ok_or_else(|| AppError::ApproveFailed {
-            reason: "this run's result may not be written back (the crash did not reproduce, or the capture or a server failed)".into(),
-        })?;
-    let (path, approval) = write_back(&approvable).map_err(|e| AppError::ApproveFailed {
-        reason: e.to_string(),
+/// Writes the entry the result view previewed, unchanged, once the evidence on disk
+/// still proves it. `replace` is the tester's yes to replacing a newer approval, given
+/// after the window showed both (without it such an approval is kept and both come back
+/// in the error).
+pub fn approve(runs: &Runs, evidence_session: &str, replace: bool) -> Result<Approval, AppError> {
+    let run = finished(runs, evidence_session)?;
+    let approvable = run.approvable.ok_or_else(|| AppError::ApproveFailed {
+        reason: "this run's result may not be written back (the crash did not reproduce, or the capture or a server failed)".into(),
     })?;
+    let replace = if replace {
+        Replace::Newer
+    } else {
+        Replace::OnlyOlder
+    };
+    let (path, approval) =
+        approve_shown(&run.workspace, &approvable, replace).map_err(|e| match &e {
+            ApproveRunError::Write(ApproveError::Newer(newer)) => AppError::NewerApproval {
+                reason: e.to_string(),
+                newer: NewerApprovalView::of(newer),
+            },
+            _ => AppError::ApproveFailed {
+                reason: e.to_string(),
+            },
+        })?;
     runs.allow_reveal(&path);
     Ok(approval)
 }

@@ -38,6 +38,8 @@ impl RunRequest {
             strategy: self.strategy,
             devices: count_of(CountField::Devices, self.devices)?,
             baseline_tries: count_of(CountField::BaselineTries, self.baseline_tries.unwrap_or(1))?,
+            // The window refuses at once and names the holder; the tester chooses.
+            wait_device: None,
         })
     }
 }

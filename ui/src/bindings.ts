@@ -52,8 +52,11 @@ export const commands = {
 	cancelQueue: () => __TAURI_INVOKE<boolean>("cancel_queue"),
 	/**  The window's queue as it stands, if one was started. */
 	queueView: () => __TAURI_INVOKE<QueueView_Serialize | null>("queue_view"),
-	/**  Writes the finished run's result into the original session's sidecar. */
-	approveRun: (evidenceSession: string) => typedError<Approval, ErrorPayload_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession })),
+	/**
+	 *  Writes the finished run's result into the original session's sidecar; `replace`
+	 *  once the tester confirmed replacing a newer approval.
+	 */
+	approveRun: (evidenceSession: string, replace: boolean) => typedError<Approval, ErrorPayload_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession, replace })),
 	/**  Writes the bug-ticket bundle into `folder` and returns the bundle's path. */
 	exportRun: (evidenceSession: string, folder: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
 	/**  Opens the file manager on something this window wrote. */
@@ -321,6 +324,15 @@ export type DeviceChoice = {
 	name: string,
 };
 
+/**  Who holds a busy device, as a refusal names it. */
+export type DeviceHolder = 
+/**  A Whittle process on this machine, as its lease file says. */
+{ kind: "process"; pid: number; purpose: string; since: string } | 
+/**  Another MCP session of the lab host `server`, as the host names it. */
+{ kind: "lab_session"; server: string; holder: string } | 
+/**  A process on this machine that had not yet written who it is. */
+{ kind: "unknown" };
+
 export type DeviceSetupReport = DeviceSetupReport_Serialize | DeviceSetupReport_Deserialize;
 
 export type DeviceSetupReport_Deserialize = {
@@ -405,7 +417,9 @@ export type EngineSnapshot_Serialize = {
 };
 
 /**  Stable codes; renaming one is a breaking change for the UI. */
-export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | "export_failed" | "clipboard_refused" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
+export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | 
+/**  The sidecar holds a newer approval of the crash: confirm to replace it. */
+"newer_approval" | "export_failed" | "clipboard_refused" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
 
 /**  The wire shape of an [`AppError`]. */
 export type ErrorPayload = ErrorPayload_Serialize | ErrorPayload_Deserialize;
@@ -416,6 +430,8 @@ export type ErrorPayload_Deserialize = {
 	message: string,
 	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
 	refusal?: RunRefusal_Deserialize | null,
+	/**  Only with `newer_approval`: the approval kept and the one refused. */
+	newer_approval?: NewerApprovalView | null,
 };
 
 /**  The wire shape of an [`AppError`]. */
@@ -424,6 +440,8 @@ export type ErrorPayload_Serialize = {
 	message: string,
 	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
 	refusal?: RunRefusal_Serialize,
+	/**  Only with `newer_approval`: the approval kept and the one refused. */
+	newer_approval?: NewerApprovalView,
 };
 
 export type FailureCause = FailureCause_Serialize | FailureCause_Deserialize;
@@ -499,7 +517,9 @@ export type FilmstripView_Serialize = {
  *  The stable id of what a check found: one per distinct outcome, so the wording (and
  *  its translation) belongs to the front end while the decision stays here.
  */
-export type Finding = "plain_http" | "role_ready" | "role_unassigned" | "role_unknown_server" | "role_start_failed" | "role_unauthorized" | "role_missing_tools" | "adb_found" | "adb_failed" | "adb_missing" | "remote_connected" | "remote_not_ready" | "remote_missing" | "servers_unavailable" | "devices_unavailable" | "no_android_device" | "device_ready" | "device_unauthorized" | "device_not_ready" | 
+export type Finding = "plain_http" | "role_ready" | 
+/**  Ready, but without one of the role's optional tools: paths using it are refused. */
+"role_ready_without_optional" | "role_unassigned" | "role_unknown_server" | "role_start_failed" | "role_unauthorized" | "role_missing_tools" | "adb_found" | "adb_failed" | "adb_missing" | "remote_connected" | "remote_not_ready" | "remote_missing" | "servers_unavailable" | "devices_unavailable" | "no_android_device" | "device_ready" | "device_unauthorized" | "device_not_ready" | 
 /**  Listed, but not Android: shown, never replayed on. */
 "device_not_android" | "app_installed" | "apps_counted" | "app_is_system" | "app_missing" | "apps_unavailable" | "capture_running" | "capture_not_running" | "capture_not_stopped" | "capture_unavailable";
 
@@ -782,6 +802,17 @@ export type NearNode_Serialize = {
 	score: number | null,
 	/**  What of the node was compared. */
 	matched_on: By,
+};
+
+/**  The entry kept and the entry refused, keyed by their crash id as in the sidecar. */
+export type NewerApprovalView = {
+	crash_id: string,
+	/**  The approval the sidecar holds now. */
+	held_text: string,
+	held_evidence_session: string,
+	held_approved_at: string,
+	/**  What approving this run would write in its place. */
+	replacing_text: string,
 };
 
 /**  One crash drained after a replay, as compared against the target. */
@@ -1624,6 +1655,13 @@ export type RunNotice =
 { kind: "pool_smaller"; asked: number; package: string; devices: string[] } | 
 /**  A pool device whose log capture did not start (it replays nothing). */
 { kind: "pool_device_left_out"; device: string; detail: string } | 
+/**  A device that could have joined the pool is held by another run. */
+{ kind: "pool_device_busy"; device: string; holder: DeviceHolder } | 
+/**
+ *  A device that could have joined the pool is served by a ui server that lacks an
+ *  optional tool the plan uses.
+ */
+{ kind: "pool_device_lacks_tool"; device: string; tool: string } | 
 /**  An attempt's screenshot was not archived (privacy fails closed). */
 { kind: "screenshot_omitted"; attempt: number; why: ShotOmission } | 
 /**  Bookkeeping files that could not be written (the result is unaffected). */
@@ -1665,6 +1703,17 @@ field?: string | null; detail: string } |
 { kind: "needs_device"; devices: DeviceChoice[] } | 
 /**  The device asked for is not online (or is ambiguous across lab hosts). */
 { kind: "device_not_found"; device: string; devices: DeviceChoice[] } | 
+/**
+ *  Another run holds the device: a Whittle process on this machine, or another
+ *  session of the lab host serving it.
+ */
+{ kind: "device_busy"; device: string; holder: DeviceHolder } | 
+/**  The device's lease file cannot be taken (a file-system failure). */
+{ kind: "device_lock_failed"; device: string; detail: string } | 
+/**  A step of the plan needs an optional tool the device's ui server does not list. */
+{ kind: "missing_tool"; step: number; action: string; tool: string; server: string; 
+/**  The configured ui servers that list it. */
+servers_with_it: string[] } | 
 /**  The app to replay is not the crashing process, or is not installed. */
 { kind: "needs_package"; package?: string | null; process: string; detail: string } | 
 /**  A device server failed to answer. */
@@ -1706,6 +1755,17 @@ field: string | null; detail: string } |
 { kind: "needs_device"; devices: DeviceChoice[] } | 
 /**  The device asked for is not online (or is ambiguous across lab hosts). */
 { kind: "device_not_found"; device: string; devices: DeviceChoice[] } | 
+/**
+ *  Another run holds the device: a Whittle process on this machine, or another
+ *  session of the lab host serving it.
+ */
+{ kind: "device_busy"; device: string; holder: DeviceHolder } | 
+/**  The device's lease file cannot be taken (a file-system failure). */
+{ kind: "device_lock_failed"; device: string; detail: string } | 
+/**  A step of the plan needs an optional tool the device's ui server does not list. */
+{ kind: "missing_tool"; step: number; action: string; tool: string; server: string; 
+/**  The configured ui servers that list it. */
+servers_with_it: string[] } | 
 /**  The app to replay is not the crashing process, or is not installed. */
 { kind: "needs_package"; package: string | null; process: string; detail: string } | 
 /**  A device server failed to answer. */

@@ -70,14 +70,19 @@ pub enum Command {
     /// export).
     Mcp,
     /// Write a finished run's result into its session's crashes.minimized.json, after
-    /// checking its evidence as the app does (for a run never approved: --approve left
-    /// out, or the run stopped before its write-back).
+    /// checking its evidence as the app does: the journal's seal, and steps.jsonl and
+    /// result.json against it (for a run never approved: --approve left out, or the run
+    /// stopped before its write-back; or a run from elsewhere).
     Approve {
         /// The run's evidence session (id, or its folder inside the workspace).
         evidence_session: String,
         /// The crash the run minimized, to make sure the right one is approved.
         #[arg(long)]
         crash: Option<String>,
+        /// Replace a newer approval of the crash (one approved after this run started,
+        /// from another run); without it such an approval is kept and printed.
+        #[arg(long)]
+        replace: bool,
         /// Print one JSON object: {status, sidecar, crash_id, entry}.
         #[arg(long)]
         json: bool,
@@ -176,6 +181,11 @@ pub struct MinimizeArgs {
     /// The app package, when the session does not name it.
     #[arg(long)]
     pub package: Option<String>,
+    /// While another run holds the device (a Whittle process here, or another client of
+    /// its lab host), wait up to this long for it ("90s", "5m", "1h") instead of being
+    /// refused at once with `device_busy`.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub wait_device: Option<std::time::Duration>,
     /// Search strategy: `seed` (the default), `binary` (fewer replays, the same proof)
     /// or `flaky` (for crashes that show only sometimes: every verdict sampled, never
     /// rated high); see the README's Performance section.

@@ -51,6 +51,8 @@ impl Exit {
             | RunRefusal::CrashNotFound { .. }
             | RunRefusal::NeedsDevice { .. }
             | RunRefusal::DeviceNotFound { .. }
+            // A path with a step the ui server cannot replay: the roles' configuration.
+            | RunRefusal::MissingTool { .. }
             | RunRefusal::EvidenceNotFound { .. } => Exit::Usage,
             RunRefusal::SessionUnusable { .. }
             | RunRefusal::NoCrash
@@ -59,6 +61,9 @@ impl Exit {
             // refused, nothing was replayed.
             | RunRefusal::ResumeRefused { .. } => Exit::NoResult,
             RunRefusal::NoDevice
+            // Held by another run: the device is not available now, as with none online.
+            | RunRefusal::DeviceBusy { .. }
+            | RunRefusal::DeviceLockFailed { .. }
             | RunRefusal::ServerFailed { .. }
             | RunRefusal::Cancelled
             | RunRefusal::EvidenceLockFailed { .. } => Exit::Infrastructure,

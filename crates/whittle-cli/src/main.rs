@@ -84,8 +84,9 @@ async fn run(cli: Cli) -> Exit {
         Command::Approve {
             evidence_session,
             crash,
+            replace,
             json,
-        } => commands::approve::run(&config, &evidence_session, crash, json),
+        } => commands::approve::run(&config, &evidence_session, crash, replace, json),
         Command::Runs { session, json } => commands::runs::run(&config, &session, json),
     }
 }

@@ -11,6 +11,7 @@
 //! `whittle_core::signature`).
 
 pub mod analyzer;
+pub mod lease;
 pub mod log;
 pub mod mobile;
 pub mod report;

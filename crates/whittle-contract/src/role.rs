@@ -44,6 +44,15 @@ impl Role {
             Role::Log => crate::log::TOOLS,
         }
     }
+
+    /// Tools a server may list for this role: needed only by a plan with a step that
+    /// uses one (`ui::tool_for_action`), never to start a run.
+    pub fn optional_tools(self) -> &'static [&'static str] {
+        match self {
+            Role::Ui => crate::ui::OPTIONAL_TOOLS,
+            Role::Report | Role::Analyzer | Role::Mobile | Role::Log => &[],
+        }
+    }
 }
 
 impl fmt::Display for Role {

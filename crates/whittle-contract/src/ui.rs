@@ -9,13 +9,26 @@ pub const TAP_ELEMENT: &str = "tap_element";
 /// [`LONG_PRESS_MS`].
 pub const LONG_PRESS_ELEMENT: &str = "long_press_element";
 pub const INPUT_TEXT: &str = "input_text";
-pub const TOOLS: &[&str] = &[
-    GET_HIERARCHY,
-    WAIT_FOR_ELEMENT,
-    TAP_ELEMENT,
-    LONG_PRESS_ELEMENT,
-    INPUT_TEXT,
-];
+/// The published contract: every run uses these, so a ui server must list them all.
+pub const TOOLS: &[&str] = &[GET_HIERARCHY, WAIT_FOR_ELEMENT, TAP_ELEMENT, INPUT_TEXT];
+/// Tools added after the contract was published: a capability a server may have, needed
+/// only by a plan holding a step that uses one ([`tool_for_action`]). A server written to
+/// the published contract keeps working for every other path.
+pub const OPTIONAL_TOOLS: &[&str] = &[LONG_PRESS_ELEMENT];
+
+/// The optional tool a step of this kind needs, if any (the published tools serve
+/// every other kind).
+pub fn tool_for_action(kind: whittle_core::plan::ActionKind) -> Option<&'static str> {
+    use whittle_core::plan::ActionKind;
+    match kind {
+        ActionKind::LongPress => Some(LONG_PRESS_ELEMENT),
+        ActionKind::Launch
+        | ActionKind::Tap
+        | ActionKind::InputText
+        | ActionKind::PressButton
+        | ActionKind::Relaunch => None,
+    }
+}
 
 /// How long a long press holds: Android's long-press timeout is 400–500 ms
 /// (`ViewConfiguration.getLongPressTimeout`), so this is comfortably past it.

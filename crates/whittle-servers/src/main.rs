@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use rmcp::ServerHandler;
+use whittle_servers::device::{DeviceBackend, DeviceServer};
 use whittle_servers::listen::{Listen, ListenArgs};
 use whittle_servers::report_analyzer::ReportAnalyzerServer;
 
@@ -74,7 +75,7 @@ async fn main() -> ExitCode {
                     seed,
                     "simulator ready; `--seed {seed}` repeats its flaky-crash draws"
                 );
-                serve_http(server, listen).await
+                serve_device_http(server, listen).await
             }
             Err(e) => Err(e.to_string()),
         },
@@ -91,7 +92,7 @@ async fn main() -> ExitCode {
             .await
             .map_err(|e| e.to_string()),
         (Command::Adb(args), Some(listen)) => match whittle_servers::adb::build(&args) {
-            Ok(server) => serve_http(server, listen).await,
+            Ok(server) => serve_device_http(server, listen).await,
             Err(e) => Err(e.to_string()),
         },
     };
@@ -110,7 +111,19 @@ async fn serve_http<S: ServerHandler + Clone + Send + Sync + 'static>(
     server: S,
     listen: Listen,
 ) -> Result<(), String> {
-    whittle_servers::listen::serve(server, listen)
+    whittle_servers::listen::serve(move || server.clone(), listen)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// A device server reached by several clients lends each device to one MCP session at
+/// a time: every session gets its own server value holding its leases.
+async fn serve_device_http<B: DeviceBackend>(
+    server: DeviceServer<B>,
+    listen: Listen,
+) -> Result<(), String> {
+    let server = server.leasing();
+    whittle_servers::listen::serve(move || server.for_session(), listen)
         .await
         .map_err(|e| e.to_string())
 }

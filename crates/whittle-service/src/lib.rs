@@ -4,6 +4,7 @@ pub use whittle_atomic as atomic;
 pub mod api;
 pub mod client;
 pub mod config;
+pub mod device_lease;
 pub mod doctor;
 pub mod evidence;
 pub mod export;

@@ -53,6 +53,30 @@ pub fn write_sidecar_entry(
     crash_id: &str,
     entry: MinimizedEntry,
 ) -> Result<PathBuf, SidecarError> {
+    match write_sidecar_entry_unless(session_dir, crash_id, entry, |_| false)? {
+        SidecarWrite::Written(path) => Ok(path),
+        SidecarWrite::Kept { path, .. } => Ok(path),
+    }
+}
+
+/// What [`write_sidecar_entry_unless`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SidecarWrite {
+    /// The entry was written into the sidecar at this path.
+    Written(PathBuf),
+    /// Nothing was written: the entry the sidecar holds for the crash was to stay.
+    Kept { path: PathBuf, held: MinimizedEntry },
+}
+
+/// [`write_sidecar_entry`], unless `keep` says the entry the sidecar already holds for
+/// `crash_id` must stay. `keep` is asked under the sidecar's lock, between the read and
+/// the write, so no other approval can slip in between the look and the write.
+pub fn write_sidecar_entry_unless(
+    session_dir: &Path,
+    crash_id: &str,
+    entry: MinimizedEntry,
+    keep: impl FnOnce(&MinimizedEntry) -> bool,
+) -> Result<SidecarWrite, SidecarError> {
     if crash_id.is_empty() {
         return Err(SidecarError::EmptyCrashId);
     }
@@ -70,19 +94,26 @@ pub fn write_sidecar_entry(
     // Fully qualified: std's inherent `File::lock` needs a newer Rust than our MSRV.
     fs4::FileExt::lock(&lock).map_err(lock_err)?;
 
-    let mut sidecar = read_existing(&path)?;
-    if let Some(note) = sidecar
-        .crashes
-        .get(crash_id)
-        .and_then(|old| FingerprintNote::of(crash_id, old))
-    {
-        tracing::info!(%note, "replacing a sidecar entry");
-    }
-    sidecar.crashes.insert(crash_id.to_string(), entry);
-    let written = write_atomically(&path, &sidecar);
+    let written = read_existing(&path).and_then(|mut sidecar| {
+        if let Some(held) = sidecar.crashes.get(crash_id).filter(|held| keep(held)) {
+            return Ok(SidecarWrite::Kept {
+                path: path.clone(),
+                held: held.clone(),
+            });
+        }
+        if let Some(note) = sidecar
+            .crashes
+            .get(crash_id)
+            .and_then(|old| FingerprintNote::of(crash_id, old))
+        {
+            tracing::info!(%note, "replacing a sidecar entry");
+        }
+        sidecar.crashes.insert(crash_id.to_string(), entry);
+        write_atomically(&path, &sidecar).map(|()| SidecarWrite::Written(path.clone()))
+    });
     // Unlocking also happens when `lock` is dropped; doing it explicitly documents the span.
     let _ = fs4::FileExt::unlock(&lock);
-    written.map(|()| path)
+    written
 }
 
 /// A sidecar entry whose fingerprint is not comparable with the ones computed now.

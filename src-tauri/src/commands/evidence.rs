@@ -13,15 +13,17 @@ use whittle_service::api::pictures::{
 use whittle_service::api::{self, Approval, InspectedNode, NearNode};
 use whittle_service::evidence::ReviewChecklist;
 
-/// Writes the finished run's result into the original session's sidecar.
+/// Writes the finished run's result into the original session's sidecar; `replace`
+/// once the tester confirmed replacing a newer approval.
 #[tauri::command]
 #[specta::specta]
 #[tracing::instrument(skip(state), err)]
 pub fn approve_run(
     state: State<'_, AppState>,
     evidence_session: String,
+    replace: bool,
 ) -> Result<Approval, AppError> {
-    result_actions::approve(&state.runs, &evidence_session)
+    result_actions::approve(&state.runs, &evidence_session, replace)
 }
 
 /// Writes the bug-ticket bundle into `folder` and returns the bundle's path.

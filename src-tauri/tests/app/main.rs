@@ -6,6 +6,7 @@
 mod alone;
 mod common;
 
+mod approve_checks;
 mod error_payload;
 mod evidence_identity;
 mod formats_flow;

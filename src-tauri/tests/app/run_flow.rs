@@ -145,7 +145,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     ));
 
     // Approval writes exactly the sidecar entry, next to the original session.
-    let approval = result_actions::approve(&runs, &evidence).unwrap();
+    let approval = result_actions::approve(&runs, &evidence, false).unwrap();
     let sidecar = setup
         .workspace()
         .join("sessions")
@@ -229,7 +229,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     assert!(result.exportable);
     let evidence = result.summary.evidence_session.unwrap();
     assert!(matches!(
-        result_actions::approve(&runs, &evidence),
+        result_actions::approve(&runs, &evidence, false),
         Err(AppError::ApproveFailed { .. })
     ));
     assert!(!setup

@@ -4,7 +4,14 @@ the public mobile-mcp server, the ui and log tools answer JSON in text blocks on
 structuredContent), with trailing whitespace, keys Whittle does not know, `ts` as epoch
 seconds, integer `record_id`s and no `count`. Whittle must run against it unchanged.
 
-Run: python whittle_peer.py   (stdio), or python whittle_peer.py --http [--json-response]
+Two modes. The default serves exactly the tool contract as it was published
+(docs/tool-contract.md, "The published contract"): it is FROZEN — never add a tool or a
+field to it to match a change of Whittle's; a change that breaks a server written to the
+published contract must break the tests that run against it. `--extended` (or
+WHITTLE_PEER_MODE=extended) adds the optional tools Whittle gained since
+(`long_press_element`), for the tests of those capabilities.
+
+Run: python whittle_peer.py [--extended]   (stdio), or python whittle_peer.py --http [--json-response]
 to serve MCP streamable HTTP on a free loopback port (the SDK's own session manager and
 ASGI app under uvicorn; the first stdout line is `listening on <url>`), SSE answers by
 default. WHITTLE_PEER_BREAK=<field> breaks one verdict
@@ -14,6 +21,7 @@ stack) so tests can check that Whittle refuses it with the server, tool and fiel
 
 import json
 import os
+import sys
 
 import anyio
 import mcp_types as types
@@ -27,7 +35,7 @@ DEVICE_ARG = {"device": {"type": "string"}}
 STRATEGIES = {"type": "array", "items": {"type": "object", "properties": {
     "by": {"type": "string"}, "value": {"type": "string"}}}}
 
-TOOLS = {
+PUBLISHED_TOOLS = {
     "mobile_list_available_devices": {},
     "mobile_list_apps": DEVICE_ARG,
     "mobile_launch_app": {**DEVICE_ARG, "packageName": {"type": "string"}},
@@ -37,7 +45,6 @@ TOOLS = {
     "get_hierarchy": DEVICE_ARG,
     "wait_for_element": {**DEVICE_ARG, "strategies": STRATEGIES, "timeout_ms": {"type": "integer"}},
     "tap_element": {**DEVICE_ARG, "strategies": STRATEGIES, "settle_ms": {"type": "integer"}},
-    "long_press_element": {**DEVICE_ARG, "strategies": STRATEGIES, "settle_ms": {"type": "integer"}},
     "input_text": {**DEVICE_ARG, "strategies": STRATEGIES, "text": {"type": "string"}},
     "clear_logs": DEVICE_ARG,
     "get_recent_crashes": {**DEVICE_ARG, "package": {"type": "string"}},
@@ -45,6 +52,13 @@ TOOLS = {
     "list_captures": {},
     "stop_capture": {"session_id": {"type": "string"}},
 }
+
+# Optional tools added to the contract after it was published: served only in extended mode.
+EXTENDED_TOOLS = {
+    "long_press_element": {**DEVICE_ARG, "strategies": STRATEGIES, "settle_ms": {"type": "integer"}},
+}
+EXTENDED = "--extended" in sys.argv or os.environ.get("WHITTLE_PEER_MODE") == "extended"
+TOOLS = {**PUBLISHED_TOOLS, **(EXTENDED_TOOLS if EXTENDED else {})}
 
 device = peer_app.Device()
 
@@ -108,7 +122,7 @@ def ui(name, args):
         left, top, right, bottom = element["bounds"]
         tapped = "yes" if BREAK == "tapped" else True
         return as_text({"tapped": tapped, "x": (left + right) // 2, "y": (top + bottom) // 2})
-    if name == "long_press_element":
+    if name == "long_press_element" and EXTENDED:
         # The peer's app has no long-click listener: a press that lands changes nothing.
         if device.find(strategies) is None:
             return as_text({"tapped": False, "reason": "element_not_found"})
@@ -206,8 +220,6 @@ def serve_http(json_response):
 
 
 if __name__ == "__main__":
-    import sys
-
     if "--http" in sys.argv:
         serve_http("--json-response" in sys.argv)
     else:

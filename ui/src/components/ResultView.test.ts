@@ -114,8 +114,44 @@ describe("ResultView", () => {
     render(ResultView, { result, steps: planSteps });
     await fireEvent.click(screen.getByTestId("approve"));
     expect(await screen.findByTestId("approved-path")).toHaveTextContent("/ws/sessions/s/crashes.minimized.json");
-    expect(commandCalls(calls, "approve_run")).toEqual([{ evidenceSession: evidence }]);
+    expect(commandCalls(calls, "approve_run")).toEqual([{ evidenceSession: evidence, replace: false }]);
     expect(screen.getByTestId("approve")).toBeDisabled();
+  });
+
+  it("never replaces a newer approval without asking, showing both entries", async () => {
+    const newer_approval = {
+      crash_id: "c1",
+      held_text: '{\n  "c1": {\n    "evidence_session": "2026-06-02_100000_minimize-checkout-npe"\n  }\n}',
+      held_evidence_session: "2026-06-02_100000_minimize-checkout-npe",
+      held_approved_at: "2026-06-02T10:05:00Z",
+      replacing_text: `{\n  "c1": {\n    "evidence_session": "${evidence}"\n  }\n}`,
+    };
+    const calls = fakeBackend({
+      approve_run: (a) => {
+        if (!a.replace) throw { code: "newer_approval", message: "the result was not written: newer", newer_approval };
+        return { sidecar_path: "/ws/sessions/s/crashes.minimized.json", written_text: "{}" };
+      },
+    });
+    render(ResultView, { result, steps: planSteps });
+    await fireEvent.click(screen.getByTestId("approve"));
+    const ask = await screen.findByTestId("approve-newer");
+    expect(ask).toHaveTextContent("already holds a newer approval of this crash (run 2026-06-02_100000_minimize-checkout-npe, approved 2026-06-02T10:05:00Z)");
+    expect(screen.getByTestId("approve-newer-held")).toHaveTextContent("2026-06-02_100000_minimize-checkout-npe");
+    expect(screen.getByTestId("approve-newer-replacing")).toHaveTextContent(evidence);
+    expect(screen.queryByTestId("approved-path")).toBeNull();
+    // Keeping the newer one writes nothing more.
+    await fireEvent.click(screen.getByTestId("approve-keep-newer"));
+    expect(screen.queryByTestId("approve-newer")).toBeNull();
+    expect(commandCalls(calls, "approve_run")).toEqual([{ evidenceSession: evidence, replace: false }]);
+    // Asked again, the tester confirms: only then is `replace` sent.
+    await fireEvent.click(screen.getByTestId("approve"));
+    await fireEvent.click(await screen.findByTestId("approve-replace"));
+    expect(await screen.findByTestId("approved-path")).toHaveTextContent("/ws/sessions/s/crashes.minimized.json");
+    expect(commandCalls(calls, "approve_run")).toEqual([
+      { evidenceSession: evidence, replace: false },
+      { evidenceSession: evidence, replace: false },
+      { evidenceSession: evidence, replace: true },
+    ]);
   });
 
   it("shows an approval failure in place with a next step", async () => {

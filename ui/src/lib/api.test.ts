@@ -31,7 +31,7 @@ describe("api (run commands)", () => {
       ["list_devices", { workspace: "/ws" }],
       ["start_run", { request, onUpdate: expect.any(Channel) }],
       ["cancel_run", { runId: 7 }],
-      ["approve_run", { evidenceSession: "ev" }],
+      ["approve_run", { evidenceSession: "ev", replace: false }],
       ["export_run", { evidenceSession: "ev", folder: "/out" }],
       ["reveal_path", { path: "/out/bundle" }],
       ["screenshot_image", { workspace: "/ws", evidenceSession: "ev", name: "screenshots/a.png" }],

@@ -8,6 +8,7 @@ import {
   type FilmstripView_Serialize,
   type FlowFormat,
   type ImportSummary,
+  type NewerApprovalView,
   type RecordOutcome_Serialize,
   type SetupView_Serialize,
 } from "../bindings";
@@ -51,9 +52,12 @@ export type DeviceSetupReport = DeviceSetupReport_Serialize;
 export class CommandError extends Error {
   /** A stable machine code (see src-tauri's ErrorCode); run commands add codes of their own. */
   readonly code: ErrorPayload["code"] | (string & {});
+  /** With `newer_approval`: the approval the sidecar keeps and the one refused, to ask. */
+  readonly newerApproval: NewerApprovalView | null;
   constructor(payload: ErrorPayload | RunErrorPayload) {
     super(payload.message);
     this.code = payload.code;
+    this.newerApproval = payload.newer_approval ?? null;
   }
 }
 
@@ -127,7 +131,9 @@ export const api = {
   cancelRun: async (runId: number): Promise<void> => {
     await commands.cancelRun(runId);
   },
-  approveRun: async (evidenceSession: string): Promise<Approval> => unwrap(await commands.approveRun(evidenceSession)),
+  /** `replace` only once the tester confirmed replacing a newer approval. */
+  approveRun: async (evidenceSession: string, replace = false): Promise<Approval> =>
+    unwrap(await commands.approveRun(evidenceSession, replace)),
   exportRun: async (evidenceSession: string, folder: string): Promise<string> =>
     unwrap(await commands.exportRun(evidenceSession, folder)),
   appSetup: (): Promise<SetupView> => commands.appSetup(),

@@ -1,7 +1,7 @@
 // What a refused run lets the user choose: the backend sends the refusal's case with
 // its data (`ErrorPayload.refusal`), and a refusal for want of a device or a crash
 // carries the ones to choose from. Every other refusal is only told, not offered.
-import type { CrashChoice, DeviceChoice, RunRefusal } from "../bindings";
+import type { CrashChoice, DeviceChoice, DeviceHolder, RunRefusal } from "../bindings";
 import { t } from "./i18n/index.svelte";
 
 export type RefusalChoice =
@@ -33,4 +33,40 @@ export function refusalChoiceLead(choice: RefusalChoice): string {
     return choice.missing ? t("refusal.deviceNotFound", { device: choice.missing }) : t("refusal.needsDevice");
   }
   return choice.missing ? t("refusal.crashNotFound", { crash: choice.missing }) : t("refusal.needsCrash");
+}
+
+/** Who holds a busy device, in words. */
+export function holderWords(holder: DeviceHolder): string {
+  switch (holder.kind) {
+    case "process":
+      return t("refusal.holderProcess", { pid: holder.pid, purpose: holder.purpose, since: holder.since });
+    case "lab_session":
+      return t("refusal.holderLab", { holder: holder.holder, server: holder.server });
+    case "unknown":
+      return t("refusal.holderUnknown");
+  }
+}
+
+/** What a refusal that offers no choice says in the window's language, when its case has words of its own. */
+export function refusalNote(refusal: RunRefusal | null | undefined): string | null {
+  if (!refusal) return null;
+  switch (refusal.kind) {
+    case "device_busy":
+      return t("refusal.deviceBusy", { device: refusal.device, holder: holderWords(refusal.holder) });
+    case "missing_tool": {
+      const where =
+        refusal.servers_with_it.length > 0
+          ? t("refusal.missingToolElsewhere", { servers: refusal.servers_with_it.join(", ") })
+          : t("refusal.missingToolNowhere");
+      const lead = t("refusal.missingTool", {
+        step: refusal.step,
+        action: refusal.action,
+        tool: refusal.tool,
+        server: refusal.server,
+      });
+      return `${lead} ${where}`;
+    }
+    default:
+      return null;
+  }
 }

@@ -4,6 +4,7 @@
 // records below are read through getters, so a template that reads one re-renders when
 // the language changes.
 import { t, tn, type MessageKey } from "./i18n/index.svelte";
+import { holderWords } from "./refusal";
 import type {
   AttemptVerdict,
   Confidence,
@@ -229,6 +230,10 @@ export function noticeText(notice: RunNotice): string {
         package: notice.package,
         devices: notice.devices.join(", "),
       });
+    case "pool_device_busy":
+      return t("notice.poolDeviceBusy", { device: notice.device, holder: holderWords(notice.holder) });
+    case "pool_device_lacks_tool":
+      return t("notice.poolDeviceLacksTool", { device: notice.device, tool: notice.tool });
     case "pool_device_left_out":
       return t("notice.poolDeviceLeftOut", { device: notice.device, detail: notice.detail });
     case "screenshot_omitted":
@@ -378,6 +383,7 @@ const KNOWN_CODES: Record<ErrorCode, true> = {
   discard_failed: true,
   import_failed: true,
   record_failed: true,
+  newer_approval: true,
 };
 
 const isKnown = (code: string | null): code is ErrorCode => code !== null && Object.hasOwn(KNOWN_CODES, code);

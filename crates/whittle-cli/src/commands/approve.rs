@@ -1,17 +1,32 @@
-//! `whittle approve <evidence> [--crash ID]`: a finished run's result, checked from its
-//! evidence as the app checks a reopened run (`whittle_service::api::approve_evidence`),
-//! written into the original session's `crashes.minimized.json`.
+//! `whittle approve <evidence> [--crash ID] [--replace]`: a finished run's result,
+//! checked from its evidence as the app checks a reopened run — the journal's seal, and
+//! `steps.jsonl` and `result.json` against it (`whittle_service::api::approve_evidence`)
+//! — written into the original session's `crashes.minimized.json`. A newer approval of
+//! the crash is never replaced without `--replace`: the refusal prints both entries.
 
-use whittle_service::api::{approve_evidence, ApproveRequest, ApproveRunError};
+use whittle_service::api::{
+    approve_evidence, ApproveError, ApproveRequest, ApproveRunError, NewerApproval, Replace,
+};
 use whittle_service::config::Config;
 
 use crate::exit::Exit;
 use crate::locale;
 
-pub fn run(config: &Config, evidence_session: &str, crash: Option<String>, json: bool) -> Exit {
+pub fn run(
+    config: &Config,
+    evidence_session: &str,
+    crash: Option<String>,
+    replace: bool,
+    json: bool,
+) -> Exit {
     let request = ApproveRequest {
         evidence_session: evidence_session.to_owned(),
         crash,
+        replace: if replace {
+            Replace::Newer
+        } else {
+            Replace::OnlyOlder
+        },
     };
     match approve_evidence(&config.workspace, &request) {
         Ok((path, approval)) => {
@@ -40,21 +55,41 @@ pub fn run(config: &Config, evidence_session: &str, crash: Option<String>, json:
         }
         Err(e) => {
             let exit = exit_of(&e);
+            let newer = match &e {
+                ApproveRunError::Write(ApproveError::Newer(newer)) => Some(newer.as_ref()),
+                _ => None,
+            };
             if json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 })
-                );
+                let mut answer = serde_json::json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 });
+                if let Some(newer) = newer {
+                    answer["held"] = serde_json::json!(newer.held);
+                    answer["replacing"] = serde_json::json!(newer.replacing);
+                }
+                println!("{answer}");
             } else {
                 eprintln!("{}{e}", locale::words().error);
+                if let Some(newer) = newer {
+                    print_newer(newer);
+                }
             }
             exit
         }
     }
 }
 
-/// Naming the wrong run is a usage error; a run that has nothing approvable is "no
-/// result"; a sidecar that cannot be written is infrastructure.
+/// What a refused replacement would have replaced, and with what.
+fn print_newer(newer: &NewerApproval) {
+    let words = locale::words();
+    eprintln!("{}", words.newer_kept);
+    eprintln!("{}", words.newer_held);
+    eprintln!("{}", newer.keyed_text(&newer.held));
+    eprintln!("{}", words.newer_replacing);
+    eprintln!("{}", newer.keyed_text(&newer.replacing));
+}
+
+/// Naming the wrong run is a usage error; a run that has nothing approvable, or whose
+/// approval would replace a newer one, is "no result"; a sidecar that cannot be written
+/// is infrastructure.
 fn exit_of(error: &ApproveRunError) -> Exit {
     match error {
         ApproveRunError::Session(_) | ApproveRunError::OtherCrash { .. } => Exit::Usage,
@@ -62,7 +97,9 @@ fn exit_of(error: &ApproveRunError) -> Exit {
         | ApproveRunError::NotARun { .. }
         | ApproveRunError::Running { .. }
         | ApproveRunError::NoResult { .. }
-        | ApproveRunError::NotApprovable { .. } => Exit::NoResult,
+        | ApproveRunError::NotApprovable { .. }
+        | ApproveRunError::ChangedSinceShown { .. }
+        | ApproveRunError::Write(ApproveError::Newer(_)) => Exit::NoResult,
         ApproveRunError::Write(_) => Exit::Infrastructure,
     }
 }

@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicU32;
 
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::{
-    self, approve, parse_count, Approvable, CountField, InvalidCount, ResumeOptions, RunJob,
-    RunSpec, DEFAULT_MAX_REPLAYS,
+    self, approve, parse_count, Approvable, CountField, InvalidCount, Replace, ResumeOptions,
+    RunJob, RunSpec, DEFAULT_MAX_REPLAYS,
 };
 use whittle_service::config::Config;
 use whittle_service::run::{RunEvent, RunOutcome};
@@ -67,6 +67,7 @@ fn job(args: &MinimizeArgs) -> Result<RunJob, InvalidCount> {
             devices,
             strategy: args.strategy,
             max_replays,
+            wait_device: args.wait_device,
         }),
         None => RunJob::New(RunSpec {
             session: args.session.clone().unwrap_or_default(),
@@ -77,6 +78,7 @@ fn job(args: &MinimizeArgs) -> Result<RunJob, InvalidCount> {
             strategy: args.strategy.unwrap_or_default(),
             devices: devices.unwrap_or(std::num::NonZeroU32::MIN),
             baseline_tries: baseline_tries.unwrap_or(std::num::NonZeroU32::MIN),
+            wait_device: args.wait_device,
         }),
     })
 }
@@ -90,7 +92,7 @@ fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
         .and_then(Approvable::stamp);
     if let Some(approvable) = approvable {
         if args.approve || (!args.json && ask_to_write_back()) {
-            match approve(&approvable) {
+            match approve(&approvable, Replace::OnlyOlder) {
                 Ok((path, _)) => sidecar = Some(path),
                 Err(e) => {
                     let words = locale::words();

@@ -1,6 +1,6 @@
 use whittle_core::workspace::list_sessions;
 use whittle_service::config::Config;
-use whittle_service::run::{listed_run_state, RunState};
+use whittle_service::run::{listed_run, listed_run_state, PastRunOutcome, RunState};
 
 use crate::exit::Exit;
 
@@ -14,13 +14,18 @@ pub fn run(config: &Config) -> Exit {
     };
     for s in &sessions {
         // A minimize run whose meta says running but whose lock nobody holds was
-        // interrupted (killed, crashed, power lost): it can be resumed.
+        // interrupted (killed, crashed, power lost). One that ended is named by how, as
+        // the window's past runs name it, where its meta alone would only say failed: it
+        // was cancelled, or the tester discarded it.
         let state = listed_run_state(&config.workspace, s);
-        let status = match (state, s.status) {
-            (Some(RunState::Interrupted), _) => "interrupted".to_owned(),
-            (Some(RunState::Running), _) => "running".to_owned(),
-            (_, Some(st)) => format!("{st:?}").to_lowercase(),
-            (_, None) => "?".into(),
+        let run = listed_run(&config.workspace, s);
+        let status = match (state, run.as_ref().map(|r| r.outcome), s.status) {
+            (Some(RunState::Interrupted), _, _) => "interrupted".to_owned(),
+            (Some(RunState::Running), _, _) => "running".to_owned(),
+            (_, Some(PastRunOutcome::Cancelled), _) => "cancelled".to_owned(),
+            (_, Some(PastRunOutcome::Discarded), _) => "discarded".to_owned(),
+            (_, _, Some(st)) => format!("{st:?}").to_lowercase(),
+            (_, _, None) => "?".into(),
         };
         print!(
             "{}  {}  {} steps  {} crashes ({} distinct)  {}",
@@ -28,7 +33,8 @@ pub fn run(config: &Config) -> Exit {
         );
         match &s.problem {
             Some(problem) => println!("  ⚠ {problem}"),
-            None if state == Some(RunState::Interrupted) => {
+            // Only a run that can go on (not superseded by a newer approval, not held).
+            None if run.as_ref().is_some_and(|r| r.resumable) => {
                 println!("  (resume: whittle minimize --resume {})", s.session_id)
             }
             None => println!(),

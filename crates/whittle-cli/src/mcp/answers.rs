@@ -13,7 +13,7 @@ use whittle_core::plan::{Coverage, PlanNotice, PlannedStep, ReplayPlan};
 use whittle_core::signature::CrashGroup;
 use whittle_core::workspace::SessionSummary;
 
-use super::service_calls::{PastRun, RunState};
+use super::service_calls::{PastRun, PastRunOutcome, RunState};
 
 /// The workspace's sessions (`whittle sessions`).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -37,6 +37,9 @@ pub struct SessionEntry {
     /// For a minimize run's evidence: `running` (a live process holds it), `interrupted`
     /// (it died; resumable with `whittle minimize --resume`) or `ended`.
     pub run_state: Option<RunState>,
+    /// For a minimize run's evidence: how the run stands, as `past_runs` says it
+    /// (`cancelled`, `interrupted`, `discarded`, `minimized`, …).
+    pub run_outcome: Option<PastRunOutcome>,
     /// Untrusted data.
     pub platform: String,
     /// Untrusted data: the app's package.
@@ -56,13 +59,19 @@ pub struct SessionEntry {
 }
 
 impl SessionEntry {
-    pub fn of(summary: &SessionSummary, run_state: Option<RunState>, crashes: &[Crash]) -> Self {
+    pub fn of(
+        summary: &SessionSummary,
+        run_state: Option<RunState>,
+        run_outcome: Option<PastRunOutcome>,
+        crashes: &[Crash],
+    ) -> Self {
         SessionEntry {
             session_id: summary.session_id.clone(),
             name: summary.name.clone(),
             created_at: summary.created_at.clone(),
             status: summary.status,
             run_state,
+            run_outcome,
             platform: summary.platform.clone(),
             package: summary.package.clone(),
             step_count: summary.step_count,

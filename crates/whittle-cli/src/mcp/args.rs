@@ -52,6 +52,10 @@ pub struct MinimizeArgs {
     /// Replay the full path up to this many times until it reproduces (default 1).
     #[serde(default)]
     pub baseline_tries: Option<u32>,
+    /// While another run holds the device, wait up to this many seconds for it (default:
+    /// refuse at once with `device_busy`, naming the holder).
+    #[serde(default)]
+    pub wait_device_seconds: Option<u32>,
 }
 
 /// Where to write a bug-ticket bundle.
@@ -60,7 +64,9 @@ pub struct MinimizeArgs {
 pub struct ExportArgs {
     /// The evidence session's id (as `past_runs` and `minimize` name it). Never a path.
     pub evidence_session: String,
-    /// The absolute folder the bundle's folder is created in (`whittle export --out`).
+    /// The absolute folder the bundle's folder is created in (`whittle export --out`):
+    /// the workspace's `exports` folder, a folder under it, or under a folder of the
+    /// config's `export.allowed_folders`; anything else is refused, naming those.
     pub out: String,
     /// The bundle folder's name, one plain name (default: the evidence session's id).
     #[serde(default)]

@@ -20,8 +20,10 @@ use whittle_service::api::{
 };
 pub use whittle_service::config::Config;
 use whittle_service::evidence::read_result;
-use whittle_service::run::{listed_run_state, past_runs as runs_of};
-pub use whittle_service::run::{PastRun, PendingResult, RunEvent, RunState, RunSummary};
+use whittle_service::run::{listed_run, listed_run_state, past_runs as runs_of};
+pub use whittle_service::run::{
+    PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
+};
 use whittle_service::sidecar::{read_sidecar, FingerprintNote};
 
 use super::answers::{
@@ -47,7 +49,8 @@ pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
                 Some(_) => Vec::new(),
             };
             let state = listed_run_state(&config.workspace, summary);
-            SessionEntry::of(summary, state, &crashes)
+            let outcome = listed_run(&config.workspace, summary).map(|run| run.outcome);
+            SessionEntry::of(summary, state, outcome, &crashes)
         })
         .collect();
     Ok(SessionsAnswer {
@@ -113,6 +116,9 @@ pub async fn minimize(
         device: args.device,
         package: args.package,
         strategy: args.strategy.unwrap_or_default(),
+        wait_device: args
+            .wait_device_seconds
+            .map(|s| std::time::Duration::from_secs(u64::from(s))),
     };
     let outcome = api::run(config, RunJob::New(spec), on_event, cancel).await;
     outcome.map(|o| o.summary).map_err(|e| {
@@ -154,18 +160,14 @@ pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, 
     read_result(&dir).map_err(|e| ToolFailure::new(Exit::NoResult, e))
 }
 
-/// `whittle export --out`: the bundle's folder.
+/// `whittle export --out`, into a folder an agent may write to only (the workspace's
+/// exports folder or the config's `export.allowed_folders`): the bundle's folder.
 pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure> {
     valid_id(&args.evidence_session)?;
-    let out = Path::new(&args.out);
-    if !out.is_absolute() {
-        return Err(ToolFailure::new(
-            Exit::Usage,
-            format!("out must be an absolute folder, not {:?}", args.out),
-        ));
-    }
+    let out = api::check_export_folder(config, Path::new(&args.out))
+        .map_err(ToolFailure::folder_refused)?;
     let name = args.name.as_deref().unwrap_or(&args.evidence_session);
-    export_evidence(&config.workspace, &args.evidence_session, out, name)
+    export_evidence(&config.workspace, &args.evidence_session, &out, name)
         .map_err(|e| ToolFailure::new(exit_of(&e), e))
 }
 

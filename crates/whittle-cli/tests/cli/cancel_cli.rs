@@ -1,6 +1,7 @@
 //! Ctrl-C during `whittle minimize`: the run stops after the current step, the capture
-//! is stopped, the evidence session is finalized `failed`, nothing is written back and
-//! the exit code is 3 (docs/design.md §8).
+//! is stopped, the evidence session is finalized `failed`, nothing is written back, the
+//! exit code is 3 (docs/design.md §8), and `whittle sessions` and `whittle runs` list the
+//! run as cancelled.
 
 use crate::common;
 
@@ -51,6 +52,29 @@ fn assert_cancelled_cleanly(
     // The run stopped early: far fewer attempts than a full run needs (17+).
     let attempts = session_steps(ev).len();
     assert!((1..10).contains(&attempts), "{attempts} attempts recorded");
+    assert_listed_as_cancelled(env, ev);
+}
+
+/// Issue 40: `whittle sessions` names the run cancelled (its meta alone says failed),
+/// and `whittle runs` (the window's past runs, `api::past_runs`) says so too, with the
+/// resume a cancelled run offers.
+fn assert_listed_as_cancelled(env: &Env, ev: &std::path::Path) {
+    let id = ev.file_name().unwrap().to_string_lossy().into_owned();
+    let out = env.whittle(&["sessions"]);
+    let line = stdout(&out)
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("{id} not listed: {}", stdout(&out)));
+    assert!(line.contains("  cancelled  "), "{line}");
+    assert!(line.contains(&format!("--resume {id}")), "{line}");
+    let out = env.whittle(&["runs", CHECKOUT]);
+    let run = stdout(&out)
+        .lines()
+        .find(|l| l.contains(&id))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("{id} not in runs: {}", stdout(&out)));
+    assert!(run.contains("  cancelled  "), "{run}");
 }
 
 /// Starts a minimize with `--approve`, waits for its first attempt, sends SIGINT to

@@ -43,10 +43,21 @@ impl PeerEnv {
     /// Our report+analyzer servers, the Python peer in mobile/ui/log; `broken` names a
     /// verdict field the peer breaks on purpose.
     fn new(python: &Path, broken: Option<&str>) -> PeerEnv {
+        let env = broken.map(|field| json!({ "WHITTLE_PEER_BREAK": field }));
+        PeerEnv::over_stdio(python, env)
+    }
+
+    /// The peer in its extended mode: the published contract plus the optional tools
+    /// Whittle gained since (`long_press_element`).
+    fn extended(python: &Path) -> PeerEnv {
+        PeerEnv::over_stdio(python, Some(json!({ "WHITTLE_PEER_MODE": "extended" })))
+    }
+
+    fn over_stdio(python: &Path, env: Option<Value>) -> PeerEnv {
         let script = repo_root().join("tests/peers/python/whittle_peer.py");
         let mut peer = json!({"command": python, "args": [script]});
-        if let Some(field) = broken {
-            peer["env"] = json!({ "WHITTLE_PEER_BREAK": field });
+        if let Some(env) = env {
+            peer["env"] = env;
         }
         PeerEnv::with_peer(peer, None)
     }
@@ -90,6 +101,12 @@ impl PeerEnv {
     /// Nine recorded steps; the crash needs settings → dark theme → back → new note →
     /// save (steps 3, 5, 6, 7, 9); the sync tap, the about tap and the typed note do not.
     fn write_session(&self) {
+        self.write_session_with(false);
+    }
+
+    /// [`PeerEnv::write_session`]; with `long_press_about`, step 4 (the about button,
+    /// which the crash does not need) is a long press instead of a tap.
+    fn write_session_with(&self, long_press_about: bool) {
         let dir = self.env.session_dir(SESSION);
         std::fs::create_dir_all(&dir).unwrap();
         let meta = json!({"session_id": SESSION, "name": "notes", "created_at": "2026-05-15T09:30:00Z",
@@ -101,7 +118,8 @@ impl PeerEnv {
             json!({"action_type": "launch", "element_key": id("home_root")}),
             json!({"action_type": "tap", "element_key": id("btn_sync")}),
             json!({"action_type": "tap", "element_key": id("btn_settings")}),
-            json!({"action_type": "tap", "element_key": id("btn_about")}),
+            json!({"action_type": if long_press_about { "long_press" } else { "tap" },
+                "element_key": id("btn_about")}),
             json!({"action_type": "tap", "element_key": id("btn_theme")}),
             json!({"action_type": "press_button", "button": "BACK"}),
             // By text: the peer's own node says "New note " (a real dump's trailing space).
@@ -298,4 +316,110 @@ fn our_own_servers_need_nothing_tolerated() {
     for dir in env.evidence_dirs() {
         assert!(!dir.join("decode-warnings.json").exists());
     }
+}
+
+/// The peer's default mode serves exactly the tool contract as published (frozen:
+/// `tests/peers/python/whittle_peer.py`); the tools Whittle added since are optional, so
+/// a path that uses none of them minimizes on it exactly as on the peer that serves
+/// them all.
+#[test]
+fn a_server_written_to_the_published_contract_minimizes_as_one_with_the_optional_tools() {
+    let Some(python) = peer_python() else { return };
+    let frozen = PeerEnv::new(&python, None);
+    let extended = PeerEnv::extended(&python);
+    let runs: Vec<Value> = [&frozen, &extended]
+        .iter()
+        .map(|env| {
+            let out = env.minimize();
+            assert_exit(&out, 0);
+            json_out(&out)
+        })
+        .collect();
+    for j in &runs {
+        assert_eq!(j["status"], "minimized", "{j:#}");
+        assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
+        assert_eq!(j["confidence"], "high");
+    }
+    // The same replays, verdict for verdict: the proof is the same.
+    assert_eq!(runs[0]["attempts"], runs[1]["attempts"]);
+    let proof = |env: &PeerEnv| {
+        let result = read_json(&env.evidence_dir().join("result.json"));
+        assert!(
+            result["proof"].is_array() || result["proof"].is_object(),
+            "{result:#}"
+        );
+        result["proof"].clone()
+    };
+    assert_eq!(proof(&frozen), proof(&extended));
+}
+
+/// A path with a long press needs a ui server that offers `long_press_element`: on the
+/// published contract it is refused before anything runs, naming the step, the tool and
+/// the servers that have it; the extended peer runs it.
+#[test]
+fn a_step_needing_an_optional_tool_is_refused_before_anything_runs_where_it_is_missing() {
+    let Some(python) = peer_python() else { return };
+    let frozen = PeerEnv::new(&python, None);
+    frozen.write_session_with(true);
+    let out = frozen.minimize();
+    assert_exit(&out, 2);
+    let j = json_out(&out);
+    assert_eq!(j["status"], "refused", "{j:#}");
+    assert_eq!(
+        j["cause"],
+        json!({"kind": "missing_tool", "step": 4, "action": "long_press",
+               "tool": "long_press_element", "server": "peer", "servers_with_it": []})
+    );
+    let error = j["error"].as_str().unwrap();
+    assert!(
+        error.contains("step 4 (long_press) needs the ui tool long_press_element")
+            && error.contains("no configured ui server lists it"),
+        "{error}"
+    );
+    assert!(frozen.env.evidence_dirs().is_empty(), "nothing ran");
+
+    let extended = PeerEnv::extended(&python);
+    extended.write_session_with(true);
+    let out = extended.minimize();
+    assert_exit(&out, 0);
+    let j = json_out(&out);
+    assert_eq!(j["status"], "minimized", "{j:#}");
+    assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
+}
+
+/// `whittle doctor` says which optional tools each ui server lists: a server written to
+/// the published contract is ready, and named as lacking `long_press_element`; ours
+/// lists it.
+#[test]
+fn doctor_names_the_optional_tools_a_ui_server_lacks() {
+    let Some(python) = peer_python() else { return };
+    let ui_check = |env: &Env| {
+        let out = env.whittle(&["doctor", "--json"]);
+        let report = json_out(&out);
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "role" && c["subject"] == "ui")
+            .cloned()
+            .unwrap_or_else(|| panic!("no ui role check in {report:#}"))
+    };
+    let frozen = PeerEnv::new(&python, None);
+    let check = ui_check(&frozen.env);
+    assert_eq!(check["finding"], "role_ready_without_optional", "{check:#}");
+    assert_eq!(
+        check["status"], "ok",
+        "a published-contract server is ready"
+    );
+    assert!(check["detail"]
+        .as_str()
+        .unwrap()
+        .contains("does not list the optional long_press_element"));
+
+    let ours = ui_check(&Env::fast(&[]));
+    assert_eq!(ours["finding"], "role_ready", "{ours:#}");
+    assert!(ours["detail"]
+        .as_str()
+        .unwrap()
+        .contains("the optional long_press_element"));
 }

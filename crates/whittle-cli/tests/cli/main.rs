@@ -12,6 +12,7 @@ mod bench_cli;
 mod cancel_cli;
 mod crash_choice_cli;
 mod device_lab_cli;
+mod device_lease_cli;
 mod flaky_cli;
 mod foreign_peer_cli;
 mod formats_round_trip;

@@ -59,6 +59,10 @@ impl Session {
             .arg("--config")
             .arg(&env.config)
             .arg("mcp")
+            .env(
+                whittle_service::device_lease::LEASE_DIR_ENV,
+                env.lease_dir(),
+            )
             .envs(envs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .env("RUST_LOG", "debug")
             .stdin(Stdio::piped())
@@ -283,15 +287,15 @@ async fn an_agent_minimizes_a_crash_with_progress_reads_its_evidence_and_exports
     assert_eq!(result["minimal_path"], summary["minimal_path"]);
     assert_eq!(result["original_session"], CHECKOUT);
 
-    let out = tempfile::tempdir().unwrap();
+    let out = env.workspace.join("exports");
     let exported = mcp
         .answer(
             "export",
-            json!({"evidence_session": evidence, "out": out.path(), "name": "ticket"}),
+            json!({"evidence_session": evidence, "out": out, "name": "ticket"}),
         )
         .await;
     let bundle = PathBuf::from(exported["bundle_dir"].as_str().unwrap());
-    assert_eq!(bundle, out.path().join("ticket"));
+    assert_eq!(bundle, out.join("ticket"));
     assert!(bundle.join("repro.md").is_file());
     assert!(bundle.join("manifest.json").is_file());
 
@@ -335,12 +339,75 @@ async fn refusals_are_typed_failures_with_the_cli_json_fields_and_touch_nothing(
         )
         .await;
     assert_eq!(relative["exit"], 2);
+    assert_eq!(
+        relative["folder_refused"]["problem"], "not_absolute",
+        "{relative}"
+    );
     // The recorded session has no result.json: nothing to read.
     let no_result = mcp
         .failure("result", json!({"evidence_session": CHECKOUT}))
         .await;
     assert_eq!(no_result["exit"], 1);
     assert!(env.evidence_dirs().is_empty(), "no run started");
+}
+
+/// Issue 40: the `export` tool writes only under the workspace's exports folder or a
+/// folder of `export.allowed_folders`; the sessions folder, the workspace itself and any
+/// other folder are refused, typed and naming the allowed folders, with nothing written.
+#[tokio::test]
+async fn the_export_tool_writes_only_under_the_allowed_folders() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let tickets = env.dir.path().join("tickets");
+    env.edit_config(|c| c["export"] = json!({"allowed_folders": [tickets]}));
+    let mut mcp = Session::start(&env, &[]).await;
+    let summary = mcp.answer("minimize", json!({"session": CHECKOUT})).await;
+    let evidence = summary["evidence_session"].as_str().unwrap().to_owned();
+    let sessions = env.workspace.join("sessions");
+    let exports = env.workspace.join("exports");
+    let before = env.session_names();
+    for (out, problem) in [
+        (sessions.clone(), "inside_sessions"),
+        (sessions.join(&evidence), "inside_sessions"),
+        (env.workspace.clone(), "not_allowed"),
+        (env.dir.path().join("elsewhere"), "not_allowed"),
+        (exports.join("..").join("sessions"), "relative_step"),
+    ] {
+        let refused = mcp
+            .failure(
+                "export",
+                json!({"evidence_session": evidence, "out": out, "name": "ticket"}),
+            )
+            .await;
+        assert_eq!(refused["status"], "refused", "{refused}");
+        assert_eq!(refused["exit"], 2, "{refused}");
+        let folder = &refused["folder_refused"];
+        assert_eq!(folder["problem"], problem, "{out:?}: {refused}");
+        assert_eq!(
+            folder["allowed"],
+            json!([exports.display().to_string(), tickets.display().to_string()]),
+            "{refused}"
+        );
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains(&exports.display().to_string()),
+            "the error names the exports folder: {refused}"
+        );
+        assert!(!out.join("ticket").exists(), "nothing written: {out:?}");
+    }
+    assert_eq!(env.session_names(), before, "nothing new under sessions/");
+    for (out, name) in [(&exports, "ticket"), (&tickets, "ticket-2")] {
+        let exported = mcp
+            .answer(
+                "export",
+                json!({"evidence_session": evidence, "out": out, "name": name}),
+            )
+            .await;
+        assert_eq!(exported["bundle_dir"], json!(out.join(name)), "{exported}");
+        assert!(out.join(name).join("repro.md").is_file());
+    }
 }
 
 #[tokio::test]
@@ -356,6 +423,50 @@ async fn a_run_refused_before_its_search_says_why_typed() {
     assert_eq!(no_crash["cause"]["crash_id"], "c9");
     assert_eq!(no_crash["exit"], 2, "{no_crash}");
     assert!(env.evidence_dirs().is_empty(), "no run started");
+}
+
+/// Two `minimize` calls at once on the one device of a lab host: one runs, the other is
+/// refused `device_busy`, naming this very process as the holder — never both on it.
+#[tokio::test]
+async fn two_minimize_calls_on_one_device_never_drive_it_together() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    let model = env.dir.path().join("model.json");
+    let host = Host::sim("lab", &model, 1, &["--delay-ms", "15"]);
+    use_lab(&env, &[&host]);
+    let mcp = Session::start(&env, &[(host.env_var(), host.token.clone())]).await;
+    let call = || {
+        let args = json!({"session": CHECKOUT, "max_replays": 120});
+        mcp.client.call_tool(
+            CallToolRequestParams::new("minimize")
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+    };
+    let (a, b) = tokio::join!(call(), call());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let (ran, refused) = if a.is_error == Some(true) {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    assert_ne!(
+        ran.is_error,
+        Some(true),
+        "one runs: {ran:?}\n{}",
+        mcp.stderr()
+    );
+    assert_eq!(ran.structured_content.unwrap()["status"], "minimized");
+    assert_eq!(
+        refused.is_error,
+        Some(true),
+        "the other is refused: {refused:?}"
+    );
+    let refusal = refused.structured_content.unwrap();
+    assert_eq!(refusal["cause"]["kind"], "device_busy", "{refusal:#}");
+    assert_eq!(refusal["cause"]["holder"]["kind"], "process", "{refusal:#}");
+    assert_eq!(refusal["cause"]["holder"]["pid"], mcp.child.id().unwrap());
+    assert_eq!(refusal["exit"], 3, "{refusal:#}");
+    assert_eq!(env.evidence_dirs().len(), 1, "only one run started");
 }
 
 #[tokio::test]
@@ -519,7 +630,8 @@ fn the_python_sdk_agent_minimizes_the_demo_crash_and_cancels_a_run() {
     servers_binary();
     let root = tempfile::tempdir().unwrap();
     let demo = demo_copy(root.path());
-    let out = root.path().join("exports");
+    // The workspace's exports folder: the one an agent may write to by default.
+    let out = demo.join("workspace/exports");
     std::fs::create_dir_all(&out).unwrap();
     let script = repo_root().join("tests/peers/python/mcp_agent_client.py");
     let output = std::process::Command::new(python)

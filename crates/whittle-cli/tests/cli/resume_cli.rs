@@ -21,30 +21,6 @@ fn slow_env() -> Env {
     Env::with_model(m)
 }
 
-fn journal_attempts(evidence: &Path) -> Vec<Value> {
-    std::fs::read_to_string(evidence.join("journal.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["record"] == "attempt")
-        .collect()
-}
-
-/// Launches of the app per log capture of the evidence (each capture starts with the
-/// simulator's seed line).
-fn launches_per_capture(evidence: &Path) -> Vec<u64> {
-    let log = std::fs::read_to_string(evidence.join("logcat.txt")).unwrap();
-    let mut captures: Vec<u64> = Vec::new();
-    for line in log.lines() {
-        if line.contains("flaky-crash seed") {
-            captures.push(0);
-        } else if line.contains("Start proc") {
-            *captures.last_mut().expect("a capture header first") += 1;
-        }
-    }
-    captures
-}
-
 /// (attempt, phase, candidate, verdict) of every evidence step, in file order.
 fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
     session_steps(evidence)
@@ -59,40 +35,6 @@ fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
             )
         })
         .collect()
-}
-
-/// Processes whose command line names `needle` (this test's temp folder): the MCP
-/// servers a killed `whittle` left behind, until they see their stdin close and exit.
-fn processes_naming(needle: &str) -> Vec<u32> {
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if String::from_utf8_lossy(&cmdline).contains(needle) && pid != std::process::id() {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
-/// Waits until the servers of a killed run are gone (their last in-flight call landed).
-fn wait_for_orphans_to_exit(env: &Env) {
-    let needle = env.dir.path().to_string_lossy().into_owned();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !processes_naming(&needle).is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "servers still running 20 s after whittle was killed: {:?}",
-            processes_naming(&needle)
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Starts `whittle minimize SESSION --json`, `kill -9`s it once `attempts` attempts are
@@ -118,7 +60,7 @@ fn kill_9_after(env: &Env, attempts: usize) -> (PathBuf, String) {
     child.kill().expect("kill -9");
     child.wait().unwrap();
     // The servers it started see their stdin close and exit (no process is left behind).
-    wait_for_orphans_to_exit(env);
+    wait_for_orphans_to_exit(env.dir.path());
     let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
     (evidence, id)
 }
@@ -281,7 +223,7 @@ fn a_live_run_whose_lock_file_is_deleted_refuses_a_second_process() {
 
     child.kill().expect("kill -9");
     child.wait().unwrap();
-    wait_for_orphans_to_exit(&env);
+    wait_for_orphans_to_exit(env.dir.path());
     let line = interrupted_line(&env, &id).expect("listed");
     assert!(line.contains("  interrupted  "), "{line}");
     // One run wrote the journal: every attempt number once, in order.
@@ -290,4 +232,43 @@ fn a_live_run_whose_lock_file_is_deleted_refuses_a_second_process() {
         .map(|a| a["attempt"].as_u64().unwrap())
         .collect();
     assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+}
+
+/// Issue 40: a run killed, then the crash minimized afresh and approved. The old run is
+/// no longer offered for resume, and resuming it is refused naming the newer approved
+/// run, so finishing it can never replace that approval with an older run's result.
+#[test]
+fn an_interrupted_run_superseded_by_a_newer_approval_is_not_resumed() {
+    let env = slow_env();
+    let session = checkout_session(&env);
+    let (evidence, id) = kill_9_after(&env, 2);
+    let fresh = env.whittle_json(&["minimize", SESSION, "--json", "--approve"]);
+    assert!(fresh["sidecar"].is_string(), "{fresh}");
+    let newer = fresh["evidence_session"].as_str().unwrap().to_owned();
+    assert_ne!(newer, id);
+
+    let line = interrupted_line(&env, &id).expect("listed");
+    assert!(line.contains("  interrupted  "), "{line}");
+    assert!(!line.contains("--resume"), "no resume offered: {line}");
+    let runs = stdout(&env.whittle(&["runs", SESSION]));
+    let old = runs.lines().find(|l| l.contains(&id)).unwrap();
+    assert!(!old.contains("--resume"), "{runs}");
+
+    let journal = std::fs::read(evidence.join("journal.jsonl")).unwrap();
+    let out = env.whittle(&["minimize", "--resume", &id, "--approve"]);
+    assert_exit(&out, 1);
+    assert!(
+        stderr(&out).contains(&format!(
+            "{newer}, a newer run of the same crash, was approved since"
+        )),
+        "{}",
+        streams(&out)
+    );
+    assert_eq!(
+        std::fs::read(evidence.join("journal.jsonl")).unwrap(),
+        journal,
+        "nothing was replayed or written"
+    );
+    let sidecar = read_json(&session.join("crashes.minimized.json"));
+    assert_eq!(sidecar["crashes"]["c1"]["evidence_session"], json!(newer));
 }

@@ -10,6 +10,7 @@ pub mod capture_log;
 mod descriptions;
 pub mod fault;
 mod faulty;
+mod lease;
 mod server;
 
 pub use answer::{ButtonAnswer, Launched, Terminated};

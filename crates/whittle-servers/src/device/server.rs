@@ -30,6 +30,7 @@ use whittle_contract::DeviceArgs;
 
 use super::backend::{DeviceBackend, Intercepted};
 use super::fault::oversized_stack;
+use super::lease::{LabLeases, SessionLeases};
 use crate::tool_result::{fail, ok};
 
 type ToolResult = Result<CallToolResult, ErrorData>;
@@ -39,6 +40,10 @@ pub struct DeviceServer<B> {
     /// Built once with the backend's descriptions (the macro's default would rebuild
     /// it on every call).
     tools: Arc<ToolRouter<Self>>,
+    /// The host's device leases, when it serves several clients (`--listen`).
+    lab: Option<Arc<LabLeases>>,
+    /// This MCP session's hold on them (one server value per session, `for_session`).
+    session: Option<Arc<SessionLeases>>,
 }
 
 impl<B> Clone for DeviceServer<B> {
@@ -46,6 +51,8 @@ impl<B> Clone for DeviceServer<B> {
         DeviceServer {
             backend: Arc::clone(&self.backend),
             tools: Arc::clone(&self.tools),
+            lab: self.lab.clone(),
+            session: self.session.clone(),
         }
     }
 }
@@ -59,7 +66,23 @@ impl<B: DeviceBackend> DeviceServer<B> {
         DeviceServer {
             backend: Arc::new(backend),
             tools: Arc::new(tools),
+            lab: None,
+            session: None,
         }
+    }
+
+    /// The same server lending each device to one MCP session at a time (`lease.rs`):
+    /// for a host that several clients reach.
+    pub fn leasing(mut self) -> Self {
+        self.lab = Some(Arc::new(LabLeases::default()));
+        self
+    }
+
+    /// The server value of one new MCP session: the same devices, its own leases.
+    pub fn for_session(&self) -> Self {
+        let mut server = self.clone();
+        server.session = self.lab.as_ref().map(|lab| Arc::new(lab.session()));
+        server
     }
 
     pub fn backend(&self) -> &B {
@@ -224,6 +247,23 @@ impl<B: DeviceBackend> DeviceServer<B> {
     }
 }
 
+impl<B> DeviceServer<B> {
+    /// The `device_busy` answer when another session holds the device the call names.
+    fn refused_busy(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<CallToolResult> {
+        let session = self.session.as_ref()?;
+        let device = request.arguments.as_ref()?.get("device")?.as_str()?;
+        let client = context.peer.peer_info().map_or_else(
+            || "an MCP client".to_owned(),
+            |i| i.client_info.name.clone(),
+        );
+        session.admit(&request.name, device, &client)
+    }
+}
+
 #[tool_handler(router = self.tools)]
 impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
     /// The backend may answer a tool itself (an injected fault) before the router runs.
@@ -236,6 +276,9 @@ impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
         let span =
             tracing::debug_span!("device_tool", server = B::SERVER_NAME, tool = %request.name);
         async move {
+            if let Some(busy) = self.refused_busy(&request, &context) {
+                return Ok(busy.into());
+            }
             if self.tools.has_route(&request.name) {
                 match self.backend.intercept(&request.name).await {
                     Some(Intercepted::Garbage) => {

@@ -27,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::backoff::Backoff;
 use super::connections::{Admission, Connections, Slot};
+use super::jsonrpc_body::{carries_message, read_message};
 use super::limits::TLS_HANDSHAKE_TIMEOUT;
 use super::sessions::CappedSessions;
 use super::throttle::{Throttle, LOG_PERIOD};
@@ -37,10 +38,11 @@ pub const MCP_PATH: &str = "/mcp";
 
 type Body = BoxBody<Bytes, Infallible>;
 
-/// Serves `server` until SIGINT/SIGTERM.
-pub async fn serve<S>(server: S, listen: Listen) -> Result<(), ListenError>
+/// Serves the servers `make` builds, one per MCP session, until SIGINT/SIGTERM.
+pub async fn serve<S, F>(make: F, listen: Listen) -> Result<(), ListenError>
 where
     S: ServerHandler + Clone + Send + Sync + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
 {
     let shown = listen
         .addrs
@@ -65,11 +67,12 @@ where
         // host is reached by whatever name or address the lab uses.
         config = config.disable_allowed_hosts();
     }
+    let max_body = config.max_request_body_bytes;
     let limits = listen.limits;
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(limits.session_idle);
     let mcp = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(make()),
         Arc::new(CappedSessions::new(sessions, limits.max_sessions)),
         config,
     );
@@ -90,6 +93,7 @@ where
         mcp,
         token: listen.token.map(Arc::new),
         delay: listen.delay,
+        max_body,
         peer: None,
         slot: None,
     };
@@ -246,12 +250,15 @@ where
     }
 }
 
-/// Checks the token and the path, applies the simulated delay, then hands over to rmcp.
+/// Checks the token and the path, applies the simulated delay, answers a message that
+/// is not JSON-RPC (`jsonrpc_body.rs`), then hands over to rmcp.
 #[derive(Clone)]
 struct Guard<S> {
     mcp: StreamableHttpService<S, CappedSessions>,
     token: Option<Arc<BearerToken>>,
     delay: Duration,
+    /// rmcp's own limit on a request body, which the message check reads within.
+    max_body: usize,
     peer: Option<SocketAddr>,
     /// The connection's place in the table, proven by its first authorized request.
     slot: Option<Arc<Slot>>,
@@ -289,12 +296,18 @@ where
             return Box::pin(async { Ok(plain(StatusCode::NOT_FOUND, "MCP is served at /mcp")) });
         }
         let mut mcp = self.mcp.clone();
-        let delay = self.delay;
+        let (delay, max_body) = (self.delay, self.max_body);
         Box::pin(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            tower_service::Service::call(&mut mcp, req).await
+            if !carries_message(&req) {
+                return tower_service::Service::call(&mut mcp, req).await;
+            }
+            match read_message(req, max_body).await {
+                Ok(req) => tower_service::Service::call(&mut mcp, req).await,
+                Err(answer) => Ok(answer),
+            }
         })
     }
 }

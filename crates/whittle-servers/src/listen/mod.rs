@@ -15,6 +15,7 @@ mod backoff;
 mod connections;
 mod error;
 mod http;
+mod jsonrpc_body;
 mod limits;
 mod sessions;
 mod throttle;

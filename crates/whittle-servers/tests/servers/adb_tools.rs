@@ -18,7 +18,7 @@ async fn serves_exactly_the_mobile_ui_and_log_tools() {
         .map(|t| t.name.to_string())
         .collect();
     names.sort();
-    let mut expected: Vec<String> = [mobile::TOOLS, ui::TOOLS, log::TOOLS]
+    let mut expected: Vec<String> = [mobile::TOOLS, ui::TOOLS, ui::OPTIONAL_TOOLS, log::TOOLS]
         .concat()
         .iter()
         .map(|s| s.to_string())

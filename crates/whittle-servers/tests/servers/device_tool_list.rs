@@ -32,7 +32,7 @@ async fn sim_and_adb_serve_the_same_tools_with_the_same_input_schemas() {
     let adb = fake.start(&[]).await;
     let adb_tools = adb.list_all_tools().await.unwrap();
 
-    let contract: Vec<&str> = [mobile::TOOLS, ui::TOOLS, log::TOOLS].concat();
+    let contract: Vec<&str> = [mobile::TOOLS, ui::TOOLS, ui::OPTIONAL_TOOLS, log::TOOLS].concat();
     let (sim_schemas, adb_schemas) = (schemas(&sim_tools), schemas(&adb_tools));
     let names: Vec<&str> = sim_schemas.keys().map(String::as_str).collect();
     let mut expected = contract.clone();

@@ -37,7 +37,8 @@ async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
     let ids = answer_support::device_ids(&devices);
     assert_eq!(ids, ["sim-1", "sim-2"]);
 
-    // A second client shares the host's devices: what one launched, the other sees.
+    // A second client shares the host's devices, one session per device at a time
+    // (`listen_leases.rs`): what one launched, the other sees once it let go.
     let other = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();
@@ -47,9 +48,23 @@ async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
         json!({"device": "sim-2", "packageName": sim_support::PKG}),
     )
     .await;
-    let hierarchy = call(&other, "get_hierarchy", json!({"device": "sim-2"})).await;
-    assert!(hierarchy["elements"].to_string().contains("t:id/root"));
     client.cancel().await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let hierarchy = loop {
+        let args = json!({"device": "sim-2"}).as_object().cloned().unwrap();
+        let answer = other
+            .call_tool(
+                rmcp::model::CallToolRequestParams::new("get_hierarchy").with_arguments(args),
+            )
+            .await
+            .unwrap();
+        if answer.is_error != Some(true) {
+            break answer.structured_content.unwrap();
+        }
+        assert!(std::time::Instant::now() < deadline, "{answer:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(hierarchy["elements"].to_string().contains("t:id/root"));
     other.cancel().await.unwrap();
 }
 
@@ -101,6 +116,71 @@ async fn a_missing_or_wrong_token_is_refused_before_any_tool_runs() {
         .await
         .unwrap();
     assert_eq!(elsewhere.status(), 404);
+    client.cancel().await.unwrap();
+}
+
+/// Issue 40: a body that is not JSON is answered as JSON-RPC 2.0 says (HTTP 400, a
+/// parse error with a null id), JSON that is no JSON-RPC message as an invalid request,
+/// and the server goes on serving well-formed calls.
+#[tokio::test]
+async fn malformed_json_rpc_gets_a_400_with_a_json_rpc_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Listening::sim(&model_file(&dir), 1, &[]);
+    let http = plain_client();
+    let post = |body: &'static str| {
+        http.post(&server.url)
+            .bearer_auth(TOKEN)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body)
+            .send()
+    };
+    for (body, code, message) in [
+        (
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "initialize""#,
+            -32700,
+            "Parse error",
+        ),
+        ("not json at all", -32700, "Parse error"),
+        ("", -32700, "Parse error"),
+        (
+            r#"{"id": 1, "method": "tools/list"}"#,
+            -32600,
+            "Invalid Request",
+        ),
+        ("[]", -32600, "Invalid Request"),
+        ("42", -32600, "Invalid Request"),
+    ] {
+        let response = post(body).await.unwrap();
+        assert_eq!(response.status(), 400, "{body:?}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{body:?}"
+        );
+        let answer: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(
+            answer,
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}),
+            "{body:?}"
+        );
+    }
+    // Another content type stays rmcp's 415; the server still serves a real client.
+    let response = http
+        .post(&server.url)
+        .bearer_auth(TOKEN)
+        .header("content-type", "text/plain")
+        .header("accept", "application/json, text/event-stream")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 415);
+    let client = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    let devices = call(&client, "mobile_list_available_devices", json!({})).await;
+    assert_eq!(answer_support::device_ids(&devices), ["sim-1"]);
     client.cancel().await.unwrap();
 }
 

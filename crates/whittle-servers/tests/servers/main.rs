@@ -21,6 +21,7 @@ mod adb_typing;
 mod analyzer_tools;
 mod device_tool_list;
 mod listen_http;
+mod listen_leases;
 mod listen_load;
 mod listen_python_peer;
 mod report_tools;

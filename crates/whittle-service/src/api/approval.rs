@@ -2,21 +2,25 @@
 //! (`crashes.minimized.json`), only on the user's say-so. The entry is stamped once,
 //! when the result is first shown, and that very entry is both the preview the user
 //! reads and what approval writes (docs/design.md §3) — never a second one stamped at
-//! another moment.
+//! another moment. An approval never silently replaces a newer one
+//! ([`crate::result::is_newer`]): that takes the user's explicit [`Replace::Newer`].
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use whittle_core::model::MinimizedEntry;
 
-use crate::result::{sidecar_entry, ApproveError, PendingResult};
-use crate::sidecar::write_sidecar_entry;
+use crate::result::{is_newer, sidecar_entry, ApproveError, NewerApproval, PendingResult};
+use crate::sidecar::{write_sidecar_entry_unless, SidecarWrite};
 
 /// A result that may be written back, with the entry approval will write.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Approvable {
     pub pending: PendingResult,
     pub entry: MinimizedEntry,
+    /// When the run started, as its sealed journal says (a run read from its files);
+    /// `None` for a run this process watched, whose result it holds in memory.
+    pub run_started_at: Option<String>,
 }
 
 impl Approvable {
@@ -24,7 +28,20 @@ impl Approvable {
     pub fn stamp(pending: PendingResult) -> Option<Approvable> {
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let entry = sidecar_entry(&pending, now).ok()?;
-        Some(Approvable { pending, entry })
+        Some(Approvable {
+            pending,
+            entry,
+            run_started_at: None,
+        })
+    }
+
+    /// The moment a newer approval is told by ([`is_newer`]): the run's start, or for a
+    /// run held in memory the moment its result was first shown (its entry's stamp),
+    /// the latest moment its user can have known the sidecar.
+    fn reference_time(&self) -> &str {
+        self.run_started_at
+            .as_deref()
+            .unwrap_or(&self.entry.approved_at)
     }
 
     /// The entry keyed by its crash id, as the sidecar will hold it: the preview, and
@@ -44,14 +61,43 @@ pub struct Approval {
     pub written_text: String,
 }
 
-/// Writes `approvable`'s entry, unchanged, into the original session's sidecar.
-pub fn approve(approvable: &Approvable) -> Result<(PathBuf, Approval), ApproveError> {
+/// Whether an approval may replace a newer one the sidecar holds for its crash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Replace {
+    /// A newer approval stays, and the approval is refused ([`ApproveError::Newer`]).
+    #[default]
+    OnlyOlder,
+    /// The user saw both entries and chose this one (`--replace`, the window's confirm).
+    Newer,
+}
+
+/// Writes `approvable`'s entry, unchanged, into the original session's sidecar —
+/// unless the sidecar holds a newer approval of the crash and `replace` does not allow
+/// replacing it: then nothing is written and the refusal carries both entries.
+pub fn approve(
+    approvable: &Approvable,
+    replace: Replace,
+) -> Result<(PathBuf, Approval), ApproveError> {
     let pending = &approvable.pending;
-    let path = write_sidecar_entry(
+    let written = write_sidecar_entry_unless(
         Path::new(&pending.original_session_dir),
         &pending.crash_id,
         approvable.entry.clone(),
+        |held| {
+            replace == Replace::OnlyOlder
+                && is_newer(held, &pending.evidence_session, approvable.reference_time())
+        },
     )?;
+    let path = match written {
+        SidecarWrite::Written(path) => path,
+        SidecarWrite::Kept { held, .. } => {
+            return Err(ApproveError::Newer(Box::new(NewerApproval {
+                crash_id: pending.crash_id.clone(),
+                held,
+                replacing: approvable.entry.clone(),
+            })))
+        }
+    };
     let approval = Approval {
         sidecar_path: path.display().to_string(),
         written_text: approvable.text(),

@@ -2,11 +2,14 @@
 //! run whose approval was never given — `--approve` left out, the prompt unanswered, the
 //! process killed after its search finished but before the write-back — is checked as
 //! the window checks a reopened run ([`super::evidence_check::approvable_from_files`]),
-//! and its entry written into the original session's sidecar.
+//! and its entry written into the original session's sidecar — unless the sidecar holds a
+//! newer approval of the crash and the request does not say to replace it.
 
 use std::path::{Path, PathBuf};
 
-use super::approval::{approve, Approval};
+use whittle_core::model::MinimizedEntry;
+
+use super::approval::{approve, Approvable, Approval, Replace};
 use super::evidence_check::{approvable_from_files, NotApprovable};
 use super::session_error::{found_dir, read_run, SessionReadError, UnreadableEvidence};
 use crate::result::ApproveError;
@@ -19,6 +22,8 @@ pub struct ApproveRequest {
     pub evidence_session: String,
     /// The crash the user means to approve; when given, it must be the run's.
     pub crash: Option<String>,
+    /// Whether a newer approval of the crash may be replaced (`--replace`).
+    pub replace: Replace,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +50,8 @@ pub enum ApproveRunError {
         #[source]
         source: NotApprovable,
     },
+    #[error("the result of {evidence} changed on disk since it was shown; open it again to see what approval would write")]
+    ChangedSinceShown { evidence: String },
     #[error("the result was not written: {0}")]
     Write(#[from] ApproveError),
 }
@@ -54,7 +61,48 @@ pub fn approve_evidence(
     workspace: &Path,
     request: &ApproveRequest,
 ) -> Result<(PathBuf, Approval), ApproveRunError> {
-    let asked = &request.evidence_session;
+    let approvable = checked(
+        workspace,
+        &request.evidence_session,
+        request.crash.as_deref(),
+    )?;
+    Ok(approve(&approvable, request.replace)?)
+}
+
+/// The window's Approve: `shown` is the entry its result view previewed (of a run it
+/// watched, or reopened from disk). The evidence on disk is checked again now, as
+/// `whittle approve` checks it — a folder can be rewritten while the window shows it —
+/// and must still give that very entry; then `shown` is written, its stamp unchanged.
+pub fn approve_shown(
+    workspace: &Path,
+    shown: &Approvable,
+    replace: Replace,
+) -> Result<(PathBuf, Approval), ApproveRunError> {
+    let evidence = &shown.pending.evidence_session;
+    let fresh = checked(workspace, evidence, Some(&shown.pending.crash_id))?;
+    let unstamped = |entry: &MinimizedEntry| MinimizedEntry {
+        approved_at: String::new(),
+        ..entry.clone()
+    };
+    if unstamped(&fresh.entry) != unstamped(&shown.entry) {
+        return Err(ApproveRunError::ChangedSinceShown {
+            evidence: evidence.clone(),
+        });
+    }
+    let approvable = Approvable {
+        run_started_at: fresh.run_started_at,
+        ..shown.clone()
+    };
+    Ok(approve(&approvable, replace)?)
+}
+
+/// The run of `asked` in `workspace`, checked from its files, with the entry approving
+/// it would write.
+fn checked(
+    workspace: &Path,
+    asked: &str,
+    crash: Option<&str>,
+) -> Result<Approvable, ApproveRunError> {
     let dir = found_dir(workspace, asked)?;
     let evidence = dir
         .file_name()
@@ -77,17 +125,17 @@ pub fn approve_evidence(
             })
         }
     };
-    if let Some(asked) = request.crash.as_ref().filter(|c| **c != result.crash_id) {
+    if let Some(asked) = crash.filter(|c| *c != result.crash_id) {
         return Err(ApproveRunError::OtherCrash {
             evidence,
             crash_id: result.crash_id.clone(),
-            asked: asked.clone(),
+            asked: asked.to_owned(),
         });
     }
-    let approvable = approvable_from_files(workspace, &session_id, &evidence, &recorded, result)
-        .map_err(|source| ApproveRunError::NotApprovable {
+    approvable_from_files(workspace, &session_id, &evidence, &recorded, result).map_err(|source| {
+        ApproveRunError::NotApprovable {
             evidence: evidence.clone(),
             source,
-        })?;
-    Ok(approve(&approvable)?)
+        }
+    })
 }

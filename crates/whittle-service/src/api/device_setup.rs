@@ -65,15 +65,9 @@ fn adb_server(config: &Config) -> Option<String> {
 /// The config's device roles use the bundled simulator.
 pub fn uses_simulator(config: &Config) -> bool {
     let server = config.roles.get(&Role::Mobile);
-    match server.and_then(|names| config.servers.get(names.primary())) {
-        Some(ServerSpec::Stdio { command, args, .. }) => {
-            Path::new(command)
-                .file_stem()
-                .is_some_and(|s| s == BUNDLED_SERVERS)
-                && args.first().is_some_and(|a| a == "sim")
-        }
-        _ => false,
-    }
+    server
+        .and_then(|names| config.servers.get(names.primary()))
+        .is_some_and(ServerSpec::is_bundled_simulator)
 }
 
 /// The doctor's checks of `current` as it would run on adb.

@@ -12,22 +12,30 @@
 //!   failure), and a "high" claim is backed by its flags (fixed point, 3/3, no flakiness,
 //!   budget not exhausted);
 //! - `steps.jsonl` holds every attempt counted, starting with a reproducing baseline, and
-//!   a final confirmation claim by 3 reproducing replays of the minimal path.
+//!   a final confirmation claim by 3 reproducing replays of the minimal path;
+//! - and first of all, the run's sealed `journal.jsonl` proves it: every line's seal
+//!   holds, every step of `steps.jsonl` is an attempt the journal recorded as it is, and
+//!   every field of `result.json` the journal decides is what replaying the journal
+//!   gives (`run::read_sealed_run`, `result_against_journal.rs`). Each refusal names
+//!   the file and the line that was changed.
 //!
-//! Whoever can rewrite all of these can also write `crashes.minimized.json` directly, so
-//! approving a consistent result grants nothing new; an inconsistent one is shown
-//! read-only with what did not match (docs/SECURITY.md §12).
+//! Consistency alone would grant nothing new to whoever can rewrite every one of these
+//! files; the seal is what they cannot rewrite without this installation's key, and
+//! evidence folders travel (a colleague's run, a CI artifact). An inconsistent run is
+//! shown read-only with what did not match (docs/SECURITY.md §12).
 
 use std::collections::HashSet;
 use std::path::Path;
 
 use whittle_core::engine::{Phase, HIGH_CONFIDENCE_RUNS};
 use whittle_core::model::Confidence;
+use whittle_core::plan::{build_plan, PlanError};
 use whittle_core::session::{load_session, resolve_session_dir, ResolveError, SessionError};
 
 use super::approval::Approvable;
+use super::result_against_journal::{result_against_journal, result_line, ChangedResult};
 use crate::result::{PendingResult, RunEnd};
-use crate::run::RecordedRun;
+use crate::run::{read_sealed_run, RecordedRun, SealedRunError};
 
 /// Why a run read from its files may not be approved.
 #[derive(Debug, thiserror::Error)]
@@ -55,16 +63,31 @@ pub fn approvable_from_files(
     if !result.end.may_write_back() || !result.write_back_allowed {
         return Err(ended());
     }
-    let pending = check_evidence(workspace, session_id, evidence_session, recorded, result)?;
-    Approvable::stamp(pending).ok_or_else(ended)
+    let (pending, started_at) =
+        check_evidence(workspace, session_id, evidence_session, recorded, result)?;
+    let mut approvable = Approvable::stamp(pending).ok_or_else(ended)?;
+    approvable.run_started_at = Some(started_at);
+    Ok(approvable)
 }
 
 /// What does not hold together in a run's evidence.
 #[derive(Debug, thiserror::Error)]
 pub enum Inconsistency {
-    #[error("result.json names another evidence session")]
-    OtherEvidenceSession,
-    #[error("result.json names another original session")]
+    #[error("the evidence session cannot be found: {0}")]
+    EvidenceNotFound(#[source] ResolveError),
+    /// The journal's seal, or a step of `steps.jsonl` against it (naming file and line).
+    #[error(transparent)]
+    Sealed(#[from] SealedRunError),
+    /// A field of `result.json` against the journal (naming its line).
+    #[error(transparent)]
+    ResultChanged(#[from] ChangedResult),
+    #[error("the original session's replayable steps changed since the run: {recorded:?} then, {now:?} now")]
+    SessionChanged { recorded: Vec<u32>, now: Vec<u32> },
+    #[error("the crash's replay plan cannot be built: {0}")]
+    PlanUnavailable(#[source] PlanError),
+    #[error("result.json{} names another evidence session", .line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    OtherEvidenceSession { line: Option<usize> },
+    #[error("the run is of another original session")]
     OtherOriginalSession,
     #[error("meta.json and result.json name different crashes")]
     CrashesDiffer,
@@ -90,19 +113,47 @@ pub enum Inconsistency {
     ConfirmationMissing,
 }
 
-/// The result, fit to be written back, or what does not hold together (see the module
-/// documentation). The sidecar's folder is resolved here, not taken from the file.
+/// The result, fit to be written back, and when its run started (as its sealed journal
+/// says); or what does not hold together (see the module documentation). The sidecar's
+/// folder is resolved here, not taken from the file.
 pub fn check_evidence(
     workspace: &Path,
     session_id: &str,
     evidence_session: &str,
     recorded: &RecordedRun,
     result: &PendingResult,
-) -> Result<PendingResult, Inconsistency> {
+) -> Result<(PendingResult, String), Inconsistency> {
     let check = |ok: bool, what: Inconsistency| if ok { Ok(()) } else { Err(what) };
+    let evidence_dir = resolve_session_dir(workspace, evidence_session)
+        .map_err(Inconsistency::EvidenceNotFound)?;
+    // The journal first: a changed file is refused naming where it was changed, before
+    // any check that could only say that something somewhere does not match.
+    let sealed = read_sealed_run(&evidence_dir)?;
+    check(
+        sealed.header.original_session == session_id,
+        Inconsistency::OtherOriginalSession,
+    )?;
+    let original_dir =
+        resolve_session_dir(workspace, session_id).map_err(Inconsistency::OriginalNotFound)?;
+    let session = load_session(&original_dir).map_err(Inconsistency::OriginalUnreadable)?;
+    let crash = session
+        .crash(&sealed.header.crash_id)
+        .ok_or(Inconsistency::CrashMissing)?;
+    let plan =
+        build_plan(&session.steps, &crash.repro_path).map_err(Inconsistency::PlanUnavailable)?;
+    let now = plan.candidate_ids();
+    if now != sealed.header.candidates {
+        return Err(Inconsistency::SessionChanged {
+            recorded: sealed.header.candidates.clone(),
+            now,
+        });
+    }
+    result_against_journal(&evidence_dir, result, &sealed, &plan)?;
     check(
         result.evidence_session == evidence_session,
-        Inconsistency::OtherEvidenceSession,
+        Inconsistency::OtherEvidenceSession {
+            line: result_line(&evidence_dir, "evidence_session"),
+        },
     )?;
     check(
         result.original_session == session_id,
@@ -115,12 +166,6 @@ pub fn check_evidence(
             .is_none_or(|c| c == result.crash_id),
         Inconsistency::CrashesDiffer,
     )?;
-    let original_dir =
-        resolve_session_dir(workspace, session_id).map_err(Inconsistency::OriginalNotFound)?;
-    let session = load_session(&original_dir).map_err(Inconsistency::OriginalUnreadable)?;
-    let crash = session
-        .crash(&result.crash_id)
-        .ok_or(Inconsistency::CrashMissing)?;
     check(
         crash.repro_path == result.original_path,
         Inconsistency::OriginalPathDiffers,
@@ -176,10 +221,11 @@ pub fn check_evidence(
             Inconsistency::ConfirmationMissing,
         )?;
     }
-    Ok(PendingResult {
+    let pending = PendingResult {
         original_session_dir: original_dir.display().to_string(),
         ..result.clone()
-    })
+    };
+    Ok((pending, sealed.header.started_at))
 }
 
 fn is_subsequence(short: &[u32], long: &[u32]) -> bool {

@@ -7,13 +7,13 @@
 //! | Action | Here |
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
-//! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled | [`plan_queue`] ([`QueueScope`], the skip rule) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
+//! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled; a group's unfinished run resumed, its others discarded | [`plan_queue`] ([`QueueScope`], the skip rule, [`ResumableRun`]) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
 //! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
 //! | reopen a past run | [`reopen`] |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
-//! | validate for approval, approve | [`approvable_from_files`], [`approve`], [`approve_evidence`] |
+//! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told) | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`] |
 //! | the hierarchy nodes under a point of a kept picture, the nodes nearest a locator that found nothing, as Maestro selectors and Robo descriptors | [`inspect_point`], [`nearest_to_step`] |
-//! | export a run as a bug-ticket bundle; its filmstrip | [`export`], [`filmstrip`] |
+//! | export a run as a bug-ticket bundle; its filmstrip; where an agent's export may go | [`export`], [`filmstrip`], [`check_export_folder`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
 //! | import a flow; record an imported session (or import and record, checked first); verify a bundle | [`import`], [`record`], [`import_and_record`], [`verify`] |
@@ -32,6 +32,7 @@ mod estimate;
 mod evidence_bundle;
 mod evidence_check;
 mod export;
+mod export_folder;
 mod filmstrip;
 mod import;
 mod inspect;
@@ -41,9 +42,11 @@ mod privacy_setting;
 mod queue;
 mod queue_lanes;
 mod queue_plan;
+mod queue_resume;
 mod record;
 mod refusal;
 mod reopen;
+mod result_against_journal;
 mod result_view;
 mod run_job;
 mod runs;
@@ -52,8 +55,9 @@ mod session_error;
 mod shot_labels;
 mod verify;
 
-pub use approval::{approve, Approvable, Approval};
-pub use approve_evidence::{approve_evidence, ApproveRequest, ApproveRunError};
+pub use crate::result::{ApproveError, NewerApproval};
+pub use approval::{approve, Approvable, Approval, Replace};
+pub use approve_evidence::{approve_evidence, approve_shown, ApproveRequest, ApproveRunError};
 pub use config_edit::{edit_config, ConfigEditError};
 pub use count::{count_of, parse_count, CountField, InvalidCount};
 pub use demo_setup::{provision, DemoSetupError, Provisioned, DEMO_MODEL, DEMO_WORKSPACE};
@@ -65,6 +69,7 @@ pub use estimate::{estimate, ReplayEstimate, ReplayRange};
 pub use evidence_bundle::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
 pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
 pub use export::{export, ExportRequest, ExportRunError};
+pub use export_folder::{check_export_folder, export_folders, ExportFolderRefusal, FolderProblem};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
 pub use import::{import, read_import, ImportRefusal, ImportRequest};
 pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
@@ -75,11 +80,13 @@ pub use queue_lanes::{queue_lanes, QueueLane};
 pub use queue_plan::{
     plan_queue, QueueItem, QueuePlan, QueueScope, QueueSkipReason, UnreadableSession,
 };
+pub use queue_resume::ResumableRun;
 pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded, RecordFailure};
 pub use refusal::{
     CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,
 };
 pub use reopen::{reopen, summary_of, ReopenError, Reopened, ReopenedRun};
+pub use result_against_journal::ChangedResult;
 pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
 };

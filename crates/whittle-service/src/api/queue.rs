@@ -22,6 +22,12 @@
 //! whose device has the item's app; the first waiting entry still goes first, and waits
 //! for a lane that fits it. Without lanes items run one at a time and each run chooses
 //! its devices as a single run does (its own pool: `RunSpec::devices`).
+//!
+//! **Unfinished runs** (`queue_resume.rs`). An item whose crash group has a run that can
+//! go on, started with the options the queue runs with, resumes it
+//! (`RunJob::Resume`: its journaled attempts are not replayed); otherwise, or when that
+//! resume is refused, it runs afresh. Either way the group's other unfinished runs are
+//! discarded as the item starts.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -35,11 +41,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::queue_lanes::QueueLane;
 use super::queue_plan::{QueuePlan, QueueSkipReason};
+use super::queue_resume::{discard_left_behind, ResumableRun};
 use super::refusal::RunRefusal;
 use super::run_job::{run, RunFailure, RunJob};
 use crate::config::Config;
 use crate::result::RunSummary;
-use crate::run::{RunEvent, RunOutcome, RunSpec, Watched};
+use crate::run::{ResumeError, ResumeOptions, RunError, RunEvent, RunOutcome, RunSpec, Watched};
 use crate::watch::LiveFrame;
 
 /// The queue as a front end shows it.
@@ -146,6 +153,9 @@ struct Slot {
     package: Option<String>,
     /// The running item's cancel token.
     cancel: Option<CancellationToken>,
+    /// The group's run to go on with, and its other unfinished runs (`queue_resume.rs`).
+    resume: Option<ResumableRun>,
+    left_behind: Vec<String>,
 }
 
 /// A lane free to take an item: `None` is the one lane of a queue not side by side.
@@ -153,10 +163,18 @@ type FreeLane = Option<QueueLane>;
 
 /// What the driver does next.
 enum Next {
-    /// Run entry `.0` with spec `.1` on the free lane at index `.3`.
-    Run(u32, RunSpec, CancellationToken, usize),
+    /// Run entry `.0` as `.1` on the free lane at index `.3`.
+    Run(u32, Box<ItemJob>, CancellationToken, usize),
     Wait,
     Done,
+}
+
+/// How an item runs: the resume of its group's unfinished run when one fits, else (or
+/// when the resume is refused) a fresh run; `discard` is what it leaves behind.
+struct ItemJob {
+    fresh: RunSpec,
+    resume: Option<ResumeOptions>,
+    discard: Vec<String>,
 }
 
 /// An item's run as the driver awaits it: its entry, the lane it holds, its result.
@@ -191,6 +209,8 @@ impl Queue {
                 },
                 package: item.package.clone(),
                 cancel: None,
+                resume: item.resume.clone(),
+                left_behind: item.left_behind.clone(),
             })
             .collect();
         Queue {
@@ -326,11 +346,11 @@ impl Queue {
         loop {
             let over = loop {
                 match self.next(template, &free) {
-                    Next::Run(entry, spec, cancel, at) => {
+                    Next::Run(entry, job, cancel, at) => {
                         let lane = free.remove(at);
                         on_event(QueueEvent::Changed(self.view()));
                         items.push(Box::pin(async move {
-                            let result = self.run_item(config, entry, spec, cancel, on_event).await;
+                            let result = self.run_item(config, entry, job, cancel, on_event).await;
                             (entry, lane, result)
                         }));
                     }
@@ -398,21 +418,79 @@ impl Queue {
             attempts: 0,
             max_replays: 0,
         };
-        let spec = RunSpec {
+        let fresh = RunSpec {
             session: slot.entry.session.clone(),
             crash: Some(slot.entry.crash_id.clone()),
             device: device.or_else(|| template.device.clone()),
             ..template.clone()
         };
-        Next::Run(slot.entry.id, spec, cancel, lane_at)
+        let mut discard = slot.left_behind.clone();
+        let resume = match &slot.resume {
+            Some(run) if run.fits(&fresh) => Some(run.options(&fresh)),
+            // Started with other options: this run replaces it.
+            Some(run) => {
+                discard.push(run.evidence_session.clone());
+                None
+            }
+            None => None,
+        };
+        let job = Box::new(ItemJob {
+            fresh,
+            resume,
+            discard,
+        });
+        Next::Run(slot.entry.id, job, cancel, lane_at)
     }
 
-    /// Entry `entry`'s run, its events forwarded (and its progress kept) as they come.
+    /// Entry `entry`'s run (see [`ItemJob`]): the runs it leaves behind discarded first,
+    /// then its resume, or its fresh run.
     async fn run_item(
         &self,
         config: &Config,
         entry: u32,
-        spec: RunSpec,
+        job: Box<ItemJob>,
+        cancel: CancellationToken,
+        on_event: &(impl Fn(QueueEvent) + Send + Sync),
+    ) -> Result<RunOutcome, RunFailure> {
+        let ItemJob {
+            fresh,
+            resume,
+            discard,
+        } = *job;
+        discard_left_behind(&config.workspace, &discard);
+        if let Some(options) = resume {
+            let evidence = options.evidence_session.clone();
+            let resumed = self
+                .run_job(
+                    config,
+                    entry,
+                    RunJob::Resume(options),
+                    cancel.clone(),
+                    on_event,
+                )
+                .await;
+            match resumed {
+                // Refused before it went on (the session or the app changed, its journal
+                // is damaged, ...): the group runs afresh and the old run is ended, so
+                // its resume is never offered over the new result.
+                Err(RunFailure::Run(RunError::Resume(refusal))) if runs_afresh(&refusal) => {
+                    tracing::warn!(%evidence, error = %refusal, "resume refused: the crash group runs afresh");
+                    discard_left_behind(&config.workspace, &[evidence]);
+                }
+                other => return other,
+            }
+        }
+        self.run_job(config, entry, RunJob::New(fresh), cancel, on_event)
+            .await
+    }
+
+    /// One run of entry `entry`, its events forwarded (and its progress kept) as they
+    /// come.
+    async fn run_job(
+        &self,
+        config: &Config,
+        entry: u32,
+        job: RunJob,
         cancel: CancellationToken,
         on_event: &(impl Fn(QueueEvent) + Send + Sync),
     ) -> Result<RunOutcome, RunFailure> {
@@ -426,7 +504,6 @@ impl Queue {
                 on_event(QueueEvent::Changed(self.view()));
             }
         };
-        let job = RunJob::New(spec);
         if self.watching.load(Ordering::Relaxed) {
             let frames = |frame: LiveFrame| {
                 on_event(QueueEvent::Frame {
@@ -496,6 +573,12 @@ impl Queue {
     }
 }
 
+/// A refused resume after which the item runs afresh: every refusal but a live process
+/// holding the run (it goes on elsewhere; a second run of the group would only compete).
+fn runs_afresh(refusal: &ResumeError) -> bool {
+    !matches!(refusal, ResumeError::Lock(_))
+}
+
 fn cancel_waiting(inner: &mut Inner) {
     for slot in &mut inner.entries {
         if slot.entry.state == QueueState::Waiting {
@@ -517,6 +600,8 @@ mod tests {
                 label: None,
                 package: None,
                 skip: None,
+                resume: None,
+                left_behind: Vec::new(),
             })
             .collect();
         Queue::new(&QueuePlan {
@@ -541,10 +626,10 @@ mod tests {
         assert!(!q.move_entry(1, 2), "only a waiting entry moves");
         assert!(!q.cancel_entry(1), "already cancelled");
         match q.next(&RunSpec::new(""), &[None]) {
-            Next::Run(id, spec, _, _) => {
+            Next::Run(id, job, _, _) => {
                 assert_eq!(id, 2);
-                assert_eq!(spec.session, "s1");
-                assert_eq!(spec.crash.as_deref(), Some("c1"));
+                assert_eq!(job.fresh.session, "s1");
+                assert_eq!(job.fresh.crash.as_deref(), Some("c1"));
             }
             _ => panic!("the first waiting entry runs"),
         }
@@ -579,6 +664,8 @@ mod tests {
                     label: None,
                     package: Some(package.into()),
                     skip: None,
+                    resume: None,
+                    left_behind: Vec::new(),
                 }],
                 unreadable: Vec::new(),
             });
@@ -587,9 +674,9 @@ mod tests {
         };
         let spec = RunSpec::new("");
         match with_package("com.b").next(&spec, &[Some(a.clone()), Some(b.clone())]) {
-            Next::Run(_, spec, _, at) => {
+            Next::Run(_, job, _, at) => {
                 assert_eq!(at, 1, "the lane whose device has the app");
-                assert_eq!(spec.device.as_deref(), Some("B"), "pinned to it");
+                assert_eq!(job.fresh.device.as_deref(), Some("B"), "pinned to it");
             }
             _ => panic!("a lane fits"),
         }
@@ -610,7 +697,53 @@ mod tests {
         let single = queue(1);
         single.side_by_side(vec![a.clone()]);
         match single.next(&spec, &[None]) {
-            Next::Run(_, spec, _, _) => assert_eq!(spec.device, None, "one lane: the run chooses"),
+            Next::Run(_, job, _, _) => {
+                assert_eq!(job.fresh.device, None, "one lane: the run chooses")
+            }
+            _ => panic!("runs"),
+        }
+    }
+
+    #[test]
+    fn an_unfinished_run_started_with_the_same_options_is_resumed_else_left_behind() {
+        let with_unfinished = || {
+            Queue::new(&QueuePlan {
+                items: vec![QueueItem {
+                    session: "s".into(),
+                    crash_id: "c1".into(),
+                    label: None,
+                    package: None,
+                    skip: None,
+                    resume: Some(ResumableRun {
+                        evidence_session: "e-new".into(),
+                        strategy: whittle_core::strategy::SearchStrategy::Seed,
+                        max_replays: 30,
+                        baseline_tries: 1,
+                    }),
+                    left_behind: vec!["e-old".into()],
+                }],
+                unreadable: Vec::new(),
+            })
+        };
+        match with_unfinished().next(&RunSpec::new(""), &[None]) {
+            Next::Run(_, job, _, _) => {
+                let resume = job.resume.expect("the same options: resumed");
+                assert_eq!(resume.evidence_session, "e-new");
+                assert_eq!(resume.max_replays.map(|m| m.get()), Some(30));
+                assert_eq!(job.discard, ["e-old"], "the older run is left behind");
+            }
+            _ => panic!("runs"),
+        }
+        let other_budget = RunSpec {
+            max_replays: std::num::NonZeroU32::new(12).unwrap(),
+            ..RunSpec::new("")
+        };
+        match with_unfinished().next(&other_budget, &[None]) {
+            Next::Run(_, job, _, _) => {
+                assert!(job.resume.is_none(), "another budget: a fresh run");
+                assert_eq!(job.fresh.max_replays.get(), 12);
+                assert_eq!(job.discard, ["e-old", "e-new"], "both are left behind");
+            }
             _ => panic!("runs"),
         }
     }

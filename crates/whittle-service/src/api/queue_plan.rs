@@ -20,6 +20,11 @@
 //! A sidecar entry whose evidence is gone, unreadable, inconsistent, or no longer
 //! matches the session (it was re-recorded) does not count: that crash group is queued
 //! again.
+//!
+//! **Unfinished runs.** A queued crash group names its newest run that can go on from
+//! its journal ([`QueueItem::resume`]) and its other unfinished runs
+//! ([`QueueItem::left_behind`]); the queue resumes the one when its options fit and
+//! discards the others (`queue_resume.rs`).
 
 use std::path::Path;
 
@@ -27,6 +32,7 @@ use serde::Serialize;
 use whittle_core::workspace::list_sessions;
 
 use super::evidence_check::approvable_from_files;
+use super::queue_resume::{unfinished_runs, ResumableRun};
 use super::session_detail::{session_detail, CrashDetail, SessionDetail};
 use super::session_error::{read_run, session_dir, SessionReadError};
 use crate::run::lock_is_held;
@@ -63,6 +69,12 @@ pub struct QueueItem {
     pub package: Option<String>,
     /// Set when the item is not to be run.
     pub skip: Option<QueueSkipReason>,
+    /// The group's newest run that can go on from its journal: the item resumes it
+    /// when it was started with the queue's options.
+    pub resume: Option<ResumableRun>,
+    /// The group's other unfinished runs (evidence session ids): discarded when the
+    /// item runs, so none is resumed over its result later.
+    pub left_behind: Vec<String>,
 }
 
 /// A session of the workspace that could not be read; the queue is built without it.
@@ -134,12 +146,19 @@ fn add_session(
             still_valid(workspace, &detail.session_id, crash)
                 .map(|evidence_session| QueueSkipReason::AlreadyMinimized { evidence_session })
         };
+        // A skipped group is left as it is, its unfinished runs included.
+        let (resume, left_behind) = match skip {
+            None => unfinished_runs(workspace, &crash.past_runs),
+            Some(_) => (None, Vec::new()),
+        };
         plan.items.push(QueueItem {
             session: detail.session_id.clone(),
             crash_id: crash.crash_id.clone(),
             label: crash.label.clone(),
             package: detail.package.clone(),
             skip,
+            resume,
+            left_behind,
         });
     }
 }

@@ -13,6 +13,7 @@ use whittle_contract::Role;
 use super::count::{CountField, InvalidCount};
 use crate::client::{HubError, RoleProblem, RoleProblemKind};
 use crate::config::ConfigError;
+use crate::device_lease::{DeviceHolder, LeaseError};
 use crate::run::{LockError, ResumeError, RunError};
 
 /// One refusal; front ends switch on `kind`.
@@ -55,6 +56,23 @@ pub enum RunRefusal {
     DeviceNotFound {
         device: String,
         devices: Vec<DeviceChoice>,
+    },
+    /// Another run holds the device: a Whittle process on this machine, or another
+    /// session of the lab host serving it.
+    DeviceBusy {
+        device: String,
+        holder: DeviceHolder,
+    },
+    /// The device's lease file cannot be taken (a file-system failure).
+    DeviceLockFailed { device: String, detail: String },
+    /// A step of the plan needs an optional tool the device's ui server does not list.
+    MissingTool {
+        step: u32,
+        action: String,
+        tool: String,
+        server: String,
+        /// The configured ui servers that list it.
+        servers_with_it: Vec<String>,
     },
     /// The app to replay is not the crashing process, or is not installed.
     NeedsPackage {
@@ -170,6 +188,31 @@ impl RunRefusal {
                 process: process.clone(),
                 detail: reason.clone(),
             },
+            RunError::DeviceBusy { device, holder } => RunRefusal::DeviceBusy {
+                device: device.clone(),
+                holder: holder.clone(),
+            },
+            RunError::DeviceLock(lease) => RunRefusal::DeviceLockFailed {
+                device: match lease {
+                    LeaseError::Busy { device, .. } | LeaseError::Io { device, .. } => {
+                        device.clone()
+                    }
+                },
+                detail: detail(),
+            },
+            RunError::MissingTool {
+                step,
+                action,
+                tool,
+                server,
+                servers_with_it,
+            } => RunRefusal::MissingTool {
+                step: *step,
+                action: action.clone(),
+                tool: tool.clone(),
+                server: server.clone(),
+                servers_with_it: servers_with_it.clone(),
+            },
             RunError::ProcessNotPackage { .. } => RunRefusal::InvalidArgument { detail: detail() },
             RunError::Mcp(_) => RunRefusal::ServerFailed { detail: detail() },
             RunError::Cancelled => RunRefusal::Cancelled,
@@ -216,6 +259,8 @@ impl RunRefusal {
                 .iter()
                 .any(|p| matches!(p.problem, ServerProblemKind::StartFailed { .. })),
             RunRefusal::NoDevice
+            | RunRefusal::DeviceBusy { .. }
+            | RunRefusal::DeviceLockFailed { .. }
             | RunRefusal::ServerFailed { .. }
             | RunRefusal::Cancelled
             | RunRefusal::EvidenceLockFailed { .. } => true,

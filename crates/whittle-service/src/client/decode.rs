@@ -6,6 +6,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
+use whittle_contract::lease::{DeviceBusy, DEVICE_BUSY};
 
 use super::deviation::deviations;
 use super::tolerance::{Leniency, Tolerated};
@@ -42,6 +43,9 @@ pub(crate) fn tool_error(result: &CallToolResult) -> Option<McpErrorKind> {
         && texts().any(|t| t.trim_end().ends_with(MOBILE_MCP_ACTIONABLE));
     if !flagged && !unflagged {
         return None;
+    }
+    if let Some(busy) = device_busy(result) {
+        return Some(busy);
     }
     let mut text = texts().collect::<Vec<_>>().join(" ");
     if text.is_empty() {
@@ -101,6 +105,17 @@ fn bad_field(path: &str, problem: String) -> BadAnswer {
         None => Some(parent.to_string()),
     };
     BadAnswer { field, problem }
+}
+
+/// A lab host's refusal of a device another session holds (`whittle_contract::lease`),
+/// told apart by its structured record, never by its prose.
+fn device_busy(result: &CallToolResult) -> Option<McpErrorKind> {
+    let record = result.structured_content.clone()?;
+    let busy: DeviceBusy = serde_json::from_value(record).ok()?;
+    (busy.error == DEVICE_BUSY).then_some(McpErrorKind::DeviceBusy {
+        device: busy.device,
+        holder: busy.holder,
+    })
 }
 
 fn has_no_structured(result: &CallToolResult) -> bool {

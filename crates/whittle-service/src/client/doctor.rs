@@ -1,3 +1,5 @@
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 use whittle_contract::Role;
 
@@ -27,41 +29,59 @@ pub async fn check_roles(config: &Config) -> Vec<RoleCheck> {
     role_problems(config)
         .await
         .into_iter()
-        .map(|(role, server, found)| {
-            let status = if found.is_empty() {
-                RoleStatus::Ok
-            } else {
-                RoleStatus::Problem {
-                    problem: found
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    fix: found
-                        .iter()
-                        .map(|p| p.fix(&config.path))
-                        .collect::<Vec<_>>()
-                        .join("; "),
+        .map(
+            |RoleFindings {
+                 role,
+                 server,
+                 problems: found,
+                 ..
+             }| {
+                let status = if found.is_empty() {
+                    RoleStatus::Ok
+                } else {
+                    RoleStatus::Problem {
+                        problem: found
+                            .iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                        fix: found
+                            .iter()
+                            .map(|p| p.fix(&config.path))
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    }
+                };
+                RoleCheck {
+                    role,
+                    server,
+                    status,
                 }
-            };
-            RoleCheck {
-                role,
-                server,
-                status,
-            }
-        })
+            },
+        )
         .collect()
 }
 
-/// Each role and server (`None` when the role names none) with its problems, typed: the
-/// doctor (`crate::doctor`) keys its findings on their kinds.
-pub(crate) async fn role_problems(
-    config: &Config,
-) -> Vec<(Role, Option<String>, Vec<RoleProblem>)> {
+/// One role on one server (`None` when the role names none): its problems, typed (the
+/// doctor, `crate::doctor`, keys its findings on their kinds), and the role's optional
+/// tools the server does not list (`Role::optional_tools`).
+pub(crate) struct RoleFindings {
+    pub(crate) role: Role,
+    pub(crate) server: Option<String>,
+    pub(crate) problems: Vec<RoleProblem>,
+    pub(crate) optional_missing: Vec<&'static str>,
+}
+
+/// Every role on each of its servers.
+pub(crate) async fn role_problems(config: &Config) -> Vec<RoleFindings> {
     let Connected {
         connections,
         problems,
     } = connect_roles(config).await;
+    let listed: BTreeMap<String, BTreeSet<String>> = connections
+        .iter()
+        .map(|(name, conn)| (name.clone(), conn.tools.clone()))
+        .collect();
     shutdown_all(connections).await;
     Role::ALL
         .into_iter()
@@ -78,7 +98,19 @@ pub(crate) async fn role_problems(
                 .filter(|p| p.role == role && (server.is_none() || p.server == server))
                 .cloned()
                 .collect();
-            (role, server, found)
+            let tools = server.as_ref().and_then(|s| listed.get(s));
+            let optional_missing = role
+                .optional_tools()
+                .iter()
+                .copied()
+                .filter(|t| tools.is_some_and(|listed| !listed.contains(*t)))
+                .collect();
+            RoleFindings {
+                role,
+                server,
+                problems: found,
+                optional_missing,
+            }
         })
         .collect()
 }

@@ -34,6 +34,11 @@ pub enum McpErrorKind {
     Transport(String),
     /// A device id that no server of the pool lists (the message names the servers).
     UnknownDevice(String),
+    /// The lab host lends `device` to another MCP session (`whittle_contract::lease`).
+    DeviceBusy {
+        device: String,
+        holder: String,
+    },
 }
 
 impl fmt::Display for McpErrorKind {
@@ -62,6 +67,9 @@ impl fmt::Display for McpErrorKind {
             McpErrorKind::BadResult(bad) => bad.fmt(f),
             McpErrorKind::Transport(m) => write!(f, "transport error: {m}"),
             McpErrorKind::UnknownDevice(m) => write!(f, "unknown device: {m}"),
+            McpErrorKind::DeviceBusy { device, holder } => {
+                write!(f, "device {device} is in use by {holder}")
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ use super::decode::{decode, tool_error, Decoded};
 use super::routing::DeviceRoutes;
 use super::tolerance::DecodeWarnings;
 use super::{DecodeWarning, HubError, McpError, McpErrorKind};
-use crate::config::{Config, RoleServers, DEVICE_ROLES};
+use crate::config::{Config, RoleServers, ServerSpec, DEVICE_ROLES};
+use crate::device_lease::DeviceHome;
 
 /// One running connection per configured server that some role uses.
 pub struct Hub {
@@ -23,6 +24,18 @@ pub struct Hub {
     pub(super) routes: Option<DeviceRoutes>,
     /// What answers needed tolerated, one warning per (server, tool).
     decode_warnings: DecodeWarnings,
+    /// Where each server's devices live, for their leases (`capabilities.rs`).
+    pub(super) homes: BTreeMap<String, DeviceHome>,
+}
+
+/// Where the devices a server lists live: behind its URL, inside its process (the
+/// bundled simulator), or on this machine (adb, mobile-mcp).
+fn device_home(spec: Option<&ServerSpec>, conn: &Connection) -> DeviceHome {
+    match (spec, conn.pid) {
+        (Some(ServerSpec::Http(http)), _) => DeviceHome::Host(http.url.clone()),
+        (Some(spec), Some(pid)) if spec.is_bundled_simulator() => DeviceHome::Process(pid),
+        _ => DeviceHome::ThisMachine,
+    }
 }
 
 impl Hub {
@@ -44,7 +57,12 @@ impl Hub {
             .filter_map(|r| config.roles.get(r))
             .find(|servers| servers.is_pool())
             .map(|servers| DeviceRoutes::new(servers.names().to_vec()));
+        let homes = connections
+            .iter()
+            .map(|(name, conn)| (name.clone(), device_home(config.servers.get(name), conn)))
+            .collect();
         Ok(Hub {
+            homes,
             connections,
             roles: config.roles.clone(),
             call_timeout: Duration::from_millis(u64::from(config.call_timeout_ms)),

@@ -2,6 +2,7 @@
 //! checked against each role's required tools, and a typed facade per role.
 
 mod answer_meter;
+mod capabilities;
 mod connect;
 mod connection;
 mod decode;
@@ -23,8 +24,8 @@ mod stderr_tail;
 mod stdio_child;
 mod tolerance;
 
-pub(crate) use doctor::role_problems;
 pub use doctor::{check_roles, RoleCheck, RoleStatus};
+pub(crate) use doctor::{role_problems, RoleFindings};
 pub use error::{BadAnswer, HubError, McpError, McpErrorKind, RoleProblem, RoleProblemKind};
 pub use facade::{Analyzer, Log, Mobile, Report, Ui};
 pub use hub::Hub;

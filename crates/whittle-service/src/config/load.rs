@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use whittle_contract::Role;
 
+use super::export_folders::RawExport;
 use super::headers::resolve_headers;
 use super::roles::check_roles;
 use super::server::resolve_command;
@@ -27,6 +28,8 @@ struct RawConfig {
     call_timeout_ms: u32,
     #[serde(default)]
     masking: MaskingConfig,
+    #[serde(default)]
+    export: RawExport,
 }
 
 /// Unknown keys are ignored here on purpose: entries pasted from other MCP clients
@@ -124,6 +127,10 @@ impl Config {
             .timing
             .resolve(default_wait)
             .map_err(|(at, message)| field(at, message))?;
+        let export = raw
+            .export
+            .resolve(&base)
+            .map_err(|(at, message)| field(at, message))?;
         for (i, pattern) in raw.masking.id_patterns.iter().enumerate() {
             if let Err(e) = regex::Regex::new(pattern) {
                 return Err(field(
@@ -206,6 +213,7 @@ impl Config {
             device_timing: timing.devices,
             call_timeout_ms: raw.call_timeout_ms,
             masking: raw.masking,
+            export,
         })
     }
 }

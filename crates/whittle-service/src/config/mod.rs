@@ -1,8 +1,10 @@
-//! `whittle.json` (docs/design.md §8): which MCP server serves each role, timing, masking.
+//! `whittle.json` (docs/design.md §8): which MCP server serves each role, timing, masking,
+//! export folders.
 //! Its `mcpServers` block has the shape other MCP clients use, so entries paste in.
 
 mod env_expand;
 mod error;
+mod export_folders;
 mod for_workspace;
 mod headers;
 mod load;
@@ -20,6 +22,7 @@ use std::path::PathBuf;
 use whittle_contract::Role;
 
 pub use error::ConfigError;
+pub use export_folders::ExportConfig;
 pub use mask_style::MaskStyle;
 pub use masking::{MaskingConfig, PrivacyLevel};
 
@@ -50,6 +53,8 @@ pub struct Config {
     pub device_timing: BTreeMap<String, Timing>,
     pub call_timeout_ms: u32,
     pub masking: MaskingConfig,
+    /// `export`: where an agent's export may go besides `<workspace>/exports`.
+    pub export: ExportConfig,
 }
 
 impl Config {

@@ -15,6 +15,22 @@ pub enum ServerSpec {
     Http(HttpServer),
 }
 
+impl ServerSpec {
+    /// Whether this is Whittle's own simulator over stdio (`whittle-servers sim`), whose
+    /// devices live inside its process: no other process can drive them.
+    pub fn is_bundled_simulator(&self) -> bool {
+        match self {
+            ServerSpec::Stdio { command, args, .. } => {
+                Path::new(command)
+                    .file_stem()
+                    .is_some_and(|s| s == BUNDLED_SERVERS)
+                    && args.first().is_some_and(|a| a == "sim")
+            }
+            ServerSpec::Http(_) => false,
+        }
+    }
+}
+
 /// Connect timeout of a `url` server when the file does not set `connect_timeout_ms`.
 pub const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
 

@@ -57,6 +57,8 @@ pub enum CheckStatus {
 pub enum Finding {
     PlainHttp,
     RoleReady,
+    /// Ready, but without one of the role's optional tools: paths using it are refused.
+    RoleReadyWithoutOptional,
     RoleUnassigned,
     RoleUnknownServer,
     RoleStartFailed,

@@ -27,8 +27,8 @@ use crate::evidence::{archive_screenshot, AttemptShot, BeforeLastAction, FilmSou
 use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
 use crate::result::write_result;
 use crate::run::{
-    capture_problem, choose_device, evidence_name, stop_problem, version_text, AttemptOutcome,
-    JournalAttempt, RunError,
+    capture_problem, check_tools, choose_device, claim_device, evidence_name, needed_tools,
+    stop_problem, version_text, AttemptOutcome, JournalAttempt, RunError,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +98,10 @@ pub async fn record_session(
         &package,
     )
     .await?;
+    // The device is held for the recording as for a minimize run: no other run may
+    // drive it meanwhile, and its ui server must serve every step's tool.
+    check_tools(hub, &device, &needed_tools(&plan.replayable))?;
+    let _lease = claim_device(hub, &device, &format!("record {session_id}"), None).await?;
 
     let short = evidence_name(&session_id).replacen("minimize-", "record-", 1);
     let extra = json!({

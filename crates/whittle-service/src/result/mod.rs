@@ -7,15 +7,19 @@
 //! (which reads `result.json` back to show or export it), so neither has to import
 //! the other for them (`docs/architecture.md`, "Inside the application layer").
 
+mod field_line;
 mod file;
 mod flags;
 mod legacy;
+mod newer_approval;
 mod pending;
 mod resume_mark;
 mod summary;
 
+pub use field_line::field_line;
 pub use file::{read_result, write_result, ResultFileError};
 pub use flags::{Rating, SearchFlags};
+pub use newer_approval::{is_newer, NewerApproval};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };

@@ -158,6 +158,10 @@ pub enum ApproveError {
     NotAllowed,
     #[error(transparent)]
     Sidecar(#[from] SidecarError),
+    /// Nothing was written: the sidecar holds a newer approval of the crash
+    /// ([`super::is_newer`]), and replacing it was not confirmed.
+    #[error("crash {} already has a newer approval (evidence session {}, approved at {}); it was kept", .0.crash_id, .0.held.evidence_session, .0.held.approved_at)]
+    Newer(Box<super::NewerApproval>),
 }
 
 /// The entry approval writes for `pending`, stamped `approved_at`; what the app shows

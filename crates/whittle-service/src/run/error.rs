@@ -4,6 +4,7 @@ use whittle_core::plan::PlanError;
 use whittle_core::session::{ResolveError, SessionError};
 
 use crate::client::McpError;
+use crate::device_lease::{DeviceHolder, LeaseError};
 
 /// Why a run stopped before its evidence session existed (Phase 0/1 refusals and
 /// failures). Once the capture has started, every ending is a `RunOutcome` instead,
@@ -47,6 +48,29 @@ pub enum RunError {
         device: String,
         devices: Vec<Device>,
     },
+    /// Another run holds the device (a Whittle process here, or another session of the
+    /// lab host serving it).
+    #[error("device {device} is in use by {holder}; choose another with --device, or wait for it with --wait-device <duration>")]
+    DeviceBusy {
+        device: String,
+        holder: DeviceHolder,
+    },
+    /// The device's lease file cannot be taken (a file-system failure).
+    #[error("{0}")]
+    DeviceLock(LeaseError),
+    /// A step of the plan needs an optional tool the device's ui server does not list.
+    #[error(
+        "step {step} ({action}) needs the ui tool {tool}, which server \"{server}\" does not list ({})",
+        servers_with(.servers_with_it)
+    )]
+    MissingTool {
+        step: u32,
+        action: String,
+        tool: String,
+        server: String,
+        /// The configured ui servers that list it.
+        servers_with_it: Vec<String>,
+    },
     /// `--package` named one of an app's processes (`com.acme.notes:sync`), not the app.
     #[error("{process} is a process of {package}, not an app: pass --package {package}")]
     ProcessNotPackage { process: String, package: String },
@@ -65,6 +89,22 @@ pub enum RunError {
     /// `--resume` refused; the evidence session is as it was.
     #[error(transparent)]
     Resume(#[from] super::ResumeError),
+}
+
+impl From<LeaseError> for RunError {
+    fn from(error: LeaseError) -> RunError {
+        match error {
+            LeaseError::Busy { device, holder } => RunError::DeviceBusy { device, holder },
+            io @ LeaseError::Io { .. } => RunError::DeviceLock(io),
+        }
+    }
+}
+
+fn servers_with(servers: &[String]) -> String {
+    match servers {
+        [] => "no configured ui server lists it".into(),
+        _ => format!("listed by {}", servers.join(", ")),
+    }
 }
 
 fn group_list(groups: &[CrashGroup]) -> String {

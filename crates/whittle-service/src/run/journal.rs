@@ -13,8 +13,10 @@
 //! The report server still gets its step per attempt (the human-readable evidence).
 //!
 //! The file is untrusted on the way back in: only typed fields are read, an unfinished
-//! last line (a write cut short by a full disk or a power loss) counts as never written,
-//! and anything else that does not parse refuses the resume. Every line is sealed
+//! last line (a write cut short by a full disk or a power loss) counts as never written
+//! (when that was the first record, the run recorded nothing, and the error says so and
+//! what to do: `JournalError::FirstRecordCut`), and anything else that does not parse
+//! refuses the resume. Every line is sealed
 //! (`journal_seal.rs`): a line edited, reordered, duplicated or taken from another run
 //! refuses it too, naming the line.
 
@@ -203,6 +205,10 @@ pub enum JournalError {
     Broken { path: PathBuf },
     #[error("{} line {line} was changed, moved, repeated or taken from another run (its seal does not match); the run cannot be resumed", path.display())]
     Tampered { path: PathBuf, line: usize },
+    /// The run died while its journal's first record was written (an empty file, or
+    /// line 1 cut off mid-write): it recorded no attempt, so there is nothing to resume.
+    #[error("the first record of {} was cut off mid-write (line 1) when the run stopped, so the run recorded no attempt to go on from; discard it and minimize the crash again", path.display())]
+    FirstRecordCut { path: PathBuf },
 }
 
 /// An open journal. Appends are whole lines made durable one by one; after a failed
@@ -492,7 +498,17 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
             Err(problem) => return Err(damaged(number, problem)),
         }
     }
-    let header = header.ok_or_else(|| damaged(1, "the run header is missing".into()))?;
+    let header = header.ok_or_else(|| {
+        // Nothing readable but a torn line (or nothing at all): the header's own write was
+        // cut short, which only a crash at the run's start does.
+        if torn_tail || text.is_empty() {
+            JournalError::FirstRecordCut {
+                path: path.to_path_buf(),
+            }
+        } else {
+            damaged(1, "the run header is missing".into())
+        }
+    })?;
     Ok((
         JournalContents {
             header,

@@ -173,3 +173,34 @@ fn a_header_written_before_baseline_tries_reads_as_the_single_try() {
         serde_json::from_str(&serde_json::to_string(&five).unwrap()).unwrap();
     assert_eq!(again.baseline_tries, 5);
 }
+
+/// Issue 40: a run that died while its journal's first record was written (an empty
+/// file, or half a header) says so and what to do, rather than "line 1 is damaged: the
+/// run header is missing"; a last record cut off after a complete header is dropped and
+/// the run goes on from the record before it.
+#[test]
+fn a_first_record_cut_off_mid_write_says_nothing_was_recorded_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(JOURNAL_FILE);
+    let whole = sealed_journal(&header(), &[]);
+    for cut in [&whole[..0], &whole[..whole.len() / 2]] {
+        std::fs::write(&path, cut).unwrap();
+        let err = read_journal(dir.path()).unwrap_err();
+        assert!(
+            matches!(err, JournalError::FirstRecordCut { .. }),
+            "{err:?}"
+        );
+        let words = err.to_string();
+        assert!(words.contains("cut off mid-write (line 1)"), "{words}");
+        assert!(
+            words.contains("discard it and minimize the crash again"),
+            "{words}"
+        );
+    }
+    // Blank lines are not a write cut short: that is damage, as before.
+    std::fs::write(&path, b"\n\n").unwrap();
+    assert!(matches!(
+        read_journal(dir.path()),
+        Err(JournalError::Damaged { line: 1, .. })
+    ));
+}

@@ -4,6 +4,7 @@
 
 mod attempt_verdict;
 mod decode_warnings;
+mod device_claim;
 mod error;
 mod event;
 mod event_sink;
@@ -24,6 +25,7 @@ mod recorded;
 mod recorded_attempt;
 mod resume;
 mod rounds;
+mod sealed_run;
 mod search;
 mod spec;
 mod static_result;
@@ -41,6 +43,7 @@ pub use journal::{
     JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
+pub(crate) use device_claim::{check_tools, claim_device, needed_tools};
 pub(crate) use evidence_session::{capture_problem, stop_problem};
 pub use localized_report::localized_report;
 pub use lock::{
@@ -48,7 +51,7 @@ pub use lock::{
 };
 pub use notice::RunNotice;
 pub use outcome::RunOutcome;
-pub use past_runs::{approved_runs, past_runs, PastRun, PastRunOutcome};
+pub use past_runs::{approved_runs, listed_run, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 pub(crate) use prepare::is_online_android;
 pub(crate) use prepare::{choose_device, version_text};
@@ -60,6 +63,7 @@ pub use resume::{
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
 pub use rounds::{Batch, RoundCursor, Turn};
+pub use sealed_run::{read_sealed_run, SealedRun, SealedRunError, StepChange};
 pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 use whittle_core::plan::PlanNotice;
 
+use crate::device_lease::DeviceHolder;
 use crate::evidence::ShotOmission;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -22,6 +23,14 @@ pub enum RunNotice {
     },
     /// A pool device whose log capture did not start (it replays nothing).
     PoolDeviceLeftOut { device: String, detail: String },
+    /// A device that could have joined the pool is held by another run.
+    PoolDeviceBusy {
+        device: String,
+        holder: DeviceHolder,
+    },
+    /// A device that could have joined the pool is served by a ui server that lacks an
+    /// optional tool the plan uses.
+    PoolDeviceLacksTool { device: String, tool: String },
     /// An attempt's screenshot was not archived (privacy fails closed).
     ScreenshotOmitted { attempt: u32, why: ShotOmission },
     /// Bookkeeping files that could not be written (the result is unaffected).
@@ -48,6 +57,14 @@ impl fmt::Display for RunNotice {
             RunNotice::PoolDeviceLeftOut { device, detail } => write!(
                 f,
                 "device {device} left out of the pool: log capture did not start: {detail}"
+            ),
+            RunNotice::PoolDeviceBusy { device, holder } => write!(
+                f,
+                "device {device} left out of the pool: in use by {holder}"
+            ),
+            RunNotice::PoolDeviceLacksTool { device, tool } => write!(
+                f,
+                "device {device} left out of the pool: its ui server does not list {tool}, which the path needs"
             ),
             RunNotice::ScreenshotOmitted { attempt, why } => {
                 write!(f, "attempt {attempt}: screenshot omitted ({why})")

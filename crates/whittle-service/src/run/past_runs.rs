@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 use whittle_core::model::{Confidence, Crash, Sidecar, SIDECAR_FILE};
 use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
-use whittle_core::workspace::list_sessions;
+use whittle_core::workspace::{list_sessions, SessionSummary};
 
 use super::{can_resume, read_journal, run_state, RunState};
 use crate::result::{read_result, RunEnd};
@@ -117,6 +117,16 @@ pub fn past_runs(
         by_crash.entry(crash_id).or_default().push(run);
     }
     by_crash
+}
+
+/// The run of a listed session that is a minimize run's evidence, as its session's past
+/// runs show it (its badge's outcome: `cancelled`, `interrupted`, `discarded`, …), so
+/// `whittle sessions` names a run's end as the window does; `None` for any other
+/// session. (`approved` is left false: the session list does not read sidecars.)
+pub fn listed_run(workspace: &Path, session: &SessionSummary) -> Option<PastRun> {
+    session.evidence_of.as_ref()?;
+    let dir = resolve_session_dir(workspace, &session.session_id).ok()?;
+    past_run(&dir, &session.session_id, &session.created_at).map(|(_, run)| run)
 }
 
 fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(String, PastRun)> {

@@ -12,9 +12,11 @@ use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
+use super::device_claim::{check_tools, claim_device, claim_pool_device, needed_tools, NeededTool};
 use super::{RunError, RunNotice, RunSpec};
 use crate::client::Hub;
 use crate::config::Config;
+use crate::device_lease::{DeviceLease, DeviceLeases};
 use crate::replay::{DegradedIdentity, ReplayContext, TargetIdentity};
 
 /// A run that may replay live.
@@ -43,6 +45,8 @@ pub struct LiveRun {
     /// Each pool device's lab host, when the device roles span several servers
     /// (empty otherwise): evidence names server and device.
     pub pool_servers: BTreeMap<String, String>,
+    /// The pool's devices, held for this run until its last copy is dropped.
+    pub leases: DeviceLeases,
 }
 
 impl LiveRun {
@@ -162,9 +166,20 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
     let device = chosen.id.clone();
     let device_name = Some(chosen.name).filter(|n| !n.trim().is_empty() && *n != device);
     let os_version = chosen.version.filter(|v| !v.trim().is_empty());
+    let needed = needed_tools(&plan.replayable);
+    check_tools(hub, &device, &needed)?;
+    let purpose = format!("minimize {session_id}");
+    let lease = claim_device(hub, &device, &purpose, opts.wait_device).await?;
     let (package, app_version) =
         confirm_package(hub, &device, &session, &crash, opts.package.as_deref()).await?;
-    let (pool, pool_warnings) = choose_pool(hub, &device, &package, pool_size).await?;
+    let extra = PoolClaim {
+        primary: &device,
+        package: &package,
+        size: pool_size,
+        needed: &needed,
+        purpose: &purpose,
+    };
+    let (pool, pool_warnings, leases) = choose_pool(hub, lease, &extra).await?;
     let pool_servers = pool
         .iter()
         .filter_map(|d| hub.device_route(d).map(|r| (d.clone(), r.server)))
@@ -197,21 +212,40 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
         pool,
         pool_warnings,
         pool_servers,
+        leases: DeviceLeases::new(leases),
     })))
 }
 
+/// What the extra devices of a pool must offer, and what their leases say.
+struct PoolClaim<'a> {
+    primary: &'a str,
+    package: &'a str,
+    size: usize,
+    needed: &'a [NeededTool],
+    purpose: &'a str,
+}
+
 /// The primary device plus up to `size - 1` other online Android devices on which
-/// `package` is installed as a user app, in the order the mobile role lists them.
-/// Fewer than asked is a warning, not a refusal: one device is a valid pool.
+/// `package` is installed as a user app and that no other run holds, in the order the
+/// mobile role lists them, with their leases. Fewer than asked is a warning, not a
+/// refusal: one device is a valid pool.
 async fn choose_pool(
     hub: &Hub,
-    primary: &str,
-    package: &str,
-    size: usize,
-) -> Result<(Vec<String>, Vec<RunNotice>), RunError> {
-    let mut pool = vec![primary.to_string()];
+    primary: DeviceLease,
+    claim: &PoolClaim<'_>,
+) -> Result<(Vec<String>, Vec<RunNotice>, Vec<DeviceLease>), RunError> {
+    let PoolClaim {
+        package,
+        size,
+        needed,
+        purpose,
+        ..
+    } = *claim;
+    let mut pool = vec![claim.primary.to_owned()];
+    let mut leases = vec![primary];
+    let mut warnings = Vec::new();
     if size <= 1 {
-        return Ok((pool, Vec::new()));
+        return Ok((pool, warnings, leases));
     }
     let devices = hub.mobile().list_devices().await?.devices;
     for device in devices.iter().filter(|d| is_online_android(d)) {
@@ -229,11 +263,17 @@ async fn choose_pool(
                 false
             }
         };
-        if installed {
-            pool.push(device.id.clone());
+        if !installed {
+            continue;
+        }
+        match claim_pool_device(hub, &device.id, purpose, needed).await {
+            Ok(lease) => {
+                pool.push(device.id.clone());
+                leases.push(lease);
+            }
+            Err(notice) => warnings.push(notice),
         }
     }
-    let mut warnings = Vec::new();
     if pool.len() < size {
         warnings.push(RunNotice::PoolSmaller {
             asked: u32::try_from(size).unwrap_or(u32::MAX),
@@ -241,7 +281,7 @@ async fn choose_pool(
             devices: pool.clone(),
         });
     }
-    Ok((pool, warnings))
+    Ok((pool, warnings, leases))
 }
 
 fn choose_group<'a>(

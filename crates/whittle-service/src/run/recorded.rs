@@ -7,13 +7,15 @@
 //! the archive's own form (`screenshots/attempt-NNN.png`).
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::Path;
 
 use serde::Deserialize;
 use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::model::{SessionStatus, Step};
-use whittle_core::session::{parse_meta, parse_steps, SessionError, META_FILE, STEPS_FILE};
+use whittle_core::session::{
+    parse_meta, parse_steps, SessionError, MAX_FILE_BYTES, META_FILE, STEPS_FILE,
+};
 
 use super::journal::JournalAttempt;
 use super::recorded_attempt::{recorded_attempt, RecordedAttempt};
@@ -145,16 +147,55 @@ pub fn read_recorded_run(evidence_dir: &Path) -> Result<RecordedRun, RecordedRun
 /// whose notes are not a record, as a foreign report server may write them, are left
 /// out). Empty when the steps cannot be read.
 pub(crate) fn evidence_records(evidence_dir: &Path) -> Vec<JournalAttempt> {
-    let Ok(file) = File::open(evidence_dir.join(STEPS_FILE)) else {
-        return Vec::new();
-    };
-    let Ok(steps) = parse_steps(BufReader::new(file)) else {
-        return Vec::new();
-    };
-    steps
-        .iter()
-        .filter_map(|step| serde_json::from_str::<JournalAttempt>(&step.notes).ok())
+    evidence_lines(evidence_dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|line| line.record)
         .collect()
+}
+
+/// One evidence step, with the line of `steps.jsonl` it is on: a refusal names that
+/// line, so whoever reads it can open the file there.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EvidenceLine {
+    pub line: usize,
+    /// Its notes as an attempt record; `None` when they are not one.
+    pub record: Option<JournalAttempt>,
+}
+
+/// Every step of `evidence_dir`'s `steps.jsonl` in file order, with its line number.
+pub(crate) fn evidence_lines(evidence_dir: &Path) -> Result<Vec<EvidenceLine>, RecordedRunError> {
+    let path = evidence_dir.join(STEPS_FILE);
+    let open = || {
+        File::open(&path).map_err(|source| RecordedRunError::Open {
+            file: STEPS_FILE,
+            source,
+        })
+    };
+    // The bounded reader validates the file first; the text is read (as boundedly)
+    // only to number its lines, which the reader skips when blank.
+    let steps = parse_steps(BufReader::new(open()?))?;
+    let mut text = String::new();
+    open()?
+        .take(MAX_FILE_BYTES as u64)
+        .read_to_string(&mut text)
+        .map_err(|source| RecordedRunError::Open {
+            file: STEPS_FILE,
+            source,
+        })?;
+    let numbers = text
+        .split('\n')
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(at, _)| at + 1);
+    Ok(steps
+        .iter()
+        .zip(numbers)
+        .map(|(step, line)| EvidenceLine {
+            line,
+            record: serde_json::from_str::<JournalAttempt>(&step.notes).ok(),
+        })
+        .collect())
 }
 
 /// The attempt `step` records, or `None` when its notes are not an attempt record (of

@@ -1,4 +1,5 @@
 use std::num::NonZeroU32;
+use std::time::Duration;
 
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
@@ -24,6 +25,9 @@ pub struct RunSpec {
     pub devices: NonZeroU32,
     /// Replays of the full path allowed until it reproduces (1 = the seed's).
     pub baseline_tries: NonZeroU32,
+    /// How long to wait for the device while another run holds it (`--wait-device`);
+    /// `None` refuses at once, naming the holder.
+    pub wait_device: Option<Duration>,
 }
 
 impl RunSpec {
@@ -37,6 +41,7 @@ impl RunSpec {
             strategy: SearchStrategy::Seed,
             devices: NonZeroU32::MIN,
             baseline_tries: NonZeroU32::MIN,
+            wait_device: None,
         }
     }
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 use whittle_core::plan::{ActionKind, ReplayAction, ReplayStep};
 use whittle_core::redact::Redacted;
 
+use super::device_claim::{check_tools, claim_device, needed_tools};
 use super::prepare::choose_device;
 use super::{PlanEntry, RunError};
 use crate::client::Hub;
@@ -74,6 +75,8 @@ pub async fn verify_bundle(
     }
 
     let device = choose_device(hub, None, device, Some(&replay_file.package)).await?;
+    check_tools(hub, &device, &needed_tools(&steps))?;
+    let _lease = claim_device(hub, &device, "verify a bundle", None).await?;
     let apps = hub
         .mobile()
         .list_apps(&device)

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEvent, QueueItem, QueuePlan,
-    QueueScope, QueueSkipReason, QueueState, RunRefusal, RunSpec,
+    QueueScope, QueueSkipReason, QueueState, Replace, RunRefusal, RunSpec,
 };
 use whittle_service::config::Config;
 use whittle_service::run::{RunEnd, RunEvent};
@@ -75,6 +75,8 @@ fn item(session: &str, crash: &str) -> QueueItem {
         label: None,
         package: None,
         skip: None,
+        resume: None,
+        left_behind: Vec::new(),
     }
 }
 
@@ -139,7 +141,7 @@ async fn an_approved_result_that_still_validates_is_skipped_unless_asked() {
             if let QueueEvent::Ended { result, .. } = event {
                 let outcome = result.expect("the run ended with evidence");
                 let approvable = Approvable::stamp(outcome.pending.expect("a result to write"));
-                approve(&approvable.unwrap()).unwrap();
+                approve(&approvable.unwrap(), Replace::OnlyOlder).unwrap();
                 *approved.lock().unwrap() = outcome.summary.evidence_session;
             }
         })

@@ -179,6 +179,9 @@ pub(super) static EN: Catalogue = Catalogue {
         warning: "warning: ",
         written: "  Written:  ",
         ask_write_back: "Write the minimized path to crashes.minimized.json? [y/N] ",
+        newer_kept: "Nothing was written: crashes.minimized.json holds a newer approval of this crash. To replace it with this run's, approve again with --replace.",
+        newer_held: "Approved now (kept):",
+        newer_replacing: "This run would write:",
         cancelling: "cancelling: finishing the current step, stopping the capture…",
         not_written_back: "the minimized path was not written back: ",
         bad_count: |flag, got| format!("{flag} must be an integer >= 1 (got {got})"),
@@ -187,6 +190,9 @@ pub(super) static EN: Catalogue = Catalogue {
         },
         phase: |phase| phase.to_owned(),
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_resuming: |evidence| {
+            format!("  resuming {evidence} where it stopped: its recorded attempts are not replayed")
+        },
         queue_side_by_side: |devices| {
             format!(
                 "side by side, one crash group on each of {} devices: {}",

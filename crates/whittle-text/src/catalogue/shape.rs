@@ -104,6 +104,13 @@ pub struct CliWords {
     /// Label of the sidecar line after an approved write-back, padded like the report's.
     pub written: &'static str,
     pub ask_write_back: &'static str,
+    /// `approve` refused because the sidecar holds a newer approval of the crash: what
+    /// to do (then both entries follow, under the two labels below).
+    pub newer_kept: &'static str,
+    /// Label of the entry the sidecar holds now.
+    pub newer_held: &'static str,
+    /// Label of the entry the refused approval would have written.
+    pub newer_replacing: &'static str,
     pub cancelling: &'static str,
     pub not_written_back: &'static str,
     /// A count (`--max-replays`, `--devices`, `--baseline-tries`) that is not an
@@ -115,6 +122,10 @@ pub struct CliWords {
     pub phase: fn(&str) -> String,
     /// `minimize --all`: the line before each item's run ("[2/5] SESSION CRASH").
     pub queue_item: fn(u32, u32, &str, &str) -> String,
+    /// `minimize --all`: the line after an item's line when the item goes on with its
+    /// crash group's unfinished run (that run's evidence session) instead of starting
+    /// over.
+    pub queue_resuming: fn(&str) -> String,
     /// `minimize --all`: items run side by side, one on each of these devices.
     pub queue_side_by_side: fn(&[String]) -> String,
     /// `minimize --all`: the summary table's column headings (session, crash, result,

@@ -159,6 +159,9 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         warning: "警告：",
         written: "  已写入:   ",
         ask_write_back: "将最小路径写入 crashes.minimized.json？[y/N] ",
+        newer_kept: "未写入任何内容：crashes.minimized.json 中已有该崩溃更新的批准。如要用本次运行的结果替换它，请加 --replace 再次批准。",
+        newer_held: "当前的批准（保留）：",
+        newer_replacing: "本次运行将写入：",
         cancelling: "正在取消：完成当前步骤，停止日志抓取…",
         not_written_back: "最小路径未写回：",
         bad_count: |flag, got| format!("{flag} 必须是 >= 1 的整数（收到 {got}）"),
@@ -177,6 +180,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
             .to_owned()
         },
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
+        queue_resuming: |evidence| format!("  从中断处继续 {evidence}：已记录的尝试不再重放"),
         queue_side_by_side: |devices| {
             format!(
                 "并行：{} 台设备各跑一个崩溃组：{}",

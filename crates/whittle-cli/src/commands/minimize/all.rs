@@ -1,7 +1,8 @@
 //! `whittle minimize --all`: every crash group of the workspace not yet minimized, run
 //! one after another — or side by side, one on each online device, when no `--device`
 //! or pool was asked (`api::queue_lanes`) — by the application API's queue
-//! (`api::plan_queue`, `api::Queue`),
+//! (`api::plan_queue`, `api::Queue`; a group's unfinished run started with the same
+//! options is resumed, not started over),
 //! each item's progress on stderr as a single run prints it, then a summary table on
 //! stdout rendered from each item's typed state (with `--json`, one object per crash
 //! group per line). Nothing is written back without `--approve`. The exit code is the
@@ -15,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
-    QueueSkipReason, QueueState, RunSpec,
+    QueueSkipReason, QueueState, Replace, RunSpec,
 };
 use whittle_service::config::Config;
 use whittle_service::run::RunEvent;
@@ -55,6 +56,13 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
     }
     let to_run =
         u32::try_from(plan.items.iter().filter(|i| i.skip.is_none()).count()).unwrap_or(u32::MAX);
+    // Entry ids are the plan's order from 1: the unfinished run each entry may go on with.
+    let resumable: HashMap<u32, String> = plan
+        .items
+        .iter()
+        .zip(1u32..)
+        .filter_map(|(item, id)| Some((id, item.resume.as_ref()?.evidence_session.clone())))
+        .collect();
     let queue = Arc::new(Queue::new(&plan));
     let interrupted = Arc::new(AtomicBool::new(false));
     let ctrl_c = {
@@ -74,11 +82,18 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
     let approve_failed = AtomicBool::new(false);
     let on_event = |event: QueueEvent| match event {
         QueueEvent::Run { entry, event } => {
-            if let RunEvent::Started { .. } = *event {
+            if let RunEvent::Started {
+                evidence_session, ..
+            } = &*event
+            {
                 let n = started.fetch_add(1, Ordering::Relaxed) + 1;
                 if !args.json {
                     if let Some(e) = queue.view().entries.iter().find(|e| e.id == entry) {
                         eprintln!("{}", (words.queue_item)(n, to_run, &e.session, &e.crash_id));
+                    }
+                    // It went on in the old evidence session: the resume was not refused.
+                    if resumable.get(&entry) == Some(evidence_session) {
+                        eprintln!("{}", (words.queue_resuming)(evidence_session));
                     }
                 }
             }
@@ -94,7 +109,7 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
             let Some(approvable) = outcome.pending.and_then(Approvable::stamp) else {
                 return;
             };
-            match approve(&approvable) {
+            match approve(&approvable, Replace::OnlyOlder) {
                 Ok((path, _)) => {
                     sidecars
                         .lock()

@@ -7,15 +7,18 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
+use whittle_service::device_lease::LEASE_DIR_ENV;
 
 mod app_model;
 mod interrupt;
+mod killed_run;
 mod output;
 mod recorded_session;
 mod run;
 
 pub use app_model::*;
 pub use interrupt::*;
+pub use killed_run::*;
 pub use output::*;
 pub use recorded_session::*;
 pub use run::*;
@@ -167,8 +170,16 @@ impl Env {
             .arg("--config")
             .arg(&self.config)
             .args(args)
-            .env("RUST_LOG", "warn");
+            .env("RUST_LOG", "warn")
+            .env(LEASE_DIR_ENV, self.lease_dir());
         command
+    }
+
+    /// Where this env's runs keep their device leases: each env stands for a machine of
+    /// its own, so tests running at once never refuse each other a device that only
+    /// looks shared (a foreign peer's `emulator-5554` in each of their processes).
+    pub fn lease_dir(&self) -> PathBuf {
+        self.dir.path().join("device-leases")
     }
 
     pub fn whittle(&self, args: &[&str]) -> Output {

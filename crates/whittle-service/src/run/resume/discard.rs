@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 use whittle_core::session::{resolve_session_dir, validate_session_id, META_FILE};
 
-use super::super::journal::{has_journal, DiscardMark, Journal};
+use super::super::journal::{has_journal, DiscardMark, Journal, JournalError};
 use super::super::lock::RunLock;
 use super::{ensure_unfinished, ResumeError};
 use crate::atomic::{write_atomic, FileMode};
@@ -25,11 +25,18 @@ pub fn discard(workspace: &Path, evidence_session: &str) -> Result<(), ResumeErr
     let mark = DiscardMark {
         at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     };
-    // A run from before journals has nothing to note; its meta alone says it ended.
+    // A run from before journals has nothing to note, and neither has one that died
+    // writing its journal's first record (it recorded nothing, and a journal without
+    // its header takes no line); its meta alone says it ended.
     if has_journal(&dir) {
-        let (journal, contents) = Journal::reopen(&dir)?;
-        ensure_unfinished(&dir, evidence_session, &contents)?;
-        journal.record_discard(&mark)?;
+        match Journal::reopen(&dir) {
+            Ok((journal, contents)) => {
+                ensure_unfinished(&dir, evidence_session, &contents)?;
+                journal.record_discard(&mark)?;
+            }
+            Err(JournalError::FirstRecordCut { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
     }
     mark_failed(&dir).map_err(|detail| ResumeError::Unreadable {
         evidence: evidence_session.to_owned(),
@@ -53,4 +60,33 @@ fn mark_failed(dir: &Path) -> Result<(), String> {
     bytes.push(b'\n');
     write_atomic(&path, &bytes, FileMode::Private)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run that died writing its journal's first record can still be ended (it was
+    /// stuck as interrupted: neither resumable nor discardable).
+    #[test]
+    fn a_run_whose_first_journal_record_was_cut_off_is_discarded() {
+        let ws = tempfile::tempdir().unwrap();
+        let dir = ws.path().join("sessions").join("e1");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(META_FILE),
+            br#"{"status": "running", "extra": {}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join(super::super::super::JOURNAL_FILE),
+            br#"{"record": "ru"#,
+        )
+        .unwrap();
+        discard(ws.path(), "e1").unwrap();
+        let meta: Value =
+            serde_json::from_slice(&std::fs::read(dir.join(META_FILE)).unwrap()).unwrap();
+        assert_eq!(meta["status"], "failed");
+        assert_eq!(meta["extra"], serde_json::json!({}), "other fields kept");
+    }
 }

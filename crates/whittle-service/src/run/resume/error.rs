@@ -48,6 +48,10 @@ pub enum ResumeError {
     },
     #[error("{evidence} cannot be resumed: the crash no longer runs live ({reason})")]
     NoLongerLive { evidence: String, reason: String },
+    /// A newer run of the same crash was approved since (`superseded.rs`): finishing
+    /// this one could replace that result with an older run's.
+    #[error("{evidence} is not resumed: {by}, a newer run of the same crash, was approved since; discard {evidence}, or minimize the crash again")]
+    Superseded { evidence: String, by: String },
 }
 
 /// The words of [`ResumeError::Finished`]: the status as `--json` names it.

@@ -24,17 +24,25 @@ pub(super) fn first_difference(
     journal: &[JournalAttempt],
 ) -> Option<(u32, EvidenceDifference)> {
     evidence_records(dir).into_iter().find_map(|record| {
-        let journaled: Vec<&JournalAttempt> = journal
-            .iter()
-            .filter(|j| j.attempt == record.attempt)
-            .collect();
-        let difference = if journaled.contains(&&record) {
-            return None;
-        } else if journaled.is_empty() {
-            EvidenceDifference::NotInJournal
-        } else {
-            EvidenceDifference::Differs
-        };
-        Some((record.attempt, difference))
+        difference_of(&record, journal).map(|difference| (record.attempt, difference))
     })
+}
+
+/// How the journal disagrees with the evidence's `record` of an attempt, if it does (an
+/// approval asks this of every step, as a resume does).
+pub(crate) fn difference_of(
+    record: &JournalAttempt,
+    journal: &[JournalAttempt],
+) -> Option<EvidenceDifference> {
+    let journaled: Vec<&JournalAttempt> = journal
+        .iter()
+        .filter(|j| j.attempt == record.attempt)
+        .collect();
+    if journaled.contains(&record) {
+        None
+    } else if journaled.is_empty() {
+        Some(EvidenceDifference::NotInJournal)
+    } else {
+        Some(EvidenceDifference::Differs)
+    }
 }

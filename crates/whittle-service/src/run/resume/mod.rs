@@ -1,10 +1,11 @@
 //! Resuming an interrupted run (`whittle minimize --resume <evidence_session>`, the
 //! window's *Resume*): the same evidence session goes on from its journal. Nothing is
 //! touched until every check passed: nobody else holds the run, it did not finish with
-//! a verdict, the journal reads, the session/crash/target/plan/app/Whittle still match
-//! and the user's strategy and budget are the recorded ones, and the recorded attempts
-//! rebuild the engine. Then the journal notes the resume, a new log capture starts, and
-//! the run continues: attempt numbers, budget and the flaky latch go on where they were.
+//! a verdict, no newer approved run of its crash superseded it, the journal reads, the
+//! session/crash/target/plan/app/Whittle still match and the user's strategy and budget
+//! are the recorded ones, and the recorded attempts rebuild the engine. Then the journal
+//! notes the resume, a new log capture starts, and the run continues: attempt numbers,
+//! budget and the flaky latch go on where they were.
 
 mod check;
 mod discard;
@@ -12,6 +13,7 @@ mod error;
 mod evidence_check;
 mod mismatch;
 mod restore;
+mod superseded;
 
 use std::collections::HashSet;
 use std::num::NonZeroU32;
@@ -26,6 +28,7 @@ use whittle_core::strategy::SearchStrategy;
 pub use check::session_files_hash;
 pub use discard::discard;
 pub use error::ResumeError;
+pub(crate) use evidence_check::{difference_of, EvidenceDifference};
 pub use mismatch::{Differences, ResumeMismatch};
 pub use restore::{outcome_of, restore, RestoreError, Restored};
 
@@ -42,6 +45,7 @@ use crate::client::Hub;
 use crate::config::Config;
 use crate::evidence::read_result;
 use evidence_check::first_difference;
+use superseded::superseded_by;
 
 /// What the user asked for when resuming; anything left out is what the run recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +58,8 @@ pub struct ResumeOptions {
     /// Must be the recorded strategy and budget when given.
     pub strategy: Option<SearchStrategy>,
     pub max_replays: Option<NonZeroU32>,
+    /// How long to wait for the device while another run holds it.
+    pub wait_device: Option<std::time::Duration>,
 }
 
 impl ResumeOptions {
@@ -64,6 +70,7 @@ impl ResumeOptions {
             devices: None,
             strategy: None,
             max_replays: None,
+            wait_device: None,
         }
     }
 }
@@ -88,6 +95,13 @@ pub async fn resume(
     let lock = RunLock::acquire(&dir).map_err(ResumeError::from)?;
     let contents = read_journal(&dir).map_err(ResumeError::from)?;
     ensure_unfinished(&dir, &evidence_id, &contents)?;
+    if let Some(by) = superseded_by(&dir, &contents.header) {
+        return Err(ResumeError::Superseded {
+            evidence: evidence_id,
+            by,
+        }
+        .into());
+    }
     if let Some((attempt, difference)) = first_difference(&dir, &contents.attempts) {
         return Err(ResumeError::EvidenceDiffers {
             evidence: evidence_id,
@@ -119,6 +133,7 @@ pub async fn resume(
             None => NonZeroU32::new(header.devices).unwrap_or(NonZeroU32::MIN),
         },
         baseline_tries: recorded(header.baseline_tries, "baseline tries of")?,
+        wait_device: opts.wait_device,
     };
     let prepared = tokio::select! {
         biased;
@@ -220,8 +235,9 @@ fn mismatch(evidence: &str, differences: Vec<ResumeMismatch>) -> RunError {
 }
 
 /// Whether the run of the evidence session in `dir` can be resumed now: it kept a
-/// journal, nobody holds it, and it was interrupted or ended without a verdict (a
-/// device, capture or disk failure, or a cancel) and was not discarded.
+/// journal, nobody holds it, it was interrupted or ended without a verdict (a device,
+/// capture or disk failure, or a cancel), was not discarded, and no newer approved run
+/// of its crash superseded it (`superseded.rs`).
 pub fn can_resume(dir: &Path) -> bool {
     if lock_is_held(dir) {
         return false;
@@ -230,7 +246,10 @@ pub fn can_resume(dir: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    read_journal(dir).is_ok_and(|contents| ensure_unfinished(dir, &evidence, &contents).is_ok())
+    read_journal(dir).is_ok_and(|contents| {
+        ensure_unfinished(dir, &evidence, &contents).is_ok()
+            && superseded_by(dir, &contents.header).is_none()
+    })
 }
 
 /// A run that ended with a verdict (minimized, or not reproduced) is done, and so is a

@@ -50,6 +50,7 @@ export const sessions = {
   "doctor.name.capture": "Log capture",
   "doctor.finding.plain_http": "Reached over plain HTTP on the network: calls and results travel unencrypted",
   "doctor.finding.role_ready": "Starts and offers the role's tools",
+  "doctor.finding.role_ready_without_optional": "Starts and offers the role's tools, but not all optional ones: a path that needs one cannot run here",
   "doctor.finding.role_unassigned": "No server is assigned to this role",
   "doctor.finding.role_unknown_server": "The role names a server that is not configured",
   "doctor.finding.role_start_failed": "The server failed to start",

@@ -47,6 +47,7 @@ export const sessions = {
   "doctor.name.capture": "日志采集",
   "doctor.finding.plain_http": "通过网络上的明文 HTTP 访问：调用和结果未加密传输",
   "doctor.finding.role_ready": "可以启动，并提供该角色的工具",
+  "doctor.finding.role_ready_without_optional": "可以启动，并提供该角色的工具，但缺少部分可选工具：需要它们的路径无法在此运行",
   "doctor.finding.role_unassigned": "没有为该角色指定服务器",
   "doctor.finding.role_unknown_server": "该角色指定的服务器未配置",
   "doctor.finding.role_start_failed": "服务器启动失败",

@@ -1,0 +1,318 @@
+//! One run per device on this machine (docs/device-lab.md, "One run per device"): a run
+//! holds an OS lock (`flock`, via fs4) per device it drives, for as long as it drives
+//! it, on a file named after the device's key — where the device lives and its id. Two
+//! `whittle` processes, two `whittle mcp` calls or the window and the terminal then
+//! never tap into each other's screens; the operating system drops the lock when the
+//! holder dies, however it dies, so a crashed run never leaves a phone "busy".
+//!
+//! Who holds a lease is written into its file (process, what it runs, since when) for
+//! the refusal of the next run to name; nothing decides on it. A lab host shared by
+//! several machines lends its devices to one MCP session at a time on its side
+//! (`whittle_contract::lease`); this lock keeps the runs of one machine apart before
+//! they reach it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Overrides where the lease files live (tests that must not meet a developer's runs).
+pub const LEASE_DIR_ENV: &str = "WHITTLE_LEASE_DIR";
+
+/// How often a run that waits for a device (`--wait-device`) asks again.
+pub const WAIT_POLL: Duration = Duration::from_millis(250);
+
+/// Where a device lives, which decides who else can reach it: the same id on another
+/// lab host, or inside another simulator process, is another device.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DeviceHome {
+    /// Reached through a streamable-HTTP server (a lab host): its URL.
+    Host(String),
+    /// Reached from this machine (adb, mobile-mcp): every process here sees the same one.
+    ThisMachine,
+    /// Lives inside one server process (Whittle's simulator over stdio): no other process
+    /// can drive it.
+    Process(u32),
+}
+
+/// The device a lease is for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DeviceKey {
+    pub home: DeviceHome,
+    /// The id its own server knows it by.
+    pub device: String,
+}
+
+impl DeviceKey {
+    /// The lease file's name: readable, and unique by a hash of the whole key.
+    fn file_name(&self) -> String {
+        let home = match &self.home {
+            DeviceHome::Host(url) => format!("host {url}"),
+            DeviceHome::ThisMachine => "local".to_owned(),
+            DeviceHome::Process(pid) => format!("process {pid}"),
+        };
+        let hash = hex::encode(&Sha256::digest(format!("{home}\n{}", self.device))[..8]);
+        let readable: String = self
+            .device
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .take(40)
+            .collect();
+        format!("{readable}-{hash}.lease")
+    }
+}
+
+/// Who holds a device, as its lease file says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct LeaseHolder {
+    pub pid: u32,
+    /// What it runs, e.g. "minimize 2026-05-15_093000_checkout".
+    pub purpose: String,
+    /// RFC 3339, UTC.
+    pub since: String,
+}
+
+/// Who holds a busy device, as a refusal names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DeviceHolder {
+    /// A Whittle process on this machine, as its lease file says.
+    Process {
+        pid: u32,
+        purpose: String,
+        since: String,
+    },
+    /// Another MCP session of the lab host `server`, as the host names it.
+    LabSession { server: String, holder: String },
+    /// A process on this machine that had not yet written who it is.
+    Unknown,
+}
+
+impl From<Option<LeaseHolder>> for DeviceHolder {
+    fn from(holder: Option<LeaseHolder>) -> DeviceHolder {
+        match holder {
+            Some(LeaseHolder {
+                pid,
+                purpose,
+                since,
+            }) => DeviceHolder::Process {
+                pid,
+                purpose,
+                since,
+            },
+            None => DeviceHolder::Unknown,
+        }
+    }
+}
+
+/// The CLI's English; the window words the typed holder in its own catalogue.
+impl std::fmt::Display for DeviceHolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeviceHolder::Process {
+                pid,
+                purpose,
+                since,
+            } => write!(f, "Whittle process {pid} ({purpose}) since {since}"),
+            DeviceHolder::LabSession { server, holder } => {
+                write!(f, "{holder} on lab host {server}")
+            }
+            DeviceHolder::Unknown => f.write_str("another Whittle process"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LeaseError {
+    #[error("device {device} is in use by {holder}")]
+    Busy {
+        device: String,
+        holder: DeviceHolder,
+    },
+    #[error("cannot lock device {device} ({}): {source}", path.display())]
+    Io {
+        device: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A device held for a run; dropping it releases the device.
+#[derive(Debug)]
+pub struct DeviceLease {
+    key: DeviceKey,
+    _held: File,
+}
+
+impl DeviceLease {
+    pub fn key(&self) -> &DeviceKey {
+        &self.key
+    }
+
+    /// Takes `key`'s lease now, or says who holds it.
+    pub fn take(key: &DeviceKey, purpose: &str) -> Result<DeviceLease, LeaseError> {
+        DeviceLease::take_in(&lease_dir(), key, purpose)
+    }
+
+    /// [`DeviceLease::take`] with the lease files in `dir`.
+    fn take_in(dir: &Path, key: &DeviceKey, purpose: &str) -> Result<DeviceLease, LeaseError> {
+        let path = dir.join(key.file_name());
+        let io = |source| LeaseError::Io {
+            device: key.device.clone(),
+            path: path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                return Err(LeaseError::Busy {
+                    device: key.device.clone(),
+                    holder: read_holder(&mut file).into(),
+                })
+            }
+            Err(fs4::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let holder = LeaseHolder {
+            pid: std::process::id(),
+            purpose: purpose.to_owned(),
+            since: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        };
+        // Only a note for the next run's refusal: a failure to write it holds the device all the same.
+        let _ = file
+            .set_len(0)
+            .and_then(|()| file.seek(SeekFrom::Start(0)))
+            .and_then(|_| file.write_all(&serde_json::to_vec(&holder).unwrap_or_default()))
+            .and_then(|()| file.flush());
+        Ok(DeviceLease {
+            key: key.clone(),
+            _held: file,
+        })
+    }
+
+    /// Takes `key`'s lease, asking again every [`WAIT_POLL`] until `wait` has passed
+    /// (no wait: one try). Cancelled by dropping the future.
+    pub async fn take_waiting(
+        key: &DeviceKey,
+        purpose: &str,
+        wait: Option<Duration>,
+    ) -> Result<DeviceLease, LeaseError> {
+        let deadline = wait.map(|w| Instant::now() + w);
+        loop {
+            match DeviceLease::take(key, purpose) {
+                Err(LeaseError::Busy { .. }) if deadline.is_some_and(|d| Instant::now() < d) => {
+                    tokio::time::sleep(WAIT_POLL).await;
+                }
+                taken => return taken,
+            }
+        }
+    }
+}
+
+/// The leases a run holds, shared by the copies of its prepared run.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceLeases(Arc<Vec<DeviceLease>>);
+
+impl DeviceLeases {
+    pub fn new(leases: Vec<DeviceLease>) -> DeviceLeases {
+        DeviceLeases(Arc::new(leases))
+    }
+
+    /// The ids of the devices held.
+    pub fn devices(&self) -> Vec<&str> {
+        self.0.iter().map(|l| l.key.device.as_str()).collect()
+    }
+}
+
+fn read_holder(file: &mut File) -> Option<LeaseHolder> {
+    let mut text = String::new();
+    file.seek(SeekFrom::Start(0)).ok()?;
+    file.take(4096).read_to_string(&mut text).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// `WHITTLE_LEASE_DIR`, else the user's runtime folder (cleared at logout, never on a
+/// network share), else the temporary folder.
+pub fn lease_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(LEASE_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    dirs::runtime_dir()
+        .map(|d| d.join("whittle").join("devices"))
+        .unwrap_or_else(|| temp_lease_dir(&std::env::temp_dir()))
+}
+
+fn temp_lease_dir(tmp: &Path) -> PathBuf {
+    tmp.join("whittle-device-leases")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(device: &str, home: DeviceHome) -> DeviceKey {
+        DeviceKey {
+            home,
+            device: device.into(),
+        }
+    }
+
+    #[test]
+    fn a_held_device_is_refused_naming_its_holder_until_released() {
+        let dir = tempfile::tempdir().unwrap();
+        let take = |key: &DeviceKey, purpose: &str| DeviceLease::take_in(dir.path(), key, purpose);
+        let phone = key("emulator-5554", DeviceHome::ThisMachine);
+        let first = take(&phone, "minimize s1").unwrap();
+        // A second open file of the same process conflicts, as another process would.
+        match take(&phone, "minimize s2") {
+            Err(LeaseError::Busy { device, holder }) => {
+                assert_eq!(device, "emulator-5554");
+                let DeviceHolder::Process { pid, purpose, .. } = holder else {
+                    panic!("the holder wrote who it is: {holder:?}");
+                };
+                assert_eq!(pid, std::process::id());
+                assert_eq!(purpose, "minimize s1");
+            }
+            other => panic!("expected busy, got {other:?}"),
+        }
+        // The same id elsewhere is another device.
+        let lab = key(
+            "emulator-5554",
+            DeviceHome::Host("http://lab:7000/mcp".into()),
+        );
+        let _lab = take(&lab, "x").unwrap();
+        let _sim = take(&key("emulator-5554", DeviceHome::Process(1)), "x").unwrap();
+        drop(first);
+        let again = take(&phone, "minimize s2").unwrap();
+        assert_eq!(again.key(), &phone);
+    }
+
+    #[test]
+    fn file_names_are_safe_and_tell_keys_apart() {
+        let a = key("../../etc/passwd", DeviceHome::ThisMachine).file_name();
+        assert!(!a.contains('/') && a.ends_with(".lease"), "{a}");
+        let b = key("sim-1", DeviceHome::Process(1)).file_name();
+        let c = key("sim-1", DeviceHome::Process(2)).file_name();
+        assert_ne!(b, c);
+        assert_eq!(
+            temp_lease_dir(Path::new("/tmp")),
+            Path::new("/tmp/whittle-device-leases")
+        );
+    }
+}
