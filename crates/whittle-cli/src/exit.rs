@@ -1,36 +1,110 @@
+//! The exit codes of `whittle`: one table, each outcome its own code, the same for every
+//! command (docs/design.md §8, docs/cli.md). Codes are ordered from the best outcome to
+//! the worst, so `minimize --all` exits with the largest of its items' codes. Every
+//! `--help` ends with this table ([`Exit::table`]) and every `--json` object carries
+//! its code as `exit`.
+
 use std::process::ExitCode;
 
 use whittle_service::api::{RefusalStatus, RunRefusal};
+use whittle_service::doctor::{Check, CheckStatus, DoctorReport, Finding};
 use whittle_service::run::{RunEnd, RunError};
+use whittle_text::{ExitMeaning, ExitWords};
 
-/// docs/design.md §8 exit codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
-    /// A live result was produced.
-    Live = 0,
-    /// Finished without one: no crash, not reproduced, refused, static only.
-    NoResult = 1,
-    /// Bad arguments or configuration.
-    Usage = 2,
-    /// Capture, runtime or server failure (or a cancelled run).
-    Infrastructure = 3,
-    /// `import --record`: the replay stopped before the flow's end (an element not
+    /// Minimized with the proof complete (`RunEnd::Minimized`, high confidence); verify:
+    /// every replay reproduced; any other command: done as asked.
+    Proven = 0,
+    /// A reproducing path whose minimality is not proven (`RunEnd::Unproven`); verify:
+    /// some replays reproduced.
+    Unproven = 1,
+    /// The crash did not reproduce (maybe fixed); `import --record`: the flow ran to its
+    /// end without a crash; verify: no replay reproduced.
+    NotReproduced = 2,
+    /// Refused input: bad arguments or configuration, an unusable session, evidence or
+    /// bundle (no crash, no live run possible, a resume refused); nothing was replayed.
+    Refused = 3,
+    /// A device, server, log capture or disk failure.
+    Infrastructure = 4,
+    /// SIGINT, SIGTERM or SIGHUP (or an MCP client's cancel): the run finalized its
+    /// evidence and can be resumed.
+    Cancelled = 5,
+    /// `import --record` only: the replay stopped before the flow's end (an element not
     /// found), without a crash: neither passed nor a crash.
-    Stopped = 4,
+    Stopped = 6,
 }
 
 impl Exit {
+    /// Every code, in the table's order.
+    pub const ALL: [Exit; 7] = [
+        Exit::Proven,
+        Exit::Unproven,
+        Exit::NotReproduced,
+        Exit::Refused,
+        Exit::Infrastructure,
+        Exit::Cancelled,
+        Exit::Stopped,
+    ];
+
     pub fn code(self) -> ExitCode {
-        ExitCode::from(self as u8)
+        ExitCode::from(self.number())
+    }
+
+    /// The number the process exits with (and `--json`'s `exit`).
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The `exit` field every `--json` object carries.
+    pub fn json(self) -> serde_json::Value {
+        self.number().into()
+    }
+
+    /// The table's line for this code, in `words`' language.
+    pub fn meaning(self, words: &ExitWords) -> &ExitMeaning {
+        match self {
+            Exit::Proven => &words.proven,
+            Exit::Unproven => &words.unproven,
+            Exit::NotReproduced => &words.not_reproduced,
+            Exit::Refused => &words.refused,
+            Exit::Infrastructure => &words.failed,
+            Exit::Cancelled => &words.cancelled,
+            Exit::Stopped => &words.stopped,
+        }
+    }
+
+    /// The table `--help` ends with: the heading, then `  N  outcome  what it covers`.
+    pub fn table(words: &ExitWords) -> String {
+        let width = Exit::ALL
+            .iter()
+            .map(|e| e.meaning(words).outcome.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut out = format!("{}\n", words.heading);
+        for exit in Exit::ALL {
+            let meaning = exit.meaning(words);
+            let pad = width - meaning.outcome.chars().count();
+            out.push_str(&format!(
+                "  {}  {}{}  {}\n",
+                exit.number(),
+                meaning.outcome,
+                " ".repeat(pad),
+                meaning.covers
+            ));
+        }
+        out
     }
 
     pub fn of_end(end: &RunEnd) -> Exit {
         match end {
-            RunEnd::Minimized | RunEnd::Unproven => Exit::Live,
-            RunEnd::NotReproduced | RunEnd::Static => Exit::NoResult,
-            RunEnd::CaptureFailed { .. } | RunEnd::RuntimeFailed { .. } | RunEnd::Cancelled => {
-                Exit::Infrastructure
-            }
+            RunEnd::Minimized => Exit::Proven,
+            RunEnd::Unproven => Exit::Unproven,
+            RunEnd::NotReproduced => Exit::NotReproduced,
+            // The session's plan allows no live run: nothing was replayed.
+            RunEnd::Static => Exit::Refused,
+            RunEnd::CaptureFailed { .. } | RunEnd::RuntimeFailed { .. } => Exit::Infrastructure,
+            RunEnd::Cancelled => Exit::Cancelled,
         }
     }
 
@@ -38,41 +112,93 @@ impl Exit {
         Exit::of_refusal(&RunRefusal::of(error))
     }
 
-    /// A run refused or failed before its evidence existed: the request or the
-    /// configuration → 2; the session or what it names cannot give a result → 1; the
-    /// infrastructure (a device, a server, the file system, a cancel) → 3.
+    /// A run refused or failed before its evidence existed: the request, the
+    /// configuration or what it names → refused; the infrastructure (a device, a
+    /// server, the file system) → failed; a cancel → cancelled.
     pub fn of_refusal(refusal: &RunRefusal) -> Exit {
         match refusal {
             RunRefusal::InvalidCount { .. }
             | RunRefusal::InvalidArgument { .. }
             | RunRefusal::ConfigUnusable { .. }
             | RunRefusal::SessionNotFound { .. }
+            | RunRefusal::SessionUnusable { .. }
+            | RunRefusal::NoCrash
             | RunRefusal::NeedsCrash { .. }
             | RunRefusal::CrashNotFound { .. }
             | RunRefusal::NeedsDevice { .. }
             | RunRefusal::DeviceNotFound { .. }
+            | RunRefusal::NeedsPackage { .. }
             // A path with a step the ui server cannot replay: the roles' configuration.
             | RunRefusal::MissingTool { .. }
-            | RunRefusal::EvidenceNotFound { .. } => Exit::Usage,
-            RunRefusal::SessionUnusable { .. }
-            | RunRefusal::NoCrash
-            | RunRefusal::NeedsPackage { .. }
+            | RunRefusal::EvidenceNotFound { .. }
             // Still running, already ended, changed since, or unreadable evidence:
             // refused, nothing was replayed.
-            | RunRefusal::ResumeRefused { .. } => Exit::NoResult,
+            | RunRefusal::ResumeRefused { .. } => Exit::Refused,
             RunRefusal::NoDevice
             // Held by another run: the device is not available now, as with none online.
             | RunRefusal::DeviceBusy { .. }
             | RunRefusal::DeviceLockFailed { .. }
             | RunRefusal::ServerFailed { .. }
-            | RunRefusal::Cancelled
             | RunRefusal::EvidenceLockFailed { .. } => Exit::Infrastructure,
+            RunRefusal::Cancelled => Exit::Cancelled,
             // A server that did not start is infrastructure; a role unassigned, without
             // its tools or refused its token is configuration.
             RunRefusal::ServersUnavailable { .. } => match refusal.status() {
                 RefusalStatus::Failed => Exit::Infrastructure,
-                RefusalStatus::Refused => Exit::Usage,
+                RefusalStatus::Refused => Exit::Refused,
             },
+        }
+    }
+
+    /// `whittle doctor`: the worst of its failed checks, each classified as `minimize`
+    /// classifies the same problem (a server that does not start is a failure in both).
+    pub fn of_doctor(report: &DoctorReport) -> Exit {
+        report
+            .checks
+            .iter()
+            .filter(|c| c.status == CheckStatus::Fail)
+            .map(Exit::of_failed_check)
+            .max()
+            .unwrap_or(Exit::Proven)
+    }
+
+    fn of_failed_check(check: &Check) -> Exit {
+        match check.finding {
+            // The configuration: what `minimize` refuses as `servers_unavailable`
+            // (refused), or an adb path or remote that names nothing.
+            Finding::PlainHttp
+            | Finding::RoleUnassigned
+            | Finding::RoleUnknownServer
+            | Finding::RoleUnauthorized
+            | Finding::RoleMissingTools
+            | Finding::AdbMissing => Exit::Refused,
+            // What stops a run behind a working configuration: a server that did not
+            // start, adb, the devices, the app on them, the capture.
+            Finding::RoleStartFailed
+            | Finding::AdbFailed
+            | Finding::RemoteNotReady
+            | Finding::RemoteMissing
+            | Finding::ServersUnavailable
+            | Finding::DevicesUnavailable
+            | Finding::NoAndroidDevice
+            | Finding::DeviceUnauthorized
+            | Finding::DeviceNotReady
+            | Finding::AppIsSystem
+            | Finding::AppMissing
+            | Finding::AppsUnavailable
+            | Finding::CaptureNotRunning
+            | Finding::CaptureNotStopped
+            | Finding::CaptureUnavailable => Exit::Infrastructure,
+            // Findings that never fail a check; listed so a new one must be placed.
+            Finding::RoleReady
+            | Finding::RoleReadyWithoutOptional
+            | Finding::AdbFound
+            | Finding::RemoteConnected
+            | Finding::DeviceReady
+            | Finding::DeviceNotAndroid
+            | Finding::AppInstalled
+            | Finding::AppsCounted
+            | Finding::CaptureRunning => Exit::Infrastructure,
         }
     }
 }

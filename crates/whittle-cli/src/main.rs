@@ -8,6 +8,7 @@ mod exit;
 mod locale;
 mod mcp;
 mod progress;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -25,7 +26,7 @@ fn main() -> ExitCode {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     ExitCode::SUCCESS
                 }
-                _ => Exit::Usage.code(),
+                _ => Exit::Refused.code(),
             };
         }
     };
@@ -71,7 +72,7 @@ async fn run(cli: Cli) -> Exit {
             (false, Some(out)) => {
                 commands::export::run(&config, &evidence_session, &out, name.as_deref())
             }
-            (false, None) => Exit::Usage,
+            (false, None) => Exit::Refused,
         },
         Command::Import(args) => commands::import::run(&config, args).await,
         Command::Verify {
@@ -103,8 +104,17 @@ fn parse_args() -> Result<Cli, clap::Error> {
     } else {
         clap::ColorChoice::Auto
     };
-    let matches = Cli::command().color(colour).try_get_matches()?;
+    let matches = command().color(colour).try_get_matches()?;
     Cli::from_arg_matches(&matches)
+}
+
+/// The command line, every help (`whittle --help` and each subcommand's) ending with the
+/// exit-code table generated from `exit.rs`, in the language of `LANG`.
+fn command() -> clap::Command {
+    let table = Exit::table(&locale::words().exit_codes);
+    Cli::command()
+        .after_help(table.clone())
+        .mut_subcommands(move |sub| sub.after_help(table.clone()))
 }
 
 /// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values.

@@ -15,7 +15,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -205,38 +205,20 @@ impl DeviceLease {
             _held: file,
         })
     }
-
-    /// Takes `key`'s lease, asking again every [`WAIT_POLL`] until `wait` has passed
-    /// (no wait: one try). Cancelled by dropping the future.
-    pub async fn take_waiting(
-        key: &DeviceKey,
-        purpose: &str,
-        wait: Option<Duration>,
-    ) -> Result<DeviceLease, LeaseError> {
-        let deadline = wait.map(|w| Instant::now() + w);
-        loop {
-            match DeviceLease::take(key, purpose) {
-                Err(LeaseError::Busy { .. }) if deadline.is_some_and(|d| Instant::now() < d) => {
-                    tokio::time::sleep(WAIT_POLL).await;
-                }
-                taken => return taken,
-            }
-        }
-    }
 }
 
 /// The leases a run holds, shared by the copies of its prepared run.
 #[derive(Debug, Clone, Default)]
-pub struct DeviceLeases(Arc<Vec<DeviceLease>>);
+pub struct DeviceLeases {
+    /// Held for their `Drop`, which frees the devices.
+    _held: Arc<Vec<DeviceLease>>,
+}
 
 impl DeviceLeases {
     pub fn new(leases: Vec<DeviceLease>) -> DeviceLeases {
-        DeviceLeases(Arc::new(leases))
-    }
-
-    /// The ids of the devices held.
-    pub fn devices(&self) -> Vec<&str> {
-        self.0.iter().map(|l| l.key.device.as_str()).collect()
+        DeviceLeases {
+            _held: Arc::new(leases),
+        }
     }
 }
 

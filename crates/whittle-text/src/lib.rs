@@ -13,7 +13,9 @@ mod report;
 mod static_suggestion;
 mod step_path;
 
-pub use catalogue::{catalogue, Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+pub use catalogue::{
+    catalogue, Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords,
+};
 pub use colour::{colour_allowed, no_colour_asked, stderr_colour_allowed, NO_COLOR};
 pub use locale::{Locale, LOCALE_VARS};
 pub use rates::{render_rate_lines, render_rate_lines_in};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusalChoice } from "./refusal";
+import { refusalChoice, refusalNote } from "./refusal";
 
 describe("refusalChoice", () => {
   it("offers the devices of a device refusal and the crashes of a crash refusal", () => {
@@ -18,5 +18,44 @@ describe("refusalChoice", () => {
     expect(refusalChoice({ kind: "invalid_argument", detail: "max replays 0" })).toBeNull();
     expect(refusalChoice(null)).toBeNull();
     expect(refusalChoice(undefined)).toBeNull();
+  });
+});
+
+describe("refusalNote", () => {
+  it("names who holds a busy device, on this machine or on its lab host", () => {
+    const local = refusalNote({
+      kind: "device_busy",
+      device: "sim-1",
+      holder: { kind: "process", pid: 4242, purpose: "minimize checkout", since: "2026-12-06T10:00:00Z" },
+    });
+    expect(local).toContain("sim-1");
+    expect(local).toContain("Whittle process 4242, minimize checkout");
+    const lab = refusalNote({
+      kind: "device_busy",
+      device: "labA/sim-1",
+      holder: { kind: "lab_session", server: "labA", holder: "MCP session 3 (whittle)" },
+    });
+    expect(lab).toContain("MCP session 3 (whittle), on lab host labA");
+  });
+
+  it("names the step, the tool and the servers that have it", () => {
+    const note = refusalNote({
+      kind: "missing_tool",
+      step: 4,
+      action: "long_press",
+      tool: "long_press_element",
+      server: "peer",
+      servers_with_it: ["sim"],
+    });
+    expect(note).toContain("Step 4");
+    expect(note).toContain("long_press_element");
+    expect(note).toContain("Servers that offer it: sim.");
+    const nowhere = refusalNote({ kind: "missing_tool", step: 2, action: "long_press", tool: "long_press_element", server: "peer", servers_with_it: [] });
+    expect(nowhere).toContain("No configured ui server offers it.");
+  });
+
+  it("says nothing of its own for other refusals", () => {
+    expect(refusalNote({ kind: "no_device" })).toBeNull();
+    expect(refusalNote(null)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // its data (`ErrorPayload.refusal`), and a refusal for want of a device or a crash
 // carries the ones to choose from. Every other refusal is only told, not offered.
 import type { CrashChoice, DeviceChoice, DeviceHolder, RunRefusal } from "../bindings";
+import { formatCreatedAt } from "./format";
 import { t } from "./i18n/index.svelte";
 
 export type RefusalChoice =
@@ -39,7 +40,12 @@ export function refusalChoiceLead(choice: RefusalChoice): string {
 export function holderWords(holder: DeviceHolder): string {
   switch (holder.kind) {
     case "process":
-      return t("refusal.holderProcess", { pid: holder.pid, purpose: holder.purpose, since: holder.since });
+      // A process id is a name, not a quantity: never grouped as a number is.
+      return t("refusal.holderProcess", {
+        pid: String(holder.pid),
+        purpose: holder.purpose,
+        since: formatCreatedAt(holder.since),
+      });
     case "lab_session":
       return t("refusal.holderLab", { holder: holder.holder, server: holder.server });
     case "unknown":

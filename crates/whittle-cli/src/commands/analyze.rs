@@ -16,13 +16,13 @@ pub fn run(config: &Config, session: &str) -> Exit {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            return Exit::Usage;
+            return Exit::Refused;
         }
     };
     let groups = group_crashes(&session.crashes);
     if groups.is_empty() {
         println!("no crash in this session");
-        return Exit::NoResult;
+        return Exit::Refused;
     }
     println!("{} distinct crash(es)", groups.len());
     for g in &groups {
@@ -38,7 +38,7 @@ pub fn run(config: &Config, session: &str) -> Exit {
         );
     }
     print_minimized(&session.dir);
-    Exit::Live
+    Exit::Proven
 }
 
 /// The approved results already written next to the session, each with a note when its

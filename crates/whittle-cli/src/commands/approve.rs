@@ -45,13 +45,14 @@ pub fn run(
                         "sidecar": path,
                         "crash_id": crash_id,
                         "entry": entry,
+                        "exit": Exit::Proven.json(),
                     })
                 );
             } else {
                 println!("{}", approval.written_text);
                 println!("{}{}", locale::words().written, path.display());
             }
-            Exit::Live
+            Exit::Proven
         }
         Err(e) => {
             let exit = exit_of(&e);
@@ -60,7 +61,7 @@ pub fn run(
                 _ => None,
             };
             if json {
-                let mut answer = serde_json::json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 });
+                let mut answer = serde_json::json!({ "status": "refused", "error": e.to_string(), "exit": exit.json() });
                 if let Some(newer) = newer {
                     answer["held"] = serde_json::json!(newer.held);
                     answer["replacing"] = serde_json::json!(newer.replacing);
@@ -87,19 +88,19 @@ fn print_newer(newer: &NewerApproval) {
     eprintln!("{}", newer.keyed_text(&newer.replacing));
 }
 
-/// Naming the wrong run is a usage error; a run that has nothing approvable, or whose
-/// approval would replace a newer one, is "no result"; a sidecar that cannot be written
-/// is infrastructure.
+/// Naming the wrong run, a run that has nothing approvable, or one whose approval would
+/// replace a newer one is refused; a sidecar that cannot be written is a failure.
 fn exit_of(error: &ApproveRunError) -> Exit {
     match error {
-        ApproveRunError::Session(_) | ApproveRunError::OtherCrash { .. } => Exit::Usage,
-        ApproveRunError::Unreadable(_)
+        ApproveRunError::Session(_)
+        | ApproveRunError::OtherCrash { .. }
+        | ApproveRunError::Unreadable(_)
         | ApproveRunError::NotARun { .. }
         | ApproveRunError::Running { .. }
         | ApproveRunError::NoResult { .. }
         | ApproveRunError::NotApprovable { .. }
         | ApproveRunError::ChangedSinceShown { .. }
-        | ApproveRunError::Write(ApproveError::Newer(_)) => Exit::NoResult,
+        | ApproveRunError::Write(ApproveError::Newer(_)) => Exit::Refused,
         ApproveRunError::Write(_) => Exit::Infrastructure,
     }
 }

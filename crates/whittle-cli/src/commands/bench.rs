@@ -79,10 +79,10 @@ otherwise idle devices and are counted apart, outside the budget";
 
 pub fn run(args: &BenchArgs) -> Exit {
     match bench(args) {
-        Ok(()) => Exit::Live,
+        Ok(()) => Exit::Proven,
         Err(e @ BenchError::Write { .. }) => {
             eprintln!("error: {e}");
-            Exit::Usage
+            Exit::Refused
         }
         Err(e) => {
             eprintln!("error: {e}");

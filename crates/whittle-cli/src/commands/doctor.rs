@@ -16,8 +16,13 @@ pub async fn run(config: &Config, package: Option<&str>, json: bool) -> Exit {
         println!("workspace: {}", config.workspace.display());
     }
     let report = diagnose(config, &options).await;
+    let exit = Exit::of_doctor(&report);
     if json {
-        match serde_json::to_string_pretty(&report) {
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            map.insert("exit".into(), exit.json());
+        }
+        match serde_json::to_string_pretty(&value) {
             Ok(text) => println!("{text}"),
             Err(e) => {
                 eprintln!("error: the report could not be written as JSON: {e}");
@@ -29,15 +34,9 @@ pub async fn run(config: &Config, package: Option<&str>, json: bool) -> Exit {
             println!("{}", line(check));
         }
     }
-    // A broken setup (a role's server, adb) is configuration; what is behind a working
-    // setup (devices, the app, the capture) is infrastructure.
-    if report.setup_failed() {
-        Exit::Usage
-    } else if !report.passed() {
-        Exit::Infrastructure
-    } else {
-        Exit::Live
-    }
+    // Each failed check as `minimize` would exit on the same problem: the configuration
+    // is refused, a server that does not start or what is behind it failed.
+    exit
 }
 
 /// `STATUS   what     text`, and `fix: …` under a warning or a problem.

@@ -16,12 +16,12 @@ pub fn run(config: &Config, evidence_session: &str, out: &Path, name: Option<&st
     match api::export(&config.workspace, &request) {
         Ok(dir) => {
             println!("{}", dir.display());
-            Exit::Live
+            Exit::Proven
         }
         Err(ExportRunError::Export(e)) => refused(&e),
         Err(e) => {
             eprintln!("error: {e}");
-            Exit::Usage
+            Exit::Refused
         }
     }
 }
@@ -31,7 +31,7 @@ pub fn markdown(config: &Config, evidence_session: &str) -> Exit {
     match whittle_service::api::ticket_markdown(&config.workspace, evidence_session) {
         Ok(text) => {
             print!("{text}");
-            Exit::Live
+            Exit::Proven
         }
         Err(e) => refused(&e),
     }
@@ -43,11 +43,14 @@ fn refused(e: &EvidenceExportError) -> Exit {
     exit_of(e)
 }
 
-/// No result to export is exit 1, like a run without one; anything else is a usage
-/// error.
+/// An evidence session without a result to export, a bad name or folder, or a bundle
+/// that cannot be read or written: refused, nothing was exported.
 pub fn exit_of(e: &EvidenceExportError) -> Exit {
     match e {
-        EvidenceExportError::NoResult(_) | EvidenceExportError::NoResultFile(_) => Exit::NoResult,
-        _ => Exit::Usage,
+        EvidenceExportError::Resolve(_)
+        | EvidenceExportError::Result(_)
+        | EvidenceExportError::NoResult(_)
+        | EvidenceExportError::NoResultFile(_)
+        | EvidenceExportError::Export(_) => Exit::Refused,
     }
 }

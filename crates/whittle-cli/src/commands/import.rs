@@ -15,6 +15,7 @@ use whittle_service::replay::MissReason;
 
 use crate::cli::ImportArgs;
 use crate::exit::Exit;
+use crate::signals::CancelOnSignal;
 
 pub async fn run(config: &Config, args: ImportArgs) -> Exit {
     let mut config = config.clone();
@@ -46,8 +47,17 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
             Err(e) => return refuse(&e, args.json),
         }
     };
+    let exit = match &recorded {
+        None => Exit::Proven,
+        Some(Ok(outcome)) => match outcome.end {
+            RecordEnd::Crashed => Exit::Proven,
+            RecordEnd::RanToEnd => Exit::NotReproduced,
+            RecordEnd::Stopped { .. } => Exit::Stopped,
+        },
+        Some(Err(e)) => record_exit(e),
+    };
     if args.json {
-        print_json(&summary, recorded.as_ref());
+        print_json(&summary, recorded.as_ref(), exit);
     } else {
         print_summary(&summary);
         match &recorded {
@@ -59,15 +69,7 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
             ),
         }
     }
-    match recorded {
-        None => Exit::Live,
-        Some(Ok(outcome)) => match outcome.end {
-            RecordEnd::Crashed => Exit::Live,
-            RecordEnd::RanToEnd => Exit::NoResult,
-            RecordEnd::Stopped { .. } => Exit::Stopped,
-        },
-        Some(Err(e)) => record_exit(&e),
-    }
+    exit
 }
 
 fn record_exit(e: &RecordFailure) -> Exit {
@@ -78,8 +80,14 @@ fn record_exit(e: &RecordFailure) -> Exit {
             RecordError::NoPackage(_)
             | RecordError::NotInstalled { .. }
             | RecordError::AlreadyRecorded(_),
-        ) => Exit::Usage,
-        RecordFailure::Record(_) => Exit::Infrastructure,
+        ) => Exit::Refused,
+        RecordFailure::Record(RecordError::Cancelled) => Exit::Cancelled,
+        RecordFailure::Record(
+            RecordError::Capture(_)
+            | RecordError::Replay(_)
+            | RecordError::Write { .. }
+            | RecordError::Result(_),
+        ) => Exit::Infrastructure,
     }
 }
 
@@ -98,7 +106,7 @@ fn refuse_record(config: &Config, e: &RecordFailure, json: bool) -> Exit {
     if json {
         println!(
             "{}",
-            json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 })
+            json!({ "status": "refused", "error": e.to_string(), "exit": exit.json() })
         );
     } else {
         print_record_error(config, e);
@@ -112,26 +120,22 @@ async fn record(
     device: Option<&str>,
 ) -> Result<ImportRecorded, ImportRecordRefusal> {
     let cancel = CancellationToken::new();
-    let on_ctrl_c = cancel.clone();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_ctrl_c.cancel();
-        }
-    });
+    // SIGINT, SIGTERM and SIGHUP stop the replay; the servers are still shut down.
+    let signals = CancelOnSignal::token(cancel.clone());
     let result = api::import_and_record(config, request, device, &cancel).await;
-    ctrl_c.abort();
+    drop(signals);
     result
 }
 
 fn refuse(e: &ImportRefusal, json: bool) -> Exit {
     let exit = match e {
         ImportRefusal::Import(ImportFailure::Write { .. }) => Exit::Infrastructure,
-        _ => Exit::Usage,
+        _ => Exit::Refused,
     };
     if json {
         println!(
             "{}",
-            json!({ "status": "refused", "error": e.to_string(), "exit": exit as u8 })
+            json!({ "status": "refused", "error": e.to_string(), "exit": exit.json() })
         );
     } else {
         eprintln!("error: {e}");
@@ -208,7 +212,11 @@ fn print_recorded(outcome: &RecordOutcome) {
     println!("Next: whittle minimize {}", outcome.session_id);
 }
 
-fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, RecordFailure>>) {
+fn print_json(
+    summary: &ImportSummary,
+    recorded: Option<&Result<RecordOutcome, RecordFailure>>,
+    exit: Exit,
+) {
     let mut value = serde_json::to_value(summary).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         let (record, error) = match recorded {
@@ -221,6 +229,7 @@ fn print_json(summary: &ImportSummary, recorded: Option<&Result<RecordOutcome, R
         };
         map.insert("recorded".into(), record);
         map.insert("record_error".into(), error);
+        map.insert("exit".into(), exit.json());
     }
     println!("{value}");
 }

@@ -18,6 +18,7 @@ use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
 use crate::locale;
 use crate::progress::Progress;
+use crate::signals::CancelOnSignal;
 
 pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
     // Refused before any side effect: each count is parsed once, here.
@@ -31,18 +32,14 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
         }
     }
     let cancel = CancellationToken::new();
-    let on_ctrl_c = cancel.clone();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\n{}", locale::words().cancelling);
-            on_ctrl_c.cancel();
-        }
-    });
+    // SIGINT, SIGTERM and SIGHUP stop the run after the current step; it still
+    // finalizes its evidence and prints its report.
+    let signals = CancelOnSignal::token(cancel.clone());
     let progress = Progress::new(args.json);
     let budget = AtomicU32::new(0);
     let on_event = |event: RunEvent| progress.on_event(&event, &budget);
     let result = api::run(config, job, on_event, cancel.clone()).await;
-    ctrl_c.abort();
+    drop(signals);
     match result {
         Ok(outcome) => report(&outcome, &args, cancel.is_cancelled()),
         Err(e) => super::refusal::failure(&e, config, args.json),
@@ -97,17 +94,23 @@ fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
                 Err(e) => {
                     let words = locale::words();
                     eprintln!("{}{}{e}", words.error, words.not_written_back);
-                    print_outcome(outcome, args.json, None);
+                    print_outcome(outcome, args.json, None, Exit::Infrastructure);
                     return Exit::Infrastructure;
                 }
             }
         }
     }
-    print_outcome(outcome, args.json, sidecar.as_deref());
-    Exit::of_end(&outcome.summary.end)
+    let exit = Exit::of_end(&outcome.summary.end);
+    print_outcome(outcome, args.json, sidecar.as_deref(), exit);
+    exit
 }
 
-fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::Path>) {
+fn print_outcome(
+    outcome: &RunOutcome,
+    json: bool,
+    sidecar: Option<&std::path::Path>,
+    exit: Exit,
+) {
     if json {
         let mut value = serde_json::to_value(&outcome.summary).unwrap_or_default();
         if let Some(map) = value.as_object_mut() {
@@ -124,6 +127,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 );
             }
             filmstrip::add_json_fields(outcome, map);
+            map.insert("exit".into(), exit.json());
         }
         println!("{value}");
     } else {

@@ -22,7 +22,7 @@ fn tell(refusal: &RunRefusal, sentence: &dyn Display, fixes: &[String], json: bo
                 "status": refusal.status(),
                 "cause": refusal,
                 "error": sentence.to_string(),
-                "exit": exit as u8,
+                "exit": exit.json(),
             })
         );
     } else {

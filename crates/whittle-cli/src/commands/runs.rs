@@ -21,7 +21,7 @@ pub fn run(config: &Config, session: &str, json: bool) -> Exit {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
-            return Exit::Usage;
+            return Exit::Refused;
         }
     };
     // The folder name is the session's identity (as evidence names it), not meta's id.
@@ -46,12 +46,16 @@ pub fn run(config: &Config, session: &str, json: bool) -> Exit {
             .collect();
         println!(
             "{}",
-            serde_json::json!({ "session": session_id, "crashes": crashes })
+            serde_json::json!({
+                "session": session_id,
+                "crashes": crashes,
+                "exit": Exit::Proven.json(),
+            })
         );
     } else {
         print_text(&per_crash);
     }
-    Exit::Live
+    Exit::Proven
 }
 
 fn print_text(per_crash: &[(String, Vec<PastRun>)]) {

@@ -9,7 +9,7 @@ pub fn run(config: &Config) -> Exit {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            return Exit::Usage;
+            return Exit::Refused;
         }
     };
     for s in &sessions {
@@ -43,5 +43,5 @@ pub fn run(config: &Config) -> Exit {
     if sessions.is_empty() {
         println!("no sessions in {}", config.workspace.display());
     }
-    Exit::Live
+    Exit::Proven
 }

@@ -1,13 +1,20 @@
 use std::path::Path;
 
+use tokio_util::sync::CancellationToken;
 use whittle_service::api::{self, RunRefusal, VerifyFailure};
 use whittle_service::config::Config;
 use whittle_service::run::VerifyError;
 
 use crate::exit::Exit;
+use crate::signals::CancelOnSignal;
 
 pub async fn run(config: &Config, bundle: &Path, runs: u32, device: Option<&str>) -> Exit {
-    let result = match api::verify(config, bundle, runs, device).await {
+    let cancel = CancellationToken::new();
+    // SIGINT, SIGTERM and SIGHUP stop the replays; the servers are still shut down.
+    let signals = CancelOnSignal::token(cancel.clone());
+    let verified = api::verify(config, bundle, runs, device, &cancel).await;
+    drop(signals);
+    let result = match verified {
         Err(VerifyFailure::Servers(e)) => {
             eprintln!("error: {e}");
             for problem in &e.problems {
@@ -30,18 +37,22 @@ pub async fn run(config: &Config, bundle: &Path, runs: u32, device: Option<&str>
                 report.app_version.as_deref().unwrap_or("")
             );
             if report.reproduced == report.runs {
-                Exit::Live
+                Exit::Proven
+            } else if report.reproduced > 0 {
+                Exit::Unproven
             } else {
-                Exit::NoResult
+                Exit::NotReproduced
             }
         }
         Err(e) => {
             eprintln!("error: {e}");
             match e {
-                VerifyError::Bundle(_) | VerifyError::NoRuns => Exit::Usage,
-                VerifyError::Refused(_) => Exit::NoResult,
-                VerifyError::Run(run) => crate::exit::Exit::of_error(&run),
+                VerifyError::Bundle(_) | VerifyError::NoRuns | VerifyError::Refused(_) => {
+                    Exit::Refused
+                }
+                VerifyError::Run(run) => Exit::of_error(&run),
                 VerifyError::Replay { .. } => Exit::Infrastructure,
+                VerifyError::Cancelled { .. } => Exit::Cancelled,
             }
         }
     }

@@ -1,6 +1,7 @@
 //! What each tool of `whittle mcp` is called with. Every field is the caller's data: it
 //! is checked by the application layer (ids are validated before any path is built), and
-//! the published input schema is generated from these types.
+//! the published input schema is generated from these types, with the bounds the server
+//! holds them to (a count the server refuses at 0 says `minimum: 1`).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -34,13 +35,15 @@ pub struct MinimizeArgs {
     pub crash: Option<String>,
     /// Replay budget, at least 1 (default 30).
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub max_replays: Option<u32>,
     /// The device to replay on (default: the session's device when it is connected, else
     /// the only online Android device).
     #[serde(default)]
     pub device: Option<String>,
-    /// Replay on up to this many devices at once (default 1).
+    /// Replay on up to this many devices at once, at least 1 (default 1).
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub devices: Option<u32>,
     /// The app's package, when the session does not name it.
     #[serde(default)]
@@ -49,8 +52,10 @@ pub struct MinimizeArgs {
     /// (for crashes that show only sometimes; never rated high).
     #[serde(default)]
     pub strategy: Option<SearchStrategy>,
-    /// Replay the full path up to this many times until it reproduces (default 1).
+    /// Replay the full path up to this many times until it reproduces, at least 1
+    /// (default 1).
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub baseline_tries: Option<u32>,
     /// While another run holds the device, wait up to this many seconds for it (default:
     /// refuse at once with `device_busy`, naming the holder).

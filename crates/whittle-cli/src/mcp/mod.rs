@@ -9,19 +9,24 @@ mod answers;
 mod args;
 mod failure;
 mod progress;
+mod schema;
 mod server;
 mod service_calls;
 
 use rmcp::ServiceExt;
 
 use crate::exit::Exit;
+use crate::signals::StopSignals;
 use server::WhittleMcp;
 use service_calls::Config;
 
-/// Serves until the client closes stdin (or Ctrl-C), then waits until every run it
-/// started has finished its evidence. Closing the connection cancels the runs: rmcp
-/// gives a running call 5 s to answer after stdin closed, then cancels its token.
+/// Serves until the client closes stdin (or SIGINT, SIGTERM or SIGHUP), then waits until
+/// every run it started has finished its evidence. Closing the connection cancels the
+/// runs: rmcp gives a running call 5 s to answer after stdin closed, then cancels its
+/// token; a signal cancels them at once and exits as cancelled.
 pub async fn serve(config: Config) -> Exit {
+    // Installed before serving, so a signal that comes early still finishes the runs.
+    let signals = StopSignals::install();
     let server = WhittleMcp::new(config);
     let runs = server.runs.clone();
     let running = match server.serve(rmcp::transport::stdio()).await {
@@ -33,14 +38,14 @@ pub async fn serve(config: Config) -> Exit {
     };
     let exit = tokio::select! {
         stopped = running.waiting() => match stopped {
-            Ok(_) => Exit::Live,
+            Ok(_) => Exit::Proven,
             Err(e) => {
                 eprintln!("error: MCP server stopped: {e}");
                 Exit::Infrastructure
             }
         },
         // Dropping the service ends its loop, which cancels every request's token.
-        _ = tokio::signal::ctrl_c() => Exit::Live,
+        () = signals.recv() => Exit::Cancelled,
     };
     let _all_runs_ended = runs.write().await;
     exit

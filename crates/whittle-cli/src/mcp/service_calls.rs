@@ -5,13 +5,17 @@
 //! tools answer with are named here for that reason too.
 //!
 //! Every id a caller sends is validated as a session id (a plain folder name) before a
-//! path is built from it: an agent names sessions as the `sessions` tool lists them.
+//! path is built from it: an agent names sessions as the `sessions` tool lists them. An
+//! id that names nothing is refused naming the tool that lists the ids, never with the
+//! workspace's paths.
 
 use std::path::{Path, PathBuf};
 
 use tokio_util::sync::CancellationToken;
 use whittle_core::plan::build_plan;
-use whittle_core::session::{load_session, resolve_session_dir, validate_session_id, Session};
+use whittle_core::session::{
+    load_session, resolve_session_dir, validate_session_id, ResolveError, Session,
+};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
 use whittle_service::api::export_evidence;
@@ -20,6 +24,7 @@ use whittle_service::api::{
 };
 pub use whittle_service::config::Config;
 use whittle_service::evidence::read_result;
+use whittle_service::result::ResultFileError;
 use whittle_service::run::{listed_run, listed_run_state, past_runs as runs_of};
 pub use whittle_service::run::{
     PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
@@ -37,7 +42,7 @@ use crate::exit::Exit;
 
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
 pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
-    let listed = list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Usage, e))?;
+    let listed = list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Refused, e))?;
     let sessions = listed
         .iter()
         .map(|summary| {
@@ -97,8 +102,16 @@ pub async fn minimize(
     on_event: impl Fn(RunEvent) + Send + Sync,
     cancel: CancellationToken,
 ) -> Result<RunSummary, ToolFailure> {
-    valid_id(&args.session)?;
-    // Refused before any server starts, as the CLI does: each count checked once.
+    // Refused before any server starts, as the CLI does: the session named, each count
+    // checked once.
+    resolve(config, &args.session, Listed::Session).map_err(|e| {
+        ToolFailure::refused(
+            RunRefusal::SessionNotFound {
+                detail: e.error.clone(),
+            },
+            e.error,
+        )
+    })?;
     let count = |field, given: Option<u32>| {
         given
             .map(|n| count_of(field, n))
@@ -123,14 +136,41 @@ pub async fn minimize(
     let outcome = api::run(config, RunJob::New(spec), on_event, cancel).await;
     outcome.map(|o| o.summary).map_err(|e| {
         let refusal = e.refusal();
-        match &e {
+        let error = match &e {
             api::RunFailure::Servers(hub) => {
                 let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
-                let error = format!("{e} (fix: {})", fixes.join("; "));
-                ToolFailure::refused(refusal, error)
+                format!("{e} (fix: {})", fixes.join("; "))
             }
-            api::RunFailure::Run(_) => ToolFailure::refused(refusal, e),
+            api::RunFailure::Run(_) => e.to_string(),
+        };
+        let error = match recovery(&refusal) {
+            Some(hint) => format!("{error}: {hint}"),
+            None => error,
+        };
+        ToolFailure::refused(refusal, error)
+    })
+}
+
+/// What an agent does next about a run refused before its search, naming the tool or
+/// argument to use; `None` where the cause and its error say all there is.
+fn recovery(refusal: &RunRefusal) -> Option<&'static str> {
+    Some(match refusal {
+        RunRefusal::NeedsCrash { .. } | RunRefusal::CrashNotFound { .. } => {
+            "pass one of `cause.crashes` as `crash` (`analyze` lists the session's crashes)"
         }
+        RunRefusal::NoCrash => "call `sessions` to find a session with crashes",
+        RunRefusal::SessionNotFound { .. } => "call `sessions` to list them",
+        RunRefusal::SessionUnusable { .. } => {
+            "call `sessions` to see each session's problem and `analyze` for its plan"
+        }
+        RunRefusal::NeedsDevice { .. } | RunRefusal::DeviceNotFound { .. } => {
+            "pass one of `cause.devices` as `device`"
+        }
+        RunRefusal::DeviceBusy { .. } => {
+            "call `minimize` again later, or with `wait_device_seconds` to wait for the device"
+        }
+        RunRefusal::NeedsPackage { .. } => "pass the app's package as `package`",
+        _ => return None,
     })
 }
 
@@ -154,16 +194,34 @@ pub fn past_runs(config: &Config, session_id: &str) -> Result<PastRunsAnswer, To
 
 /// One evidence run's `result.json`; a run that left none (interrupted) has no result.
 pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, ToolFailure> {
-    valid_id(evidence_session)?;
-    let dir = resolve_session_dir(&config.workspace, evidence_session)
-        .map_err(|e| ToolFailure::new(Exit::Usage, e))?;
-    read_result(&dir).map_err(|e| ToolFailure::new(Exit::NoResult, e))
+    let dir = resolve(config, evidence_session, Listed::Evidence)?;
+    read_result(&dir).map_err(|e| {
+        let id = evidence_session;
+        let error = match e {
+            ResultFileError::Read { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                format!(
+                    "{id:?} has no result.json: it is not a minimize run's evidence, or its run \
+                     left no result; call `past_runs` with the session it minimized to see how \
+                     each run ended"
+                )
+            }
+            ResultFileError::Read { source, .. } | ResultFileError::Write { source, .. } => {
+                format!("cannot read the result.json of {id:?}: {source}")
+            }
+            ResultFileError::Parse { message, .. } => {
+                format!("the result.json of {id:?} is not a Whittle result: {message}")
+            }
+        };
+        ToolFailure::new(Exit::Refused, error)
+    })
 }
 
 /// `whittle export --out`, into a folder an agent may write to only (the workspace's
 /// exports folder or the config's `export.allowed_folders`): the bundle's folder.
 pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure> {
-    valid_id(&args.evidence_session)?;
+    resolve(config, &args.evidence_session, Listed::Evidence)?;
     let out = api::check_export_folder(config, Path::new(&args.out))
         .map_err(ToolFailure::folder_refused)?;
     let name = args.name.as_deref().unwrap_or(&args.evidence_session);
@@ -172,13 +230,53 @@ pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure
 }
 
 fn load(config: &Config, session_id: &str) -> Result<Session, ToolFailure> {
-    valid_id(session_id)?;
-    let dir = resolve_session_dir(&config.workspace, session_id)
-        .map_err(|e| ToolFailure::new(Exit::Usage, e))?;
-    load_session(&dir).map_err(|e| ToolFailure::new(Exit::Usage, e))
+    let dir = resolve(config, session_id, Listed::Session)?;
+    load_session(&dir).map_err(|e| {
+        ToolFailure::new(
+            Exit::Refused,
+            format!("session {session_id:?} cannot be read: {e}"),
+        )
+    })
+}
+
+/// Which tool lists the ids of what an id names.
+#[derive(Clone, Copy)]
+enum Listed {
+    /// A session of the workspace: `sessions`.
+    Session,
+    /// A minimize run's evidence session: `past_runs` (and `sessions`).
+    Evidence,
+}
+
+/// The folder of a session or evidence session the caller named by id. A refusal says
+/// what to call to list the ids, and never names the workspace's paths.
+fn resolve(config: &Config, id: &str, listed: Listed) -> Result<PathBuf, ToolFailure> {
+    valid_id(id)?;
+    let (what, list) = match listed {
+        Listed::Session => ("session", "call `sessions` to list them"),
+        Listed::Evidence => (
+            "evidence session",
+            "call `past_runs` with the session it minimized (or `sessions`) to list them",
+        ),
+    };
+    resolve_session_dir(&config.workspace, id).map_err(|e| {
+        let error = match e {
+            ResolveError::NotFound { .. } => format!("no {what} {id:?} in the workspace: {list}"),
+            ResolveError::NoSessionsFolder { .. } => {
+                format!("no {what} {id:?}: the workspace has no sessions folder yet")
+            }
+            ResolveError::OutsideWorkspace { .. } => {
+                format!("{what} {id:?} is not a folder of the workspace's sessions: {list}")
+            }
+            ResolveError::Io { source, .. } => format!("cannot open {what} {id:?}: {source}"),
+            ResolveError::InvalidId(reason) => format!("{what} id {id:?}: {reason}"),
+            ResolveError::RelativePath => format!("{what} id {id:?}: not a plain folder name"),
+        };
+        ToolFailure::new(Exit::Refused, error)
+    })
 }
 
 fn valid_id(id: &str) -> Result<(), ToolFailure> {
     validate_session_id(id)
-        .map_err(|reason| ToolFailure::new(Exit::Usage, format!("session id {id:?}: {reason}")))
+        .map_err(|reason| ToolFailure::new(Exit::Refused, format!("session id {id:?}: {reason}")))
 }

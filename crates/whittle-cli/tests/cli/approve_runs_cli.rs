@@ -189,3 +189,193 @@ fn approvals_killed_at_any_moment_leave_no_stray_file() {
     assert!(!leftover.exists());
     assert_eq!(hidden_leftovers(&session), Vec::<String>::new());
 }
+
+/// Issue 40: a finished run whose files were changed is refused, naming the file and the
+/// line, and nothing is written — `result.json`'s minimal path alone, the confirmation
+/// steps of `steps.jsonl` alone, both together (the forgery the issue reported), or one
+/// line of the sealed journal. Put back as the run left them, the same run is approved.
+#[test]
+fn a_tampered_finished_run_is_refused_naming_the_file_and_line() {
+    let env = Env::fast(&[]);
+    let (session, evidence) = unapproved_run(&env);
+    let sidecar = session.join("crashes.minimized.json");
+    let dir = env.session_dir(&evidence);
+    let files = ["result.json", "steps.jsonl", "journal.jsonl"];
+    let kept: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    let restore = || {
+        for (file, bytes) in files.iter().zip(&kept) {
+            std::fs::write(dir.join(file), bytes).unwrap();
+        }
+    };
+    let refusal = |what: &str| {
+        let out = env.whittle(&["approve", &evidence, "--json"]);
+        assert_exit(&out, 1);
+        let answer = json_out(&out);
+        assert_eq!(answer["status"], "refused", "{what}: {answer}");
+        assert!(!sidecar.exists(), "{what}: nothing may be written");
+        answer["error"].as_str().unwrap().to_owned()
+    };
+
+    // result.json: the minimal path shortened to one the run never confirmed.
+    let forged_result = || {
+        let mut result = read_json(&dir.join("result.json"));
+        result["minimal_path"] = json!([1, 11, 12]);
+        let text = serde_json::to_string_pretty(&result).unwrap();
+        std::fs::write(dir.join("result.json"), &text).unwrap();
+        text.lines()
+            .position(|l| l.starts_with("  \"minimal_path\""))
+            .unwrap()
+            + 1
+    };
+    let line = forged_result();
+    let error = refusal("result.json");
+    assert!(
+        error.contains(&format!("result.json line {line} (minimal_path)"))
+            && error.contains("[1,11,12] there, [1,9,10,11,12] by the journal"),
+        "{error}"
+    );
+    restore();
+
+    // steps.jsonl: the three confirmation replays made to confirm that path.
+    let forged_steps = || {
+        let text = std::fs::read_to_string(dir.join("steps.jsonl")).unwrap();
+        let mut first = None;
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(at, line)| {
+                let mut step: Value = serde_json::from_str(line).unwrap();
+                let mut notes: Value =
+                    serde_json::from_str(step["notes"].as_str().unwrap()).unwrap();
+                if notes["phase"] != "confirm" {
+                    return line.to_owned();
+                }
+                first.get_or_insert(at + 1);
+                notes["candidate"] = json!([11, 12]);
+                step["notes"] = notes.to_string().into();
+                step.to_string()
+            })
+            .collect();
+        std::fs::write(dir.join("steps.jsonl"), lines.join("\n") + "\n").unwrap();
+        first.expect("confirmation steps")
+    };
+    let line = forged_steps();
+    let error = refusal("steps.jsonl");
+    assert!(
+        error.contains(&format!("steps.jsonl line {line} (attempt "))
+            && error.contains("differs from the run's journal"),
+        "{error}"
+    );
+    restore();
+
+    // Both, as in the issue: still the first changed step is named.
+    let _ = forged_result();
+    let line = forged_steps();
+    let error = refusal("result.json and steps.jsonl");
+    assert!(
+        error.contains(&format!("steps.jsonl line {line} ")),
+        "{error}"
+    );
+    restore();
+
+    // journal.jsonl: one recorded verdict turned around.
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let at = text
+        .lines()
+        .position(|l| l.contains("\"reproduced\":false"))
+        .expect("a miss in the journal");
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == at {
+                l.replacen("\"reproduced\":false", "\"reproduced\":true", 1)
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("journal.jsonl"), lines.join("\n") + "\n").unwrap();
+    let error = refusal("journal.jsonl");
+    assert!(
+        error.contains(&format!(
+            "journal.jsonl line {} does not match its seal",
+            at + 1
+        )),
+        "{error}"
+    );
+    // In words, on the terminal too.
+    let out = env.whittle(&["approve", &evidence]);
+    assert_exit(&out, 1);
+    assert!(
+        stderr(&out).contains(&format!("journal.jsonl line {}", at + 1)),
+        "{}",
+        streams(&out)
+    );
+    assert!(!sidecar.exists());
+
+    // Without its journal, nothing proves the run.
+    std::fs::remove_file(dir.join("journal.jsonl")).unwrap();
+    assert!(refusal("no journal").contains("journal.jsonl is missing"));
+
+    restore();
+    assert_exit(&env.whittle(&["approve", &evidence]), 0);
+    assert_eq!(
+        read_json(&sidecar)["crashes"]["c1"]["minimized_repro_path"],
+        json!([1, 9, 10, 11, 12])
+    );
+}
+
+/// An approval never silently replaces a newer one: approving an older run over it is
+/// refused and prints both entries, and only `--replace` writes it.
+#[test]
+fn replacing_a_newer_approval_needs_replace() {
+    let env = Env::fast(&[]);
+    let (session, older) = unapproved_run(&env);
+    let sidecar = session.join("crashes.minimized.json");
+    // Approval times are whole seconds: the newer run is approved in a later one than
+    // the older run started in, however fast the simulator is.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let newer = evidence_of(&env.minimize_json(SESSION, "120", &[]));
+    assert_exit(&env.whittle(&["approve", &newer]), 0);
+    // The same run again is no replacement of a newer one.
+    assert_exit(&env.whittle(&["approve", &newer]), 0);
+    let held = std::fs::read(&sidecar).unwrap();
+
+    let out = env.whittle(&["approve", &older]);
+    assert_exit(&out, 1);
+    let err = stderr(&out);
+    assert!(
+        err.contains("already has a newer approval")
+            && err.contains("approve again with --replace")
+            && err.contains("Approved now (kept):")
+            && err.contains("This run would write:"),
+        "{err}"
+    );
+    let (kept_part, would_part) = err.split_once("This run would write:").unwrap();
+    assert!(
+        kept_part.contains(&format!("\"evidence_session\": \"{newer}\"")),
+        "{err}"
+    );
+    assert!(
+        would_part.contains(&format!("\"evidence_session\": \"{older}\"")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&sidecar).unwrap(), held, "nothing written");
+
+    let answer = json_out(&env.whittle(&["approve", &older, "--json"]));
+    assert_eq!(answer["status"], "refused");
+    assert_eq!(answer["held"]["evidence_session"], newer.as_str());
+    assert_eq!(answer["replacing"]["evidence_session"], older.as_str());
+    assert_eq!(std::fs::read(&sidecar).unwrap(), held, "nothing written");
+
+    let replaced = env.whittle_json(&["approve", &older, "--replace", "--json"]);
+    assert_eq!(replaced["status"], "approved");
+    assert_eq!(
+        read_json(&sidecar)["crashes"]["c1"]["evidence_session"],
+        older.as_str()
+    );
+}

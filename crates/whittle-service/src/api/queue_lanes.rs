@@ -1,10 +1,11 @@
 //! The devices a queue runs its items on side by side ([`super::Queue::side_by_side`]):
 //! each online Android device the mobile role lists, with the user apps installed on it,
 //! so that an item goes only to a device that has its app (the rule a run's own device
-//! pool follows, `run::prepare::choose_pool`).
+//! pool follows, `run::prepare::choose_pool`) and that no other run holds.
 
 use crate::client::Hub;
 use crate::config::Config;
+use crate::device_lease::DeviceLease;
 use crate::run::{is_online_android, RunSpec};
 
 /// One device a queue item may run on, alone.
@@ -55,6 +56,15 @@ async fn list_lanes(hub: &Hub) -> Vec<QueueLane> {
     };
     let mut lanes = Vec::new();
     for device in devices.iter().filter(|d| is_online_android(d)) {
+        // A device another run holds is no lane: its item would only be refused
+        // (`device_lease.rs`; a lab host's busy device fails to list its apps below).
+        if let Err(e) = DeviceLease::take(
+            &hub.device_key(&device.id),
+            "queue: looking for free devices",
+        ) {
+            tracing::warn!(device = %device.id, error = %e, "device left out of the queue's lanes");
+            continue;
+        }
         // A device that cannot list its apps is left out, as from a run's pool.
         match hub.mobile().list_apps(&device.id).await {
             Ok(list) => lanes.push(QueueLane {

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use tokio_util::sync::CancellationToken;
+
 use crate::client::{Hub, HubError};
 use crate::config::Config;
 use crate::run::{verify_bundle, VerifyError, VerifyReport};
@@ -16,15 +18,17 @@ pub enum VerifyFailure {
 }
 
 /// Replays the minimal path of the bundle in `bundle_dir` `runs` times on `device` (or
-/// the only online device).
+/// the only online device), until `cancel` (then the replay in flight is dropped and
+/// the servers are shut down all the same).
 pub async fn verify(
     config: &Config,
     bundle_dir: &Path,
     runs: u32,
     device: Option<&str>,
+    cancel: &CancellationToken,
 ) -> Result<VerifyReport, VerifyFailure> {
     let hub = Hub::connect(config).await?;
-    let report = verify_bundle(&hub, config, bundle_dir, runs, device).await;
+    let report = verify_bundle(&hub, config, bundle_dir, runs, device, cancel).await;
     hub.shutdown().await;
     Ok(report?)
 }

@@ -169,7 +169,7 @@ impl DoctorReport {
     }
 
     /// A failure of the setup itself (a role's server, adb), as opposed to the devices
-    /// behind it: the two get different exit codes in the CLI.
+    /// behind it.
     pub fn setup_failed(&self) -> bool {
         self.checks
             .iter()

@@ -1,7 +1,8 @@
 //! What a run reports, and what it leaves as its result: the evidence session's
 //! `result.json` ([`PendingResult`], read and written here), the `--json` object
 //! ([`RunSummary`]) with the run's end an exit code comes from, the flags both
-//! embed, and the approval that writes a result back into the session's sidecar.
+//! embed, and the approval that writes a result back into the session's sidecar (never
+//! over a newer approval unless told, `newer_approval.rs`).
 //!
 //! A module of its own, below both the run (which writes these) and the evidence
 //! (which reads `result.json` back to show or export it), so neither has to import

@@ -82,7 +82,7 @@ pub(crate) async fn claim_device(
             },
             Err(io) => return Err(io.into()),
         };
-        if !deadline.is_some_and(|d| Instant::now() < d) {
+        if deadline.is_none_or(|d| Instant::now() >= d) {
             return Err(busy);
         }
         tokio::time::sleep(WAIT_POLL).await;

@@ -1,9 +1,10 @@
 //! The journal's seal: every line carries `seal`, an HMAC-SHA256 under this
 //! installation's journal key over the previous line's seal and the line itself. The
 //! first line's predecessor is the hash of the original session's files, so the chain
-//! is tied to that session. A resume verifies the chain from the top: a line edited,
+//! is tied to that session. A resume, and an approval of a run read from its files
+//! (`sealed_run.rs`), verify the chain from the top with the same reader: a line edited,
 //! dropped from the middle, reordered, duplicated or copied from another run breaks it
-//! at the first such line, and the resume refuses naming it. Write access to the
+//! at the first such line, and either refuses naming it. Write access to the
 //! evidence folder can still destroy a run (delete the journal, cut its tail); without
 //! the key it cannot forge one (docs/SECURITY.md, "Evidence").
 //!

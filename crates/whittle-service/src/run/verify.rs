@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use serde::Serialize;
+use tokio_util::sync::CancellationToken;
 use whittle_core::plan::{ActionKind, ReplayAction, ReplayStep};
 use whittle_core::redact::Redacted;
 
@@ -31,6 +32,9 @@ pub enum VerifyError {
         #[source]
         source: ReplayError,
     },
+    /// Cancelled (a signal to `whittle verify`): the replays that ended before it.
+    #[error("cancelled after {replayed} replays ({reproduced} reproduced)")]
+    Cancelled { replayed: u32, reproduced: u32 },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -50,6 +54,7 @@ pub async fn verify_bundle(
     bundle_dir: &Path,
     runs: u32,
     device: Option<&str>,
+    cancel: &CancellationToken,
 ) -> Result<VerifyReport, VerifyError> {
     if runs == 0 {
         return Err(VerifyError::NoRuns);
@@ -117,19 +122,31 @@ pub async fn verify_bundle(
         timing: config.timing_for(&device),
     };
     let refs: Vec<&ReplayStep> = steps.iter().collect();
-    let mut verdicts = Vec::new();
+    let mut verdicts: Vec<ReplayVerdict> = Vec::new();
+    let reproduced =
+        |verdicts: &[ReplayVerdict]| verdicts.iter().filter(|v| v.reproduced).count() as u32;
     for run in 1..=runs {
-        let verdict = replay(hub, &ctx, &refs)
-            .await
-            .map_err(|source| VerifyError::Replay { run, source })?;
-        verdicts.push(verdict);
+        // A cancel drops the replay in flight, as a recording's does; the lease and the
+        // servers are still released by the caller.
+        let verdict = tokio::select! {
+            biased;
+            () = cancel.cancelled() => None,
+            verdict = replay(hub, &ctx, &refs) => Some(verdict),
+        };
+        let Some(verdict) = verdict else {
+            return Err(VerifyError::Cancelled {
+                replayed: run - 1,
+                reproduced: reproduced(&verdicts),
+            });
+        };
+        verdicts.push(verdict.map_err(|source| VerifyError::Replay { run, source })?);
     }
     Ok(VerifyReport {
         package: replay_file.package,
         app_version: replay_file.app_version,
         device,
         target_fingerprint: fingerprint,
-        reproduced: verdicts.iter().filter(|v| v.reproduced).count() as u32,
+        reproduced: reproduced(&verdicts),
         runs,
         verdicts,
     })

@@ -4,7 +4,9 @@
 use whittle_core::assessment::Warning;
 use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
-use super::shape::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+use super::shape::{
+    Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords,
+};
 
 pub(super) static EN: Catalogue = Catalogue {
     report: ReportWords {
@@ -223,5 +225,36 @@ pub(super) static EN: Catalogue = Catalogue {
         queue_no_live_run: "skipped: no live run possible",
         queue_unreadable: |session, why| format!("session {session} left out: {why}"),
         queue_empty: "no crash group to minimize",
+        exit_codes: ExitWords {
+            heading: "Exit codes (every command; a --json object carries its code as \"exit\"):",
+            proven: ExitMeaning {
+                outcome: "proven",
+                covers: "minimized, the proof complete (verify: every replay reproduced; other commands: done)",
+            },
+            unproven: ExitMeaning {
+                outcome: "unproven",
+                covers: "a reproducing path, minimality not proven (verify: some replays reproduced)",
+            },
+            not_reproduced: ExitMeaning {
+                outcome: "not reproduced",
+                covers: "the crash did not reproduce (import --record: the flow ran to its end without one)",
+            },
+            refused: ExitMeaning {
+                outcome: "refused",
+                covers: "bad arguments or config, an unusable session, evidence or bundle; nothing replayed",
+            },
+            failed: ExitMeaning {
+                outcome: "failed",
+                covers: "a device, server, log capture or disk failure",
+            },
+            cancelled: ExitMeaning {
+                outcome: "cancelled",
+                covers: "SIGINT (Ctrl-C), SIGTERM or SIGHUP: the evidence was finalized, --resume goes on",
+            },
+            stopped: ExitMeaning {
+                outcome: "stopped",
+                covers: "import --record: the replay stopped before the flow's end (an element not found)",
+            },
+        },
     },
 };

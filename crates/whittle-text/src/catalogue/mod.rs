@@ -8,7 +8,7 @@ mod en;
 mod shape;
 mod zh_cn;
 
-pub use shape::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+pub use shape::{Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords};
 
 use crate::Locale;
 

@@ -145,4 +145,25 @@ pub struct CliWords {
     pub queue_unreadable: fn(&str, &str) -> String,
     /// No crash group to minimize.
     pub queue_empty: &'static str,
+    /// The exit-code table every `--help` ends with (and docs/cli.md shows).
+    pub exit_codes: ExitWords,
+}
+
+/// The exit codes' table: its heading and one line per outcome, in the order of the
+/// codes (the CLI's `exit.rs` holds the numbers and which outcome is which).
+pub struct ExitWords {
+    pub heading: &'static str,
+    pub proven: ExitMeaning,
+    pub unproven: ExitMeaning,
+    pub not_reproduced: ExitMeaning,
+    pub refused: ExitMeaning,
+    pub failed: ExitMeaning,
+    pub cancelled: ExitMeaning,
+    pub stopped: ExitMeaning,
+}
+
+/// One exit code's outcome (a short name) and what it covers.
+pub struct ExitMeaning {
+    pub outcome: &'static str,
+    pub covers: &'static str,
 }

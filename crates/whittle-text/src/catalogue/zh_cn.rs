@@ -5,7 +5,9 @@
 use whittle_core::assessment::Warning;
 use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
 
-use super::shape::{Catalogue, CliWords, RateWords, ReportWords, StaticWords};
+use super::shape::{
+    Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords,
+};
 
 pub(super) static ZH_CN: Catalogue = Catalogue {
     report: ReportWords {
@@ -209,5 +211,36 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         queue_no_live_run: "已跳过：无法现场回放",
         queue_unreadable: |session, why| format!("会话 {session} 未纳入：{why}"),
         queue_empty: "没有需要最小化的崩溃组",
+        exit_codes: ExitWords {
+            heading: "退出码（所有命令通用；--json 对象以 \"exit\" 字段给出）：",
+            proven: ExitMeaning {
+                outcome: "已证明",
+                covers: "已最小化，证明完整（verify：每次回放都复现；其他命令：已完成）",
+            },
+            unproven: ExitMeaning {
+                outcome: "未证明",
+                covers: "找到能复现的路径，但未证明最小（verify：部分回放复现）",
+            },
+            not_reproduced: ExitMeaning {
+                outcome: "未复现",
+                covers: "崩溃未复现（import --record：流程运行到结束也未崩溃）",
+            },
+            refused: ExitMeaning {
+                outcome: "已拒绝",
+                covers: "参数或配置有误，会话、证据或包不可用；未回放任何步骤",
+            },
+            failed: ExitMeaning {
+                outcome: "失败",
+                covers: "设备、服务器、日志抓取或磁盘出错",
+            },
+            cancelled: ExitMeaning {
+                outcome: "已取消",
+                covers: "SIGINT（Ctrl-C）、SIGTERM 或 SIGHUP：证据已收尾，可用 --resume 继续",
+            },
+            stopped: ExitMeaning {
+                outcome: "已中止",
+                covers: "import --record：回放在流程结束前停止（未找到元素）",
+            },
+        },
     },
 };

@@ -5,9 +5,10 @@
 //! options is resumed, not started over),
 //! each item's progress on stderr as a single run prints it, then a summary table on
 //! stdout rendered from each item's typed state (with `--json`, one object per crash
-//! group per line). Nothing is written back without `--approve`. The exit code is the
-//! worst of the items' (a skipped item counts as a live result; no crash group at all
-//! is "no result").
+//! group per line, each with its `exit`). Nothing is written back without `--approve`.
+//! The exit code is the worst (largest) of the items' (a skipped item counts as proven,
+//! a cancelled one as cancelled; no crash group at all is refused, as a session without
+//! a crash is). SIGINT, SIGTERM and SIGHUP cancel the whole queue.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -25,6 +26,7 @@ use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
 use crate::locale::{self, CliWords};
 use crate::progress::Progress;
+use crate::signals::CancelOnSignal;
 
 pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exit {
     let words = locale::words();
@@ -40,7 +42,7 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("{}{e}", words.error);
-            return Exit::Usage;
+            return Exit::Refused;
         }
     };
     for s in &plan.unreadable {
@@ -52,7 +54,7 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
     }
     if plan.items.is_empty() {
         eprintln!("{}", words.queue_empty);
-        return Exit::NoResult;
+        return Exit::Refused;
     }
     let to_run =
         u32::try_from(plan.items.iter().filter(|i| i.skip.is_none()).count()).unwrap_or(u32::MAX);
@@ -65,14 +67,11 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
         .collect();
     let queue = Arc::new(Queue::new(&plan));
     let interrupted = Arc::new(AtomicBool::new(false));
-    let ctrl_c = {
+    let signals = {
         let (queue, interrupted) = (Arc::clone(&queue), Arc::clone(&interrupted));
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("\n{}", locale::words().cancelling);
-                interrupted.store(true, Ordering::SeqCst);
-                queue.cancel_all();
-            }
+        CancelOnSignal::run(move || {
+            interrupted.store(true, Ordering::SeqCst);
+            queue.cancel_all();
         })
     };
     let progress = Progress::new(args.json);
@@ -131,7 +130,7 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
     }
     queue.side_by_side(lanes);
     queue.run(&config, &template, on_event).await;
-    ctrl_c.abort();
+    drop(signals);
     let view = queue.view();
     let sidecars = sidecars.into_inner().unwrap_or_else(|e| e.into_inner());
     if args.json {
@@ -145,6 +144,7 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
                         .map(|p| p.to_string_lossy().into_owned())
                         .into(),
                 );
+                map.insert("exit".into(), exit_of(&entry.state).json());
             }
             println!("{value}");
         }
@@ -159,8 +159,8 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
                 .load(Ordering::SeqCst)
                 .then_some(Exit::Infrastructure),
         )
-        .max_by_key(|e| *e as u8)
-        .unwrap_or(Exit::NoResult)
+        .max()
+        .unwrap_or(Exit::Refused)
 }
 
 /// An item's exit code, as its single run would have exited.
@@ -168,9 +168,10 @@ fn exit_of(state: &QueueState) -> Exit {
     match state {
         QueueState::Finished { summary } => Exit::of_end(&summary.end),
         QueueState::Failed { refusal } => Exit::of_refusal(refusal),
-        QueueState::Skipped { .. } => Exit::Live,
+        QueueState::Skipped { .. } => Exit::Proven,
+        // Left waiting or running only when the queue was cancelled.
         QueueState::Cancelled | QueueState::Waiting | QueueState::Running { .. } => {
-            Exit::Infrastructure
+            Exit::Cancelled
         }
     }
 }
