@@ -41,7 +41,8 @@ pub enum AppError {
     #[error("the result was not written: {reason}")]
     NewerApproval {
         reason: String,
-        newer: NewerApprovalView,
+        /// Boxed: both entries' texts would make every command's error large.
+        newer: Box<NewerApprovalView>,
     },
     #[error("the bug-ticket bundle was not exported: {reason}")]
     ExportFailed { reason: String },
@@ -158,7 +159,7 @@ impl AppError {
                 _ => None,
             },
             newer_approval: match self {
-                AppError::NewerApproval { newer, .. } => Some(newer.clone()),
+                AppError::NewerApproval { newer, .. } => Some(newer.as_ref().clone()),
                 _ => None,
             },
         }

@@ -65,7 +65,7 @@ pub fn approve(runs: &Runs, evidence_session: &str, replace: bool) -> Result<App
         approve_shown(&run.workspace, &approvable, replace).map_err(|e| match &e {
             ApproveRunError::Write(ApproveError::Newer(newer)) => AppError::NewerApproval {
                 reason: e.to_string(),
-                newer: NewerApprovalView::of(newer),
+                newer: Box::new(NewerApprovalView::of(newer)),
             },
             _ => AppError::ApproveFailed {
                 reason: e.to_string(),

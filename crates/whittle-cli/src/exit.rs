@@ -78,13 +78,13 @@ impl Exit {
     pub fn table(words: &ExitWords) -> String {
         let width = Exit::ALL
             .iter()
-            .map(|e| e.meaning(words).outcome.chars().count())
+            .map(|e| columns(e.meaning(words).outcome))
             .max()
             .unwrap_or(0);
         let mut out = format!("{}\n", words.heading);
         for exit in Exit::ALL {
             let meaning = exit.meaning(words);
-            let pad = width - meaning.outcome.chars().count();
+            let pad = width - columns(meaning.outcome);
             out.push_str(&format!(
                 "  {}  {}{}  {}\n",
                 exit.number(),
@@ -199,6 +199,74 @@ impl Exit {
             | Finding::AppInstalled
             | Finding::AppsCounted
             | Finding::CaptureRunning => Exit::Infrastructure,
+        }
+    }
+}
+
+/// The terminal columns `text` takes: CJK characters take two.
+fn columns(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c >= '\u{2E80}' { 2 } else { 1 })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table docs/cli.md shows, as `exit.rs` would write it in English.
+    fn markdown_table() -> String {
+        let words = &whittle_text::catalogue(whittle_text::Locale::En)
+            .cli
+            .exit_codes;
+        let mut out = String::from("| Code | Outcome | Covers |\n|---|---|---|\n");
+        for exit in Exit::ALL {
+            let meaning = exit.meaning(words);
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                exit.number(),
+                meaning.outcome,
+                meaning.covers
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn docs_cli_shows_the_one_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/cli.md");
+        let docs = std::fs::read_to_string(path).expect("docs/cli.md");
+        let table = markdown_table();
+        assert!(
+            docs.contains(&table),
+            "docs/cli.md's exit-code table differs from exit.rs; it should read:\n{table}"
+        );
+    }
+
+    #[test]
+    fn codes_are_distinct_ordered_and_zero_is_only_proven() {
+        let numbers: Vec<u8> = Exit::ALL.iter().map(|e| e.number()).collect();
+        assert_eq!(numbers, (0..7).collect::<Vec<u8>>());
+        assert!(Exit::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Exit::of_end(&RunEnd::Minimized), Exit::Proven);
+        assert_eq!(Exit::of_end(&RunEnd::Unproven), Exit::Unproven);
+        assert_eq!(Exit::of_end(&RunEnd::NotReproduced), Exit::NotReproduced);
+        assert_eq!(Exit::of_end(&RunEnd::Cancelled), Exit::Cancelled);
+        assert_eq!(Exit::of_refusal(&RunRefusal::Cancelled), Exit::Cancelled);
+        assert_eq!(Exit::of_refusal(&RunRefusal::NoCrash), Exit::Refused);
+        assert_eq!(Exit::of_refusal(&RunRefusal::NoDevice), Exit::Infrastructure);
+    }
+
+    #[test]
+    fn every_language_words_every_code_on_one_line() {
+        for locale in [whittle_text::Locale::En, whittle_text::Locale::ZhCn] {
+            let words = &whittle_text::catalogue(locale).cli.exit_codes;
+            let table = Exit::table(words);
+            assert_eq!(table.lines().count(), 1 + Exit::ALL.len(), "{table}");
+            for exit in Exit::ALL {
+                let meaning = exit.meaning(words);
+                assert!(!meaning.outcome.is_empty() && !meaning.covers.contains('\n'));
+            }
         }
     }
 }

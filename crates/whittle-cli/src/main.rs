@@ -41,7 +41,11 @@ fn main() -> ExitCode {
             return Exit::Infrastructure.code();
         }
     };
-    runtime.block_on(run(cli)).code()
+    let exit = runtime.block_on(run(cli));
+    // Whatever is still blocked on the blocking pool (a read of `whittle mcp`'s stdin a
+    // signal interrupted) must not hold the exit; what the command did is done.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    exit.code()
 }
 
 async fn run(cli: Cli) -> Exit {

@@ -9,6 +9,7 @@ pub mod inspect;
 pub mod lenient;
 pub mod model;
 pub mod parallel;
+pub mod password_words;
 pub mod plan;
 pub mod rate;
 pub mod redact;

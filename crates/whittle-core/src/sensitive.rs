@@ -11,10 +11,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::password_words::names_a_password;
+
 /// Words and phrases that name a secret when they appear as whole words of a key or a
 /// hint (`login_password`, `motDePasse`, "Número de tarjeta"): whatever is typed into
 /// such a field is private. English, German, French, Spanish, Portuguese, Italian,
-/// Dutch and Russian; the CJK names are in [`EMBEDDED_SECRET_WORDS`].
+/// Dutch and Russian; the CJK names are in [`EMBEDDED_SECRET_WORDS`], and the word for
+/// password and PIN in every language Android ships is in `crate::password_words`.
 const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
@@ -194,9 +197,10 @@ pub fn looks_sensitive_key(s: &str) -> bool {
 }
 
 /// Does this key or hint name a secret (a password, PIN, one-time code, card number,
-/// token), so that any value typed into it is private?
+/// token), so that any value typed into it is private? The word for password and PIN is
+/// known in every language Android is translated into (`password_words`).
 pub fn looks_secret_key(s: &str) -> bool {
-    names_any(s, SECRET_WORDS, EMBEDDED_SECRET_WORDS)
+    names_any(s, SECRET_WORDS, EMBEDDED_SECRET_WORDS) || names_a_password(s)
 }
 
 /// Does this key or hint name contact data (an e-mail address, a phone number)?

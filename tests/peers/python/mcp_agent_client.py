@@ -144,7 +144,7 @@ async def cancel_a_run(agent, session_id, first_evidence):
 async def check_refusal(agent):
     result = await agent.call("analyze", {"session": "../outside"})
     check(result.is_error, "a path is refused as a session id")
-    check(result.structured_content.get("exit") == 2, f"refusal: {result.structured_content}")
+    check(result.structured_content.get("exit") == 3, f"refusal: {result.structured_content}")
 
 
 async def read_leaky_session(agent, leaky):

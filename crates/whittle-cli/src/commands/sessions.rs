@@ -31,6 +31,11 @@ pub fn run(config: &Config) -> Exit {
             "{}  {}  {} steps  {} crashes ({} distinct)  {}",
             s.session_id, status, s.step_count, s.crash_count, s.crash_groups, s.platform
         );
+        // A run's attempts, as `whittle runs` counts them (a killed run's from its
+        // journal).
+        if let Some(run) = &run {
+            print!("  {} attempts", run.attempts);
+        }
         match &s.problem {
             Some(problem) => println!("  ⚠ {problem}"),
             // Only a run that can go on (not superseded by a newer approval, not held).

@@ -9,8 +9,10 @@ use whittle_service::api::{ExportFolderRefusal, RefusalStatus, RunRefusal};
 
 use crate::exit::Exit;
 
-/// The typed causes are boxed: every tool answer's `Result` carries this type, and a
-/// refusal is the rare case.
+/// A refused or failed call, as every tool's output schema declares it beside the answer:
+/// `status` is `refused` or `failed`, which no answer's `status` is.
+// The typed causes are boxed: every tool answer's `Result` carries this type, and a
+// refusal is the rare case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ToolFailure {
     /// `failed` when a server, device, capture or disk failed, else `refused`.

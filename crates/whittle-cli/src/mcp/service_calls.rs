@@ -42,7 +42,8 @@ use crate::exit::Exit;
 
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
 pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
-    let listed = list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Refused, e))?;
+    let listed =
+        list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Refused, e))?;
     let sessions = listed
         .iter()
         .map(|summary| {
@@ -202,9 +203,9 @@ pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, 
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
                 format!(
-                    "{id:?} has no result.json: it is not a minimize run's evidence, or its run \
-                     left no result; call `past_runs` with the session it minimized to see how \
-                     each run ended"
+                    "evidence session {id:?} has no result.json: it is not a minimize run's \
+                     evidence, or its run left no result; call `past_runs` with the session it \
+                     minimized to see how each run ended"
                 )
             }
             ResultFileError::Read { source, .. } | ResultFileError::Write { source, .. } => {
@@ -221,9 +222,10 @@ pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, 
 /// `whittle export --out`, into a folder an agent may write to only (the workspace's
 /// exports folder or the config's `export.allowed_folders`): the bundle's folder.
 pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure> {
-    resolve(config, &args.evidence_session, Listed::Evidence)?;
+    valid_id(&args.evidence_session)?;
     let out = api::check_export_folder(config, Path::new(&args.out))
         .map_err(ToolFailure::folder_refused)?;
+    resolve(config, &args.evidence_session, Listed::Evidence)?;
     let name = args.name.as_deref().unwrap_or(&args.evidence_session);
     export_evidence(&config.workspace, &args.evidence_session, &out, name)
         .map_err(|e| ToolFailure::new(exit_of(&e), e))

@@ -55,7 +55,7 @@ fn a_run_never_approved_is_listed_then_approved_from_its_evidence() {
 
     // Naming another crash approves nothing.
     let other = env.whittle(&["approve", &evidence, "--crash", "c9"]);
-    assert_exit(&other, 2);
+    assert_exit(&other, 3);
     assert!(stderr(&other).contains("c9"), "{}", streams(&other));
     assert!(!sidecar.exists());
 
@@ -84,7 +84,7 @@ fn a_run_that_cannot_be_resumed_or_stopped_before_its_write_back_can_be_approved
     // A finished run does not go on: before `approve`, the terminal had no way to
     // write it back but replaying everything again.
     let resumed = env.whittle(&["minimize", "--resume", &evidence]);
-    assert_exit(&resumed, 1);
+    assert_exit(&resumed, 3);
     assert!(
         stderr(&resumed).contains("already ended"),
         "{}",
@@ -118,7 +118,7 @@ fn evidence_that_does_not_hold_together_is_not_approved() {
     std::fs::write(&result_path, result.to_string()).unwrap();
 
     let out = env.whittle(&["approve", &evidence, "--json"]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     let answer = json_out(&out);
     assert_eq!(answer["status"], "refused");
     assert!(
@@ -131,7 +131,7 @@ fn evidence_that_does_not_hold_together_is_not_approved() {
     assert!(!session.join("crashes.minimized.json").exists());
 
     let unknown = env.whittle(&["approve", "2026-01-01_000000_no-such-run"]);
-    assert_exit(&unknown, 2);
+    assert_exit(&unknown, 3);
 }
 
 /// What Whittle left hidden in the tester's session folder: temporaries of interrupted
@@ -212,7 +212,7 @@ fn a_tampered_finished_run_is_refused_naming_the_file_and_line() {
     };
     let refusal = |what: &str| {
         let out = env.whittle(&["approve", &evidence, "--json"]);
-        assert_exit(&out, 1);
+        assert_exit(&out, 3);
         let answer = json_out(&out);
         assert_eq!(answer["status"], "refused", "{what}: {answer}");
         assert!(!sidecar.exists(), "{what}: nothing may be written");
@@ -309,7 +309,7 @@ fn a_tampered_finished_run_is_refused_naming_the_file_and_line() {
     );
     // In words, on the terminal too.
     let out = env.whittle(&["approve", &evidence]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     assert!(
         stderr(&out).contains(&format!("journal.jsonl line {}", at + 1)),
         "{}",
@@ -346,7 +346,7 @@ fn replacing_a_newer_approval_needs_replace() {
     let held = std::fs::read(&sidecar).unwrap();
 
     let out = env.whittle(&["approve", &older]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     let err = stderr(&out);
     assert!(
         err.contains("already has a newer approval")

@@ -208,7 +208,7 @@ fn bad_arguments_and_unwritable_outputs_are_usage_errors() {
         let out = whittle(dir.path(), args);
         assert_eq!(
             out.status.code(),
-            Some(2),
+            Some(3),
             "{args:?}: {}",
             text(&out.stderr)
         );
@@ -220,6 +220,6 @@ fn bad_arguments_and_unwritable_outputs_are_usage_errors() {
         dir.path(),
         &["bench", "--quick", "--json", "missing-folder/b.json"],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stderr).contains("cannot write missing-folder/b.json"));
 }

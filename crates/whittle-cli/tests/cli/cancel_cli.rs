@@ -1,6 +1,6 @@
 //! Ctrl-C during `whittle minimize`: the run stops after the current step, the capture
 //! is stopped, the evidence session is finalized `failed`, nothing is written back, the
-//! exit code is 3 (docs/design.md §8), and `whittle sessions` and `whittle runs` list the
+//! exit code is 5, cancelled (docs/cli.md), and `whittle sessions` and `whittle runs` list the
 //! run as cancelled.
 
 use crate::common;
@@ -27,7 +27,7 @@ fn assert_cancelled_cleanly(
 ) {
     assert_eq!(
         out.status.code(),
-        Some(3),
+        Some(5),
         "took {took:?}\nstdout: {}\nstderr: {}",
         stdout(out),
         stderr(out)

@@ -1,5 +1,5 @@
 //! A session with several distinct crashes: `whittle minimize` never guesses which one
-//! is meant; it lists them and exits 2 until `--crash` names one.
+//! is meant; it lists them and exits 3 (refused) until `--crash` names one.
 
 use crate::common;
 
@@ -35,14 +35,14 @@ fn two_crash_session(env: &Env) -> std::path::PathBuf {
 }
 
 #[test]
-fn two_crash_groups_without_crash_exit_2_and_list_both() {
+fn two_crash_groups_without_crash_exit_3_and_list_both() {
     let env = Env::fast(&[]);
     two_crash_session(&env);
     let before = env.session_names();
 
     let out = env.whittle(&["minimize", SESSION]);
     let text = format!("{}{}", stdout(&out), stderr(&out));
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert_eq!(out.status.code(), Some(3), "{text}");
     assert!(text.contains("2 distinct crashes"), "{text}");
     assert!(text.contains("--crash"), "{text}");
     // Each group by its crash id and its label (exception @ first app frame).
@@ -60,16 +60,16 @@ fn two_crash_groups_without_crash_exit_2_and_list_both() {
 
     // The same refusal as JSON.
     let out = env.whittle(&["minimize", SESSION, "--json"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let j = json_out(&out);
     assert_eq!(j["status"], "refused");
-    assert_eq!(j["exit"], 2);
+    assert_eq!(j["exit"], 3);
     let error = j["error"].as_str().unwrap();
     assert!(error.contains("c1: ") && error.contains("c2: "), "{error}");
 
     // An id that is in neither group is refused the same way.
     let out = env.whittle(&["minimize", SESSION, "--crash", "c9"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("c9"), "{}", stderr(&out));
     assert_eq!(env.session_names(), before);
 }

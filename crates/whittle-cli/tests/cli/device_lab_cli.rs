@@ -129,7 +129,7 @@ fn a_wrong_or_missing_token_is_refused_with_no_side_effect() {
         (b.env_var(), wrong.to_string()),
     ];
     let out = whittle(&env, &["minimize", SESSION, "--devices", "2"], &envs);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("\"labB\" refused the credentials"), "{err}");
     assert!(
@@ -140,7 +140,7 @@ fn a_wrong_or_missing_token_is_refused_with_no_side_effect() {
     assert!(env.evidence_dirs().is_empty(), "nothing was started");
 
     let missing = whittle(&env, &["minimize", SESSION], &envs[..1]);
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(3));
     let err = stderr(&missing);
     assert!(err.contains("LAB_LABB_TOKEN is not set"), "{err}");
     assert!(env.evidence_dirs().is_empty());
@@ -198,7 +198,7 @@ fn a_host_lost_mid_run_ends_the_run_as_an_infrastructure_failure() {
     let ev = env.wait_for_first_attempt(&mut child);
     b.kill();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let j = json_out(&out);
     assert!(
         j["status"] == "capture_failed" || j["status"] == "runtime_failed",
@@ -330,7 +330,7 @@ fn doctor_checks_that_remote_adb_serials_are_connected() {
     });
     let out = env.whittle(&["doctor"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert_eq!(out.status.code(), Some(4), "{text}");
     assert!(
         text.contains("ok       adb      (farm) remote device stf.lab.example:7401 is connected"),
         "{text}"

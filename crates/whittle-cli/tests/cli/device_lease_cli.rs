@@ -71,7 +71,7 @@ fn a_second_process_is_refused_the_device_naming_the_holder_or_waits_for_it() {
 
     // On this machine: the holder's lease names its process.
     let out = run(&env, &host, &[], None);
-    assert_exit(&out, 3);
+    assert_exit(&out, 4);
     let j = json_out(&out);
     assert_eq!(j["status"], "failed", "{j:#}");
     assert_eq!(j["cause"]["kind"], "device_busy", "{j:#}");
@@ -92,7 +92,7 @@ fn a_second_process_is_refused_the_device_naming_the_holder_or_waits_for_it() {
     // From another machine (its own leases): the lab host names the session holding it.
     let elsewhere = tempfile::tempdir().unwrap();
     let out = run(&env, &host, &[], Some(elsewhere.path()));
-    assert_exit(&out, 3);
+    assert_exit(&out, 4);
     let j = json_out(&out);
     assert_eq!(j["cause"]["kind"], "device_busy", "{j:#}");
     assert_eq!(j["cause"]["holder"]["kind"], "lab_session", "{j:#}");
@@ -128,7 +128,7 @@ fn a_second_process_is_refused_the_device_naming_the_holder_or_waits_for_it() {
 fn wait_device_takes_a_duration_people_type() {
     let env = Env::fast(&[]);
     let out = env.whittle(&["minimize", CHECKOUT, "--wait-device", "soon"]);
-    assert_exit(&out, 2);
+    assert_exit(&out, 3);
     assert!(stderr(&out).contains("--wait-device"), "{}", stderr(&out));
 }
 

@@ -66,7 +66,7 @@ fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
     let env = Env::fast(&[]);
     checkout_session(&env);
     let out = checkout(&env, &["--strategy", "flaky", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let j = json_out(&out);
     assert_eq!(j["status"], "unproven", "medium is never called minimized");
     assert_eq!(j["minimal_path"], serde_json::json!([1, 9, 10, 11, 12]));
@@ -107,7 +107,7 @@ fn a_flaky_crash_with_baseline_tries_is_reduced_with_its_rates() {
         "200",
         &["--strategy", "flaky", "--baseline-tries", "8", "--json"],
     );
-    assert_exit(&out, 0);
+    assert_exit(&out, 1);
     let j = json_out(&out);
     assert_eq!(j["status"], "unproven", "medium is never called minimized");
     assert_ne!(j["confidence"], "high");
@@ -129,7 +129,7 @@ fn zero_baseline_tries_are_refused_before_any_side_effect() {
     checkout_session(&env);
     for bad in ["0", "-1", "many"] {
         let out = checkout(&env, &["--baseline-tries", bad]);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(3), "{bad}: {}", stderr(&out));
     }
     assert!(
         env.evidence_dirs().is_empty(),

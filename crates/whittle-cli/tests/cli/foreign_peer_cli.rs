@@ -283,7 +283,7 @@ fn a_broken_verdict_field_fails_the_run_naming_server_tool_and_field() {
     ] {
         let env = PeerEnv::new(&python, Some(broken));
         let out = env.minimize();
-        assert_eq!(out.status.code(), Some(3), "{broken}: {}", stdout(&out));
+        assert_eq!(out.status.code(), Some(4), "{broken}: {}", stdout(&out));
         let j = json_out(&out);
         assert_eq!(j["status"], "runtime_failed", "{broken}: {j:#}");
         // The typed cause: the tool that failed, with what the client found wrong.
@@ -362,7 +362,7 @@ fn a_step_needing_an_optional_tool_is_refused_before_anything_runs_where_it_is_m
     let frozen = PeerEnv::new(&python, None);
     frozen.write_session_with(true);
     let out = frozen.minimize();
-    assert_exit(&out, 2);
+    assert_exit(&out, 3);
     let j = json_out(&out);
     assert_eq!(j["status"], "refused", "{j:#}");
     assert_eq!(

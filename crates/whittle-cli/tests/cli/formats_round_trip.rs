@@ -281,7 +281,7 @@ fn a_flow_that_does_not_crash_is_saved_as_passed_and_the_user_is_told() {
         "--name",
         "browse",
     ]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 2);
     assert!(stdout(&out).contains("without a crash"), "{}", stdout(&out));
     let id = env
         .session_names()
@@ -310,7 +310,7 @@ fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
         "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    idd: x\n",
     );
     let out = env.whittle(&["import", "maestro", bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
     assert!(
         err.contains("bad.yaml line 5, field commands[1].tapOn.idd"),
@@ -324,7 +324,7 @@ fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
         "--package",
         "x",
     ]);
-    assert_eq!(json.status.code(), Some(2));
+    assert_eq!(json.status.code(), Some(3));
     assert_eq!(json_out(&json)["status"], "refused");
     let out = env.whittle(&[
         "import",
@@ -333,7 +333,7 @@ fn bad_input_is_refused_with_file_line_and_field_and_writes_nothing() {
         "--name",
         "../../outside",
     ]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("never a path"), "{}", stderr(&out));
     assert!(env.session_names().is_empty(), "{:?}", env.session_names());
 }
@@ -392,7 +392,7 @@ fn a_flow_whose_replay_stopped_is_told_as_stopped_never_as_passed() {
         "--name",
         "lost",
     ]);
-    assert_exit(&out, 4);
+    assert_exit(&out, 6);
     let text = stdout(&out);
     assert!(
         text.contains("stopped at step 2: element not found"),
@@ -423,7 +423,7 @@ fn a_flow_whose_replay_stopped_is_told_as_stopped_never_as_passed() {
         "--record",
         "--json",
     ]);
-    assert_exit(&again, 4);
+    assert_exit(&again, 6);
     let j = json_out(&again);
     assert_eq!(j["recorded"]["end"]["kind"], "stopped", "{j}");
     assert_eq!(j["recorded"]["end"]["reason"], "element_not_found", "{j}");
@@ -438,7 +438,7 @@ fn a_refused_record_writes_nothing_and_a_recording_exports() {
     let flow = demo("flows/checkout.maestro.yaml");
     let flow = flow.to_str().unwrap();
     let out = env.whittle(&["import", "maestro", flow, "--record", "--device", "nope"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("device nope"), "{}", stderr(&out));
     let robo = demo("flows/checkout.robo.json");
     let out = env.whittle(&[
@@ -449,7 +449,7 @@ fn a_refused_record_writes_nothing_and_a_recording_exports() {
         "com.example.absent",
         "--record",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("com.example.absent is not installed"),
         "{}",
@@ -494,7 +494,7 @@ fn a_refused_record_writes_nothing_and_a_recording_exports() {
     .unwrap();
     std::fs::write(bare.join("steps.jsonl"), "").unwrap();
     let out = env.export("2026-05-20_120000_minimize-bare", &out_dir, "bare");
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("has no result to export"),
         "{}",
@@ -516,7 +516,7 @@ fn package_is_the_app_never_one_of_its_processes() {
         "--package",
         "com.example.shop:sync",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
             "com.example.shop:sync is a process of com.example.shop, not an app: pass --package com.example.shop"
@@ -535,7 +535,7 @@ fn package_is_the_app_never_one_of_its_processes() {
         "com.example.shop:sync",
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let refusal = json_out(&out);
     assert_eq!(refusal["cause"]["kind"], "invalid_argument", "{refusal}");
     assert!(
@@ -594,7 +594,7 @@ fn variables_from_the_command_line_and_values_marked_private() {
     let stored = std::fs::read_to_string(env.session_dir(&session).join("steps.jsonl")).unwrap();
     assert!(!stored.contains("Ada"), "{stored}");
     let bad = env.whittle(&["import", "maestro", file, "-e", "1X=y"]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(3));
     assert!(
         stderr(&bad).contains("is not a variable name"),
         "{}",

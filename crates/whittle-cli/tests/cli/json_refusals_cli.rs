@@ -1,6 +1,6 @@
 //! `whittle minimize --json` prints one object whatever the outcome (issue 26, case 5):
 //! a run refused or failed before its search still answers on stdout with its status
-//! (`refused` or `failed`) and its typed cause, and the exit code it always had.
+//! (`refused` or `failed`) and its typed cause, and its exit code (docs/cli.md).
 
 use crate::common;
 use crate::lab_support;
@@ -35,7 +35,7 @@ fn a_missing_variable_in_the_config_is_a_refused_config() {
         });
         config["roles"]["log"] = json!("lab");
     });
-    let answer = refused(&env, &["minimize", SESSION], &[], 2);
+    let answer = refused(&env, &["minimize", SESSION], &[], 3);
     assert_eq!(answer["status"], "refused", "{answer}");
     let cause = &answer["cause"];
     assert_eq!(cause["kind"], "config_unusable", "{answer}");
@@ -64,7 +64,7 @@ fn a_wrong_token_is_a_refusal_naming_the_server() {
     let lab = Host::sim("labA", &model, 1, &[]);
     use_lab(&env, &[&lab]);
     let wrong = vec![(lab.env_var(), "labA-token-wrong-000000000".to_string())];
-    let answer = refused(&env, &["minimize", SESSION], &wrong, 2);
+    let answer = refused(&env, &["minimize", SESSION], &wrong, 3);
     assert_eq!(answer["status"], "refused", "{answer}");
     assert_eq!(answer["cause"]["kind"], "servers_unavailable", "{answer}");
     let problems = answer["cause"]["problems"].as_array().unwrap();
@@ -86,7 +86,7 @@ fn a_budget_of_zero_is_a_refused_count() {
         ("--devices", "devices", "-1"),
         ("--baseline-tries", "baseline_tries", "many"),
     ] {
-        let answer = refused(&env, &["minimize", SESSION, flag, given], &[], 2);
+        let answer = refused(&env, &["minimize", SESSION, flag, given], &[], 3);
         assert_eq!(answer["status"], "refused", "{answer}");
         assert_eq!(
             answer["cause"],
@@ -104,7 +104,7 @@ fn a_server_that_will_not_start_is_a_failure() {
     env.edit_config(|config| {
         config["mcpServers"]["sim"]["command"] = json!(missing);
     });
-    let answer = refused(&env, &["minimize", SESSION], &[], 3);
+    let answer = refused(&env, &["minimize", SESSION], &[], 4);
     assert_eq!(answer["status"], "failed", "{answer}");
     assert_eq!(answer["cause"]["kind"], "servers_unavailable", "{answer}");
     let problems = answer["cause"]["problems"].as_array().unwrap();

@@ -85,7 +85,7 @@ fn an_unproven_result_is_never_called_minimal_in_chinese() {
         &[("LC_MESSAGES", "zh_CN.UTF-8"), ("LANG", "C")],
         &["minimize", SESSION, "--max-replays", "5"],
     );
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
     let text = stdout(&out);
     assert!(
         text.contains("当前已复现的最短候选——未完成最小性证明"),
@@ -106,7 +106,7 @@ fn json_output_does_not_depend_on_the_language() {
             locale,
             &["minimize", SESSION, "--max-replays", "5", "--json"],
         );
-        assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
         let mut j = json_out(&out);
         // Each run has its own evidence session; everything else must be equal.
         j.as_object_mut().unwrap().remove("evidence_session");
@@ -129,7 +129,7 @@ fn a_refused_budget_is_explained_in_the_language_before_any_side_effect() {
         &[("LANG", "zh_CN.UTF-8")],
         &["minimize", SESSION, "--max-replays", "0"],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     assert!(
         stderr(&out).contains("错误：--max-replays 必须是 >= 1 的整数（收到 0）"),
         "{}",
@@ -155,7 +155,7 @@ fn a_static_suggestion_is_worded_in_chinese_and_stays_low() {
     std::fs::write(&meta_path, meta.to_string()).unwrap();
 
     let out = whittle_in(&env, &[("LANG", "zh_CN.UTF-8")], &["minimize", SESSION]);
-    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "stderr: {}", stderr(&out));
     let text = stdout(&out);
     assert!(text.starts_with("ⓘ 仅静态建议，置信度低 ("), "{text}");
     assert!(text.contains("  建议:     ["), "{text}");

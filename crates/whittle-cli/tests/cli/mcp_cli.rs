@@ -315,7 +315,7 @@ async fn refusals_are_typed_failures_with_the_cli_json_fields_and_touch_nothing(
         .failure("analyze", json!({"session": "../outside"}))
         .await;
     assert_eq!(outside["status"], "refused");
-    assert_eq!(outside["exit"], 2);
+    assert_eq!(outside["exit"], 3);
     assert!(outside.get("cause").is_none(), "{outside}");
     // As `whittle minimize --json` prints a run that never searched.
     let no_budget = mcp
@@ -326,19 +326,19 @@ async fn refusals_are_typed_failures_with_the_cli_json_fields_and_touch_nothing(
         no_budget["cause"],
         json!({"kind": "invalid_count", "field": "max_replays", "given": "0"})
     );
-    assert_eq!(no_budget["exit"], 2);
+    assert_eq!(no_budget["exit"], 3);
     let servers = mcp.failure("minimize", json!({"session": CHECKOUT})).await;
     assert_eq!(servers["status"], "failed", "{servers}");
     assert_eq!(servers["cause"]["kind"], "servers_unavailable", "{servers}");
     assert!(!servers["cause"]["problems"].as_array().unwrap().is_empty());
-    assert_eq!(servers["exit"], 3);
+    assert_eq!(servers["exit"], 4);
     let relative = mcp
         .failure(
             "export",
             json!({"evidence_session": CHECKOUT, "out": "exports"}),
         )
         .await;
-    assert_eq!(relative["exit"], 2);
+    assert_eq!(relative["exit"], 3);
     assert_eq!(
         relative["folder_refused"]["problem"], "not_absolute",
         "{relative}"
@@ -347,7 +347,7 @@ async fn refusals_are_typed_failures_with_the_cli_json_fields_and_touch_nothing(
     let no_result = mcp
         .failure("result", json!({"evidence_session": CHECKOUT}))
         .await;
-    assert_eq!(no_result["exit"], 1);
+    assert_eq!(no_result["exit"], 3);
     assert!(env.evidence_dirs().is_empty(), "no run started");
 }
 
@@ -366,6 +366,11 @@ async fn the_export_tool_writes_only_under_the_allowed_folders() {
     let sessions = env.workspace.join("sessions");
     let exports = env.workspace.join("exports");
     let before = env.session_names();
+    // Refused as any bad argument is, with the same exit code.
+    let bad_argument = mcp
+        .failure("analyze", json!({"session": "../outside"}))
+        .await["exit"]
+        .clone();
     for (out, problem) in [
         (sessions.clone(), "inside_sessions"),
         (sessions.join(&evidence), "inside_sessions"),
@@ -380,7 +385,7 @@ async fn the_export_tool_writes_only_under_the_allowed_folders() {
             )
             .await;
         assert_eq!(refused["status"], "refused", "{refused}");
-        assert_eq!(refused["exit"], 2, "{refused}");
+        assert_eq!(refused["exit"], bad_argument, "{refused}");
         let folder = &refused["folder_refused"];
         assert_eq!(folder["problem"], problem, "{out:?}: {refused}");
         assert_eq!(
@@ -421,7 +426,7 @@ async fn a_run_refused_before_its_search_says_why_typed() {
     assert_eq!(no_crash["status"], "refused");
     assert_eq!(no_crash["cause"]["kind"], "crash_not_found", "{no_crash}");
     assert_eq!(no_crash["cause"]["crash_id"], "c9");
-    assert_eq!(no_crash["exit"], 2, "{no_crash}");
+    assert_eq!(no_crash["exit"], 3, "{no_crash}");
     assert!(env.evidence_dirs().is_empty(), "no run started");
 }
 
@@ -465,7 +470,7 @@ async fn two_minimize_calls_on_one_device_never_drive_it_together() {
     assert_eq!(refusal["cause"]["kind"], "device_busy", "{refusal:#}");
     assert_eq!(refusal["cause"]["holder"]["kind"], "process", "{refusal:#}");
     assert_eq!(refusal["cause"]["holder"]["pid"], mcp.child.id().unwrap());
-    assert_eq!(refusal["exit"], 3, "{refusal:#}");
+    assert_eq!(refusal["exit"], 4, "{refusal:#}");
     assert_eq!(env.evidence_dirs().len(), 1, "only one run started");
 }
 
@@ -573,7 +578,7 @@ async fn no_token_of_the_configuration_reaches_an_answer() {
 /// A copy of `demo/` (config, simulator model, workspace) with the waits and the
 /// simulated device's own timing at zero, and one more session: a recorder that kept
 /// the value of a redacted step.
-fn demo_copy(root: &Path) -> PathBuf {
+pub(crate) fn demo_copy(root: &Path) -> PathBuf {
     let demo = root.join("demo");
     copy_tree(&repo_root().join("demo"), &demo);
     let edit = |file: &str, change: &dyn Fn(&mut Value)| {

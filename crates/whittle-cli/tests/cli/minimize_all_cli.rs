@@ -78,19 +78,28 @@ fn crash_count(workspace: &Path) -> usize {
         .sum()
 }
 
-/// The exit code docs/design.md §8 gives one item, as a single run would exit.
+/// The exit code docs/cli.md gives one item, as a single run would exit; each line
+/// carries it as `exit`.
 fn item_code(line: &Value) -> i32 {
     let state = &line["state"];
-    match state["state"].as_str().unwrap() {
+    let code = match state["state"].as_str().unwrap() {
         "finished" => match state["summary"]["status"].as_str().unwrap() {
-            "minimized" | "unproven" => 0,
-            "not_reproduced" | "static" => 1,
-            _ => 3,
+            "minimized" => 0,
+            "unproven" => 1,
+            "not_reproduced" => 2,
+            "static" => 3,
+            "cancelled" => 5,
+            _ => 4,
         },
         "skipped" => 0,
-        "cancelled" => 3,
+        "failed" => 3,
+        "cancelled" => 5,
         other => panic!("unexpected state {other}: {line}"),
+    };
+    if state["state"] != "failed" {
+        assert_eq!(line["exit"], code, "{line}");
     }
+    line["exit"].as_i64().unwrap() as i32
 }
 
 #[test]
@@ -217,7 +226,7 @@ fn all_in_text_ends_with_the_table_and_takes_another_workspace() {
         &config,
         &["minimize", "--all", "--workspace", empty.to_str().unwrap()],
     );
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     assert!(
         stderr(&out).contains("no crash group to minimize"),
         "{}",
@@ -228,7 +237,7 @@ fn all_in_text_ends_with_the_table_and_takes_another_workspace() {
     for extra in [&[CHECKOUT][..], &["--crash", "c1"], &["--resume", "x"]] {
         let mut args = vec!["minimize", "--all"];
         args.extend_from_slice(extra);
-        assert_exit(&whittle(&config, &args), 2);
+        assert_exit(&whittle(&config, &args), 3);
     }
 }
 

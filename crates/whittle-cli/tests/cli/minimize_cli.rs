@@ -132,7 +132,7 @@ fn zero_budget_is_refused_before_any_side_effect() {
     checkout_session(&env);
     for bad in ["0", "-3", "abc", "1.5"] {
         let out = env.minimize(CHECKOUT, bad, &[]);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(3), "{bad}: {}", stderr(&out));
     }
     assert!(
         env.evidence_dirs().is_empty(),
@@ -145,7 +145,7 @@ fn small_budget_gives_medium_and_says_not_proven() {
     let env = Env::fast(&[]);
     checkout_session(&env);
     let out = env.minimize(CHECKOUT, "5", &[]);
-    assert_exit(&out, 0);
+    assert_exit(&out, 1);
     let text = stdout(&out);
     assert!(text.contains("not proven"), "{text}");
     assert!(!text.contains("✅"), "{text}");
@@ -215,7 +215,7 @@ fn the_binary_strategy_proves_the_same_minimal_path_live() {
     let out = env.whittle(&["minimize", "x", "--strategy", "ddmin"]);
     assert_eq!(
         out.status.code(),
-        Some(2),
+        Some(3),
         "an unknown strategy is a usage error"
     );
     assert!(

@@ -135,7 +135,7 @@ fn fewer_devices_than_asked_is_a_warning_and_zero_is_refused() {
     checkout_session(&env);
     for bad in ["0", "-1"] {
         let out = env.whittle(&["minimize", SESSION, "--devices", bad]);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(3), "{bad}: {}", stderr(&out));
     }
     assert!(
         env.evidence_dirs().is_empty(),
@@ -153,7 +153,7 @@ fn fewer_devices_than_asked_is_a_warning_and_zero_is_refused() {
 }
 
 /// Ctrl-C while a round runs on three devices: every replay in flight stops, every
-/// device's capture is stopped and saved, the run is finalized failed, exit 3.
+/// device's capture is stopped and saved, the run is finalized failed, exit 5 (cancelled).
 #[test]
 fn sigint_mid_round_stops_every_device() {
     let mut m = model();
@@ -168,7 +168,7 @@ fn sigint_mid_round_stops_every_device() {
     std::thread::sleep(Duration::from_millis(150));
     send_sigint(&child.id().to_string());
     let (out, took) = wait_with_limit(child, Duration::from_secs(15));
-    assert_exit(&out, 3);
+    assert_exit(&out, 5);
     assert!(took < Duration::from_secs(5), "exit took {took:?}");
     let j = json_out(&out);
     assert_eq!(j["status"], "cancelled", "{j}");

@@ -10,13 +10,13 @@ use std::process::Output;
 use common::*;
 
 /// The checkout session minimized with `--approve` on a simulator with `fault`; the run
-/// must exit 3 and write no sidecar. Returns the env (its temp dir holds the evidence),
+/// must exit 4 (failed) and write no sidecar. Returns the env (its temp dir holds the evidence),
 /// the output and the evidence session, which must be finalized `failed`.
 fn failing_run(fault: &str, extra: &[&str]) -> (Env, Output, PathBuf) {
     let env = Env::fast(&["--fault", fault]);
     let session = checkout_session(&env);
     let out = env.minimize(CHECKOUT, "60", &[&["--approve"], extra].concat());
-    assert_exit(&out, 3);
+    assert_exit(&out, 4);
     assert!(
         !session.join("crashes.minimized.json").exists(),
         "no sidecar even with --approve: {}",

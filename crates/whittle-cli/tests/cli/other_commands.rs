@@ -5,17 +5,17 @@ use crate::common;
 use common::*;
 
 #[test]
-fn bad_arguments_and_config_exit_2() {
+fn bad_arguments_and_config_are_refused_with_3() {
     let env = Env::fast(&[]);
     let out = env.whittle(&["minimize"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let out = env.whittle(&["no-such-command"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_whittle"))
         .args(["--config", "/nonexistent/whittle.json", "sessions"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
 }
 
 #[test]
@@ -33,7 +33,7 @@ fn sessions_and_analyze_list_without_servers() {
         stdout(&out)
     );
     let out = env.whittle(&["analyze", "../etc"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn doctor_checks_the_app_and_the_capture() {
 
     let out = env.whittle(&["doctor", "--package", "com.example.missing"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_eq!(out.status.code(), Some(4), "{text}");
     assert!(
         text.contains("PROBLEM  app      com.example.missing is not installed on sim-1"),
         "{text}"
@@ -98,7 +98,7 @@ fn doctor_checks_the_app_and_the_capture() {
 fn doctor_json_gives_the_checks_as_data() {
     let env = Env::fast(&[]);
     let out = env.whittle(&["doctor", "--package", "com.example.missing", "--json"]);
-    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    assert_eq!(out.status.code(), Some(4), "{}", stdout(&out));
     let report = json_out(&out);
     let checks = report["checks"].as_array().unwrap();
     let mobile = checks
@@ -134,7 +134,7 @@ fn doctor_says_when_adb_is_missing_with_a_fix() {
     });
     let out = env.whittle(&["doctor"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert_eq!(out.status.code(), Some(3), "{text}");
     assert!(
         text.contains("PROBLEM  adb      (phone) /nonexistent/adb not found"),
         "{text}"

@@ -104,6 +104,6 @@ fn an_unknown_level_is_a_configuration_error() {
     set_masking(&env, json!({"level": "paranoid"}));
     checkout_session(&env);
     let out = env.whittle(&["minimize", CHECKOUT]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("paranoid"), "{}", stderr(&out));
 }

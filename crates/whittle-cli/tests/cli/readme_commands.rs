@@ -1,11 +1,12 @@
-//! Every command block of README.md that runs `whittle`, run verbatim by `sh` in a copy
-//! of the demo laid out as a source checkout (`demo/`, and `target/debug/` holding the
-//! built `whittle` and `whittle-servers`, so the default config is the copy's
+//! Every command block of README.md, then of docs/cli.md (the terminal's manual the
+//! README points to), that runs `whittle`, run verbatim by `sh` in a copy of the demo
+//! laid out as a source checkout (`demo/`, and `target/debug/` holding the built
+//! `whittle` and `whittle-servers`, so the default config is the copy's
 //! `demo/whittle.json` and `whittle` on PATH is the built binary): each must exit 0.
 //!
 //! What is not run, and why, is the table `SKIPPED`: a `sh` block line it does not match
-//! is run, so a new README command is run by this test unless it is added there with
-//! its reason. A placeholder (`<session_id …>`, `<evidence_session>`) is what the README
+//! is run, so a new command in either file is run by this test unless it is added there
+//! with its reason. A placeholder (`<session_id …>`, `<evidence_session>`) is what the README
 //! tells the reader to fill in: the id the previous commands printed.
 //!
 //! The copy's simulated shop launches and acts without delay (`timing` zeroed in its
@@ -16,7 +17,12 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-/// Lines of the README's `sh` blocks this test does not run: (how the line starts, why).
+/// The documents whose `sh` blocks are run, in order (ids printed by one are used by the
+/// next's placeholders).
+const DOCUMENTS: &[&str] = &["README.md", "docs/cli.md"];
+
+/// Lines of the documents' `sh` blocks this test does not run: (how the line starts,
+/// why).
 const SKIPPED: &[(&str, &str)] = &[
     (
         "./scripts/run-demo",
@@ -172,12 +178,22 @@ impl Printed {
 }
 
 #[test]
-fn every_whittle_command_of_the_readme_runs_verbatim_on_the_demo() {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let lines = sh_lines(&readme);
+fn every_whittle_command_of_the_readme_and_the_cli_manual_runs_verbatim_on_the_demo() {
+    let lines: Vec<(&str, usize, String)> = DOCUMENTS
+        .iter()
+        .flat_map(|doc| {
+            let text = std::fs::read_to_string(repo_root().join(doc)).unwrap();
+            let lines = sh_lines(&text);
+            assert!(
+                lines.iter().any(|(_, l)| l.contains("whittle minimize")),
+                "{doc}'s command blocks were found"
+            );
+            lines.into_iter().map(move |(n, l)| (*doc, n, l))
+        })
+        .collect();
     assert!(
-        lines.iter().any(|(_, l)| l.contains("whittle import")),
-        "the README's command blocks were found"
+        lines.iter().any(|(_, _, l)| l.contains("whittle import")),
+        "the manual's import commands were found"
     );
     let root = checkout();
     let bin_dir = root.path().join("target/debug");
@@ -189,13 +205,13 @@ fn every_whittle_command_of_the_readme_runs_verbatim_on_the_demo() {
     .unwrap();
     let mut printed = Printed::default();
     let mut ran = 0;
-    for (n, line) in &lines {
+    for (doc, n, line) in &lines {
         if let Some(why) = skip_reason(line) {
-            eprintln!("README line {n}: skipped `{line}`: {why}");
+            eprintln!("{doc} line {n}: skipped `{line}`: {why}");
             continue;
         }
         let command = printed.fill(line);
-        eprintln!("README line {n}: running `{command}`");
+        eprintln!("{doc} line {n}: running `{command}`");
         let out = Command::new("sh")
             .arg("-c")
             .arg(&command)
@@ -212,13 +228,13 @@ fn every_whittle_command_of_the_readme_runs_verbatim_on_the_demo() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.success(),
-            "README line {n}: `{command}` exited {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+            "{doc} line {n}: `{command}` exited {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
             out.status.code()
         );
         printed.learn(&stdout);
         ran += 1;
     }
-    assert!(ran >= 5, "only {ran} README commands ran");
+    assert!(ran >= 5, "only {ran} commands ran");
     assert!(
         root.path().join("exports").is_dir(),
         "`whittle export … --out exports` wrote its bundle where the README says"

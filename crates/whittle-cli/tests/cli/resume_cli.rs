@@ -95,6 +95,13 @@ fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journa
         .iter()
         .filter(|a| a["outcome"]["kind"] == "replayed")
         .count() as u64;
+    // Issue 41: the killed run counts the attempts its journal holds, not 0, in
+    // `whittle runs` (and its JSON) and `whittle sessions` alike.
+    let runs = env.whittle_json(&["runs", SESSION, "--json"]);
+    let run = &runs["crashes"][0]["runs"][0];
+    assert_eq!(run["outcome"], "interrupted", "{runs}");
+    assert_eq!(run["attempts"], json!(kept), "{runs}");
+    assert!(line.contains(&format!("  {kept} attempts")), "{line}");
     let before_resume = launches_per_capture(&evidence);
     assert_eq!(before_resume.len(), 1);
     // At most the replay in flight was lost.
@@ -160,7 +167,7 @@ fn a_resume_of_a_changed_session_is_refused_with_the_difference_named() {
     assert_ne!(std::fs::read_to_string(&crashes).unwrap(), text);
 
     let out = env.whittle(&["minimize", "--resume", &id]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
         err.contains(&format!("the files of session {SESSION} changed")),
@@ -178,9 +185,9 @@ fn a_resume_of_a_changed_session_is_refused_with_the_difference_named() {
 
     // --resume with a session, or without anything, is a usage error.
     let out = env.whittle(&["minimize", SESSION, "--resume", &id]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let out = env.whittle(&["minimize"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 
 /// Issue 30: deleting a live run's `run.lock` (and making it again) lets no second
@@ -212,7 +219,7 @@ fn a_live_run_whose_lock_file_is_deleted_refuses_a_second_process() {
         child.try_wait().unwrap().is_none(),
         "the run went on meanwhile (else the refusal proves nothing)"
     );
-    assert_exit(&second, 1);
+    assert_exit(&second, 3);
     assert!(
         streams(&second).contains("still going on"),
         "{}",
@@ -256,7 +263,7 @@ fn an_interrupted_run_superseded_by_a_newer_approval_is_not_resumed() {
 
     let journal = std::fs::read(evidence.join("journal.jsonl")).unwrap();
     let out = env.whittle(&["minimize", "--resume", &id, "--approve"]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     assert!(
         stderr(&out).contains(&format!(
             "{newer}, a newer run of the same crash, was approved since"

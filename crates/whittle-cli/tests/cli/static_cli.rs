@@ -1,5 +1,5 @@
 //! Sessions that may not be replayed live (not Android, or less than half of the path
-//! replayable) get the analyzer's static suggestion, low confidence, exit 1 — and the
+//! replayable) get the analyzer's static suggestion, low confidence, exit 3 (refused) — and the
 //! device is never touched: no evidence session, no launch, no capture.
 
 use crate::common;
@@ -8,7 +8,7 @@ use common::*;
 use serde_json::{json, Value};
 
 /// Any launch, capture or screenshot answers garbage: a run that touched the device
-/// would fail (exit 3) instead of ending with a static suggestion.
+/// would fail (exit 4) instead of ending with a static suggestion.
 const DEVICE_TRAPS: [&str; 6] = [
     "--fault",
     "garbage=mobile_launch_app",
@@ -33,7 +33,7 @@ fn assert_static(env: &Env, session: &str, reason: &str) {
     let before = env.session_names();
     let out = env.whittle(&["minimize", session, "--approve"]);
     let text = stdout(&out);
-    assert_exit(&out, 1);
+    assert_exit(&out, 3);
     assert!(
         text.contains("Static suggestion only, low confidence"),
         "{text}"
@@ -54,7 +54,7 @@ fn assert_static(env: &Env, session: &str, reason: &str) {
         .exists());
 
     let out = env.whittle(&["minimize", session, "--json"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let j = json_out(&out);
     assert_eq!(j["status"], "static", "{j}");
     assert_eq!(j["confidence"], "low");
@@ -108,7 +108,7 @@ fn the_device_traps_do_fail_a_live_run() {
     let env = Env::fast(&DEVICE_TRAPS);
     checkout_session(&env);
     let out = env.whittle(&["minimize", CHECKOUT, "--json"]);
-    assert_exit(&out, 3);
+    assert_exit(&out, 4);
     let j = json_out(&out);
     assert_ne!(j["status"], "static", "{j}");
 }

@@ -1,15 +1,15 @@
 //! An imported command as Whittle's step: the allowlisted `notes.replay` fields the
 //! plan reads (see `plan::record`), the human `action` text, and where it came from.
 //! A typed value judged private (`privacy.rs`) is not written at all: the step is marked
-//! `input_redacted`, as a recorder would have, so neither the session nor an export
-//! ever holds it.
+//! `input_redacted`, as a recorder would have (and `input_withheld` when it was withheld
+//! in doubt), so neither the session nor an export ever holds it.
 
 use serde_json::{json, Map, Value};
 
 use super::format::FlowFormat;
-use super::privacy::typed_value_is_private;
+use super::privacy::{typed_value_storage, FieldFacts, Storage};
 use crate::model::{Step, StepResult};
-use crate::plan::{MaestroSelector, FOCUSED_KEY};
+use crate::plan::{ActionKind, LocatorGap, MaestroSelector, FOCUSED_KEY};
 use crate::sensitive::looks_sensitive_text;
 use crate::session::clip_untrusted;
 
@@ -97,11 +97,26 @@ pub enum ImportedAction {
     Unsupported {
         what: String,
     },
+    /// A tap, long press or typing (`kind`) on an element the flow tells apart only by
+    /// what Whittle's locators cannot say (`gap`): kept, never replayed on `element`
+    /// alone, and a typed value never stored.
+    Unlocatable {
+        kind: ActionKind,
+        element: Option<ElementKey>,
+        gap: LocatorGap,
+    },
+    /// Typing a Maestro variable's value that Whittle does not know: `variable` names
+    /// the variable that has none, or is empty when the text is computed by JavaScript.
+    InputUnknown {
+        element: Option<ElementKey>,
+        variable: String,
+    },
 }
 
 impl ImportedAction {
-    /// The `notes.replay` object for this action.
-    pub fn replay_json(&self) -> Value {
+    /// The `notes.replay` object for this action; `field` is what the flow says of the
+    /// field a value is typed into.
+    pub fn replay_json(&self, field: FieldFacts) -> Value {
         match self {
             ImportedAction::Launch => json!({ "action_type": "launch" }),
             ImportedAction::Tap { element } | ImportedAction::LongPress { element } => {
@@ -131,12 +146,37 @@ impl ImportedAction {
                 }
                 if let Some(value) = value {
                     let key = key.as_deref().unwrap_or("");
-                    if typed_value_is_private(key, value, *private) {
-                        replay.insert("input_redacted".into(), json!(true));
-                    } else {
-                        replay.insert("input_value".into(), json!(value));
+                    match typed_value_storage(key, value, *private, field) {
+                        Storage::Kept => {
+                            replay.insert("input_value".into(), json!(value));
+                        }
+                        Storage::Private => {
+                            replay.insert("input_redacted".into(), json!(true));
+                        }
+                        Storage::Withheld => {
+                            replay.insert("input_redacted".into(), json!(true));
+                            replay.insert("input_withheld".into(), json!(true));
+                        }
                     }
                 }
+                Value::Object(replay)
+            }
+            ImportedAction::Unlocatable { kind, element, gap } => {
+                let mut replay = Map::new();
+                replay.insert("action_type".into(), json!(kind.as_str()));
+                if let Some(element) = element {
+                    element.insert_into(&mut replay);
+                }
+                replay.insert("locator_gap".into(), json!(gap));
+                Value::Object(replay)
+            }
+            ImportedAction::InputUnknown { element, variable } => {
+                let mut replay = Map::new();
+                replay.insert("action_type".into(), json!("input_text"));
+                if let Some(element) = element {
+                    element.insert_into(&mut replay);
+                }
+                replay.insert("input_unknown".into(), json!(variable));
                 Value::Object(replay)
             }
             ImportedAction::PressButton { button } => {
@@ -175,8 +215,28 @@ impl ImportedAction {
             } => {
                 format!("type into {}", element(e))
             }
-            ImportedAction::InputText { element: None, .. } => {
+            ImportedAction::InputText { element: None, .. }
+            | ImportedAction::InputUnknown { element: None, .. } => {
                 "type into the focused field".to_owned()
+            }
+            ImportedAction::InputUnknown {
+                element: Some(e), ..
+            } => format!("type into {}", element(e)),
+            ImportedAction::Unlocatable { kind, element: e, gap } => {
+                let verb = match kind {
+                    ActionKind::LongPress => "long-press",
+                    ActionKind::InputText => "type into",
+                    _ => "tap",
+                };
+                let target = e.as_ref().map_or_else(|| "an element".to_owned(), element);
+                match gap {
+                    LocatorGap::ListPosition { position, list } => {
+                        format!("{verb} {target} in list item {position} of {list}")
+                    }
+                    LocatorGap::Ancestors { ancestors } => {
+                        format!("{verb} {target} in {ancestors}")
+                    }
+                }
             }
             ImportedAction::PressButton { button } => format!("press {button}"),
             ImportedAction::Unsupported { what } => what.clone(),
@@ -196,6 +256,8 @@ pub struct ImportedStep {
     /// person reads for a step Whittle does not replay.
     pub source: Option<String>,
     pub action: ImportedAction,
+    /// What the flow says of the field a value is typed into (`privacy.rs`).
+    pub field: FieldFacts,
 }
 
 impl ImportedStep {
@@ -221,7 +283,7 @@ impl ImportedStep {
         if let Some(line) = self.line {
             source.insert("line".into(), json!(line));
         }
-        let notes = json!({ "replay": self.action.replay_json(), "import": source });
+        let notes = json!({ "replay": self.action.replay_json(self.field), "import": source });
         Step {
             index,
             ts: Some(ts.to_owned()),
@@ -245,6 +307,7 @@ mod tests {
             command: "cmd".into(),
             source: None,
             action,
+            field: FieldFacts::Silent,
         }
         .to_step(index, "2026-05-14T16:03:54Z", FlowFormat::Maestro)
     }

@@ -190,3 +190,129 @@ fn values_the_user_marks_private_stay_private() {
     robo.mark_private(&["Jane Doe".into()]);
     assert!(stored_private(&robo, "ref Jane Doe"));
 }
+
+/// The hint a password field shows, in 24 languages and 14 scripts: each marks what is
+/// typed under it private, whether a Robo script gives it as `hintText` or a Maestro flow
+/// taps the field by it. The phrases are AOSP's lock-screen prompts and labels.
+const PASSWORD_HINTS: &[(&str, &str)] = &[
+    ("tr", "Şifre"),
+    ("tr", "Şifrenizi girin"),
+    ("de", "Passwort eingeben"),
+    ("fr", "Mot de passe"),
+    ("es", "Contraseña"),
+    ("pt", "Senha"),
+    ("it", "Password"),
+    ("nl", "Wachtwoord"),
+    ("pl", "Hasło"),
+    ("cs", "Heslo"),
+    ("sv", "Lösenord"),
+    ("fi", "Salasana"),
+    ("hu", "Jelszó"),
+    ("ro", "Parolă"),
+    ("id", "Kata sandi"),
+    ("vi", "Mật khẩu"),
+    ("ru", "Введите пароль"),
+    ("uk", "Пароль"),
+    ("bg", "Парола"),
+    ("el", "Κωδικός πρόσβασης"),
+    ("he", "סיסמה"),
+    ("ar", "كلمة المرور"),
+    ("fa", "گذرواژه"),
+    ("hi", "पासवर्ड"),
+    ("bn", "পাসওয়ার্ড"),
+    ("ta", "கடவுச்சொல்"),
+    ("th", "รหัสผ่าน"),
+    ("ka", "პაროლი"),
+    ("hy", "Գաղտնաբառ"),
+    ("am", "የይለፍ ቃል"),
+    ("zh-CN", "密码"),
+    ("zh-TW", "密碼"),
+    ("ja", "パスワード"),
+    ("ko", "비밀번호"),
+];
+
+#[test]
+fn a_password_hint_in_any_language_keeps_the_value_private() {
+    let languages: std::collections::BTreeSet<&str> =
+        PASSWORD_HINTS.iter().map(|(lang, _)| *lang).collect();
+    assert!(languages.len() >= 20, "{}", languages.len());
+    let mut wrong = Vec::new();
+    for (lang, hint) in PASSWORD_HINTS {
+        let hint_json = serde_json::to_string(hint).unwrap();
+        let robo = format!(r#"[{{"hintText": {hint_json}}}]"#);
+        let robo = Box::leak(robo.into_boxed_str());
+        for field in [Field::Robo(robo), Field::MaestroText(hint)] {
+            // A value no word list would call private on its own.
+            if !stored_private(&import(&field, "sunshine"), "sunshine") {
+                wrong.push(format!("{lang} {hint:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "stored in clear: {wrong:?}");
+}
+
+#[test]
+fn in_doubt_a_value_is_withheld_unless_it_is_obviously_harmless() {
+    // Esperanto is in no word list: only the value's look decides.
+    let unknown = Field::Robo(r#"[{"hintText": "Pasvorto", "resourceId": "com.x:id/f1"}]"#);
+    for value in ["pass123", "qa_7", "test.com", "4821", "sesame-42"] {
+        let flow = import(&unknown, value);
+        assert!(stored_private(&flow, value), "{value}");
+        let stored = flow.steps[1].to_step(2, "t", flow.format);
+        assert!(stored.notes.contains("\"input_withheld\":true"), "{value}");
+    }
+    for value in ["espresso", "Jane Doe", "table 42 for Ada", "3", ""] {
+        assert!(!stored_private(&import(&unknown, value), value), "{value:?}");
+    }
+    // A fact that the field is plain keeps the value: an input type without a password
+    // variation (text, number), or a field named for contact data.
+    for plain in [
+        r#"[{"resourceId": "com.x:id/f1", "inputType": 1}]"#,
+        r#"[{"resourceId": "com.x:id/f1", "inputType": "0x2"}]"#,
+        r#"[{"resourceId": "com.x:id/f1", "inputType": "textCapWords|textNoSuggestions"}]"#,
+        r#"[{"resourceId": "com.x:id/phone"}]"#,
+    ] {
+        assert!(!stored_private(&import(&Field::Robo(plain), "user123"), "user123"), "{plain}");
+    }
+}
+
+#[test]
+fn a_password_input_type_is_a_fact_whatever_the_words() {
+    for (input_type, private) in [
+        ("129", true),             // TEXT | VARIATION_PASSWORD
+        ("\"0x91\"", true),        // TEXT | VISIBLE_PASSWORD
+        ("225", true),             // TEXT | WEB_PASSWORD
+        ("18", true),              // NUMBER | NUMBER_PASSWORD
+        ("\"numberPassword\"", true),
+        ("\"textPassword|textNoSuggestions\"", true),
+        ("33", false),             // TEXT | EMAIL_ADDRESS
+        ("2", false),              // NUMBER
+        ("0", false),              // TYPE_NULL says nothing: "espresso" is harmless
+    ] {
+        let descriptors =
+            format!(r#"[{{"resourceId": "com.x:id/field", "inputType": {input_type}}}]"#);
+        let field = Field::Robo(Box::leak(descriptors.into_boxed_str()));
+        assert_eq!(
+            stored_private(&import(&field, "espresso"), "espresso"),
+            private,
+            "{input_type}"
+        );
+    }
+}
+
+#[test]
+fn a_maestro_variable_named_for_a_secret_keeps_its_value_private() {
+    let yaml = b"appId: com.x\n---\n- tapOn: Continue\n- inputText: ${PASSWORD}\n- inputText: ${QUERY}\n";
+    let vars = [("PASSWORD", "espresso"), ("QUERY", "espresso")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let flow = maestro::parse_with("v.yaml", yaml, &vars).unwrap();
+    let notes: Vec<String> = flow
+        .steps
+        .iter()
+        .map(|s| s.to_step(1, "t", flow.format).notes)
+        .collect();
+    assert!(notes[1].contains("input_redacted") && !notes[1].contains("espresso"));
+    assert!(notes[2].contains("\"input_value\":\"espresso\""), "{}", notes[2]);
+}

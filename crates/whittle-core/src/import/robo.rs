@@ -6,15 +6,21 @@
 //!
 //! What becomes what (each action's first element descriptor names its target; Robo's
 //! other descriptors are its ancestors, which `tap_element` cannot check):
+//! - When the script targets one key (id, text, description) under different ancestors
+//!   (their ids differ), the ancestors are what tells those elements apart: every such
+//!   action is kept and skipped with its ancestors in words, never a tap on the key
+//!   alone that could land on the other element.
 //! - `VIEW_CLICKED`, `LIST_ITEM_CLICKED` → tap by `resourceId`, else `text`, else
 //!   `contentDescription`, else only a class (not replayable); OCR `visionText` is text.
 //! - Inside a list (a descriptor with a `recyclerViewChildPosition` or
 //!   `adapterViewChildPosition`), an id names every item alike: the target is tapped by
 //!   its `text` or `contentDescription`, and without them the step is kept and skipped,
-//!   its words naming the position and the list, never replayed on the bare id.
+//!   its reason naming the position and the list, never replayed on the bare id.
 //! - `VIEW_TEXT_CHANGED` → typing `replacementText` into the target (by `resourceId`,
 //!   else `contentDescription`: a field's `text` is what was typed, not its name); the
-//!   descriptors' facts about the field feed the privacy decision (`privacy.rs`).
+//!   descriptors' facts about the field (`inputType`, `hintText`, class, description,
+//!   the nearest ancestors' names, a masked text) feed the privacy decision
+//!   (`privacy.rs`).
 //! - `PRESSED_BACK` (and the recorder's `PRESSED_BACK_EMULATOR_28`) → BACK;
 //!   `GO_HOME` → HOME.
 //! - every other event type is kept as a step Whittle does not replay, and so is every
@@ -26,11 +32,16 @@
 
 mod model;
 
-use super::privacy::{is_masked_text, names_a_secret};
-use super::{
-    checked_text, ElementKey, FlowFormat, ImportError, ImportProblem, ImportedAction, ImportedFlow,
-    ImportedStep, MAX_FLOW_STEPS,
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::privacy::{
+    input_type_of, is_masked_text, names_a_secret, names_contact_data, InputTypeFact,
 };
+use super::{
+    checked_text, ElementKey, FieldFacts, FlowFormat, ImportError, ImportProblem, ImportedAction,
+    ImportedFlow, ImportedStep, MAX_FLOW_STEPS,
+};
+use crate::plan::{ActionKind, LocatorGap};
 use model::{Action, Descriptor, EventType, Script};
 
 /// `__%APP_PACKAGE_NAME%__`, replaced by the app's package when it is known.
@@ -65,7 +76,13 @@ pub fn parse_for(
         command: "(Robo launches the app)".into(),
         source: None,
         action: ImportedAction::Launch,
+        field: FieldFacts::Silent,
     }];
+    let fill = |s: &str| match package {
+        Some(p) => s.replace(PACKAGE_TEMPLATE, p),
+        None => s.to_owned(),
+    };
+    let told_apart = told_apart_by_ancestors(&scripts, &fill);
     let mut n = 0usize;
     for script in &scripts {
         let conditional_script = script.condition_words();
@@ -88,12 +105,13 @@ pub fn parse_for(
                 (Some(words), _, _) => unsupported(&format!("{} {words}", action.event.name())),
                 (None, true, _) => unsupported(&format!("conditional {}", action.event.name())),
                 (None, false, true) => unsupported(&format!("optional {}", action.event.name())),
-                (None, false, false) => map_action(action, package),
+                (None, false, false) => map_action(action, &fill, &told_apart),
             };
             steps.push(ImportedStep {
                 line,
                 command: action.event.name().to_owned(),
                 source: None,
+                field: field_facts(&action.elements),
                 action: mapped,
             });
         }
@@ -177,26 +195,47 @@ fn unsupported(what: &str) -> ImportedAction {
     }
 }
 
-fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
-    let fill = |s: &str| match package {
-        Some(p) => s.replace(PACKAGE_TEMPLATE, p),
-        None => s.to_owned(),
-    };
+fn map_action(
+    action: &Action,
+    fill: &dyn Fn(&str) -> String,
+    told_apart: &BTreeSet<String>,
+) -> ImportedAction {
     let target = action.elements.first();
-    let in_list = list_place(&action.elements, &fill);
+    let in_list = list_place(&action.elements, fill);
+    // The same key elsewhere under other ancestors: the key alone names either element.
+    let ancestors_gap = |element: &Option<ElementKey>| {
+        element
+            .as_ref()
+            .filter(|key| told_apart.contains(&key.to_key()))
+            .map(|_| LocatorGap::Ancestors {
+                ancestors: crate::session::clip_untrusted(
+                    &ancestor_ids(&action.elements, fill).join(" in "),
+                    120,
+                ),
+            })
+    };
     match action.event {
         EventType::ViewClicked | EventType::ListItemClicked | EventType::ViewLongClicked => {
             let long = action.event == EventType::ViewLongClicked;
+            let kind = if long {
+                ActionKind::LongPress
+            } else {
+                ActionKind::Tap
+            };
             let element = match (target, &action.vision_text) {
-                (Some(d), _) if d.has_regex() => return unsupported("click by a regex descriptor"),
+                (Some(d), _) if d.has_regex() => match d.case_insensitive_text() {
+                    // What Whittle's own Robo export writes for a Maestro text.
+                    Some(key) => Some(key),
+                    None => return unsupported("click by a regex descriptor"),
+                },
                 (Some(d), _) => match &in_list {
                     // A list item's id is shared by its siblings: only what it shows
                     // tells it apart, and Whittle's ui tools cannot say "the Nth item".
                     Some(place) => match d.shown_key() {
                         Some(key) => Some(key),
-                        None => return place.skipped(if long { "long press" } else { "tap" }),
+                        None => return place.skipped(kind),
                     },
-                    None => d.click_key(&fill),
+                    None => d.click_key(fill),
                 },
                 (None, Some(text)) if action.match_index.unwrap_or(0) == 0 && !text.is_empty() => {
                     Some(ElementKey::Text(text.clone()))
@@ -207,6 +246,9 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
                 }
                 _ => None,
             };
+            if let Some(gap) = ancestors_gap(&element) {
+                return ImportedAction::Unlocatable { kind, element, gap };
+            }
             match element {
                 Some(element) if long => ImportedAction::LongPress { element },
                 Some(element) => ImportedAction::Tap { element },
@@ -216,13 +258,23 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
         EventType::ViewTextChanged => match (target, &in_list) {
             (Some(d), _) if d.has_regex() => unsupported("text change by a regex descriptor"),
             (Some(d), Some(place)) if nonempty(&d.content_description).is_none() => {
-                place.skipped("type into")
+                place.skipped(ActionKind::InputText)
             }
-            _ => ImportedAction::InputText {
-                element: target.and_then(|d| d.field_key(&fill)),
-                value: action.replacement_text.clone(),
-                private: field_is_private(&action.elements),
-            },
+            _ => {
+                let element = target.and_then(|d| d.field_key(fill));
+                match ancestors_gap(&element) {
+                    Some(gap) => ImportedAction::Unlocatable {
+                        kind: ActionKind::InputText,
+                        element,
+                        gap,
+                    },
+                    None => ImportedAction::InputText {
+                        element,
+                        value: action.replacement_text.clone(),
+                        private: field_is_private(&action.elements),
+                    },
+                }
+            }
         },
         EventType::PressedBack | EventType::PressedBackEmulator28 => ImportedAction::PressButton {
             button: "BACK".into(),
@@ -234,28 +286,104 @@ fn map_action(action: &Action, package: Option<&str>) -> ImportedAction {
     }
 }
 
-/// What a Robo script says of a text field beyond its key: the widget's class (a
-/// `PasswordEditText`, an `OtpView`), its description, the ids and descriptions of its
-/// two nearest ancestors (a `TextInputLayout` wraps its field in a frame, so the
-/// layout that names it is the second), and a text of mask characters only, which is
-/// what a password field shows. Farther ancestors (a card, a form) name a region,
-/// not this field, so they are not read.
+/// What a Robo script says of a text field beyond its key: its input type (a password
+/// variation), its hint, the widget's class (a `PasswordEditText`, an `OtpView`), its
+/// description, the ids, descriptions and hints of its two nearest ancestors (a
+/// `TextInputLayout` wraps its field in a frame, so the layout that names it is the
+/// second), and a text of mask characters only, which is what a password field shows.
+/// Farther ancestors (a card, a form) name a region, not this field, so they are not
+/// read.
 fn field_is_private(elements: &[Descriptor]) -> bool {
     let Some(target) = elements.first() else {
         return false;
     };
-    let ancestors = elements.iter().skip(1).take(2);
-    let names = [&target.class_name, &target.content_description]
-        .into_iter()
-        .chain(ancestors.flat_map(|a| [&a.resource_id, &a.content_description]))
-        .filter_map(|n| nonempty(n));
-    names_a_secret(names) || nonempty(&target.text).is_some_and(is_masked_text)
+    target.input_type.as_ref().map(input_type_of) == Some(InputTypeFact::Password)
+        || names_a_secret(field_names(elements))
+        || nonempty(&target.text).is_some_and(is_masked_text)
 }
 
-/// Where a target sits in a list: its item's position, the list and the item.
+/// Whether the script says the field is a plain one: an input type without a password
+/// variation, or a name (id, hint, description) that says contact data.
+fn field_facts(elements: &[Descriptor]) -> FieldFacts {
+    let Some(target) = elements.first() else {
+        return FieldFacts::Silent;
+    };
+    let plain_type = target.input_type.as_ref().map(input_type_of) == Some(InputTypeFact::Plain);
+    let contact = names_contact_data(
+        [&target.resource_id, &target.hint_text, &target.content_description]
+            .into_iter()
+            .filter_map(nonempty),
+    );
+    if plain_type || contact {
+        FieldFacts::Plain
+    } else {
+        FieldFacts::Silent
+    }
+}
+
+/// The names of a field that say what it holds (see [`field_is_private`]).
+fn field_names(elements: &[Descriptor]) -> impl Iterator<Item = &str> {
+    let own = elements
+        .first()
+        .into_iter()
+        .flat_map(|t| [&t.class_name, &t.content_description, &t.hint_text]);
+    let ancestors = elements
+        .iter()
+        .skip(1)
+        .take(2)
+        .flat_map(|a| [&a.resource_id, &a.content_description, &a.hint_text]);
+    own.chain(ancestors).filter_map(nonempty)
+}
+
+/// The ids of a target's ancestors, nearest first, by the part after their last `/`.
+fn ancestor_ids(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Vec<String> {
+    elements
+        .iter()
+        .skip(1)
+        .filter_map(|a| nonempty(&a.resource_id))
+        .map(|id| {
+            let id = fill(id);
+            id.rsplit('/').next().unwrap_or(&id).to_owned()
+        })
+        .collect()
+}
+
+/// The keys the script targets under ancestors with different ids: for those, the
+/// ancestors are what tells one element from the other (a card's `container` in the
+/// cast list and in the "known for" list).
+fn told_apart_by_ancestors(
+    scripts: &[Script],
+    fill: &dyn Fn(&str) -> String,
+) -> BTreeSet<String> {
+    let mut chains: BTreeMap<String, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for action in scripts.iter().flat_map(|s| &s.actions) {
+        let Some(target) = action.elements.first() else {
+            continue;
+        };
+        let key = match action.event {
+            EventType::ViewClicked | EventType::ListItemClicked | EventType::ViewLongClicked => {
+                target.click_key(fill)
+            }
+            EventType::ViewTextChanged => target.field_key(fill),
+            _ => None,
+        };
+        if let Some(key) = key {
+            chains
+                .entry(key.to_key())
+                .or_default()
+                .insert(ancestor_ids(&action.elements, fill));
+        }
+    }
+    chains
+        .into_iter()
+        .filter(|(_, chains)| chains.len() > 1)
+        .map(|(key, _)| key)
+        .collect()
+}
+
+/// Where a target sits in a list: its item's position and the list.
 struct ListPlace {
-    target: String,
-    item: Option<String>,
+    target: Option<ElementKey>,
     position: i64,
     list: String,
 }
@@ -271,19 +399,22 @@ fn list_place(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Option<
         .iter()
         .enumerate()
         .find(|(_, d)| d.list_position().is_some())?;
-    let target = elements.first().and_then(name).unwrap_or_default();
+    let target = elements.first().and_then(|d| {
+        nonempty(&d.resource_id)
+            .map(|id| ElementKey::Id(fill(id)))
+            .or_else(|| nonempty(&d.class_name).map(|c| ElementKey::Class(c.to_owned())))
+    });
     // Ancestors in the target's package are named by their `id/…` part alone, so the
     // words keep every id within the step's length.
-    let package = target.split_once(":id/").map(|(p, _)| format!("{p}:"));
+    let package = match &target {
+        Some(ElementKey::Id(id)) => id.split_once(":id/").map(|(p, _)| format!("{p}:")),
+        _ => None,
+    };
     let short = |id: String| match &package {
         Some(p) => id.strip_prefix(p.as_str()).map(str::to_owned).unwrap_or(id),
         None => id,
     };
     Some(ListPlace {
-        item: Some(at)
-            .filter(|&i| i > 0)
-            .and_then(|_| name(item))
-            .map(short),
         position: item.list_position()?,
         list: elements
             .get(at + 1)
@@ -296,17 +427,14 @@ fn list_place(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Option<
 impl ListPlace {
     /// The step kept and skipped: Whittle cannot replay "the Nth item of that list",
     /// and a tap on the bare id would hit whichever item comes first.
-    fn skipped(&self, verb: &str) -> ImportedAction {
-        let item = match &self.item {
-            Some(item) => format!(" ({item})"),
-            None => String::new(),
-        };
-        let what = format!(
-            "{verb} {} in list item {}{item} of {}",
-            self.target, self.position, self.list
-        );
-        ImportedAction::Unsupported {
-            what: crate::session::clip_untrusted(&what, 160),
+    fn skipped(&self, kind: ActionKind) -> ImportedAction {
+        ImportedAction::Unlocatable {
+            kind,
+            element: self.target.clone(),
+            gap: LocatorGap::ListPosition {
+                position: u32::try_from(self.position).unwrap_or(u32::MAX),
+                list: crate::session::clip_untrusted(&self.list, 100),
+            },
         }
     }
 }
@@ -319,6 +447,29 @@ impl Descriptor {
             .or_else(|| {
                 nonempty(&self.content_description).map(|l| ElementKey::Label(l.to_owned()))
             })
+    }
+
+    /// A `textRegex` of the form `(?i)<plain text>` and nothing else to match: the
+    /// case-insensitive text Whittle's Robo export writes for a Maestro text selector,
+    /// read back as that selector.
+    fn case_insensitive_text(&self) -> Option<ElementKey> {
+        let pattern = self.text_regex.as_deref()?.strip_prefix("(?i)")?;
+        let others = [
+            &self.resource_id,
+            &self.resource_id_regex,
+            &self.text,
+            &self.content_description,
+            &self.content_description_regex,
+        ];
+        let plain = !pattern.is_empty()
+            && pattern
+                .chars()
+                .all(|c| c.is_alphanumeric() || " _-:/.".contains(c));
+        (plain && others.iter().all(|o| nonempty(o).is_none())).then(|| ElementKey::Maestro {
+            by_id: false,
+            pattern: pattern.to_owned(),
+            selector: Default::default(),
+        })
     }
 
     fn has_regex(&self) -> bool {

@@ -23,10 +23,11 @@
 mod job;
 mod predict;
 mod scheduler;
+mod tree;
 
 #[cfg(test)]
 mod props;
 
 pub use job::{Job, Settled};
-pub use predict::Predictor;
+pub use predict::{Guess, Predictor};
 pub use scheduler::Scheduler;

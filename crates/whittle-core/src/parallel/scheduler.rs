@@ -1,8 +1,9 @@
 //! The streaming scheduler: a pure state machine between the reducer and N devices.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 use super::predict::{predicted_outcome, Predictor};
+use super::tree::{verdict_of, GuessTree, Node, Slot};
 use super::{Job, Settled};
 use crate::engine::{EngineSnapshot, ReplayOutcome, ReplayRequest, Request, SearchResult};
 use crate::strategy::Reducer;
@@ -15,37 +16,23 @@ use crate::strategy::Reducer;
 pub struct Scheduler {
     real: Box<dyn Reducer + Send>,
     predictor: Predictor,
-    /// The jobs in flight or finished but not yet consumed, each the request the real
-    /// reducer will make once every earlier one is consumed with the outcome assumed
-    /// for it: `chain[0]` is the real reducer's own request.
-    chain: VecDeque<Link>,
-    /// Jobs still running whose chain broke before them: wasted when they report.
+    /// The jobs in flight or finished but not yet consumed: the root is the real
+    /// reducer's own request, each other node the request it makes once the nodes
+    /// above are consumed with the verdicts the path assumes.
+    tree: GuessTree,
+    /// Jobs still running whose branch was cut: wasted when they report.
     doomed: BTreeMap<u32, Job>,
     /// Jobs settled since the last `take_settled`, in the order they settled.
     settled: Vec<Settled>,
     /// Speculative replays that ran and were not used; never more than `speculation_limit`.
     wasted: u32,
     speculation_limit: u32,
-}
-
-/// One job of the chain.
-#[derive(Debug, Clone)]
-struct Link {
-    job: Job,
-    /// Its outcome, once its device reported it.
-    result: Option<ReplayOutcome>,
-    /// The outcome the next link was speculated on (set when a next link is made).
-    assumed: Option<ReplayOutcome>,
-    /// Attempt numbers to skip once this link is consumed: the doomed jobs dispatched
-    /// after it, so the real reducer numbers its next request after them.
-    skip_after: u32,
-}
-
-impl Link {
-    /// What the reducer will record for this link, as far as is known now.
-    fn known_outcome(&self) -> Option<&ReplayOutcome> {
-        self.result.as_ref().or(self.assumed.as_ref())
-    }
+    /// The highest attempt number handed out (0 before the first): jobs are numbered
+    /// in the order they are handed out, and the real reducer skips the numbers of the
+    /// jobs it does not use before it asks for the next one it does.
+    handed_out: u32,
+    /// TEMPORARY experiment knobs.
+    pub knobs: [f64; 4],
 }
 
 impl Scheduler {
@@ -56,11 +43,13 @@ impl Scheduler {
         Scheduler {
             real,
             predictor: Predictor::default(),
-            chain: VecDeque::new(),
+            tree: GuessTree::default(),
             doomed: BTreeMap::new(),
             settled: Vec::new(),
             wasted: 0,
             speculation_limit,
+            handed_out: 0,
+            knobs: [0.0; 4],
         }
     }
 
@@ -72,10 +61,12 @@ impl Scheduler {
     }
 
     /// Up to `free` new jobs, one per free device: the reducer's own request when none
-    /// is in flight, then requests further down the chain on predicted outcomes. Never
-    /// more than the budget allows (counting the chain in flight), never more
-    /// speculative jobs than the speculation limit has left (counting every one that
-    /// might still be wasted), and none once the search is done.
+    /// is in flight, then guesses, the likeliest to be used first (see [`GuessTree`]).
+    /// Never a guess deeper than the budget allows (counting the jobs above it), never
+    /// more speculative jobs than the speculation limit has left (counting every one
+    /// that might still be wasted), and none once the search is done. A dispatch
+    /// depends only on what the scheduler was told before, not on `free` beyond how
+    /// many it hands out, so a resume that replays it with that number gets the same jobs.
     pub fn dispatch(&mut self, free: usize) -> Vec<Job> {
         let mut jobs = Vec::new();
         if free == 0 {
@@ -84,164 +75,194 @@ impl Scheduler {
         let budget_left = usize::try_from(self.real.budget_left()).unwrap_or(usize::MAX);
         let at_risk = u64::from(self.wasted)
             + self.doomed.len() as u64
-            + self.chain.len().saturating_sub(1) as u64;
+            + self.tree.len().saturating_sub(1) as u64;
         let mut speculation_left = u64::from(self.speculation_limit).saturating_sub(at_risk);
-        if self.chain.is_empty() {
+        if self.tree.is_empty() {
             if budget_left == 0 {
                 return jobs;
             }
-            let first = match self.real.next_request() {
-                Request::Replay(request) => request,
-                Request::Done(_) => return jobs,
+            let Some(request) = self.real_request(self.handed_out.saturating_add(1)) else {
+                return jobs;
             };
-            let job = self.job(first, false);
-            self.chain.push_back(link(job.clone()));
+            let occurrence = self.real.verdicts_for(&request.candidate);
+            let job = job(request, false, occurrence);
+            self.handed_out = job.attempt;
+            self.tree.plant(job.clone(), self.real.current().to_vec());
             jobs.push(job);
         }
-        if jobs.len() == free || speculation_left == 0 || self.chain.len() >= budget_left {
-            return jobs;
-        }
-        let (mut clone, mut overlay) = self.ahead();
-        while jobs.len() < free && speculation_left > 0 && self.chain.len() < budget_left {
-            let last = self.chain.back_mut().expect("the chain is not empty here");
-            let outcome = match &last.result {
-                Some(outcome) => outcome.clone(),
-                None => {
-                    let request = request_of(&last.job);
-                    let guess = self.predictor.predict(&request, clone.current(), &overlay);
-                    predicted_outcome(guess)
-                }
+        while jobs.len() < free && speculation_left > 0 {
+            let Some(slot) = self.best_slot(budget_left) else {
+                break;
             };
-            let _ = clone.next_request();
-            if let Some(reproduced) = reproduced(&outcome) {
-                overlay.insert(last.job.candidate.clone(), reproduced);
+            let pressure = 1.0 - (speculation_left as f64 / budget_left.max(1) as f64).min(1.0);
+            let threshold = (self.knobs[0] * pressure).max(self.knobs[1]);
+            if slot.used < threshold {
+                break;
             }
-            clone.record(outcome.clone());
-            clone.skip_unconsumed(last.skip_after);
-            let request = match clone.next_request() {
-                Request::Replay(next) => next,
-                Request::Done(_) => break,
+            let Some((request, current, occurrence)) = self.ask_after(slot.parent, slot.verdict)
+            else {
+                // The search ends there: remember it, and look for another place.
+                if let Some(parent) = self.tree.get_mut(slot.parent) {
+                    parent.ends[usize::from(slot.verdict)] = true;
+                }
+                continue;
             };
-            // Only now is anything speculated on it: a dispatch that adds nothing
-            // leaves the scheduler as it was (a resume replays dispatches exactly).
-            last.assumed = Some(outcome);
-            let job = self.job(request, true);
-            self.chain.push_back(link(job.clone()));
+            let mut job = job(request, true, occurrence);
+            job.attempt = self.handed_out.saturating_add(1);
+            self.handed_out = job.attempt;
+            self.tree
+                .graft(slot.parent, slot.verdict, job.clone(), current);
             jobs.push(job);
             speculation_left -= 1;
         }
         jobs
     }
 
-    /// A clone of the real reducer advanced through the chain on what is known of each
-    /// link (its outcome, else the one assumed for it), stopping before the last link's
-    /// outcome is recorded, with the chain's verdicts by candidate.
-    fn ahead(&self) -> (Box<dyn Reducer + Send>, HashMap<Vec<u32>, bool>) {
+    /// The real reducer's request, numbered `attempt` (the numbers of jobs it will not
+    /// use are skipped first); `None` when it is done.
+    fn real_request(&mut self, attempt: u32) -> Option<ReplayRequest> {
+        let Request::Replay(request) = self.real.next_request() else {
+            return None;
+        };
+        if request.attempt >= attempt {
+            return Some(request);
+        }
+        self.real.skip_unconsumed(attempt - request.attempt);
+        match self.real.next_request() {
+            Request::Replay(request) => Some(request),
+            Request::Done(_) => None,
+        }
+    }
+
+    /// The place to grow the tree: the likeliest to be used, then the shallowest, then
+    /// the oldest parent (a total order, so a dispatch is deterministic).
+    fn best_slot(&self, budget_left: usize) -> Option<Slot> {
+        let predictor = &self.predictor;
+        self.tree
+            .slots(|node, overlay| {
+                predictor
+                    .guess(&request_of(&node.job), &node.current, overlay)
+                    .p_reproduced()
+            })
+            .into_iter()
+            // A job at depth d is used after d others: only while the budget lasts.
+            .filter(|slot| slot.depth < budget_left)
+            .map(|mut slot| {
+                let g = if self.knobs[2] > 0.0 { self.knobs[2] } else { 1.0 };
+                let d = if self.knobs[3] > 0.0 { slot.running } else { slot.depth };
+                slot.used *= g.powi(d as i32);
+                slot
+            })
+            .min_by(|a, b| {
+                b.used
+                    .total_cmp(&a.used)
+                    .then(a.depth.cmp(&b.depth))
+                    .then(a.parent.cmp(&b.parent))
+                    .then(b.verdict.cmp(&a.verdict))
+            })
+    }
+
+    /// What a clone of the real reducer asks once the nodes from the root down to
+    /// `parent` are consumed with what is known of each (its outcome, else the verdict
+    /// the path assumes) and `parent` gets `verdict`: the request, the clone's current
+    /// candidate, and how many verdicts that candidate will have had before it. `None`
+    /// when the search asks nothing more there.
+    fn ask_after(&self, parent: u32, verdict: bool) -> Option<(ReplayRequest, Vec<u32>, usize)> {
+        let path = self.tree.path(parent);
+        let verdicts = self.tree.verdicts_along(&path, verdict);
         let mut clone = self.real.boxed_clone();
-        let mut overlay = HashMap::new();
-        let before_last = self.chain.len().saturating_sub(1);
-        for link in self.chain.iter().take(before_last) {
-            let outcome = link
-                .known_outcome()
-                .cloned()
-                .expect("every link but the last has an outcome assumed");
+        let mut outcomes = Vec::with_capacity(path.len());
+        for (at, &assumed) in path.iter().zip(&verdicts) {
+            let node = self.tree.get(*at)?;
+            let outcome = match &node.result {
+                Some(outcome) => outcome.clone(),
+                None => predicted_outcome(assumed),
+            };
             let _ = clone.next_request();
-            if let Some(reproduced) = reproduced(&outcome) {
-                overlay.insert(link.job.candidate.clone(), reproduced);
-            }
-            clone.record(outcome);
-            clone.skip_unconsumed(link.skip_after);
+            clone.record(outcome.clone());
+            outcomes.push((node.job.candidate.clone(), outcome));
         }
-        (clone, overlay)
+        let Request::Replay(request) = clone.next_request() else {
+            return None;
+        };
+        let earlier = outcomes
+            .iter()
+            .filter(|(candidate, outcome)| {
+                *candidate == request.candidate && verdict_of(outcome).is_some()
+            })
+            .count();
+        let occurrence = self.real.verdicts_for(&request.candidate) + earlier;
+        Some((request, clone.current().to_vec(), occurrence))
     }
 
-    /// A job for `request` at the end of the chain, numbered by how many verdicts its
-    /// candidate will have had before it once the chain before it is consumed.
-    fn job(&self, request: ReplayRequest, speculative: bool) -> Job {
-        let before = self.real.verdicts_for(&request.candidate)
-            + self
-                .chain
-                .iter()
-                .filter(|l| l.job.candidate == request.candidate)
-                .count();
-        Job {
-            attempt: request.attempt,
-            phase: request.phase,
-            candidate: request.candidate,
-            speculative,
-            occurrence: u32::try_from(before).unwrap_or(u32::MAX),
-        }
-    }
-
-    /// Reports the outcome of one dispatched job, in any order. The chain's finished
-    /// prefix is consumed at once; an outcome other than the one the chain assumed
-    /// dooms the links that no longer follow from it. Unknown attempts are ignored.
+    /// Reports the outcome of one dispatched job, in any order. The tree's finished
+    /// root is consumed at once, and the path below it as far as it is finished; the
+    /// guesses that assumed another outcome of this job are cut.
     pub fn complete(&mut self, attempt: u32, outcome: ReplayOutcome) {
         if let Some(job) = self.doomed.remove(&attempt) {
             self.waste(job, outcome);
             return;
         }
-        let Some(at) = self.chain.iter().position(|l| l.job.attempt == attempt) else {
+        let Some(node) = self.tree.get_mut(attempt) else {
             return;
         };
-        let link = &mut self.chain[at];
-        if link.result.is_some() {
+        if node.result.is_some() {
             return;
         }
-        let broke = link.assumed.as_ref().is_some_and(|a| *a != outcome);
-        link.result = Some(outcome);
-        if broke {
-            self.cut_where_the_chain_breaks();
-        }
-        self.consume_finished_prefix();
+        node.result = Some(outcome.clone());
+        self.prune(attempt, verdict_of(&outcome));
+        self.consume_finished_root();
     }
 
-    /// Walks a clone of the real reducer along the chain on what is known; from the
-    /// first link it would not ask for, the rest is doomed. Their numbers are skipped
-    /// right after the last link that stands, as the real reducer will do.
-    fn cut_where_the_chain_breaks(&mut self) {
-        let mut clone = self.real.boxed_clone();
-        let mut keep = self.chain.len();
-        for (at, link) in self.chain.iter().enumerate() {
-            let asks = matches!(clone.next_request(), Request::Replay(ref r) if *r == request_of(&link.job));
-            if !asks {
-                keep = at;
-                break;
-            }
-            match link.known_outcome() {
-                Some(outcome) => {
-                    clone.record(outcome.clone());
-                    clone.skip_unconsumed(link.skip_after);
-                }
-                None => break,
-            }
-        }
-        self.doom_from(keep);
-    }
-
-    /// Dooms the chain from `keep` on: finished jobs are wasted now, the others when
-    /// they report.
-    fn doom_from(&mut self, keep: usize) {
-        if keep >= self.chain.len() {
+    /// Cuts the guesses below a finished node that assumed another outcome. A lone
+    /// guess on the wrong verdict is kept when the search asks the very same job on
+    /// the right one (only its own guesses are cut).
+    fn prune(&mut self, attempt: u32, verdict: Option<bool>) {
+        let Some(node) = self.tree.get(attempt) else {
             return;
-        }
-        let cut: Vec<Link> = self.chain.drain(keep..).collect();
-        // Their own numbers, and those they were to skip (jobs doomed earlier).
-        let skipped = cut.iter().fold(0u32, |n, link| {
-            n.saturating_add(1).saturating_add(link.skip_after)
-        });
-        match self.chain.back_mut() {
-            Some(last) => {
-                last.skip_after = last.skip_after.saturating_add(skipped);
-                last.assumed = None;
+        };
+        let children = node.children;
+        let Some(verdict) = verdict else {
+            for child in children.iter().flatten() {
+                let cut = self.tree.cut(*child);
+                self.doom(cut);
             }
-            None => self.real.skip_unconsumed(skipped),
+            return;
+        };
+        let Some(wrong) = children[usize::from(!verdict)] else {
+            return;
+        };
+        if children[usize::from(verdict)].is_none() && self.same_job_either_way(attempt, verdict, wrong) {
+            let cut = self.tree.move_child(attempt, !verdict);
+            self.doom(cut);
+        } else {
+            let cut = self.tree.cut(wrong);
+            self.doom(cut);
         }
-        for link in cut {
-            match link.result {
-                Some(outcome) => self.waste(link.job, outcome),
+    }
+
+    /// Whether the search asks the job `child` (guessed on the other verdict of
+    /// `parent`) when `parent` gets `verdict`.
+    fn same_job_either_way(&self, parent: u32, verdict: bool, child: u32) -> bool {
+        let Some(child) = self.tree.get(child) else {
+            return false;
+        };
+        self.ask_after(parent, verdict)
+            .is_some_and(|(request, _, occurrence)| {
+                request.phase == child.job.phase
+                    && request.candidate == child.job.candidate
+                    && u32::try_from(occurrence).ok() == Some(child.job.occurrence)
+            })
+    }
+
+    /// Jobs whose branch was cut: finished ones are wasted now, the others when they
+    /// report.
+    fn doom(&mut self, nodes: Vec<Node>) {
+        for node in nodes {
+            match node.result {
+                Some(outcome) => self.waste(node.job, outcome),
                 None => {
-                    self.doomed.insert(link.job.attempt, link.job);
+                    self.doomed.insert(node.job.attempt, node.job);
                 }
             }
         }
@@ -260,25 +281,32 @@ impl Scheduler {
         });
     }
 
-    /// Feeds the chain's finished links to the reducer in order, each the very request
-    /// it makes (the chain is cut where it would not be, so this always holds; should
-    /// it not, the rest is doomed rather than a verdict recorded for another request).
-    fn consume_finished_prefix(&mut self) {
-        while self.chain.front().is_some_and(|l| l.result.is_some()) {
-            let request = request_of(&self.chain[0].job);
-            let asks = matches!(self.real.next_request(), Request::Replay(ref r) if *r == request);
-            if !asks {
-                self.doom_from(0);
+    /// Feeds finished roots to the reducer, each the very request it makes (the tree
+    /// is cut where it would not be, so this always holds; should it not, the whole
+    /// tree is doomed rather than a verdict recorded for another request).
+    fn consume_finished_root(&mut self) {
+        loop {
+            let Some(root) = self.tree.root() else {
+                return;
+            };
+            let Some(outcome) = root.result.clone() else {
+                return;
+            };
+            let expected = request_of(&root.job);
+            if self.real_request(expected.attempt).as_ref() != Some(&expected) {
+                let all = self.tree.clear();
+                self.doom(all);
                 return;
             }
-            let link = self.chain.pop_front().expect("checked above");
-            let outcome = link.result.expect("checked above");
+            let Some((root, cut)) = self.tree.pop_root(verdict_of(&outcome)) else {
+                return;
+            };
+            self.doom(cut);
             self.predictor
-                .learn(&request, self.real.current(), &outcome);
+                .learn(&expected, self.real.current(), &outcome);
             self.real.record(outcome.clone());
-            self.real.skip_unconsumed(link.skip_after);
             self.settled.push(Settled {
-                job: link.job,
+                job: root.job,
                 outcome,
                 consumed: true,
             });
@@ -289,7 +317,7 @@ impl Scheduler {
     /// the reducer reached, exactly as on one device. Wasted replays never touch it,
     /// not even its flags: they are reported apart ([`Scheduler::wasted`]).
     pub fn is_done(&mut self) -> Option<SearchResult> {
-        if !self.chain.is_empty() || !self.doomed.is_empty() {
+        if !self.tree.is_empty() || !self.doomed.is_empty() {
             return None;
         }
         match self.real.next_request() {
@@ -298,9 +326,14 @@ impl Scheduler {
         }
     }
 
+    /// TEMPORARY debug.
+    pub fn debug_parent(&self, attempt: u32) -> Option<(u32, bool)> {
+        self.tree.get(attempt).and_then(|n| n.parent)
+    }
+
     /// Jobs dispatched and not yet reported.
     pub fn in_flight(&self) -> usize {
-        self.chain.iter().filter(|l| l.result.is_none()).count() + self.doomed.len()
+        self.tree.running() + self.doomed.len()
     }
 
     /// Speculative replays that ran but whose verdicts were not used (not in the budget).
@@ -320,20 +353,13 @@ impl Scheduler {
     }
 }
 
-fn link(job: Job) -> Link {
-    Link {
-        job,
-        result: None,
-        assumed: None,
-        skip_after: 0,
-    }
-}
-
-fn reproduced(outcome: &ReplayOutcome) -> Option<bool> {
-    match outcome {
-        ReplayOutcome::Reproduced => Some(true),
-        ReplayOutcome::NotReproduced { .. } => Some(false),
-        _ => None,
+fn job(request: ReplayRequest, speculative: bool, occurrence: usize) -> Job {
+    Job {
+        attempt: request.attempt,
+        phase: request.phase,
+        candidate: request.candidate,
+        speculative,
+        occurrence: u32::try_from(occurrence).unwrap_or(u32::MAX),
     }
 }
 

@@ -18,7 +18,7 @@ use super::legacy::{
 };
 use super::locator::Strategy;
 use super::maestro_match::MaestroPattern;
-use super::record::{InputValue, SelectorField, StepRecord};
+use super::record::{GapField, InputValue, SelectorField, StepRecord};
 use super::skip::SkipReason;
 use super::types::{
     Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan, ReplayStep,
@@ -118,11 +118,26 @@ fn count(n: usize) -> u32 {
 /// The seed's order: redaction and sensitivity first, then launch, then the three
 /// replayable forms.
 fn decide(step: &Step, record: &StepRecord, key: &KeyStrategy) -> Decision {
+    if record.input_withheld {
+        return Decision::Skip(SkipReason::InputWithheld);
+    }
     if record.input_redacted {
         return Decision::Skip(SkipReason::InputRedacted);
     }
     if is_sensitive(step, record) {
         return Decision::Skip(SkipReason::Sensitive);
+    }
+    // A tap on the key alone could land on another element the flow told apart.
+    let element = record.element_key.as_deref().unwrap_or("");
+    match &record.locator_gap {
+        GapField::Absent => {}
+        GapField::Read(gap) => return Decision::Skip(gap.reason(element)),
+        GapField::Unreadable => {
+            return Decision::Skip(SkipReason::AncestorsNeeded {
+                element: clip_untrusted(element, 60),
+                ancestors: String::new(),
+            })
+        }
     }
     match record.action_type.as_deref() {
         Some(ACTION_LAUNCH) => Decision::Setup,
@@ -153,6 +168,11 @@ fn decide(step: &Step, record: &StepRecord, key: &KeyStrategy) -> Decision {
                 Decision::Replay(ReplayAction::InputText {
                     strategy,
                     value: Redacted::new(value.clone()),
+                })
+            }
+            (Ok(_), None) if record.input_unknown.is_some() => {
+                Decision::Skip(SkipReason::UnknownInput {
+                    variable: clip_untrusted(record.input_unknown.as_deref().unwrap_or(""), 40),
                 })
             }
             (Ok(_), _) => Decision::Skip(SkipReason::MissingInputValue),

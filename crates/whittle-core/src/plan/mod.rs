@@ -3,7 +3,9 @@
 //!
 //! Sources of a step's replay data, in order (see `record`):
 //! 1. New format: `notes` is a JSON object whose `replay` object carries the allowlisted
-//!    fields `action_type`, `element_key`, `input_value`, `button`, `input_redacted`.
+//!    fields `action_type`, `element_key`, `input_value`, `button`, `input_redacted`
+//!    (with `input_withheld`, `input_unknown`, `locator_gap`, `maestro`, `stop_app` from
+//!    imported flows).
 //!    When it exists, element key, input value and button come only from it; only a
 //!    missing `action_type` falls back to the legacy reading of `action`.
 //! 2. Legacy (no `replay` object): see `legacy` for the accepted text forms.
@@ -17,6 +19,7 @@ mod describe;
 mod element;
 pub mod element_match;
 mod error;
+mod gap;
 mod key;
 mod legacy;
 mod locator;
@@ -28,6 +31,7 @@ mod types;
 pub use build::build_plan;
 pub use describe::{StepWords, TargetWords};
 pub use error::PlanError;
+pub use gap::LocatorGap;
 pub use key::{UnstableKeyKind, FOCUSED_KEY};
 pub use locator::{By, MaestroSelector, Strategy};
 pub use skip::SkipReason;

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::model::Step;
 
+use super::gap::LocatorGap;
 use super::legacy;
 use super::locator::MaestroSelector;
 
@@ -31,6 +32,22 @@ pub(crate) struct StepRecord {
     pub maestro: SelectorField,
     /// `notes.replay.stop_app` of a relaunch: `false` keeps a running app.
     pub stop_app: bool,
+    /// `notes.replay.input_withheld`: an import did not store the value in doubt.
+    pub input_withheld: bool,
+    /// `notes.replay.input_unknown`: the variable whose value the flow types and Whittle
+    /// does not know ("" for a script's result).
+    pub input_unknown: Option<String>,
+    /// `notes.replay.locator_gap`: what the flow tells its element apart by that no
+    /// locator can say. Present but unreadable still means the key alone is not enough.
+    pub locator_gap: GapField,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum GapField {
+    #[default]
+    Absent,
+    Read(LocatorGap),
+    Unreadable,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -94,6 +111,13 @@ fn from_replay(replay: &Map<String, Value>, action: &str) -> StepRecord {
                 .map_or(SelectorField::Unreadable, SelectorField::Read),
         },
         stop_app: replay.get("stop_app") != Some(&Value::Bool(false)),
+        input_withheld: replay.get("input_withheld").is_some_and(is_truthy),
+        input_unknown: text("input_unknown"),
+        locator_gap: match replay.get("locator_gap") {
+            None | Some(Value::Null) => GapField::Absent,
+            Some(value) => serde_json::from_value(value.clone())
+                .map_or(GapField::Unreadable, GapField::Read),
+        },
     }
 }
 
@@ -121,5 +145,6 @@ fn from_legacy(step: &Step) -> StepRecord {
         input_redacted: false,
         maestro: SelectorField::Absent,
         stop_app: true,
+        ..StepRecord::default()
     }
 }

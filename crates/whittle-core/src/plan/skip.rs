@@ -24,6 +24,26 @@ pub enum SkipReason {
     /// The step's Maestro selector cannot be matched as Maestro would (a regular
     /// expression only Java's engine evaluates, or a selector Whittle cannot read).
     SelectorNotEvaluable,
+    /// An imported flow typed a value that no fact says is private or plain, and that is
+    /// not obviously harmless: it was not stored.
+    InputWithheld,
+    /// The flow types a variable's value and the variable has none (`variable` empty:
+    /// the text is computed by JavaScript Whittle does not run).
+    UnknownInput {
+        variable: String,
+    },
+    /// The flow finds its element only by its position in a list.
+    ListPosition {
+        element: String,
+        position: u32,
+        list: String,
+    },
+    /// The flow tells its element apart from others with the same key only by its
+    /// ancestors (`ancestors` empty when the session does not say which).
+    AncestorsNeeded {
+        element: String,
+        ancestors: String,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -59,6 +79,42 @@ impl fmt::Display for SkipReason {
             SkipReason::SelectorNotEvaluable => f.write_str(
                 "Its Maestro selector cannot be matched here as Maestro matches it (a regular \
                  expression only Java's engine evaluates), so Whittle does not guess.",
+            ),
+            SkipReason::InputWithheld => f.write_str(
+                "Whittle did not keep the text typed here: nothing about its field says \
+                 whether it is private, and it is not obviously harmless. Whittle never \
+                 replays or guesses it.",
+            ),
+            SkipReason::UnknownInput { variable } if variable.is_empty() => f.write_str(
+                "The text to type is computed by the flow's JavaScript, which Whittle does \
+                 not run.",
+            ),
+            SkipReason::UnknownInput { variable } => write!(
+                f,
+                "The text to type is the variable {variable}, which has no value: import \
+                 the flow again with -e {variable}=… to replay it."
+            ),
+            SkipReason::ListPosition {
+                element,
+                position,
+                list,
+            } => write!(
+                f,
+                "The script finds “{element}” only by its position in a list (item \
+                 {position} of {list}), which Whittle cannot replay yet: a tap on it alone \
+                 could land on another item."
+            ),
+            SkipReason::AncestorsNeeded { element, ancestors } if ancestors.is_empty() => {
+                write!(
+                    f,
+                    "The flow tells “{element}” apart from others with the same name only \
+                     by where it sits, which Whittle cannot replay yet."
+                )
+            }
+            SkipReason::AncestorsNeeded { element, ancestors } => write!(
+                f,
+                "The script tells “{element}” apart from others with the same name only \
+                 by its ancestors ({ancestors}), which Whittle cannot replay yet."
             ),
             SkipReason::UnsupportedButton { button } => write!(
                 f,

@@ -12,6 +12,7 @@ mod engine_baseline_tries;
 mod engine_budget;
 mod engine_example;
 mod engine_properties;
+mod import_corpus_privacy;
 mod inspect_properties;
 mod inspect_real_dumps;
 mod plan_inputs;

@@ -256,7 +256,14 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, ReportError> {
             })
         }
     };
-    text.lines()
+    // A last line without its newline was cut off mid-write (the process or the disk
+    // died): it was never recorded, and `append` cuts it off before the next line.
+    let whole = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    whole
+        .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
@@ -269,13 +276,61 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, ReportError> {
         .collect()
 }
 
-/// Appends one complete line; existing bytes are never rewritten.
+/// Appends one complete line; whole lines already there are never rewritten. A last line
+/// cut off mid-write is cut away first, so the new line never joins it into a damaged
+/// line in the middle of the file (what a resumed run would otherwise leave).
 fn append(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
+        .read(true)
         .open(path)
         .map_err(ReportError::io(path))?;
+    let whole = whole_lines_len(&mut file).map_err(ReportError::io(path))?;
+    if file.metadata().map_err(ReportError::io(path))?.len() > whole {
+        file.set_len(whole).map_err(ReportError::io(path))?;
+    }
     file.write_all(bytes).map_err(ReportError::io(path))?;
     file.sync_data().map_err(ReportError::io(path))
+}
+
+/// The length of `file` up to and including its last newline.
+fn whole_lines_len(file: &mut fs::File) -> io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let mut end = len;
+    let mut buf = [0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let chunk = &mut buf[..usize::try_from(end - start).unwrap_or(0)];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|b| *b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod torn_line_tests {
+    use super::*;
+
+    #[test]
+    fn a_line_cut_off_mid_write_is_never_read_and_cut_away_before_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.jsonl");
+        let line = |i: u32| {
+            let step = serde_json::json!({"index": i, "action": "tap", "result": "ok"});
+            format!("{step}\n")
+        };
+        std::fs::write(&path, format!("{}{}", line(1), r#"{"index": 2, "act"#)).unwrap();
+        let read: Vec<u32> = read_steps(&path).unwrap().iter().map(|s| s.index).collect();
+        assert_eq!(read, [1], "the torn line was never recorded");
+        append(&path, line(2).as_bytes()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{}{}", line(1), line(2)));
+        let read: Vec<u32> = read_steps(&path).unwrap().iter().map(|s| s.index).collect();
+        assert_eq!(read, [1, 2]);
+    }
 }

@@ -102,18 +102,24 @@ pub fn robo_script(input: &ExportInput) -> String {
 
 /// The element as a Robo descriptor, when Robo can name it: Robo compares exact values,
 /// so a Maestro pattern is written only when it is plain text with no narrowing, and the
-/// focused field (which Robo cannot name) not at all.
+/// focused field (which Robo cannot name) not at all. Maestro matches a text ignoring
+/// case ("add to CART" taps "Add to cart"), so its text is written as Robo's
+/// `textRegex` with the same flag, `(?i)`: plain text means the same to Java's regular
+/// expressions (a `.` matches any character in both), and Whittle's Robo import reads
+/// it back as that Maestro text.
 pub fn robo_descriptor(strategy: &Strategy) -> Option<Value> {
+    let value = &strategy.value;
     if let Some(selector) = &strategy.maestro {
-        let plain = strategy
-            .value
+        let plain = value
             .chars()
             .all(|c| c.is_alphanumeric() || " _-:/.".contains(c));
         if !plain || *selector != Default::default() {
             return None;
         }
+        if strategy.by == By::Text {
+            return Some(json!({ "textRegex": format!("(?i){value}") }));
+        }
     }
-    let value = &strategy.value;
     match strategy.by {
         By::Identifier => Some(json!({ "resourceId": value })),
         By::Text => Some(json!({ "text": value })),
@@ -130,4 +136,51 @@ fn left_out(description: &str, strategy: &Strategy) -> String {
         "its Maestro selector has no Robo equivalent"
     };
     format!("  // {description}: left for the human ({why}).")
+}
+
+#[cfg(test)]
+mod tests {
+    use whittle_core::plan::MaestroSelector;
+
+    use super::*;
+
+    fn maestro_text(value: &str, selector: MaestroSelector) -> Strategy {
+        Strategy {
+            maestro: Some(selector),
+            ..Strategy::new(By::Text, value)
+        }
+    }
+
+    #[test]
+    fn a_maestro_text_stays_case_insensitive_and_reads_back_as_itself() {
+        let written = robo_descriptor(&maestro_text("add to CART", Default::default()));
+        assert_eq!(written, Some(json!({ "textRegex": "(?i)add to CART" })));
+        let script = format!(
+            r#"[{{"eventType": "VIEW_CLICKED", "elementDescriptors": [{}]}}]"#,
+            written.unwrap()
+        );
+        let back = whittle_core::import::robo::parse("s.json", script.as_bytes()).unwrap();
+        assert_eq!(
+            back.steps[1].action,
+            whittle_core::import::ImportedAction::Tap {
+                element: whittle_core::import::ElementKey::Maestro {
+                    by_id: false,
+                    pattern: "add to CART".into(),
+                    selector: Default::default(),
+                }
+            }
+        );
+        // Whittle's own texts are exact, and so is Robo's `text`.
+        assert_eq!(
+            robo_descriptor(&Strategy::new(By::Text, "Add to cart")),
+            Some(json!({ "text": "Add to cart" }))
+        );
+        // A pattern or a narrowed selector has no Robo equivalent: left for the human.
+        assert_eq!(robo_descriptor(&maestro_text("Add.*", Default::default())), None);
+        let second = MaestroSelector {
+            index: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(robo_descriptor(&maestro_text("Add", second)), None);
+    }
 }

@@ -5,7 +5,7 @@
 //! trusts the files beyond showing them: a badge is a summary, never an action. The
 //! app's session view and `whittle mcp`'s `past_runs` tool both list them from here.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -15,7 +15,7 @@ use whittle_core::model::{Confidence, Crash, Sidecar, SIDECAR_FILE};
 use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::workspace::{list_sessions, SessionSummary};
 
-use super::{can_resume, read_journal, run_state, RunState};
+use super::{can_resume, read_journal, run_state, JournalContents, RunState};
 use crate::result::{read_result, RunEnd};
 
 /// A sidecar larger than this is not read for badges (it is never that large).
@@ -148,7 +148,12 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
     let state = meta
         .as_ref()
         .map_or(RunState::Ended, |m| run_state(dir, m.status));
-    let discarded = read_journal(dir).is_ok_and(|j| j.discarded.is_some());
+    let journal = read_journal(dir).ok();
+    let discarded = journal.as_ref().is_some_and(|j| j.discarded.is_some());
+    // A run that has not ended (killed, or still going) counts what its journal holds:
+    // its result, if any, is an earlier end's, from before a resume.
+    let journaled = journal.as_ref().map_or(0, journaled_attempts);
+    let ended = state == RunState::Ended;
     // A run that died says so whatever it left behind; one going on is not a past run yet.
     let overriding = match state {
         RunState::Running => Some(PastRunOutcome::Running),
@@ -166,7 +171,7 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
                     .then(|| count(result.minimal_path.len())),
                 confidence: result.rating.confidence,
                 converged: result.converged,
-                attempts: result.attempts,
+                attempts: if ended { result.attempts } else { journaled },
                 ..base
             };
             Some((result.crash_id, run))
@@ -174,7 +179,12 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
         Err(_) => {
             let crash_id = meta?.extra.get("crash_id")?.as_str()?.to_owned();
             let outcome = overriding.unwrap_or(PastRunOutcome::Interrupted);
-            Some((crash_id, PastRun { outcome, ..base }))
+            let run = PastRun {
+                outcome,
+                attempts: journaled,
+                ..base
+            };
+            Some((crash_id, run))
         }
     }
 }
@@ -199,6 +209,18 @@ pub fn approved_runs(workspace: &Path, session_id: &str) -> HashMap<String, Stri
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The attempts a journal recorded with a verdict, each attempt number once (one re-run
+/// by a resume is the same attempt): what a resume would not replay again.
+fn journaled_attempts(journal: &JournalContents) -> u32 {
+    let numbers: HashSet<u32> = journal
+        .attempts
+        .iter()
+        .filter(|a| a.outcome.verdict().is_some())
+        .map(|a| a.attempt)
+        .collect();
+    count(numbers.len())
 }
 
 fn count(n: usize) -> u32 {

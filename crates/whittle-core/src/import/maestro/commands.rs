@@ -2,13 +2,15 @@
 
 use saphyr::MarkedYaml;
 
-use super::env::Variables;
+use super::env::{variable_names, Variables};
 use super::selector::{self, Target};
 use super::yaml::{
     as_bool, flow_text, is_null, key_text, line_of, mapping, scalar_text, sequence, words, Doc,
 };
+use crate::import::privacy::{names_a_secret, names_contact_data};
 use crate::import::{
-    ElementKey, ImportError, ImportProblem, ImportedAction, ImportedStep, MAX_FLOW_STEPS,
+    ElementKey, FieldFacts, ImportError, ImportProblem, ImportedAction, ImportedStep,
+    MAX_FLOW_STEPS,
 };
 use crate::sensitive::looks_sensitive_input;
 
@@ -225,6 +227,7 @@ impl<'a> Commands<'a> {
             line,
             source: Some(flow_text(item)),
             command: name,
+            field: self.field_facts(&action),
             action,
         })
     }
@@ -368,16 +371,33 @@ impl<'a> Commands<'a> {
             ));
         };
         // Maestro types into whichever field has the focus, whatever came before; the
-        // field last named still tells whether what is typed there is private.
-        let value = self.vars.substitute(&text);
+        // field last named and the variables' names still tell whether what is typed
+        // there is private.
+        let Some(value) = self.vars.substitute(&text) else {
+            return Ok(ImportedAction::InputUnknown {
+                element: Some(ElementKey::Focused),
+                variable: self.vars.unknown_in(&text).unwrap_or_default(),
+            });
+        };
+        let field = self.last_named.as_deref();
+        let private = names_a_secret(variable_names(&text))
+            || field.is_some_and(|field| looks_sensitive_input(field, &value));
         Ok(ImportedAction::InputText {
             element: Some(ElementKey::Focused),
-            private: value
-                .as_deref()
-                .zip(self.last_named.as_deref())
-                .is_some_and(|(value, field)| looks_sensitive_input(field, value)),
-            value,
+            value: Some(value),
+            private,
         })
+    }
+
+    /// What the flow says of the field the command at hand types into: a field last
+    /// named for contact data is a plain one (its values are private by their shape).
+    pub fn field_facts(&self, action: &ImportedAction) -> FieldFacts {
+        match (action, self.last_named.as_deref()) {
+            (ImportedAction::InputText { .. }, Some(field)) if names_contact_data([field]) => {
+                FieldFacts::Plain
+            }
+            _ => FieldFacts::Silent,
+        }
     }
 
     fn press_key(

@@ -65,6 +65,26 @@ impl Variables {
         Some(out)
     }
 
+    /// Why `text` cannot be evaluated: the first variable it needs that has no value
+    /// (what `-e NAME=value` would give), or "" when it needs a script's result or an
+    /// expression Whittle does not evaluate. `None` when it can be.
+    pub fn unknown_in(&self, text: &str) -> Option<String> {
+        if self.substitute(text).is_some() {
+            return None;
+        }
+        for expression in expressions(text) {
+            if self.evaluate(expression).is_some() {
+                continue;
+            }
+            let mut operands = expression.split("||").map(str::trim);
+            // All names, none defined: the first is the one to give.
+            if operands.clone().all(|o| self.operand(o) == Some(None)) {
+                return operands.next().map(str::to_owned);
+            }
+        }
+        Some(String::new())
+    }
+
     /// `a || b || "c"`: the first operand that is defined and not empty (JavaScript's
     /// `||` on strings), else the last defined one. Only undefined names: unknown (what
     /// Maestro's script engine prints for `undefined` is not a value to type).
@@ -107,6 +127,32 @@ impl Variables {
     }
 }
 
+/// The names a text's `${…}` read (`${PASSWORD}`, `${USER || "x"}` → PASSWORD, USER):
+/// a variable's name says what its value is, as a field's name does.
+pub(crate) fn variable_names(text: &str) -> Vec<&str> {
+    expressions(text)
+        .flat_map(|e| e.split("||").map(str::trim))
+        .filter(|o| is_variable_name(o))
+        .collect()
+}
+
+/// The inside of each unescaped `${…}` of `text`.
+fn expressions(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || loop {
+        let start = rest.find("${")?;
+        let escaped = rest[..start].ends_with('\\');
+        let after = &rest[start + 2..];
+        if escaped {
+            rest = after;
+            continue;
+        }
+        let end = after.find('}')?;
+        rest = &after[end + 1..];
+        return Some(&after[..end]);
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +189,20 @@ mod tests {
             inline.substitute("${NAME}"),
             None,
             "undefined is not a value"
+        );
+    }
+
+    #[test]
+    fn what_is_unknown_is_named_the_variable_or_a_script() {
+        let v = vars(&[("HOST", "x")], &[("A", "${output.token}")]);
+        assert_eq!(v.unknown_in("${HOST}"), None);
+        assert_eq!(v.unknown_in("user ${NAME}").as_deref(), Some("NAME"));
+        assert_eq!(v.unknown_in("${HOST} ${EMAIL || PHONE}").as_deref(), Some("EMAIL"));
+        assert_eq!(v.unknown_in("${output.token}").as_deref(), Some(""));
+        assert_eq!(v.unknown_in("${A}").as_deref(), Some(""), "defined by a script");
+        assert_eq!(
+            variable_names(r#"${PASSWORD} \${NOT} ${USER || "x"}"#),
+            ["PASSWORD", "USER"]
         );
     }
 

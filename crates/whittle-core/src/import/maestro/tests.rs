@@ -187,10 +187,9 @@ fn public_examples_all_import() {
     assert_eq!(advanced.steps[3].action, unsupported("run script"));
     assert_eq!(
         advanced.steps[4].action,
-        ImportedAction::InputText {
+        ImportedAction::InputUnknown {
             element: Some(ElementKey::Focused),
-            value: None,
-            private: false,
+            variable: String::new(),
         }
     );
 }
@@ -210,13 +209,29 @@ fn env_values_are_substituted() {
             private: false,
         }
     );
+    // The variable with no value is named, with how to give it one.
     assert_eq!(
         flow.steps[2].action,
-        ImportedAction::InputText {
+        ImportedAction::InputUnknown {
             element: Some(ElementKey::Focused),
-            value: None,
-            private: false,
+            variable: "MISSING".into(),
         }
+    );
+    let stored = flow.steps[2].to_step(3, "t", flow.format);
+    let plan = crate::plan::build_plan(&[stored], &[3]).unwrap();
+    let reason = match &plan.steps[0].disposition {
+        crate::plan::Disposition::Skipped { reason } => reason.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        reason,
+        crate::plan::SkipReason::UnknownInput {
+            variable: "MISSING".into()
+        }
+    );
+    assert!(
+        reason.to_string().contains("-e MISSING="),
+        "{reason}"
     );
 }
 
@@ -467,6 +482,13 @@ fn summary(step: &ImportedStep) -> String {
         ),
         ImportedAction::PressButton { button } => format!("press {button}"),
         ImportedAction::Unsupported { what } => format!("skip: {what}"),
+        ImportedAction::InputUnknown { variable, .. } if variable.is_empty() => {
+            "type (a script's result) into the focus".into()
+        }
+        ImportedAction::InputUnknown { variable, .. } => {
+            format!("type ${{{variable}}} (no value) into the focus")
+        }
+        ImportedAction::Unlocatable { .. } => unreachable!("Maestro names no ancestors"),
     }
 }
 
@@ -662,9 +684,9 @@ fn every_fixture_imports_step_by_step() {
         "launch",
         "tap text \"Create account\"",
         "skip: optional tap",
-        "type (unknown) into focused:",
+        "type ${EMAIL} (no value) into the focus",
         "tap text \"Continue\"",
-        "type (unknown) into focused:",
+        "type ${PASSWORD} (no value) into the focus",
         "tap text \"Continue\"",
         "skip: tap with a right of selector",
         "tap text \"Continue\"",
@@ -674,10 +696,10 @@ fn every_fixture_imports_step_by_step() {
         "launch",
         "tap text \"Create account\"",
         "tap text \"Skip for now\"",
-        "type (unknown) into focused:",
+        "type ${NAME} (no value) into the focus",
         "tap id \"com.twitter.android:id/phone_or_email_field\"",
         "tap text \"Use email instead\"",
-        "type (unknown) into focused:",
+        "type ${EMAIL} (no value) into the focus",
         "tap text \"Date of birth\"",
         "long press text \"2021\"",
         "tap text \"Next\"",
@@ -689,7 +711,7 @@ fn every_fixture_imports_step_by_step() {
         "tap id \"org.wikipedia:id/search_container\"",
         "skip: optional tap",
         "skip: run script",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "skip: assert visible",
         "skip: run another flow",
     ]),
@@ -715,7 +737,7 @@ fn every_fixture_imports_step_by_step() {
         "tap id \".*create_account_login_button\"",
         "skip: run script",
         "tap text \"Username\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "tap text \"Password\"",
         "type \"No provided\" into focused: (private)",
         "tap text \"LOG IN\"",
@@ -727,13 +749,13 @@ fn every_fixture_imports_step_by_step() {
         "tap text \"LOG IN.*\"",
         "skip: run script",
         "tap text \"Username\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "tap text \"Password\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "tap text \"Repeat password\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "tap text \"Email.*\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "press BACK",
         "press BACK",
     ]),
@@ -743,7 +765,7 @@ fn every_fixture_imports_step_by_step() {
         "skip: copy text from",
         "tap text \"Explore\"",
         "tap text \"Search Wikipedia\"",
-        "type (unknown) into focused:",
+        "type (a script's result) into the focus",
         "press BACK",
         "press BACK",
     ]),

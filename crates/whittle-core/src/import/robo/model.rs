@@ -92,6 +92,13 @@ pub(super) struct Descriptor {
     pub content_description: Option<String>,
     #[serde(default)]
     pub content_description_regex: Option<String>,
+    /// A text field's hint, as some scripts give it: a fact about the field, not a way
+    /// Robo finds it.
+    #[serde(default)]
+    pub hint_text: Option<String>,
+    /// Android's `inputType` bits (or flag names), when the script gives them.
+    #[serde(default)]
+    pub input_type: Option<serde_json::Value>,
     /// The position among a list's children, by the list's kind; -1 (the recorder's
     /// "not this kind") or absent when not. `groupViewChildPosition`, the position in
     /// an ordinary layout, does not make siblings alike and is read past.

@@ -178,13 +178,39 @@ fn a_list_item_known_only_by_its_position_is_kept_and_skipped() {
     let third = parse("l.json", &list_click(bare, 3)).unwrap();
     assert_eq!(
         second.steps[1].action,
-        unsupported("tap com.x:id/container in list item 2 (id/row) of id/list")
+        ImportedAction::Unlocatable {
+            kind: ActionKind::Tap,
+            element: Some(ElementKey::Id("com.x:id/container".into())),
+            gap: LocatorGap::ListPosition {
+                position: 2,
+                list: "id/list".into()
+            },
+        }
     );
     assert_ne!(second.steps[1].action, third.steps[1].action);
-    let words = second.steps[1].to_step(2, "t", FlowFormat::Robo).action;
+    let stored = second.steps[1].to_step(2, "t", FlowFormat::Robo);
     assert!(
-        words.contains("list item 2") && words.contains("of id/list"),
-        "{words}"
+        stored.action.contains("list item 2") && stored.action.contains("of id/list"),
+        "{}",
+        stored.action
+    );
+    // Skipped because of the position, in words that say so (not "only taps can").
+    let plan = crate::plan::build_plan(&[stored], &[2]).unwrap();
+    let reason = match &plan.steps[0].disposition {
+        crate::plan::Disposition::Skipped { reason } => reason.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        reason,
+        crate::plan::SkipReason::ListPosition {
+            element: "com.x:id/container".into(),
+            position: 2,
+            list: "id/list".into()
+        }
+    );
+    assert!(
+        reason.to_string().contains("position in a list (item 2 of id/list)"),
+        "{reason}"
     );
     // What the item shows tells it apart: tapped by its text, not by the shared id.
     let shown = r#"{"className": "android.widget.TextView", "resourceId": "com.x:id/title", "text": "Red shoes"}"#;
@@ -202,7 +228,14 @@ fn a_list_item_known_only_by_its_position_is_kept_and_skipped() {
     let flow = parse("i.json", item).unwrap();
     assert_eq!(
         flow.steps[1].action,
-        unsupported("tap android:id/text1 in list item 0 of com.x:id/menu")
+        ImportedAction::Unlocatable {
+            kind: ActionKind::Tap,
+            element: Some(ElementKey::Id("android:id/text1".into())),
+            gap: LocatorGap::ListPosition {
+                position: 0,
+                list: "com.x:id/menu".into()
+            },
+        }
     );
     // Outside any list, child positions change nothing.
     let topeka = parse("t.json", &fixture("reference_topeka_descriptors.json")).unwrap();
@@ -217,12 +250,29 @@ fn summary(step: &ImportedStep) -> String {
         ImportedAction::LongPress { element } => format!("long press {}", element.to_key()),
         ImportedAction::Relaunch { stop_app } => format!("relaunch (stop: {stop_app})"),
         ImportedAction::InputText { element, value, .. } => format!(
-            "type {:?} into {}",
+            "type {:?} into {}{}",
             value.as_deref().unwrap_or("?"),
-            element.as_ref().map_or("?".into(), ElementKey::to_key)
+            element.as_ref().map_or("?".into(), ElementKey::to_key),
+            storage(step)
         ),
         ImportedAction::PressButton { button } => format!("press {button}"),
         ImportedAction::Unsupported { what } => format!("skip: {what}"),
+        ImportedAction::Unlocatable { .. } | ImportedAction::InputUnknown { .. } => {
+            let words = step.to_step(2, "t", FlowFormat::Robo).action;
+            format!("skip: {}", words.split_once(": ").map_or(&*words, |(_, w)| w))
+        }
+    }
+}
+
+/// How a typed value is stored: " (private)", " (withheld)", or "" when it is kept.
+fn storage(step: &ImportedStep) -> &'static str {
+    let notes = step.to_step(2, "t", FlowFormat::Robo).notes;
+    if notes.contains("input_withheld") {
+        " (withheld)"
+    } else if notes.contains("input_redacted") {
+        " (private)"
+    } else {
+        ""
     }
 }
 
@@ -232,7 +282,53 @@ fn summary(step: &ImportedStep) -> String {
 fn every_fixture_imports_step_by_step() {
     let topeka = "com.google.samples.apps.topeka:id";
     let expected: Vec<(&str, Vec<String>)> = vec![
+        ("bazz_movies_robo_script.json", {
+            let app = "com.bazz.bazz_movies.debug:id";
+            vec![
+                "launch".into(),
+                format!("tap {app}/tv_guest"),
+                format!("tap {app}/rb_today"),
+                "tap label:Movies".into(),
+                "tap label:TV Series".into(),
+                format!("skip: tap class android.widget.LinearLayout in list item 0 of {app}/rv_popular"),
+                format!("tap {app}/btn_favorite"),
+                format!("tap {app}/btn_watchlist"),
+                // Two cards' `container`, told apart only by the lists they sit in.
+                format!("skip: tap id {app}/container in cv_cast in rv_cast"),
+                format!("skip: tap id {app}/container in cv_cast in rv_known_for"),
+                "press BACK".into(),
+                "press BACK".into(),
+                "press BACK".into(),
+                format!("tap {app}/navigation_my_favorite"),
+                // The same tab under the same tab bar on two screens: not told apart.
+                "tap label:TV Series".into(),
+                format!("tap {app}/navigation_my_watchlist"),
+                "tap label:TV Series".into(),
+                format!("tap {app}/navigation_more"),
+                format!("tap {app}/btn_country_picker"),
+                format!("type \"japan\" into {app}/et_search"),
+                format!("skip: tap class com.google.android.material.card.MaterialCardView in list item 0 of {app}/rv_country"),
+                format!("tap {app}/navigation_home"),
+                "tap label:Featured".into(),
+            ]
+        }),
         ("gist_rohitsurwase_recorded.json", vec!["launch".into(), "tap com.package.name:id/ivNext".into()]),
+        ("guarden_robo_script.json", vec![
+            "launch".into(),
+            "tap label:Başlayalım".into(),
+            "type \"master1234\" into master_password_field (private)".into(),
+            "type \"master1234\" into confirm_password_field (private)".into(),
+            "tap text:Kasayı Oluştur".into(),
+            "tap text:Daha Sonra".into(),
+            "tap text:Web Sifresi Ekle".into(),
+            "type \"Test Sitesi\" into ?".into(),
+            // Nothing says what the field holds, and a run like this could be a secret.
+            "type \"test.com\" into ? (withheld)".into(),
+            "type \"test@user.com\" into ? (private)".into(),
+            // Its only fact is the hint "Şifre" (Turkish: password).
+            "type \"pass123\" into ? (private)".into(),
+            "tap text:Kaydet".into(),
+        ]),
         ("reference_adapterview_child.json", vec!["launch".into(), "tap label:Avatar 6".into()]),
         ("reference_assertions.json", vec!["launch".into(), "skip: assertion".into(), "skip: assertion".into(), "skip: assertion".into()]),
         ("reference_click_variants.json", vec![
@@ -266,19 +362,19 @@ fn every_fixture_imports_step_by_step() {
         ]),
         ("reference_recyclerview_child.json", vec![
             "launch".into(),
-            format!("skip: tap {topeka}/category_title in list item 8 (id/category_item) of id/categories"),
+            format!("skip: tap id {topeka}/category_title in list item 8 of id/categories"),
         ]),
         ("reference_repeated_runs.json", vec!["launch".into(), "press HOME".into()]),
         ("reference_sign_in_actions.json", vec![
             "launch".into(),
-            "type \"user123\" into my.app.package:id/username".into(),
-            "type \"12345\" into my.app.package:id/password".into(),
+            "type \"user123\" into my.app.package:id/username (withheld)".into(),
+            "type \"12345\" into my.app.package:id/password (private)".into(),
             "tap my.app.package:id/login".into(),
         ]),
         ("reference_sign_in_script.json", vec![
             "launch".into(),
-            "type \"user123\" into my.app.package:id/username".into(),
-            "type \"12345\" into my.app.package:id/password".into(),
+            "type \"user123\" into my.app.package:id/username (withheld)".into(),
+            "type \"12345\" into my.app.package:id/password (private)".into(),
             "tap my.app.package:id/login".into(),
         ]),
         ("reference_topeka_descriptors.json", vec![
