@@ -1711,7 +1711,7 @@ field?: string | null; detail: string } |
 /**  The device's lease file cannot be taken (a file-system failure). */
 { kind: "device_lock_failed"; device: string; detail: string } | 
 /**  A step of the plan needs an optional tool the device's ui server does not list. */
-{ kind: "missing_tool"; step: number; action: string; tool: string; server: string; 
+{ kind: "missing_tool"; step: number; action: ActionKind; tool: string; server: string; 
 /**  The configured ui servers that list it. */
 servers_with_it: string[] } | 
 /**  The app to replay is not the crashing process, or is not installed. */
@@ -1763,7 +1763,7 @@ field: string | null; detail: string } |
 /**  The device's lease file cannot be taken (a file-system failure). */
 { kind: "device_lock_failed"; device: string; detail: string } | 
 /**  A step of the plan needs an optional tool the device's ui server does not list. */
-{ kind: "missing_tool"; step: number; action: string; tool: string; server: string; 
+{ kind: "missing_tool"; step: number; action: ActionKind; tool: string; server: string; 
 /**  The configured ui servers that list it. */
 servers_with_it: string[] } | 
 /**  The app to replay is not the crashing process, or is not installed. */
@@ -2200,7 +2200,24 @@ export type SkipReason = { code: "input_redacted" } | { code: "sensitive" } | { 
  *  The step's Maestro selector cannot be matched as Maestro would (a regular
  *  expression only Java's engine evaluates, or a selector Whittle cannot read).
  */
-{ code: "selector_not_evaluable" };
+{ code: "selector_not_evaluable" } | 
+/**
+ *  An imported flow typed a value that no fact says is private or plain, and that is
+ *  not obviously harmless: it was not stored.
+ */
+{ code: "input_withheld" } | 
+/**
+ *  The flow types a variable's value and the variable has none (`variable` empty:
+ *  the text is computed by JavaScript Whittle does not run).
+ */
+{ code: "unknown_input"; variable: string } | 
+/**  The flow finds its element only by its position in a list. */
+{ code: "list_position"; element: string; position: number; list: string } | 
+/**
+ *  The flow tells its element apart from others with the same key only by its
+ *  ancestors (`ancestors` empty when the session does not say which).
+ */
+{ code: "ancestors_needed"; element: string; ancestors: string };
 
 export type SkippedStep = {
 	step: number,

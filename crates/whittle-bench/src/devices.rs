@@ -25,14 +25,6 @@ pub fn simulate_on(
     let devices = devices.max(1);
     let mut scheduler =
         Scheduler::new(strategy.reducer((1..=scenario.steps).collect(), max_replays)?);
-    if let Ok(k) = std::env::var("XKNOBS") {
-        for (i, v) in k.split(',').enumerate() {
-            scheduler.knobs[i] = v.parse().unwrap();
-        }
-    }
-    if let Ok(limit) = std::env::var("XLIMIT") {
-        scheduler = scheduler.with_speculation_limit(limit.parse().unwrap());
-    }
     let oracle = SimOracle::new(scenario, timing);
     let mut replays: Vec<ReplayRecord> = Vec::new();
     // Jobs running: (finishes at, device, attempt), earliest first (ties by device, so
@@ -61,9 +53,6 @@ pub fn simulate_on(
             let device = idle.pop().expect("never more jobs than idle devices");
             // Draws by (candidate, occurrence): the used replays draw as on one device.
             let replay = oracle.replay(&job.candidate, job.occurrence);
-            if std::env::var("XTRACE").is_ok() {
-                println!("t={:>6} start  #{:<3} dev {} {:?} len {} spec {} under {:?} -> {} ({} ms)", now, job.attempt, device, job.phase, job.candidate.len(), job.speculative, scheduler.debug_parent(job.attempt), matches!(replay.outcome, ReplayOutcome::Reproduced), replay.device_ms);
-            }
             running.push(Reverse((now + replay.device_ms, device, job.attempt)));
             outcome_of.insert(job.attempt, replay.outcome);
             record_of.insert(job.attempt, replays.len());
@@ -96,9 +85,6 @@ pub fn simulate_on(
             scheduler.complete(attempt, outcome);
         }
         for settled in scheduler.take_settled() {
-            if std::env::var("XTRACE").is_ok() {
-                println!("t={:>6}   settle #{:<3} used {}", now, settled.job.attempt, settled.consumed);
-            }
             if let Some(&record) = record_of.get(&settled.job.attempt) {
                 replays[record].consumed = settled.consumed;
             }

@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(Exit::of_end(&RunEnd::Cancelled), Exit::Cancelled);
         assert_eq!(Exit::of_refusal(&RunRefusal::Cancelled), Exit::Cancelled);
         assert_eq!(Exit::of_refusal(&RunRefusal::NoCrash), Exit::Refused);
-        assert_eq!(Exit::of_refusal(&RunRefusal::NoDevice), Exit::Infrastructure);
+        assert_eq!(
+            Exit::of_refusal(&RunRefusal::NoDevice),
+            Exit::Infrastructure
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-TOOLS = {"sessions", "analyze", "minimize", "past_runs", "result", "export"}
+TOOLS = {
+    "sessions", "analyze", "minimize", "minimize_all", "resume", "past_runs", "result",
+    "screenshot", "ticket_markdown", "export", "verify", "import", "doctor", "devices",
+}
 
 
 class AgentError(AssertionError):

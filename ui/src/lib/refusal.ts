@@ -66,7 +66,7 @@ export function refusalNote(refusal: RunRefusal | null | undefined): string | nu
           : t("refusal.missingToolNowhere");
       const lead = t("refusal.missingTool", {
         step: refusal.step,
-        action: refusal.action,
+        action: t(`refusal.action.${refusal.action}`),
         tool: refusal.tool,
         server: refusal.server,
       });

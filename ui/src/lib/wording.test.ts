@@ -57,6 +57,12 @@ describe("wording", () => {
     const tap = { kind: "tap", target: { kind: "id", name: "btn_cart" } } as const;
     expect(stepText(tap)).toBe("Tap “btn_cart” (id)");
     expect(skipText({ code: "unstable_key", key_kind: "its class" })).toMatch(/only by its class/);
+    // Issue 44: the real cause, not "only taps can be replayed".
+    expect(skipText({ code: "list_position", element: "id/title", position: 8, list: "id/list" })).toBe(
+      "The script finds “id/title” only by its position in a list (item 8 of id/list), which Whittle cannot replay yet: a tap on it alone could land on another item.",
+    );
+    expect(skipText({ code: "unknown_input", variable: "" })).toMatch(/JavaScript/);
+    expect(skipText({ code: "input_withheld" })).toMatch(/nothing about its field says/);
     expect(planNoticeText({ kind: "low_coverage", replayable: 1, non_launch: 4 })).toMatch(/Only 1 of 4 actions/);
     const resumed = { kind: "resumed", at: "2026-05-20T10:15:00Z", after_attempts: 4 } as const;
     expect(noticeText(resumed)).toMatch(/^Resumed at May 20, 2026, \d\d:15: the 4 attempts recorded before/);
@@ -66,6 +72,13 @@ describe("wording", () => {
     expect(stepText({ kind: "launch" })).toBe("启动应用");
     expect(skipText({ code: "sensitive" })).toMatch(/隐私数据/);
     expect(skipText({ code: "unstable_key", key_kind: "its screen position" })).toMatch(/屏幕位置/);
+    expect(skipText({ code: "unknown_input", variable: "PASSWORD" })).toMatch(/-e PASSWORD=/);
+    expect(
+      skipText({ code: "ancestors_needed", element: "id/container", ancestors: "cv_cast in rv_cast" }),
+    ).toMatch(/祖先元素（cv_cast in rv_cast）/);
+    expect(skipText({ code: "list_position", element: "id/title", position: 8, list: "id/list" })).toMatch(
+      /id\/list 的第 8 项/,
+    );
     expect(deviceStateWords("online")).toBe("在线");
     expect(deviceStateWords("weird")).toBe("weird");
     expect(noticeText({ kind: "screenshot_omitted", attempt: 3, why: { kind: "empty_hierarchy" } })).toBe(

@@ -203,6 +203,20 @@ export function skipText(reason: SkipReason): string {
       return reason.button
         ? t("skip.unsupported_button", { button: reason.button })
         : t("skip.unsupported_button_empty");
+    case "unknown_input":
+      return reason.variable
+        ? t("skip.unknown_input", { variable: reason.variable })
+        : t("skip.unknown_input_script");
+    case "list_position":
+      return t("skip.list_position", {
+        element: reason.element,
+        position: reason.position,
+        list: reason.list,
+      });
+    case "ancestors_needed":
+      return reason.ancestors
+        ? t("skip.ancestors_needed", { element: reason.element, ancestors: reason.ancestors })
+        : t("skip.ancestors_needed_unknown", { element: reason.element });
     default:
       return t(`skip.${reason.code}`);
   }

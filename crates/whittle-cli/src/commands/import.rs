@@ -72,7 +72,7 @@ pub async fn run(config: &Config, args: ImportArgs) -> Exit {
     exit
 }
 
-fn record_exit(e: &RecordFailure) -> Exit {
+pub(crate) fn record_exit(e: &RecordFailure) -> Exit {
     match e {
         RecordFailure::Servers(e) => Exit::of_refusal(&RunRefusal::of_servers(e)),
         RecordFailure::Record(RecordError::Run(e)) => Exit::of_error(e),

@@ -1,4 +1,4 @@
-mod all;
+pub(crate) mod all;
 mod filmstrip;
 mod pool;
 mod rates;
@@ -105,12 +105,7 @@ fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
     exit
 }
 
-fn print_outcome(
-    outcome: &RunOutcome,
-    json: bool,
-    sidecar: Option<&std::path::Path>,
-    exit: Exit,
-) {
+fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::Path>, exit: Exit) {
     if json {
         let mut value = serde_json::to_value(&outcome.summary).unwrap_or_default();
         if let Some(map) = value.as_object_mut() {

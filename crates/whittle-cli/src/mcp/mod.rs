@@ -1,17 +1,24 @@
 //! `whittle mcp`: Whittle's use cases served as MCP tools over stdio, so a coding agent
-//! calls Whittle (list and analyze sessions, minimize a crash, read and export the
-//! evidence) instead of driving replays step by step. A third front end beside the
-//! CLI and the app: it calls the same application layer, through `service_calls` alone.
+//! calls Whittle (list, import and analyze sessions, minimize a crash or every crash
+//! group, resume a run, read the evidence, its pictures and files as `whittle://`
+//! resources, export and verify it, check the setup) instead of driving replays step by
+//! step; approving a result stays the user's, and every answer ending in one says how.
+//! A third front end beside the CLI and the app: it calls the same application layer,
+//! through `service_calls` alone.
 //!
 //! stdout carries the protocol only; logs go to stderr as for every command.
 
 mod answers;
 mod args;
+mod evidence_answers;
 mod failure;
 mod progress;
+mod resources;
+mod run_answers;
 mod schema;
 mod server;
 mod service_calls;
+mod setup_answers;
 
 use rmcp::ServiceExt;
 

@@ -3,8 +3,18 @@
 //! attempt, when the caller asked for them with a `progressToken` in the request's
 //! `_meta`. The run calls back synchronously; the notifications go out from a task of
 //! their own, in order, and all of them before the tool's answer.
+//!
+//! A *Minimize all* queue sends one stream per crash group on the request's one token:
+//! each notification is tagged with its crash group (`_meta."whittle/crash_group"`:
+//! `{entry, session, crash_id, attempts, max_replays}`, and the message starts with the
+//! session and crash), and `progress` counts the queue's finished attempts, so it only
+//! grows as MCP requires of one token.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use serde_json::json;
 
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::RequestContext;
@@ -22,6 +32,8 @@ pub struct ProgressBridge {
     target: Option<(ProgressToken, UnboundedSender<ProgressNotificationParam>)>,
     max_replays: AtomicU32,
     finished: AtomicU32,
+    /// A queue's crash groups: each entry's budget and finished attempts.
+    groups: Mutex<HashMap<u32, (u32, u32)>>,
 }
 
 /// The task sending the notifications; [`Forwarding::flush`] waits until the last one
@@ -57,6 +69,7 @@ impl ProgressBridge {
             target: None,
             max_replays: AtomicU32::new(0),
             finished: AtomicU32::new(0),
+            groups: Mutex::default(),
         }
     }
 
@@ -84,6 +97,47 @@ impl ProgressBridge {
                     .with_total(f64::from(max))
                     .with_message(line);
                 // The receiver lives until the bridge is dropped.
+                let _ = sender.send(param);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl ProgressBridge {
+    /// One event of the run of a queue's entry `entry` (crash `crash_id` of `session`):
+    /// a notification per finished attempt, tagged with the crash group.
+    pub fn on_queue_event(&self, entry: u32, session: &str, crash_id: &str, event: &RunEvent) {
+        let Some((token, sender)) = &self.target else {
+            return;
+        };
+        let mut groups = self.groups.lock().unwrap_or_else(|e| e.into_inner());
+        let group = groups.entry(entry).or_insert((0, 0));
+        match event {
+            RunEvent::Started { max_replays, .. } => group.0 = *max_replays,
+            RunEvent::AttemptFinished(finished_attempt) => {
+                group.1 += 1;
+                let (max, attempts) = *group;
+                let all = self.finished.fetch_add(1, Ordering::Relaxed) + 1;
+                let line = attempt_line(
+                    locale::words(),
+                    finished_attempt.attempt,
+                    max,
+                    finished_attempt.phase,
+                    &finished_attempt.candidate,
+                );
+                let tag = json!({
+                    "entry": entry,
+                    "session": session,
+                    "crash_id": crash_id,
+                    "attempts": attempts,
+                    "max_replays": max,
+                });
+                let mut meta = serde_json::Map::new();
+                meta.insert("whittle/crash_group".to_owned(), tag);
+                let mut param = ProgressNotificationParam::new(token.clone(), f64::from(all))
+                    .with_message(format!("{session} {crash_id}: {line}"));
+                param.meta = Some(meta.into());
                 let _ = sender.send(param);
             }
             _ => {}

@@ -37,8 +37,17 @@ use super::answers::{
 };
 use super::args::{ExportArgs, MinimizeArgs};
 use super::failure::ToolFailure;
+use super::run_answers::RunAnswer;
 use crate::commands::export::exit_of;
 use crate::exit::Exit;
+
+mod evidence;
+mod runs;
+mod setup;
+
+pub use evidence::{read_resource, result_answer, screenshot, ticket, ResourceBody};
+pub use runs::{minimize_all, resume};
+pub use setup::{devices, doctor, import, verify};
 
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
 pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
@@ -102,7 +111,7 @@ pub async fn minimize(
     args: MinimizeArgs,
     on_event: impl Fn(RunEvent) + Send + Sync,
     cancel: CancellationToken,
-) -> Result<RunSummary, ToolFailure> {
+) -> Result<RunAnswer, ToolFailure> {
     // Refused before any server starts, as the CLI does: the session named, each count
     // checked once.
     resolve(config, &args.session, Listed::Session).map_err(|e| {
@@ -134,22 +143,34 @@ pub async fn minimize(
             .wait_device_seconds
             .map(|s| std::time::Duration::from_secs(u64::from(s))),
     };
-    let outcome = api::run(config, RunJob::New(spec), on_event, cancel).await;
-    outcome.map(|o| o.summary).map_err(|e| {
-        let refusal = e.refusal();
-        let error = match &e {
-            api::RunFailure::Servers(hub) => {
-                let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
-                format!("{e} (fix: {})", fixes.join("; "))
-            }
-            api::RunFailure::Run(_) => e.to_string(),
-        };
-        let error = match recovery(&refusal) {
-            Some(hint) => format!("{error}: {hint}"),
-            None => error,
-        };
-        ToolFailure::refused(refusal, error)
-    })
+    let outcome = api::run(config, RunJob::New(spec), on_event, cancel.clone()).await;
+    outcome
+        .map(|o| runs::answer(&o, cancel.is_cancelled()))
+        .map_err(|e| run_failure(config, &e))
+}
+
+/// A run that never searched, typed, with what to do next.
+fn run_failure(config: &Config, e: &api::RunFailure) -> ToolFailure {
+    let refusal = e.refusal();
+    let error = match e {
+        api::RunFailure::Servers(hub) => servers_error(config, e, hub),
+        api::RunFailure::Run(_) => e.to_string(),
+    };
+    let error = match recovery(&refusal) {
+        Some(hint) => format!("{error}: {hint}"),
+        None => error,
+    };
+    ToolFailure::refused(refusal, error)
+}
+
+/// Servers that did not start, with the fix of each problem (naming the config file).
+fn servers_error(
+    config: &Config,
+    e: &impl std::fmt::Display,
+    hub: &whittle_service::client::HubError,
+) -> String {
+    let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
+    format!("{e} (fix: {})", fixes.join("; "))
 }
 
 /// What an agent does next about a run refused before its search, naming the tool or
@@ -171,6 +192,10 @@ fn recovery(refusal: &RunRefusal) -> Option<&'static str> {
             "call `minimize` again later, or with `wait_device_seconds` to wait for the device"
         }
         RunRefusal::NeedsPackage { .. } => "pass the app's package as `package`",
+        RunRefusal::EvidenceNotFound { .. } | RunRefusal::ResumeRefused { .. } => {
+            "call `past_runs` with the session it minimized: a run that can go on says \
+             `resumable: true`; else call `minimize` for a new run"
+        }
         _ => return None,
     })
 }

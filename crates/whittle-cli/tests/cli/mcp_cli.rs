@@ -17,8 +17,10 @@ use std::time::Duration;
 
 use crate::common::*;
 use crate::lab_support::{use_lab, Host};
+use base64::Engine;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam, Request,
+    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam,
+    ReadResourceRequestParams, Request, ResourceContents,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
@@ -153,6 +155,27 @@ impl Session {
         crash["runs"].as_array().unwrap().clone()
     }
 
+    /// Waits until the run of `evidence` (of any crash of `session`) is no longer
+    /// running, and returns it.
+    async fn ended_run_of(&mut self, session: &str, evidence: &str) -> Value {
+        for _ in 0..300 {
+            let answer = self.answer("past_runs", json!({"session": session})).await;
+            let runs: Vec<Value> = answer["crashes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|c| c["runs"].as_array().unwrap().clone())
+                .collect();
+            if let Some(run) = runs.iter().find(|r| r["evidence_session"] == evidence) {
+                if run["outcome"] != "running" {
+                    return run.clone();
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the run of {evidence} did not end");
+    }
+
     /// Waits until the run of `evidence` is no longer running, and returns it.
     async fn ended_run(&mut self, session: &str, evidence: &str) -> Value {
         for _ in 0..300 {
@@ -165,6 +188,54 @@ impl Session {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         panic!("the run of {evidence} did not end");
+    }
+
+    /// Sends `tool` without waiting for its answer, waits for its first progress
+    /// notification, then cancels the request (`notifications/cancelled`).
+    async fn start_then_cancel(&mut self, tool: &str, args: Value) {
+        let params = CallToolRequestParams::new(tool.to_string())
+            .with_arguments(args.as_object().cloned().unwrap());
+        let request = self
+            .client
+            .send_request_with_option(
+                ClientRequest::CallToolRequest(Request::new(params)),
+                PeerRequestOptions::no_options(),
+            )
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(60), self.progress.recv())
+            .await
+            .expect("a first attempt")
+            .unwrap();
+        assert_eq!(first.progress, 1.0);
+        request
+            .cancel(Some("the agent changed its mind".into()))
+            .await
+            .unwrap();
+    }
+
+    /// `resources/read` of `uri`: its one content, kept for the leak checks.
+    async fn read(&mut self, uri: &str) -> ResourceContents {
+        let read = self
+            .client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .unwrap_or_else(|e| panic!("{uri}: {e}\nstderr: {}", self.stderr()));
+        self.seen.push_str(&serde_json::to_string(&read).unwrap());
+        assert_eq!(read.contents.len(), 1, "{uri}");
+        read.contents.into_iter().next().unwrap()
+    }
+
+    /// The error `resources/read` answers for `uri`.
+    async fn unreadable(&mut self, uri: &str) -> String {
+        let error = self
+            .client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .expect_err(uri);
+        let text = error.to_string();
+        self.seen.push_str(&text);
+        text
     }
 
     fn assert_no_leak(&mut self, secrets: &[&str]) {
@@ -198,11 +269,19 @@ async fn the_tools_are_listed_with_their_schemas_and_say_strings_are_untrusted()
         names,
         [
             "analyze",
+            "devices",
+            "doctor",
             "export",
+            "import",
             "minimize",
+            "minimize_all",
             "past_runs",
             "result",
-            "sessions"
+            "resume",
+            "screenshot",
+            "sessions",
+            "ticket_markdown",
+            "verify"
         ]
     );
     for tool in &tools {
@@ -300,6 +379,346 @@ async fn an_agent_minimizes_a_crash_with_progress_reads_its_evidence_and_exports
     assert!(bundle.join("manifest.json").is_file());
 
     mcp.assert_no_leak(&[SECRET_EMAIL, SECRET_PASSWORD]);
+}
+
+/// Issue 41: an agent takes a crash from the listing to an exported, resumed and
+/// verified bundle without the terminal: sessions → minimize → cancel → resume → result
+/// (its pictures and files as `whittle://` resource links, and `next`: how the user
+/// approves it) → screenshot (the masked PNG as an image, unreviewed and saying so) and
+/// `resources/read` (only the evidence's archived pictures and the bundle's files:
+/// anything else, a recorded session's pictures and a symlink out included, is refused
+/// without a path) → export → verify → ticket_markdown. Nothing is written back.
+#[tokio::test]
+async fn an_agent_takes_a_crash_from_the_listing_to_a_verified_bundle_without_the_terminal() {
+    let env = Env::fast(&[]);
+    let session_dir = checkout_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let sessions = mcp.answer("sessions", json!({})).await;
+    assert_eq!(sessions["sessions"][0]["crashes"][0]["crash_id"], "c1");
+
+    mcp.start_then_cancel("minimize", json!({"session": CHECKOUT}))
+        .await;
+    let evidence = only_evidence(&env);
+    let run = mcp.ended_run(CHECKOUT, &evidence).await;
+    assert_eq!(run["outcome"], "cancelled", "{run}");
+    assert_eq!(run["resumable"], true, "{run}");
+    mcp.drain_progress();
+
+    let resumed = mcp
+        .answer("resume", json!({"evidence_session": evidence}))
+        .await;
+    assert_eq!(resumed["status"], "minimized", "{resumed}");
+    assert_eq!(resumed["evidence_session"], evidence.as_str());
+    assert_eq!(resumed["minimal_path"], json!([1, 9, 10, 11, 12]));
+    let next = json!({
+        "approve_in_window": true,
+        "command": format!("whittle approve {evidence}"),
+    });
+    assert_eq!(resumed["next"], next, "{resumed}");
+    let progress = mcp.drain_progress();
+    assert!(!progress.is_empty(), "progress per resumed attempt");
+    assert_eq!(
+        env.evidence_dirs().len(),
+        1,
+        "it went on in its own evidence"
+    );
+    let runs = mcp.runs_of_c1(CHECKOUT).await;
+    assert_eq!(runs[0]["outcome"], "minimized", "{runs:?}");
+    assert_eq!(runs[0]["resumable"], false, "{runs:?}");
+    let again = mcp
+        .failure("resume", json!({"evidence_session": evidence}))
+        .await;
+    assert_eq!(again["cause"]["kind"], "resume_refused", "{again}");
+    assert!(
+        again["error"].as_str().unwrap().contains("`past_runs`"),
+        "{again}"
+    );
+
+    // The result, its pictures and files, each a link to read.
+    let called = mcp
+        .call("result", json!({"evidence_session": evidence}))
+        .await;
+    assert_ne!(called.is_error, Some(true), "{called:?}");
+    let result = called.structured_content.clone().unwrap();
+    assert_eq!(result["next"], next);
+    assert_eq!(result["approved"], false);
+    let prefix = format!("whittle://evidence/{evidence}/");
+    let pictures = result["pictures"].as_array().unwrap().clone();
+    assert!(!pictures.is_empty(), "{result}");
+    for picture in &pictures {
+        let uri = picture["uri"].as_str().unwrap();
+        assert_eq!(
+            uri,
+            format!("{prefix}{}", picture["name"].as_str().unwrap())
+        );
+        assert_eq!(picture["reviewed"], false, "{picture}");
+    }
+    assert!(
+        pictures.iter().any(|p| p["frame"].is_u64()),
+        "the filmstrip's frames too: {pictures:?}"
+    );
+    let files: Vec<&str> = result["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["repro.md", "repro.maestro.yaml", "repro.robo.json"]);
+    let links: Vec<String> = called
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            rmcp::model::ContentBlock::ResourceLink(link) => Some(link.uri.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(links.len(), pictures.len() + files.len(), "{links:?}");
+    assert!(links.iter().all(|l| l.starts_with(&prefix)), "{links:?}");
+    assert_eq!(result["review"]["total"], pictures.len());
+
+    // One screenshot as an image: the archived, masked file itself.
+    let shown = pictures.iter().find(|p| p["frame"].is_null()).unwrap();
+    let archived =
+        std::fs::read(env.evidence_dirs()[0].join(shown["name"].as_str().unwrap())).unwrap();
+    let shot = mcp
+        .call(
+            "screenshot",
+            json!({"evidence_session": evidence, "attempt": shown["attempt"]}),
+        )
+        .await;
+    assert_ne!(shot.is_error, Some(true), "{shot:?}");
+    let answer = shot.structured_content.clone().unwrap();
+    assert_eq!(answer["review"], "not_reviewed", "{answer}");
+    assert_eq!(answer["reviewed"], false);
+    assert_eq!(answer["uri"], shown["uri"]);
+    let image = shot
+        .content
+        .iter()
+        .find_map(|b| b.as_image())
+        .expect("an image block");
+    assert_eq!(image.mime_type, "image/png");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&image.data)
+        .unwrap();
+    assert_eq!(png, archived, "the archived (masked) PNG, nothing else");
+    let no_shot = mcp
+        .failure(
+            "screenshot",
+            json!({"evidence_session": evidence, "attempt": 999}),
+        )
+        .await;
+    assert!(
+        no_shot["error"].as_str().unwrap().contains("`result`"),
+        "{no_shot}"
+    );
+
+    // The same picture and the bundle's files as resources.
+    let templates = mcp.client.list_all_resource_templates().await.unwrap();
+    assert_eq!(templates.len(), 4, "{templates:?}");
+    assert!(templates.iter().all(|t| t
+        .uri_template
+        .starts_with("whittle://evidence/{evidence_session}/")));
+    match mcp.read(shown["uri"].as_str().unwrap()).await {
+        ResourceContents::BlobResourceContents {
+            blob,
+            mime_type,
+            meta,
+            ..
+        } => {
+            assert_eq!(mime_type.as_deref(), Some("image/png"));
+            let png = base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .unwrap();
+            assert_eq!(png, archived);
+            assert_eq!(meta.unwrap()["whittle/reviewed"], false);
+        }
+        other => panic!("not a PNG: {other:?}"),
+    }
+    let text = |contents: ResourceContents| match contents {
+        ResourceContents::TextResourceContents { text, .. } => text,
+        other => panic!("not text: {other:?}"),
+    };
+    let repro = text(mcp.read(&format!("{prefix}repro.md")).await);
+    let maestro = text(mcp.read(&format!("{prefix}flows/repro.maestro.yaml")).await);
+    // A recorded session's pictures (the recorder's, unmasked), anything that is not a
+    // picture or a bundle file, a `..`, and a symlink out of the evidence: refused, and
+    // no path of the workspace named.
+    let outside = env.dir.path().join("private.png");
+    std::fs::copy(
+        env.evidence_dirs()[0].join(shown["name"].as_str().unwrap()),
+        &outside,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        &outside,
+        env.evidence_dirs()[0].join("screenshots/attempt-900.png"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(session_dir.join("screenshots")).unwrap();
+    std::fs::copy(&outside, session_dir.join("screenshots/attempt-001.png")).unwrap();
+    for uri in [
+        format!("{prefix}screenshots/attempt-900.png"),
+        format!("whittle://evidence/{CHECKOUT}/screenshots/attempt-001.png"),
+        format!("{prefix}result.json"),
+        format!("{prefix}screenshots/../result.json"),
+        "whittle://evidence/../screenshots/attempt-001.png".to_owned(),
+        format!("file://{}", outside.display()),
+    ] {
+        let error = mcp.unreadable(&uri).await;
+        assert!(
+            !error.contains(&env.workspace.display().to_string()),
+            "{uri}: {error}"
+        );
+    }
+    let symlinked = mcp
+        .failure(
+            "screenshot",
+            json!({"evidence_session": evidence, "attempt": 900}),
+        )
+        .await;
+    assert_eq!(symlinked["status"], "refused", "{symlinked}");
+    let recorded = mcp
+        .failure(
+            "screenshot",
+            json!({"evidence_session": CHECKOUT, "attempt": 1}),
+        )
+        .await;
+    assert!(
+        recorded["error"].as_str().unwrap().contains("`past_runs`"),
+        "{recorded}"
+    );
+
+    // Export, verify the bundle, and the ticket text.
+    let out = env.workspace.join("exports");
+    let exported = mcp
+        .answer(
+            "export",
+            json!({"evidence_session": evidence, "out": out, "name": "ticket"}),
+        )
+        .await;
+    let bundle = PathBuf::from(exported["bundle_dir"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(bundle.join("repro.maestro.yaml")).unwrap(),
+        maestro,
+        "the flow resource is the flow the bundle holds"
+    );
+    let verified = mcp
+        .answer("verify", json!({"bundle": bundle, "runs": 2}))
+        .await;
+    assert_eq!(verified["verdict"], "proven", "{verified}");
+    assert_eq!(verified["reproduced"], 2);
+    assert_eq!(verified["replays"].as_array().unwrap().len(), 2);
+    let elsewhere = mcp
+        .failure("verify", json!({"bundle": env.dir.path()}))
+        .await;
+    assert_eq!(
+        elsewhere["folder_refused"]["problem"], "not_allowed",
+        "{elsewhere}"
+    );
+    let no_runs = mcp
+        .failure("verify", json!({"bundle": bundle, "runs": 0}))
+        .await;
+    assert_eq!(no_runs["status"], "refused", "{no_runs}");
+    let ticket = mcp
+        .answer("ticket_markdown", json!({"evidence_session": evidence}))
+        .await;
+    assert_eq!(ticket["markdown"], repro.as_str());
+    assert!(repro.starts_with("### Crash"), "{repro}");
+    assert_eq!(ticket["next"], next);
+
+    assert!(
+        !session_dir.join("crashes.minimized.json").exists(),
+        "nothing is written back: approving stays the user's"
+    );
+    mcp.assert_no_leak(&[SECRET_EMAIL, SECRET_PASSWORD]);
+}
+
+/// Issue 41: `minimize_all` runs every crash group, one progress stream per group on
+/// the request's token (each notification tagged with its crash group, the count only
+/// growing), is cancelled with its request (the running group ends cancelled, the
+/// others are not run), and a second call resumes the cancelled group in its own
+/// evidence; every finished group says how the user approves it.
+#[tokio::test]
+async fn minimize_all_tags_its_progress_by_crash_group_and_resumes_what_a_cancel_left() {
+    let env = Env::fast(&[]);
+    let session_dir = checkout_session(&env);
+    promo_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+
+    mcp.start_then_cancel("minimize_all", json!({})).await;
+    let evidence = only_evidence(&env);
+    // The first group of the queue (the sessions' order), whichever it is.
+    let first = read_json(&env.evidence_dirs()[0].join("meta.json"))["original_session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let run = mcp.ended_run_of(&first, &evidence).await;
+    assert_eq!(run["outcome"], "cancelled", "{run}");
+    mcp.drain_progress();
+    assert_eq!(env.evidence_dirs().len(), 1, "the second group never ran");
+
+    let all = mcp.answer("minimize_all", json!({})).await;
+    assert_eq!(all["cancelled"], false);
+    let entries = all["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{all}");
+    assert_eq!(entries[0]["session"], first.as_str(), "{all}");
+    let resumed = &entries[0]["state"];
+    assert_eq!(resumed["state"], "finished", "{all}");
+    assert_eq!(
+        resumed["summary"]["evidence_session"],
+        evidence.as_str(),
+        "the cancelled group was resumed, not started over"
+    );
+    assert_eq!(entries[1]["state"]["state"], "finished", "{all}");
+    let checkout = entries.iter().find(|e| e["session"] == CHECKOUT).unwrap();
+    assert_eq!(checkout["state"]["summary"]["status"], "minimized", "{all}");
+    assert_eq!(checkout["exit"], 0);
+    let checkout_evidence = checkout["state"]["summary"]["evidence_session"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        checkout["next"],
+        json!({
+            "approve_in_window": true,
+            "command": format!("whittle approve {checkout_evidence}"),
+        })
+    );
+
+    let progress = mcp.drain_progress();
+    let mut last = 0.0;
+    let mut per_group = std::collections::HashMap::<String, u64>::new();
+    for p in &progress {
+        assert!(p.progress > last, "progress only grows: {p:?}");
+        last = p.progress;
+        let tag = &p.meta.as_ref().expect("tagged")["whittle/crash_group"];
+        let session = tag["session"].as_str().unwrap().to_owned();
+        assert!(p.message.as_deref().unwrap().starts_with(&session), "{p:?}");
+        let count = per_group.entry(session).or_default();
+        *count += 1;
+        assert_eq!(tag["attempts"], *count, "{p:?}");
+    }
+    assert_eq!(
+        per_group.len(),
+        2,
+        "one stream per crash group: {per_group:?}"
+    );
+    // The group that ran afresh reported every attempt (the resumed one only those it
+    // had not journaled).
+    let fresh = &entries[1];
+    assert_eq!(
+        per_group[fresh["session"].as_str().unwrap()],
+        fresh["state"]["summary"]["attempts"].as_u64().unwrap(),
+        "{all}"
+    );
+    assert!(!session_dir.join("crashes.minimized.json").exists());
+
+    let unknown = mcp
+        .failure("minimize_all", json!({"session": "2026-01-01_000000_nope"}))
+        .await;
+    assert!(
+        unknown["error"].as_str().unwrap().contains("`sessions`"),
+        "{unknown}"
+    );
 }
 
 #[tokio::test]

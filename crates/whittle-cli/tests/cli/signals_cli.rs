@@ -160,7 +160,10 @@ fn sigterm_cancels_a_verify() {
     let bundle = out_dir.join("ticket");
     let mut child = env.spawn_whittle(&["verify", bundle.to_str().unwrap(), "--runs", "200"]);
     std::thread::sleep(Duration::from_millis(1500));
-    assert!(child.try_wait().unwrap().is_none(), "verify still replaying");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "verify still replaying"
+    );
     send("TERM", child.id());
     let (out, took) = wait_with_limit(child, Duration::from_secs(15));
     assert_exit(&out, CANCELLED);
@@ -285,9 +288,21 @@ fn each_run_outcome_has_its_own_exit_code_in_the_process_and_the_json() {
         assert_eq!(j["exit"], code, "{j}");
         assert_eq!(j["status"], status, "{j}");
     };
-    check(&env.minimize(CHECKOUT, "120", &["--json"]), PROVEN, "minimized");
-    check(&env.minimize(CHECKOUT, "5", &["--json"]), UNPROVEN, "unproven");
-    check(&env.minimize(CHECKOUT, "0", &["--json"]), REFUSED, "refused");
+    check(
+        &env.minimize(CHECKOUT, "120", &["--json"]),
+        PROVEN,
+        "minimized",
+    );
+    check(
+        &env.minimize(CHECKOUT, "5", &["--json"]),
+        UNPROVEN,
+        "unproven",
+    );
+    check(
+        &env.minimize(CHECKOUT, "0", &["--json"]),
+        REFUSED,
+        "refused",
+    );
 
     // The app no longer crashes (the bug was fixed): not reproduced.
     let mut fixed = model();
@@ -334,8 +349,8 @@ fn every_help_ends_with_the_exit_code_table() {
     ];
     let mut helps = vec![vec!["--help"], vec!["-h"]];
     for sub in [
-        "minimize", "sessions", "analyze", "doctor", "export", "verify", "bench", "import",
-        "mcp", "approve", "runs",
+        "minimize", "sessions", "analyze", "doctor", "export", "verify", "bench", "import", "mcp",
+        "approve", "runs",
     ] {
         helps.push(vec![sub, "--help"]);
     }

@@ -79,11 +79,13 @@ pub enum ImportedAction {
     Relaunch {
         stop_app: bool,
     },
-    /// `element` is `None` when the flow does not say which field (Maestro's
-    /// `inputText` with no field tapped before it); `value` is `None` when the text is
-    /// not known (a variable the flow does not define). `private` is true when the
-    /// format's facts about the field or the user say the value is private
-    /// (`privacy.rs`); the key and the value are judged in any case.
+    /// `element` is `None` when the flow does not say which field (a Robo descriptor
+    /// with nothing to find it by); `value` is `None` when the flow gives no text (a
+    /// Robo action without `replacementText`; a Maestro variable without a value is
+    /// [`ImportedAction::InputUnknown`]). `private` is true when the format's facts
+    /// about the field (its input type, hint, class, selector, a variable's name) or the
+    /// user say the value is private (`privacy.rs`); the key, the value and the field's
+    /// other facts ([`ImportedStep::field`]) are judged in any case.
     InputText {
         element: Option<ElementKey>,
         value: Option<String>,
@@ -222,7 +224,11 @@ impl ImportedAction {
             ImportedAction::InputUnknown {
                 element: Some(e), ..
             } => format!("type into {}", element(e)),
-            ImportedAction::Unlocatable { kind, element: e, gap } => {
+            ImportedAction::Unlocatable {
+                kind,
+                element: e,
+                gap,
+            } => {
                 let verb = match kind {
                     ActionKind::LongPress => "long-press",
                     ActionKind::InputText => "type into",

@@ -22,9 +22,9 @@ pub use action::{ElementKey, ImportedAction, ImportedStep};
 pub use error::{ImportError, ImportProblem};
 pub use flow::ImportedFlow;
 pub use format::FlowFormat;
-pub use privacy::FieldFacts;
 pub(crate) use limits::checked_text;
 pub use limits::{MAX_FLOW_BYTES, MAX_FLOW_STEPS};
+pub use privacy::FieldFacts;
 
 /// Parses `bytes` as a flow of `format`; `file` names it in errors.
 pub fn parse_flow(

@@ -44,8 +44,7 @@ pub enum Storage {
 pub fn typed_value_storage(key: &str, value: &str, marked: bool, field: FieldFacts) -> Storage {
     if marked || looks_sensitive_input(key, value) {
         Storage::Private
-    } else if field == FieldFacts::Plain || looks_contact_key(key) || is_obviously_harmless(value)
-    {
+    } else if field == FieldFacts::Plain || looks_contact_key(key) || is_obviously_harmless(value) {
         Storage::Kept
     } else {
         Storage::Withheld

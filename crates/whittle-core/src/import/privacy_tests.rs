@@ -262,7 +262,10 @@ fn in_doubt_a_value_is_withheld_unless_it_is_obviously_harmless() {
         assert!(stored.notes.contains("\"input_withheld\":true"), "{value}");
     }
     for value in ["espresso", "Jane Doe", "table 42 for Ada", "3", ""] {
-        assert!(!stored_private(&import(&unknown, value), value), "{value:?}");
+        assert!(
+            !stored_private(&import(&unknown, value), value),
+            "{value:?}"
+        );
     }
     // A fact that the field is plain keeps the value: an input type without a password
     // variation (text, number), or a field named for contact data.
@@ -272,22 +275,25 @@ fn in_doubt_a_value_is_withheld_unless_it_is_obviously_harmless() {
         r#"[{"resourceId": "com.x:id/f1", "inputType": "textCapWords|textNoSuggestions"}]"#,
         r#"[{"resourceId": "com.x:id/phone"}]"#,
     ] {
-        assert!(!stored_private(&import(&Field::Robo(plain), "user123"), "user123"), "{plain}");
+        assert!(
+            !stored_private(&import(&Field::Robo(plain), "user123"), "user123"),
+            "{plain}"
+        );
     }
 }
 
 #[test]
 fn a_password_input_type_is_a_fact_whatever_the_words() {
     for (input_type, private) in [
-        ("129", true),             // TEXT | VARIATION_PASSWORD
-        ("\"0x91\"", true),        // TEXT | VISIBLE_PASSWORD
-        ("225", true),             // TEXT | WEB_PASSWORD
-        ("18", true),              // NUMBER | NUMBER_PASSWORD
+        ("129", true),      // TEXT | VARIATION_PASSWORD
+        ("\"0x91\"", true), // TEXT | VISIBLE_PASSWORD
+        ("225", true),      // TEXT | WEB_PASSWORD
+        ("18", true),       // NUMBER | NUMBER_PASSWORD
         ("\"numberPassword\"", true),
         ("\"textPassword|textNoSuggestions\"", true),
-        ("33", false),             // TEXT | EMAIL_ADDRESS
-        ("2", false),              // NUMBER
-        ("0", false),              // TYPE_NULL says nothing: "espresso" is harmless
+        ("33", false), // TEXT | EMAIL_ADDRESS
+        ("2", false),  // NUMBER
+        ("0", false),  // TYPE_NULL says nothing: "espresso" is harmless
     ] {
         let descriptors =
             format!(r#"[{{"resourceId": "com.x:id/field", "inputType": {input_type}}}]"#);
@@ -302,7 +308,8 @@ fn a_password_input_type_is_a_fact_whatever_the_words() {
 
 #[test]
 fn a_maestro_variable_named_for_a_secret_keeps_its_value_private() {
-    let yaml = b"appId: com.x\n---\n- tapOn: Continue\n- inputText: ${PASSWORD}\n- inputText: ${QUERY}\n";
+    let yaml =
+        b"appId: com.x\n---\n- tapOn: Continue\n- inputText: ${PASSWORD}\n- inputText: ${QUERY}\n";
     let vars = [("PASSWORD", "espresso"), ("QUERY", "espresso")]
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -314,5 +321,9 @@ fn a_maestro_variable_named_for_a_secret_keeps_its_value_private() {
         .map(|s| s.to_step(1, "t", flow.format).notes)
         .collect();
     assert!(notes[1].contains("input_redacted") && !notes[1].contains("espresso"));
-    assert!(notes[2].contains("\"input_value\":\"espresso\""), "{}", notes[2]);
+    assert!(
+        notes[2].contains("\"input_value\":\"espresso\""),
+        "{}",
+        notes[2]
+    );
 }

@@ -310,9 +310,13 @@ fn field_facts(elements: &[Descriptor]) -> FieldFacts {
     };
     let plain_type = target.input_type.as_ref().map(input_type_of) == Some(InputTypeFact::Plain);
     let contact = names_contact_data(
-        [&target.resource_id, &target.hint_text, &target.content_description]
-            .into_iter()
-            .filter_map(nonempty),
+        [
+            &target.resource_id,
+            &target.hint_text,
+            &target.content_description,
+        ]
+        .into_iter()
+        .filter_map(nonempty),
     );
     if plain_type || contact {
         FieldFacts::Plain
@@ -351,10 +355,7 @@ fn ancestor_ids(elements: &[Descriptor], fill: &dyn Fn(&str) -> String) -> Vec<S
 /// The keys the script targets under ancestors with different ids: for those, the
 /// ancestors are what tells one element from the other (a card's `container` in the
 /// cast list and in the "known for" list).
-fn told_apart_by_ancestors(
-    scripts: &[Script],
-    fill: &dyn Fn(&str) -> String,
-) -> BTreeSet<String> {
+fn told_apart_by_ancestors(scripts: &[Script], fill: &dyn Fn(&str) -> String) -> BTreeSet<String> {
     let mut chains: BTreeMap<String, BTreeSet<Vec<String>>> = BTreeMap::new();
     for action in scripts.iter().flat_map(|s| &s.actions) {
         let Some(target) = action.elements.first() else {

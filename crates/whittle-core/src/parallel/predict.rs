@@ -63,8 +63,8 @@ impl Rule {
     /// next query (moved by them) will go, so its prior weighs much more than the others'.
     fn prior(self) -> (f64, f64) {
         match self {
-            Rule::Seen | Rule::Expected => (0.9, 2.0),
-            Rule::Audit | Rule::Half | Rule::Noise | Rule::Relevant => (0.8, 2.0),
+            Rule::Seen | Rule::Expected | Rule::Relevant => (0.95, 2.0),
+            Rule::Audit | Rule::Half | Rule::Noise => (0.9, 2.0),
             Rule::Prefix => (0.5, 16.0),
         }
     }

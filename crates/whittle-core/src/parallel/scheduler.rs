@@ -31,8 +31,6 @@ pub struct Scheduler {
     /// in the order they are handed out, and the real reducer skips the numbers of the
     /// jobs it does not use before it asks for the next one it does.
     handed_out: u32,
-    /// TEMPORARY experiment knobs.
-    pub knobs: [f64; 4],
 }
 
 impl Scheduler {
@@ -49,7 +47,6 @@ impl Scheduler {
             wasted: 0,
             speculation_limit,
             handed_out: 0,
-            knobs: [0.0; 4],
         }
     }
 
@@ -94,9 +91,8 @@ impl Scheduler {
             let Some(slot) = self.best_slot(budget_left) else {
                 break;
             };
-            let pressure = 1.0 - (speculation_left as f64 / budget_left.max(1) as f64).min(1.0);
-            let threshold = (self.knobs[0] * pressure).max(self.knobs[1]);
-            if slot.used < threshold {
+            if slot.used < least_chance(speculation_left, budget_left) {
+                // A free device waits rather than spend the speculation limit on it.
                 break;
             }
             let Some((request, current, occurrence)) = self.ask_after(slot.parent, slot.verdict)
@@ -147,12 +143,6 @@ impl Scheduler {
             .into_iter()
             // A job at depth d is used after d others: only while the budget lasts.
             .filter(|slot| slot.depth < budget_left)
-            .map(|mut slot| {
-                let g = if self.knobs[2] > 0.0 { self.knobs[2] } else { 1.0 };
-                let d = if self.knobs[3] > 0.0 { slot.running } else { slot.depth };
-                slot.used *= g.powi(d as i32);
-                slot
-            })
             .min_by(|a, b| {
                 b.used
                     .total_cmp(&a.used)
@@ -232,7 +222,9 @@ impl Scheduler {
         let Some(wrong) = children[usize::from(!verdict)] else {
             return;
         };
-        if children[usize::from(verdict)].is_none() && self.same_job_either_way(attempt, verdict, wrong) {
+        if children[usize::from(verdict)].is_none()
+            && self.same_job_either_way(attempt, verdict, wrong)
+        {
             let cut = self.tree.move_child(attempt, !verdict);
             self.doom(cut);
         } else {
@@ -326,11 +318,6 @@ impl Scheduler {
         }
     }
 
-    /// TEMPORARY debug.
-    pub fn debug_parent(&self, attempt: u32) -> Option<(u32, bool)> {
-        self.tree.get(attempt).and_then(|n| n.parent)
-    }
-
     /// Jobs dispatched and not yet reported.
     pub fn in_flight(&self) -> usize {
         self.tree.running() + self.doomed.len()
@@ -353,6 +340,26 @@ impl Scheduler {
     }
 }
 
+/// Below this chance of being used a guess is never run: it would almost surely be
+/// wasted, and even where the limit allows it, its device is better free for the job
+/// the search asks once the guesses above it are settled.
+const LEAST_CHANCE: f64 = 0.1;
+/// How much surer than [`LEAST_CHANCE`] a guess must be as the speculation limit runs
+/// short (see [`least_chance`]); measured on the bench suite (docs/performance.md).
+const PACING: f64 = 0.7;
+
+/// The least chance of being used a guess needs when `speculation_left` replays may
+/// still be wasted and the search may still use `budget_left`. While the limit left
+/// covers the budget left, any guess worth its device runs; as it falls short (coin
+/// tosses waste about one replay per one used), only the surer guesses run, so the
+/// limit lasts to the end of the search instead of running out halfway and leaving it
+/// on one device (the audit and confirmation, the surest guesses of all, come last).
+fn least_chance(speculation_left: u64, budget_left: usize) -> f64 {
+    // Both stay far below 2^52: the conversions are exact.
+    let covered = (speculation_left as f64 / budget_left.max(1) as f64).min(1.0);
+    (PACING * (1.0 - covered)).max(LEAST_CHANCE)
+}
+
 fn job(request: ReplayRequest, speculative: bool, occurrence: usize) -> Job {
     Job {
         attempt: request.attempt,
@@ -368,5 +375,74 @@ fn request_of(job: &Job) -> ReplayRequest {
         attempt: job.attempt,
         phase: job.phase,
         candidate: job.candidate.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{MissReason, Phase};
+    use crate::strategy::SearchStrategy;
+
+    fn answer(reproduced: bool) -> ReplayOutcome {
+        if reproduced {
+            ReplayOutcome::Reproduced
+        } else {
+            ReplayOutcome::NotReproduced {
+                reason: MissReason::NoCrash,
+            }
+        }
+    }
+
+    /// `binary` on 16 steps, its baseline and first query (the first half, which
+    /// rarely reproduces, as the seed's) answered: a scheduler in mid-bisection.
+    fn bisecting() -> Scheduler {
+        let mut s = Scheduler::new(
+            SearchStrategy::Binary
+                .reducer((1..=16).collect(), 30)
+                .unwrap(),
+        );
+        for (phase, reproduced) in [(Phase::Baseline, true), (Phase::Bisect, false)] {
+            let job = s.dispatch(1).remove(0);
+            assert_eq!(job.phase, phase);
+            s.complete(job.attempt, answer(reproduced));
+        }
+        let _ = s.take_settled();
+        s
+    }
+
+    #[test]
+    fn three_devices_run_a_query_and_both_of_its_answers() {
+        for root_reproduces in [true, false] {
+            let mut s = bisecting();
+            let jobs = s.dispatch(3);
+            assert_eq!(jobs.len(), 3);
+            assert!(jobs.iter().all(|j| j.phase == Phase::Bisect));
+            assert!(!jobs[0].speculative && jobs[1].speculative && jobs[2].speculative);
+            assert_ne!(jobs[1].candidate, jobs[2].candidate, "one job per answer");
+            // Whatever the query says, the next one the search asks is already running:
+            // answering it and then both guesses consumes exactly two.
+            s.complete(jobs[0].attempt, answer(root_reproduces));
+            for job in &jobs[1..] {
+                s.complete(job.attempt, answer(false));
+            }
+            let settled = s.take_settled();
+            let used: Vec<u32> = settled
+                .iter()
+                .filter(|x| x.consumed)
+                .map(|x| x.job.attempt)
+                .collect();
+            assert_eq!(used.len(), 2, "{settled:?}");
+            assert_eq!((used[0], s.wasted()), (jobs[0].attempt, 1));
+        }
+    }
+
+    #[test]
+    fn a_guess_must_be_surer_as_the_speculation_limit_runs_short() {
+        assert_eq!(least_chance(30, 30), LEAST_CHANCE);
+        assert_eq!(least_chance(2000, 10), LEAST_CHANCE);
+        assert!((least_chance(15, 30) - PACING / 2.0).abs() < 1e-12);
+        assert!((least_chance(0, 30) - PACING).abs() < 1e-12);
+        assert!(least_chance(0, 0) <= 1.0);
     }
 }

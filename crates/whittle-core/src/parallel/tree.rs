@@ -43,8 +43,6 @@ pub(super) struct Slot {
     pub(super) used: f64,
     /// Jobs the search consumes before one grown here (the path from the root).
     pub(super) depth: usize,
-    /// Of those, the ones still running.
-    pub(super) running: usize,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -155,8 +153,16 @@ impl GuessTree {
         else {
             return Vec::new();
         };
-        let grandchildren: Vec<u32> = self.nodes[&child].children.iter().flatten().copied().collect();
-        let cut = grandchildren.into_iter().flat_map(|g| self.cut(g)).collect();
+        let grandchildren: Vec<u32> = self.nodes[&child]
+            .children
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        let cut = grandchildren
+            .into_iter()
+            .flat_map(|g| self.cut(g))
+            .collect();
         if let Some(p) = self.nodes.get_mut(&parent) {
             p.children[usize::from(from)] = None;
             p.children[usize::from(!from)] = Some(child);
@@ -207,7 +213,7 @@ impl GuessTree {
             return slots;
         };
         let mut overlay = HashMap::new();
-        self.walk(root, 1.0, (0, 0), &mut overlay, &mut p_reproduced, &mut slots);
+        self.walk(root, 1.0, 0, &mut overlay, &mut p_reproduced, &mut slots);
         slots
     }
 
@@ -215,7 +221,7 @@ impl GuessTree {
         &self,
         at: u32,
         used: f64,
-        (depth, running): (usize, usize),
+        depth: usize,
         overlay: &mut HashMap<Vec<u32>, bool>,
         p_reproduced: &mut impl FnMut(&Node, &HashMap<Vec<u32>, bool>) -> f64,
         slots: &mut Vec<Slot>,
@@ -230,7 +236,6 @@ impl GuessTree {
                 None => return,
             },
         };
-        let running = running + usize::from(node.result.is_none());
         for verdict in [true, false] {
             let p = if verdict { p_yes } else { 1.0 - p_yes };
             if p <= 0.0 || node.ends[usize::from(verdict)] {
@@ -239,14 +244,7 @@ impl GuessTree {
             match node.children[usize::from(verdict)] {
                 Some(child) => {
                     let before = overlay.insert(node.job.candidate.clone(), verdict);
-                    self.walk(
-                        child,
-                        used * p,
-                        (depth + 1, running),
-                        overlay,
-                        p_reproduced,
-                        slots,
-                    );
+                    self.walk(child, used * p, depth + 1, overlay, p_reproduced, slots);
                     match before {
                         Some(v) => overlay.insert(node.job.candidate.clone(), v),
                         None => overlay.remove(&node.job.candidate),
@@ -257,7 +255,6 @@ impl GuessTree {
                     verdict,
                     used: used * p,
                     depth: depth + 1,
-                    running,
                 }),
             }
         }
@@ -315,7 +312,7 @@ mod tests {
     fn slots_carry_the_chance_of_their_path() {
         let t = sample();
         let mut slots = t.slots(|_, _| 0.5);
-        slots.sort_by(|a, b| (a.parent, a.verdict).cmp(&(b.parent, b.verdict)));
+        slots.sort_by_key(|s| (s.parent, s.verdict));
         let got: Vec<(u32, bool, f64, usize)> = slots
             .iter()
             .map(|s| (s.parent, s.verdict, s.used, s.depth))
@@ -351,20 +348,27 @@ mod tests {
         let mut t = sample();
         let (root, cut) = t.pop_root(Some(true)).unwrap();
         assert_eq!(root.job.attempt, 1);
-        assert_eq!(cut.iter().map(|n| n.job.attempt).collect::<Vec<_>>(), vec![3]);
+        assert_eq!(
+            cut.iter().map(|n| n.job.attempt).collect::<Vec<_>>(),
+            vec![3]
+        );
         assert_eq!(t.root().unwrap().job.attempt, 2);
         assert_eq!(t.len(), 2);
         assert_eq!(t.path(4), vec![2, 4]);
         let (_, cut) = t.pop_root(None).unwrap();
         assert_eq!(cut.len(), 1);
-        assert!(t.is_empty() && t.len() == 0);
+        assert!(t.is_empty());
+        assert_eq!(t.len(), 0, "no node left behind");
     }
 
     #[test]
     fn cutting_and_moving_subtrees() {
         let mut t = sample();
         let cut = t.cut(2);
-        assert_eq!(cut.iter().map(|n| n.job.attempt).collect::<Vec<_>>(), vec![2, 4]);
+        assert_eq!(
+            cut.iter().map(|n| n.job.attempt).collect::<Vec<_>>(),
+            vec![2, 4]
+        );
         assert_eq!(t.root().unwrap().children, [Some(3), None]);
         assert!(t.move_child(1, false).is_empty());
         assert_eq!(t.root().unwrap().children, [None, Some(3)]);

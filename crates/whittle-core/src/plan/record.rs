@@ -115,8 +115,9 @@ fn from_replay(replay: &Map<String, Value>, action: &str) -> StepRecord {
         input_unknown: text("input_unknown"),
         locator_gap: match replay.get("locator_gap") {
             None | Some(Value::Null) => GapField::Absent,
-            Some(value) => serde_json::from_value(value.clone())
-                .map_or(GapField::Unreadable, GapField::Read),
+            Some(value) => {
+                serde_json::from_value(value.clone()).map_or(GapField::Unreadable, GapField::Read)
+            }
         },
     }
 }

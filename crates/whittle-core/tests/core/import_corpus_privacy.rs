@@ -14,7 +14,8 @@ use whittle_core::model::Step;
 use whittle_core::sensitive::looks_secret_key;
 
 fn corpus(format: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/fixtures/{format}"));
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/fixtures/{format}"));
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -29,7 +30,8 @@ fn corpus(format: &str) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// The session the import writes, as text: every step's action words and notes.
+/// The session the import writes, and the text of its typing steps (their action words
+/// and replay fields: what a typed value would be stored in).
 fn stored(flow: &ImportedFlow) -> (Vec<Step>, String) {
     let steps: Vec<Step> = flow
         .steps
@@ -39,7 +41,11 @@ fn stored(flow: &ImportedFlow) -> (Vec<Step>, String) {
         .collect();
     let text = steps
         .iter()
-        .map(|s| format!("{}\n{}\n", s.action, s.notes))
+        .filter_map(|s| {
+            let notes: Value = serde_json::from_str(&s.notes).ok()?;
+            let replay = &notes["replay"];
+            (replay["action_type"] == "input_text").then(|| format!("{}\n{replay}\n", s.action))
+        })
         .collect();
     (steps, text)
 }
@@ -71,7 +77,8 @@ fn robo_typed(json: &Value, out: &mut Vec<(String, bool)>) {
         Value::Array(items) => items.iter().for_each(|i| robo_typed(i, out)),
         Value::Object(map) => {
             if map.get("eventType").and_then(Value::as_str) == Some("VIEW_TEXT_CHANGED") {
-                let text = |d: &Value, k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                let text =
+                    |d: &Value, k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
                 let descriptors = map
                     .get("elementDescriptors")
                     .and_then(Value::as_array)
@@ -89,7 +96,10 @@ fn robo_typed(json: &Value, out: &mut Vec<(String, bool)>) {
                         private |= looks_secret_key(&text(ancestor, key));
                     }
                 }
-                out.push((text(&Value::Object(map.clone()), "replacementText"), private));
+                out.push((
+                    text(&Value::Object(map.clone()), "replacementText"),
+                    private,
+                ));
             }
             map.values().for_each(|v| robo_typed(v, out));
         }
@@ -133,14 +143,24 @@ fn check(file: &str, mut flow: ImportedFlow, typed: &[(String, bool)]) -> usize 
     let values = stored_values(&steps);
     for (value, private) in typed {
         if *private && !value.is_empty() {
-            assert!(!text.contains(value.as_str()), "{file}: {value:?} stored:\n{text}");
+            assert!(
+                !text.contains(value.as_str()),
+                "{file}: {value:?} stored:\n{text}"
+            );
             assert!(!values.contains(value), "{file}: {value:?}");
         }
     }
-    let all: Vec<String> = typed.iter().map(|(v, _)| v.clone()).filter(|v| !v.is_empty()).collect();
+    let all: Vec<String> = typed
+        .iter()
+        .map(|(v, _)| v.clone())
+        .filter(|v| !v.is_empty())
+        .collect();
     flow.mark_private(&all);
     let (steps, _) = stored(&flow);
-    assert!(stored_values(&steps).is_empty(), "{file}: --private ignored");
+    assert!(
+        stored_values(&steps).is_empty(),
+        "{file}: --private ignored"
+    );
     typed.iter().filter(|(_, p)| *p).count()
 }
 
@@ -152,10 +172,21 @@ fn no_session_of_the_corpus_stores_a_value_a_fact_marks_private() {
         let Ok(flow) = parse_flow(FlowFormat::Robo, &file, &bytes) else {
             continue;
         };
-        // The facts, from the JSON itself (files with comments or a header are read
-        // past: their typing is in the reference's plain files too).
+        // The facts, from the JSON itself: comment lines and an execution header (the
+        // object before the list) left out.
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with('#'))
+            .collect();
+        let start = match lines.first() {
+            Some(first) if first.trim_start().starts_with("\"roboscript\"") => {
+                lines.iter().position(|l| l.starts_with('[')).unwrap()
+            }
+            _ => 0,
+        };
         let mut typed = Vec::new();
-        if let Ok(json) = serde_json::from_slice::<Value>(&bytes) {
+        if let Ok(json) = serde_json::from_str::<Value>(&lines[start..].join("\n")) {
             robo_typed(&json, &mut typed);
         }
         private_by_fact += check(&file, flow, &typed);

@@ -314,6 +314,26 @@ fn skip_reasons_read_as_sentences() {
         SkipReason::UnsupportedButton {
             button: String::new(),
         },
+        SkipReason::InputWithheld,
+        SkipReason::UnknownInput {
+            variable: "PASSWORD".into(),
+        },
+        SkipReason::UnknownInput {
+            variable: String::new(),
+        },
+        SkipReason::ListPosition {
+            element: "com.x:id/title".into(),
+            position: 8,
+            list: "id/categories".into(),
+        },
+        SkipReason::AncestorsNeeded {
+            element: "com.x:id/container".into(),
+            ancestors: "cv_cast in rv_cast".into(),
+        },
+        SkipReason::AncestorsNeeded {
+            element: "com.x:id/container".into(),
+            ancestors: String::new(),
+        },
     ];
     let texts: Vec<String> = reasons.iter().map(ToString::to_string).collect();
     for text in &texts {
@@ -324,6 +344,10 @@ fn skip_reasons_read_as_sentences() {
     }
     assert!(texts[4].contains("“swipe”"));
     assert!(texts[7].contains("“HOME”"));
+    // The real cause, and what to do about it where there is something.
+    assert!(texts[10].contains("-e PASSWORD="), "{}", texts[10]);
+    assert!(texts[12].contains("item 8 of id/categories") && !texts[12].contains("only taps"));
+    assert!(texts[13].contains("(cv_cast in rv_cast), which Whittle cannot replay yet"));
     let unique: std::collections::BTreeSet<&String> = texts.iter().collect();
     assert_eq!(unique.len(), texts.len());
 }
@@ -365,4 +389,70 @@ fn plain_taps_on_fields_named_like_private_data_stay_replayable() {
     assert_eq!(plan.candidate_ids(), vec![2, 3, 4, 6]);
     assert_eq!(skip_reason(&plan, 5), Some(SkipReason::Sensitive));
     assert_eq!(skip_reason(&plan, 7), Some(SkipReason::Sensitive));
+}
+
+/// Issue 44: what an imported flow records beside its key is honoured: a value withheld
+/// in doubt, a variable without a value, and a locator gap (read or not) each skip the
+/// step with their own reason, never a replay on the key alone.
+#[test]
+fn imported_gaps_and_unknown_values_skip_with_their_reason() {
+    let steps = vec![
+        launch(1),
+        new_step(
+            2,
+            json!({"action_type": "input_text", "element_key": "com.x:id/f", "input_redacted": true, "input_withheld": true}),
+        ),
+        new_step(
+            3,
+            json!({"action_type": "input_text", "element_key": "focused:", "input_unknown": "EMAIL"}),
+        ),
+        new_step(
+            4,
+            json!({"action_type": "tap", "element_key": "com.x:id/container",
+                   "locator_gap": {"kind": "ancestors", "ancestors": "cv_cast in rv_cast"}}),
+        ),
+        new_step(
+            5,
+            json!({"action_type": "tap", "element_key": "com.x:id/container",
+                   "locator_gap": {"kind": "something new"}}),
+        ),
+        new_step(
+            6,
+            json!({"action_type": "long_press", "element_key": "com.x:id/title",
+                   "locator_gap": {"kind": "list_position", "position": 3, "list": "id/list"}}),
+        ),
+        tap(7, "com.x:id/container"),
+    ];
+    let plan = build_plan(&steps, &[1, 2, 3, 4, 5, 6, 7]).unwrap();
+    assert_eq!(plan.candidate_ids(), vec![7]);
+    assert_eq!(skip_reason(&plan, 2), Some(SkipReason::InputWithheld));
+    assert_eq!(
+        skip_reason(&plan, 3),
+        Some(SkipReason::UnknownInput {
+            variable: "EMAIL".into()
+        })
+    );
+    assert_eq!(
+        skip_reason(&plan, 4),
+        Some(SkipReason::AncestorsNeeded {
+            element: "com.x:id/container".into(),
+            ancestors: "cv_cast in rv_cast".into()
+        })
+    );
+    assert_eq!(
+        skip_reason(&plan, 5),
+        Some(SkipReason::AncestorsNeeded {
+            element: "com.x:id/container".into(),
+            ancestors: String::new()
+        }),
+        "an unreadable gap still means the key alone is not enough"
+    );
+    assert_eq!(
+        skip_reason(&plan, 6),
+        Some(SkipReason::ListPosition {
+            element: "com.x:id/title".into(),
+            position: 3,
+            list: "id/list".into()
+        })
+    );
 }

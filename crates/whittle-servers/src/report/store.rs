@@ -329,7 +329,10 @@ mod torn_line_tests {
         let read: Vec<u32> = read_steps(&path).unwrap().iter().map(|s| s.index).collect();
         assert_eq!(read, [1], "the torn line was never recorded");
         append(&path, line(2).as_bytes()).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{}{}", line(1), line(2)));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}{}", line(1), line(2))
+        );
         let read: Vec<u32> = read_steps(&path).unwrap().iter().map(|s| s.index).collect();
         assert_eq!(read, [1, 2]);
     }

@@ -63,6 +63,7 @@ pub struct QueueView {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct QueueEntry {
     /// Unique within the queue, from 1 in the queue's first order.
     pub id: u32,
@@ -74,6 +75,7 @@ pub struct QueueEntry {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum QueueState {
     Waiting,

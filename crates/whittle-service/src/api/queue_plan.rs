@@ -49,6 +49,7 @@ pub enum QueueScope {
 /// Why a crash group is in the queue but will not be run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueueSkipReason {
     /// Its approved result still validates (see the module documentation).
@@ -80,6 +81,7 @@ pub struct QueueItem {
 /// A session of the workspace that could not be read; the queue is built without it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UnreadableSession {
     pub session: String,
     pub detail: String,

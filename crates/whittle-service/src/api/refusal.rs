@@ -9,6 +9,7 @@ use serde::Serialize;
 use whittle_contract::analyzer::CrashGroup;
 use whittle_contract::mobile::Device;
 use whittle_contract::Role;
+use whittle_core::plan::ActionKind;
 
 use super::count::{CountField, InvalidCount};
 use crate::client::{HubError, RoleProblem, RoleProblemKind};
@@ -68,7 +69,7 @@ pub enum RunRefusal {
     /// A step of the plan needs an optional tool the device's ui server does not list.
     MissingTool {
         step: u32,
-        action: String,
+        action: ActionKind,
         tool: String,
         server: String,
         /// The configured ui servers that list it.
@@ -208,7 +209,7 @@ impl RunRefusal {
                 servers_with_it,
             } => RunRefusal::MissingTool {
                 step: *step,
-                action: action.clone(),
+                action: *action,
                 tool: tool.clone(),
                 server: server.clone(),
                 servers_with_it: servers_with_it.clone(),

@@ -8,6 +8,7 @@ use serde::Serialize;
 /// What kind of thing a check is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckName {
     /// How a `url` server is reached (plain HTTP off this machine).
@@ -40,6 +41,7 @@ impl CheckName {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckStatus {
     Ok,
@@ -53,6 +55,7 @@ pub enum CheckStatus {
 /// its translation) belongs to the front end while the decision stays here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Finding {
     PlainHttp,
@@ -92,6 +95,7 @@ pub enum Finding {
 /// One line of the doctor's report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Check {
     pub name: CheckName,
     /// The role, remote serial, device or package the line is about, when there is one.
@@ -149,6 +153,7 @@ impl Check {
 /// Every check in the order it ran.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DoctorReport {
     pub checks: Vec<Check>,
 }

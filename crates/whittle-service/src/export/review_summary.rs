@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Omitting a picture is a review decision, so omitted pictures count as reviewed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReviewSummary {
     /// Pictures archived by the run (screenshots and frames), omitted ones included.
     pub total: u32,
@@ -25,6 +26,7 @@ pub struct ReviewSummary {
 /// `attempt` took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FrameRef {
     pub attempt: u32,
     pub frame: u32,

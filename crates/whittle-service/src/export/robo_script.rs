@@ -176,7 +176,10 @@ mod tests {
             Some(json!({ "text": "Add to cart" }))
         );
         // A pattern or a narrowed selector has no Robo equivalent: left for the human.
-        assert_eq!(robo_descriptor(&maestro_text("Add.*", Default::default())), None);
+        assert_eq!(
+            robo_descriptor(&maestro_text("Add.*", Default::default())),
+            None
+        );
         let second = MaestroSelector {
             index: Some(1),
             ..Default::default()

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use whittle_contract::Role;
-use whittle_core::plan::ReplayStep;
+use whittle_core::plan::{ActionKind, ReplayStep};
 
 use super::{RunError, RunNotice};
 use crate::client::{Hub, McpError, McpErrorKind};
@@ -19,7 +19,7 @@ use crate::device_lease::{DeviceHolder, DeviceHome, DeviceLease, LeaseError, WAI
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NeededTool {
     pub(crate) step: u32,
-    pub(crate) action: &'static str,
+    pub(crate) action: ActionKind,
     pub(crate) tool: &'static str,
 }
 
@@ -31,7 +31,7 @@ pub(crate) fn needed_tools<'a>(steps: impl IntoIterator<Item = &'a ReplayStep>) 
             let kind = step.action.kind();
             whittle_contract::ui::tool_for_action(kind).map(|tool| NeededTool {
                 step: step.index,
-                action: kind.as_str(),
+                action: kind,
                 tool,
             })
         })
@@ -48,7 +48,7 @@ pub(crate) fn check_tools(hub: &Hub, device: &str, needed: &[NeededTool]) -> Res
         None => Ok(()),
         Some(missing) => Err(RunError::MissingTool {
             step: missing.step,
-            action: missing.action.to_owned(),
+            action: missing.action,
             tool: missing.tool.to_owned(),
             servers_with_it: hub.servers_with_tool(Role::Ui, missing.tool),
             server,

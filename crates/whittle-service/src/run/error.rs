@@ -1,6 +1,6 @@
 use whittle_contract::analyzer::CrashGroup;
 use whittle_contract::mobile::Device;
-use whittle_core::plan::PlanError;
+use whittle_core::plan::{ActionKind, PlanError};
 use whittle_core::session::{ResolveError, SessionError};
 
 use crate::client::McpError;
@@ -60,12 +60,13 @@ pub enum RunError {
     DeviceLock(LeaseError),
     /// A step of the plan needs an optional tool the device's ui server does not list.
     #[error(
-        "step {step} ({action}) needs the ui tool {tool}, which server \"{server}\" does not list ({})",
+        "step {step} ({}) needs the ui tool {tool}, which server \"{server}\" does not list ({})",
+        .action.as_str(),
         servers_with(.servers_with_it)
     )]
     MissingTool {
         step: u32,
-        action: String,
+        action: ActionKind,
         tool: String,
         server: String,
         /// The configured ui servers that list it.

@@ -163,16 +163,15 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
         .unwrap_or(Exit::Refused)
 }
 
-/// An item's exit code, as its single run would have exited.
-fn exit_of(state: &QueueState) -> Exit {
+/// An item's exit code, as its single run would have exited (`whittle mcp`'s
+/// `minimize_all` answers it too).
+pub(crate) fn exit_of(state: &QueueState) -> Exit {
     match state {
         QueueState::Finished { summary } => Exit::of_end(&summary.end),
         QueueState::Failed { refusal } => Exit::of_refusal(refusal),
         QueueState::Skipped { .. } => Exit::Proven,
         // Left waiting or running only when the queue was cancelled.
-        QueueState::Cancelled | QueueState::Waiting | QueueState::Running { .. } => {
-            Exit::Cancelled
-        }
+        QueueState::Cancelled | QueueState::Waiting | QueueState::Running { .. } => Exit::Cancelled,
     }
 }
 

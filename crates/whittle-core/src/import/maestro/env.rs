@@ -197,9 +197,16 @@ mod tests {
         let v = vars(&[("HOST", "x")], &[("A", "${output.token}")]);
         assert_eq!(v.unknown_in("${HOST}"), None);
         assert_eq!(v.unknown_in("user ${NAME}").as_deref(), Some("NAME"));
-        assert_eq!(v.unknown_in("${HOST} ${EMAIL || PHONE}").as_deref(), Some("EMAIL"));
+        assert_eq!(
+            v.unknown_in("${HOST} ${EMAIL || PHONE}").as_deref(),
+            Some("EMAIL")
+        );
         assert_eq!(v.unknown_in("${output.token}").as_deref(), Some(""));
-        assert_eq!(v.unknown_in("${A}").as_deref(), Some(""), "defined by a script");
+        assert_eq!(
+            v.unknown_in("${A}").as_deref(),
+            Some(""),
+            "defined by a script"
+        );
         assert_eq!(
             variable_names(r#"${PASSWORD} \${NOT} ${USER || "x"}"#),
             ["PASSWORD", "USER"]

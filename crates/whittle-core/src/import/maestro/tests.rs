@@ -229,10 +229,7 @@ fn env_values_are_substituted() {
             variable: "MISSING".into()
         }
     );
-    assert!(
-        reason.to_string().contains("-e MISSING="),
-        "{reason}"
-    );
+    assert!(reason.to_string().contains("-e MISSING="), "{reason}");
 }
 
 /// Flow text, the line and field the error must name, and words it must say.

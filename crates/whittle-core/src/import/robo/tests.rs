@@ -209,7 +209,9 @@ fn a_list_item_known_only_by_its_position_is_kept_and_skipped() {
         }
     );
     assert!(
-        reason.to_string().contains("position in a list (item 2 of id/list)"),
+        reason
+            .to_string()
+            .contains("position in a list (item 2 of id/list)"),
         "{reason}"
     );
     // What the item shows tells it apart: tapped by its text, not by the shared id.
@@ -259,7 +261,10 @@ fn summary(step: &ImportedStep) -> String {
         ImportedAction::Unsupported { what } => format!("skip: {what}"),
         ImportedAction::Unlocatable { .. } | ImportedAction::InputUnknown { .. } => {
             let words = step.to_step(2, "t", FlowFormat::Robo).action;
-            format!("skip: {}", words.split_once(": ").map_or(&*words, |(_, w)| w))
+            format!(
+                "skip: {}",
+                words.split_once(": ").map_or(&*words, |(_, w)| w)
+            )
         }
     }
 }
@@ -312,78 +317,147 @@ fn every_fixture_imports_step_by_step() {
                 "tap label:Featured".into(),
             ]
         }),
-        ("gist_rohitsurwase_recorded.json", vec!["launch".into(), "tap com.package.name:id/ivNext".into()]),
-        ("guarden_robo_script.json", vec![
-            "launch".into(),
-            "tap label:Başlayalım".into(),
-            "type \"master1234\" into master_password_field (private)".into(),
-            "type \"master1234\" into confirm_password_field (private)".into(),
-            "tap text:Kasayı Oluştur".into(),
-            "tap text:Daha Sonra".into(),
-            "tap text:Web Sifresi Ekle".into(),
-            "type \"Test Sitesi\" into ?".into(),
-            // Nothing says what the field holds, and a run like this could be a secret.
-            "type \"test.com\" into ? (withheld)".into(),
-            "type \"test@user.com\" into ? (private)".into(),
-            // Its only fact is the hint "Şifre" (Turkish: password).
-            "type \"pass123\" into ? (private)".into(),
-            "tap text:Kaydet".into(),
-        ]),
-        ("reference_adapterview_child.json", vec!["launch".into(), "tap label:Avatar 6".into()]),
-        ("reference_assertions.json", vec!["launch".into(), "skip: assertion".into(), "skip: assertion".into(), "skip: assertion".into()]),
-        ("reference_click_variants.json", vec![
-            "launch".into(),
-            format!("tap {topeka}/done"),
-            "skip: click on match 1 of seen text \"search\"".into(),
-            "skip: soft_keyboard_click".into(),
-            "skip: soft_keyboard_random_click".into(),
-        ]),
-        ("reference_close_screen.json", vec!["launch".into(), "skip: view_clicked in a close_screen script".into()]),
-        ("reference_comments.json", vec!["launch".into(), format!("tap {topeka}/done")]),
-        ("reference_conditional_and_shell.json", vec![
-            "launch".into(),
-            "skip: adb_shell_command in a pre_crawl script".into(),
-            "skip: view_clicked when element_present".into(),
-        ]),
+        (
+            "gist_rohitsurwase_recorded.json",
+            vec!["launch".into(), "tap com.package.name:id/ivNext".into()],
+        ),
+        (
+            "guarden_robo_script.json",
+            vec![
+                "launch".into(),
+                "tap label:Başlayalım".into(),
+                "type \"master1234\" into master_password_field (private)".into(),
+                "type \"master1234\" into confirm_password_field (private)".into(),
+                "tap text:Kasayı Oluştur".into(),
+                "tap text:Daha Sonra".into(),
+                "tap text:Web Sifresi Ekle".into(),
+                "type \"Test Sitesi\" into ?".into(),
+                // Nothing says what the field holds, and a run like this could be a secret.
+                "type \"test.com\" into ? (withheld)".into(),
+                "type \"test@user.com\" into ? (private)".into(),
+                // Its only fact is the hint "Şifre" (Turkish: password).
+                "type \"pass123\" into ? (private)".into(),
+                "tap text:Kaydet".into(),
+            ],
+        ),
+        (
+            "reference_adapterview_child.json",
+            vec!["launch".into(), "tap label:Avatar 6".into()],
+        ),
+        (
+            "reference_assertions.json",
+            vec![
+                "launch".into(),
+                "skip: assertion".into(),
+                "skip: assertion".into(),
+                "skip: assertion".into(),
+            ],
+        ),
+        (
+            "reference_click_variants.json",
+            vec![
+                "launch".into(),
+                format!("tap {topeka}/done"),
+                "skip: click on match 1 of seen text \"search\"".into(),
+                "skip: soft_keyboard_click".into(),
+                "skip: soft_keyboard_random_click".into(),
+            ],
+        ),
+        (
+            "reference_close_screen.json",
+            vec![
+                "launch".into(),
+                "skip: view_clicked in a close_screen script".into(),
+            ],
+        ),
+        (
+            "reference_comments.json",
+            vec!["launch".into(), format!("tap {topeka}/done")],
+        ),
+        (
+            "reference_conditional_and_shell.json",
+            vec![
+                "launch".into(),
+                "skip: adb_shell_command in a pre_crawl script".into(),
+                "skip: view_clicked when element_present".into(),
+            ],
+        ),
         // Printed in the reference without the `]` that closes "actions".
-        ("reference_conditional_popup_unclosed.json", vec!["error: line Some(33): not valid JSON (expected `,` or `]`)".into()]),
-        ("reference_execution_header.json", vec!["launch".into(), "skip: wait".into()]),
-        ("reference_gestures_and_ime.json", vec![
-            "launch".into(),
-            "long press label:Avatar 8".into(),
-            "skip: one_point_gesture".into(),
-            "skip: two_point_gesture".into(),
-            "skip: pressed_editor_action".into(),
-        ]),
-        ("reference_ignoring.json", vec![
-            "launch".into(),
-            "skip: all_elements_ignored when element_present".into(),
-            "skip: element_ignored when element_present".into(),
-        ]),
-        ("reference_recyclerview_child.json", vec![
-            "launch".into(),
-            format!("skip: tap id {topeka}/category_title in list item 8 of id/categories"),
-        ]),
-        ("reference_repeated_runs.json", vec!["launch".into(), "press HOME".into()]),
-        ("reference_sign_in_actions.json", vec![
-            "launch".into(),
-            "type \"user123\" into my.app.package:id/username (withheld)".into(),
-            "type \"12345\" into my.app.package:id/password (private)".into(),
-            "tap my.app.package:id/login".into(),
-        ]),
-        ("reference_sign_in_script.json", vec![
-            "launch".into(),
-            "type \"user123\" into my.app.package:id/username (withheld)".into(),
-            "type \"12345\" into my.app.package:id/password (private)".into(),
-            "tap my.app.package:id/login".into(),
-        ]),
-        ("reference_topeka_descriptors.json", vec![
-            "launch".into(),
-            format!("type \"John\" into {topeka}/first_name"),
-            format!("tap {topeka}/done"),
-        ]),
-        ("reference_two_scripts.json", vec!["launch".into(), "skip: disable_keyboard".into(), "press BACK".into()]),
-        ("reference_wait_back.json", vec!["launch".into(), "skip: wait".into(), "press BACK".into()]),
+        (
+            "reference_conditional_popup_unclosed.json",
+            vec!["error: line Some(33): not valid JSON (expected `,` or `]`)".into()],
+        ),
+        (
+            "reference_execution_header.json",
+            vec!["launch".into(), "skip: wait".into()],
+        ),
+        (
+            "reference_gestures_and_ime.json",
+            vec![
+                "launch".into(),
+                "long press label:Avatar 8".into(),
+                "skip: one_point_gesture".into(),
+                "skip: two_point_gesture".into(),
+                "skip: pressed_editor_action".into(),
+            ],
+        ),
+        (
+            "reference_ignoring.json",
+            vec![
+                "launch".into(),
+                "skip: all_elements_ignored when element_present".into(),
+                "skip: element_ignored when element_present".into(),
+            ],
+        ),
+        (
+            "reference_recyclerview_child.json",
+            vec![
+                "launch".into(),
+                format!("skip: tap id {topeka}/category_title in list item 8 of id/categories"),
+            ],
+        ),
+        (
+            "reference_repeated_runs.json",
+            vec!["launch".into(), "press HOME".into()],
+        ),
+        (
+            "reference_sign_in_actions.json",
+            vec![
+                "launch".into(),
+                "type \"user123\" into my.app.package:id/username (withheld)".into(),
+                "type \"12345\" into my.app.package:id/password (private)".into(),
+                "tap my.app.package:id/login".into(),
+            ],
+        ),
+        (
+            "reference_sign_in_script.json",
+            vec![
+                "launch".into(),
+                "type \"user123\" into my.app.package:id/username (withheld)".into(),
+                "type \"12345\" into my.app.package:id/password (private)".into(),
+                "tap my.app.package:id/login".into(),
+            ],
+        ),
+        (
+            "reference_topeka_descriptors.json",
+            vec![
+                "launch".into(),
+                format!("type \"John\" into {topeka}/first_name"),
+                format!("tap {topeka}/done"),
+            ],
+        ),
+        (
+            "reference_two_scripts.json",
+            vec![
+                "launch".into(),
+                "skip: disable_keyboard".into(),
+                "press BACK".into(),
+            ],
+        ),
+        (
+            "reference_wait_back.json",
+            vec!["launch".into(), "skip: wait".into(), "press BACK".into()],
+        ),
     ];
     let dir = format!("{}/../../tests/fixtures/robo", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -404,4 +478,49 @@ fn every_fixture_imports_step_by_step() {
     let flow = parse("s.json", &fixture("reference_sign_in_actions.json")).unwrap();
     let stored = flow.steps[2].to_step(3, "t", flow.format);
     assert!(stored.notes.contains("input_redacted") && !stored.notes.contains("12345"));
+}
+
+/// Issue 44: a public script taps `container` inside `cv_cast` inside `rv_cast`, then
+/// `container` inside `cv_cast` inside `rv_known_for`. Only the ancestors tell the two
+/// cards apart, so neither becomes a tap on the id alone (the second would land on the
+/// first card): both are kept and skipped, their reason naming the ancestors.
+#[test]
+fn two_cards_told_apart_by_their_ancestors_are_never_tapped_by_id_alone() {
+    let flow = parse("b.json", &fixture("bazz_movies_robo_script.json")).unwrap();
+    let steps: Vec<_> = flow
+        .steps
+        .iter()
+        .zip(1..)
+        .map(|(s, i)| s.to_step(i, "t", flow.format))
+        .collect();
+    let path: Vec<u32> = (1..=u32::try_from(steps.len()).unwrap()).collect();
+    let plan = crate::plan::build_plan(&steps, &path).unwrap();
+    let container = "com.bazz.bazz_movies.debug:id/container";
+    assert!(
+        !plan
+            .replayable
+            .iter()
+            .any(|s| format!("{:?}", s.action).contains(container)),
+        "{:?}",
+        plan.replayable
+    );
+    let reasons: Vec<String> = [9, 10]
+        .iter()
+        .map(|&i| match &plan.steps[i - 1].disposition {
+            crate::plan::Disposition::Skipped { reason } => reason.to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            format!("The script tells “{container}” apart from others with the same name only by its ancestors (cv_cast in rv_cast), which Whittle cannot replay yet."),
+            format!("The script tells “{container}” apart from others with the same name only by its ancestors (cv_cast in rv_known_for), which Whittle cannot replay yet."),
+        ]
+    );
+    // The same tab label under one tab bar on two screens stays a tap.
+    assert!(matches!(
+        &plan.steps[14].disposition,
+        crate::plan::Disposition::Replayable
+    ));
 }

@@ -1,0 +1,83 @@
+//! What the run tools of `whittle mcp` answer (`minimize`, `resume`, `minimize_all`),
+//! and the one record that says how the user approves a result ([`UserApproves`]):
+//! approving stays the user's, so no tool approves, and every answer that ends in a
+//! result that may be written back carries this record as `next`, in these words only.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use whittle_service::api::{QueueEntry, QueueState, UnreadableSession};
+
+use super::service_calls::RunSummary;
+
+/// How the user approves a result: in Whittle's window, or with the terminal command.
+/// No tool approves: the agent tells the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct UserApproves {
+    /// The window's result view of the run offers *Approve* (open the session, then the
+    /// run in its past runs).
+    pub approve_in_window: bool,
+    /// The command the user runs in a terminal to approve it (`whittle approve`, which
+    /// checks the evidence first, as the window does).
+    pub command: String,
+}
+
+impl UserApproves {
+    /// The one wording: the run of evidence session `evidence_session` (a validated id,
+    /// a plain folder name).
+    pub fn of(evidence_session: &str) -> UserApproves {
+        UserApproves {
+            approve_in_window: true,
+            command: format!("whittle approve {evidence_session}"),
+        }
+    }
+}
+
+/// A run's summary (`whittle minimize --json`), and how the user approves its result.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RunAnswer {
+    #[serde(flatten)]
+    pub summary: RunSummary,
+    /// Present when the run ended with a result that may be written back: how the user
+    /// approves it. Absent for a cancelled run (resume it first), a run that did not
+    /// reproduce, or one that may not be written back.
+    pub next: Option<UserApproves>,
+}
+
+/// A *Minimize all* queue as it ended (`whittle minimize --all --json`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MinimizeAllAnswer {
+    /// One entry per crash group, in the queue's order.
+    pub entries: Vec<QueueItemAnswer>,
+    /// Sessions left out because they cannot be read (untrusted data in `detail`).
+    pub unreadable: Vec<UnreadableSession>,
+    /// The devices items ran on side by side (one item on each); empty when they ran
+    /// one after another.
+    pub side_by_side: Vec<String>,
+    /// The queue was cancelled (the request was): items not yet run are `cancelled`,
+    /// the running one ended as its run did.
+    pub cancelled: bool,
+}
+
+/// One crash group of the queue.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct QueueItemAnswer {
+    /// Its id (from 1, the queue's order), session, crash, label (untrusted data) and
+    /// how it ended (`state`: finished with its run's summary, failed with the typed
+    /// refusal, skipped with why, or cancelled).
+    #[serde(flatten)]
+    pub entry: QueueEntry,
+    /// The code `whittle` exits with for this item alone.
+    pub exit: u8,
+    /// Present when the item's run ended with a result that may be written back.
+    pub next: Option<UserApproves>,
+}
+
+impl QueueItemAnswer {
+    /// The evidence session of a finished item's run.
+    pub fn evidence_session(entry: &QueueEntry) -> Option<&str> {
+        match &entry.state {
+            QueueState::Finished { summary } => summary.evidence_session.as_deref(),
+            _ => None,
+        }
+    }
+}
