@@ -66,8 +66,10 @@ pub enum Command {
     /// Import a Maestro flow or a Firebase Robo script as a session of the workspace.
     Import(ImportArgs),
     /// Serve sessions, analysis, minimize runs and their evidence as MCP tools over
-    /// stdio, for a coding agent (tools: sessions, analyze, minimize, past_runs, result,
-    /// export).
+    /// stdio, for a coding agent (tools: sessions, analyze, minimize, minimize_all,
+    /// resume, past_runs, result, screenshot, ticket_markdown, export, verify, import,
+    /// doctor, devices; the evidence's masked pictures and files as whittle://
+    /// resources).
     Mcp,
     /// Write a finished run's result into its session's crashes.minimized.json, after
     /// checking its evidence as the app does: the journal's seal, and steps.jsonl and

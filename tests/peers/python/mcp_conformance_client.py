@@ -5,7 +5,8 @@ The SDK's `call_tool` validates a successful result's `structuredContent` agains
 tool's output schema, and skips errors; so each refusal (`isError`) is validated here
 with the SDK's own `ClientSession.validate_tool_result`, the check `call_tool` runs. It
 lists the tools (title, annotations, output schemas, input bounds), calls every tool once
-with success (minimizing the demo crash and exporting its evidence), then every refusal
+with success (minimizing the demo crash, exporting and verifying its evidence, reading its
+pictures and files with resources/read), then every refusal
 of ../mcp_conformance.json, and checks each is a typed refusal that names the tool to
 call to recover and no path of the workspace. The same cases are run on the TypeScript
 SDK by ../typescript/mcp_conformance_client.mjs.
@@ -26,6 +27,7 @@ import sys
 import anyio
 from mcp import types
 from mcp.client.session import ClientSession
+from mcp.shared.exceptions import MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -174,7 +176,37 @@ async def main(args):
             )
             check(exported["bundle_dir"] == os.path.join(exports, "conformance"), f"bundle: {exported}")
             answers += 6
-            variables = {"evidence": evidence, "exports": exports, "root": args.root}
+            # The other tools' answers, and the run's pictures and files as resources.
+            bundle = exported["bundle_dir"]
+            check((result.get("next") or {}).get("command") == f"whittle approve {evidence}", f"next: {result.get('next')}")
+            picture = next(p for p in result["pictures"] if p.get("uri") and p.get("frame") is None)
+            shot = await agent.call("screenshot", {"evidence_session": evidence, "attempt": picture["attempt"]})
+            check(not shot.is_error and shot.structured_content["review"] == "not_reviewed", f"screenshot: {shot.structured_content}")
+            check(any(getattr(b, "type", None) == "image" and b.mime_type == "image/png" for b in shot.content), "an image block")
+            ticket = await agent.answer("ticket_markdown", {"evidence_session": evidence})
+            verified = await agent.answer("verify", {"bundle": bundle, "runs": 1})
+            check(verified["verdict"] == "proven", f"verify: {verified}")
+            await agent.answer("doctor", {})
+            devices = await agent.answer("devices", {})
+            check(len(devices["devices"]) > 0, "devices")
+            imported = await agent.answer("import", {"format": "maestro", "file": os.path.join(bundle, "repro.maestro.yaml")})
+            check(bool(imported["session_id"]), "import: a session id")
+            everything = await agent.answer("minimize_all", {"session": session_id})
+            check(len(everything["entries"]) == 1, f"minimize_all: {everything}")
+            answers += 7
+            templates = (await session.list_resource_templates()).resource_templates
+            check(len(templates) == 4, f"{len(templates)} resource templates")
+            png = (await session.read_resource(picture["uri"])).contents[0]
+            check(png.mime_type == "image/png" and bool(png.blob), "a picture reads as a PNG")
+            repro = (await session.read_resource(result["files"][0]["uri"])).contents[0]
+            check(repro.text == ticket["markdown"], "repro.md reads as the ticket text")
+            try:
+                await session.read_resource(f"whittle://evidence/{evidence}/result.json")
+            except MCPError as e:
+                check(args.root not in str(e), f"the error names a path: {e}")
+            else:
+                raise Failed("a URI that is not a picture or a bundle file was read")
+            variables = {"evidence": evidence, "exports": exports, "bundle": bundle, "root": args.root}
             for expected in EXPECT["refusals"]:
                 await agent.refusal(expected, variables)
                 refusals += 1

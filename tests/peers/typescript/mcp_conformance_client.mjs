@@ -7,7 +7,8 @@
 // are neither an answer nor a refusal.
 //
 // It lists the tools (title, annotations, output schemas, input bounds), calls every
-// tool once with success (minimizing the demo crash and exporting its evidence), then
+// tool once with success (minimizing the demo crash, exporting and verifying its
+// evidence, reading its pictures and files with resources/read), then
 // every refusal of ../mcp_conformance.json, and checks each is a typed refusal that
 // names the tool to call to recover and no path of the workspace.
 //
@@ -217,7 +218,40 @@ async function main() {
   check(exported.bundle_dir === join(exports, 'conformance'), `bundle: ${exported.bundle_dir}`);
   answers += 6;
 
-  const vars = { evidence, exports, root: values.root };
+  // The other tools' answers, and the run's pictures and files as resources.
+  const bundle = exported.bundle_dir;
+  check(result.next?.command === `whittle approve ${evidence}`, `result.next: ${JSON.stringify(result.next)}`);
+  const picture = result.pictures.find((p) => p.uri && p.frame == null);
+  check(picture, 'result lists a screenshot');
+  const shot = await call(session, 'screenshot', { evidence_session: evidence, attempt: picture.attempt });
+  check(!shot.isError && shot.structuredContent.review === 'not_reviewed', `screenshot: ${JSON.stringify(shot.structuredContent)}`);
+  check(shot.content.some((b) => b.type === 'image' && b.mimeType === 'image/png'), 'screenshot: an image block');
+  const ticket = await answer(session, 'ticket_markdown', { evidence_session: evidence });
+  const verified = await answer(session, 'verify', { bundle, runs: 1 }, { timeout: 120_000 });
+  check(verified.verdict === 'proven', `verify: ${verified.verdict}`);
+  await answer(session, 'doctor', {}, { timeout: 120_000 });
+  const devices = await answer(session, 'devices', {});
+  check(devices.devices.length > 0, 'devices');
+  const imported = await answer(session, 'import', { format: 'maestro', file: join(bundle, 'repro.maestro.yaml') });
+  check(imported.session_id, 'import: a session id');
+  const all = await answer(session, 'minimize_all', { session: id }, { timeout: 120_000 });
+  check(all.entries.length === 1, `minimize_all: ${all.entries.length} entries`);
+  answers += 7;
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check(resourceTemplates.length === 4, `${resourceTemplates.length} resource templates`);
+  const png = await client.readResource({ uri: picture.uri });
+  check(png.contents[0].mimeType === 'image/png' && png.contents[0].blob, 'a picture reads as a PNG');
+  const repro = await client.readResource({ uri: result.files[0].uri });
+  check(repro.contents[0].text === ticket.markdown, 'repro.md reads as the ticket text');
+  let unread = false;
+  try {
+    await client.readResource({ uri: `whittle://evidence/${evidence}/result.json` });
+  } catch (e) {
+    unread = !String(e.message).includes(values.root);
+  }
+  check(unread, 'a URI that is not a picture or a bundle file is refused, naming no path');
+
+  const vars = { evidence, exports, bundle, root: values.root };
   for (const expected of EXPECT.refusals) {
     await refusal(session, expected, vars);
     refusals += 1;

@@ -95,7 +95,7 @@ fn assert_ok(output: &Output, line: &str) {
     let cases = read_json(&repo_root().join("tests/peers/mcp_conformance.json"));
     let refusals = cases["refusals"].as_array().unwrap().len() + 1;
     assert!(
-        stdout.contains(&format!("6 answers and {refusals} refusals validated")),
+        stdout.contains(&format!("13 answers and {refusals} refusals validated")),
         "{stdout}"
     );
 }

@@ -69,7 +69,8 @@ fn interrupted_line(env: &Env, evidence: &str) -> Option<String> {
     let out = env.whittle(&["sessions"]);
     stdout(&out)
         .lines()
-        .find(|l| l.starts_with(evidence))
+        // The id as a whole word: a later run of the same session is `<id>-2`.
+        .find(|l| l.split_whitespace().next() == Some(evidence))
         .map(str::to_owned)
 }
 
@@ -258,7 +259,10 @@ fn an_interrupted_run_superseded_by_a_newer_approval_is_not_resumed() {
     assert!(line.contains("  interrupted  "), "{line}");
     assert!(!line.contains("--resume"), "no resume offered: {line}");
     let runs = stdout(&env.whittle(&["runs", SESSION]));
-    let old = runs.lines().find(|l| l.contains(&id)).unwrap();
+    let old = runs
+        .lines()
+        .find(|l| l.split_whitespace().any(|w| w == id))
+        .unwrap();
     assert!(!old.contains("--resume"), "{runs}");
 
     let journal = std::fs::read(evidence.join("journal.jsonl")).unwrap();
