@@ -13,9 +13,7 @@ use std::path::{Path, PathBuf};
 
 use tokio_util::sync::CancellationToken;
 use whittle_core::plan::build_plan;
-use whittle_core::session::{
-    load_session, resolve_session_dir, validate_session_id, ResolveError, Session,
-};
+use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
 use whittle_service::api::export_evidence;
@@ -23,8 +21,6 @@ use whittle_service::api::{
     self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
 };
 pub use whittle_service::config::Config;
-use whittle_service::evidence::read_result;
-use whittle_service::result::ResultFileError;
 use whittle_service::run::{listed_run, listed_run_state, past_runs as runs_of};
 pub use whittle_service::run::{
     PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
@@ -37,7 +33,9 @@ use super::answers::{
 };
 use super::args::{ExportArgs, MinimizeArgs};
 use super::failure::ToolFailure;
+use super::lookup::{resolve, valid_id, Listed};
 use super::run_answers::RunAnswer;
+use super::run_refusal::run_failure;
 use crate::commands::export::exit_of;
 use crate::exit::Exit;
 
@@ -149,57 +147,6 @@ pub async fn minimize(
         .map_err(|e| run_failure(config, &e))
 }
 
-/// A run that never searched, typed, with what to do next.
-fn run_failure(config: &Config, e: &api::RunFailure) -> ToolFailure {
-    let refusal = e.refusal();
-    let error = match e {
-        api::RunFailure::Servers(hub) => servers_error(config, e, hub),
-        api::RunFailure::Run(_) => e.to_string(),
-    };
-    let error = match recovery(&refusal) {
-        Some(hint) => format!("{error}: {hint}"),
-        None => error,
-    };
-    ToolFailure::refused(refusal, error)
-}
-
-/// Servers that did not start, with the fix of each problem (naming the config file).
-fn servers_error(
-    config: &Config,
-    e: &impl std::fmt::Display,
-    hub: &whittle_service::client::HubError,
-) -> String {
-    let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
-    format!("{e} (fix: {})", fixes.join("; "))
-}
-
-/// What an agent does next about a run refused before its search, naming the tool or
-/// argument to use; `None` where the cause and its error say all there is.
-fn recovery(refusal: &RunRefusal) -> Option<&'static str> {
-    Some(match refusal {
-        RunRefusal::NeedsCrash { .. } | RunRefusal::CrashNotFound { .. } => {
-            "pass one of `cause.crashes` as `crash` (`analyze` lists the session's crashes)"
-        }
-        RunRefusal::NoCrash => "call `sessions` to find a session with crashes",
-        RunRefusal::SessionNotFound { .. } => "call `sessions` to list them",
-        RunRefusal::SessionUnusable { .. } => {
-            "call `sessions` to see each session's problem and `analyze` for its plan"
-        }
-        RunRefusal::NeedsDevice { .. } | RunRefusal::DeviceNotFound { .. } => {
-            "pass one of `cause.devices` as `device`"
-        }
-        RunRefusal::DeviceBusy { .. } => {
-            "call `minimize` again later, or with `wait_device_seconds` to wait for the device"
-        }
-        RunRefusal::NeedsPackage { .. } => "pass the app's package as `package`",
-        RunRefusal::EvidenceNotFound { .. } | RunRefusal::ResumeRefused { .. } => {
-            "call `past_runs` with the session it minimized: a run that can go on says \
-             `resumable: true`; else call `minimize` for a new run"
-        }
-        _ => return None,
-    })
-}
-
 /// The evidence runs of a session, per crash in the session's order.
 pub fn past_runs(config: &Config, session_id: &str) -> Result<PastRunsAnswer, ToolFailure> {
     let session = load(config, session_id)?;
@@ -215,32 +162,6 @@ pub fn past_runs(config: &Config, session_id: &str) -> Result<PastRunsAnswer, To
     Ok(PastRunsAnswer {
         session_id: session_id.to_owned(),
         crashes,
-    })
-}
-
-/// One evidence run's `result.json`; a run that left none (interrupted) has no result.
-pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, ToolFailure> {
-    let dir = resolve(config, evidence_session, Listed::Evidence)?;
-    read_result(&dir).map_err(|e| {
-        let id = evidence_session;
-        let error = match e {
-            ResultFileError::Read { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                format!(
-                    "evidence session {id:?} has no result.json: it is not a minimize run's \
-                     evidence, or its run left no result; call `past_runs` with the session it \
-                     minimized to see how each run ended"
-                )
-            }
-            ResultFileError::Read { source, .. } | ResultFileError::Write { source, .. } => {
-                format!("cannot read the result.json of {id:?}: {source}")
-            }
-            ResultFileError::Parse { message, .. } => {
-                format!("the result.json of {id:?} is not a Whittle result: {message}")
-            }
-        };
-        ToolFailure::new(Exit::Refused, error)
     })
 }
 
@@ -264,46 +185,4 @@ fn load(config: &Config, session_id: &str) -> Result<Session, ToolFailure> {
             format!("session {session_id:?} cannot be read: {e}"),
         )
     })
-}
-
-/// Which tool lists the ids of what an id names.
-#[derive(Clone, Copy)]
-enum Listed {
-    /// A session of the workspace: `sessions`.
-    Session,
-    /// A minimize run's evidence session: `past_runs` (and `sessions`).
-    Evidence,
-}
-
-/// The folder of a session or evidence session the caller named by id. A refusal says
-/// what to call to list the ids, and never names the workspace's paths.
-fn resolve(config: &Config, id: &str, listed: Listed) -> Result<PathBuf, ToolFailure> {
-    valid_id(id)?;
-    let (what, list) = match listed {
-        Listed::Session => ("session", "call `sessions` to list them"),
-        Listed::Evidence => (
-            "evidence session",
-            "call `past_runs` with the session it minimized (or `sessions`) to list them",
-        ),
-    };
-    resolve_session_dir(&config.workspace, id).map_err(|e| {
-        let error = match e {
-            ResolveError::NotFound { .. } => format!("no {what} {id:?} in the workspace: {list}"),
-            ResolveError::NoSessionsFolder { .. } => {
-                format!("no {what} {id:?}: the workspace has no sessions folder yet")
-            }
-            ResolveError::OutsideWorkspace { .. } => {
-                format!("{what} {id:?} is not a folder of the workspace's sessions: {list}")
-            }
-            ResolveError::Io { source, .. } => format!("cannot open {what} {id:?}: {source}"),
-            ResolveError::InvalidId(reason) => format!("{what} id {id:?}: {reason}"),
-            ResolveError::RelativePath => format!("{what} id {id:?}: not a plain folder name"),
-        };
-        ToolFailure::new(Exit::Refused, error)
-    })
-}
-
-fn valid_id(id: &str) -> Result<(), ToolFailure> {
-    validate_session_id(id)
-        .map_err(|reason| ToolFailure::new(Exit::Refused, format!("session id {id:?}: {reason}")))
 }

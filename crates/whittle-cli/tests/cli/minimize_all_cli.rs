@@ -180,7 +180,7 @@ fn all_in_text_ends_with_the_table_and_takes_another_workspace() {
             "2",
         ],
     );
-    assert_exit(&out, 0);
+    assert_exit(&out, 1);
     let text = stdout(&out);
     let mut table = text.lines();
     let header: Vec<&str> = table.next().unwrap().split_whitespace().collect();

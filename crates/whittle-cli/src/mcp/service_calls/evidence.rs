@@ -13,7 +13,11 @@ use whittle_service::api::{self, pictures, ApproveBlock, EvidenceExportError};
 use whittle_service::evidence::{review_shot, PictureName, ReviewChecklist, ReviewError};
 use whittle_service::export::{maestro_flow, robo_script};
 
-use super::{resolve, result, Config, Listed};
+use whittle_service::config::Config;
+use whittle_service::evidence::read_result;
+use whittle_service::result::ResultFileError;
+use whittle_service::run::PendingResult;
+
 use crate::commands::export::exit_of;
 use crate::exit::Exit;
 use crate::mcp::args::ScreenshotArgs;
@@ -21,6 +25,7 @@ use crate::mcp::evidence_answers::{
     FileAnswer, PictureAnswer, ResultAnswer, ReviewState, ScreenshotAnswer, TicketAnswer,
 };
 use crate::mcp::failure::ToolFailure;
+use crate::mcp::lookup::{resolve, Listed};
 use crate::mcp::resources::{BundleFile, EvidenceResource, EvidenceUri};
 use crate::mcp::run_answers::UserApproves;
 
@@ -270,4 +275,30 @@ fn run_evidence(config: &Config, evidence_session: &str) -> Result<PathBuf, Tool
 
 fn workspace(config: &Config) -> String {
     config.workspace.display().to_string()
+}
+
+/// One evidence run's `result.json`; a run that left none (interrupted) has no result.
+pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, ToolFailure> {
+    let dir = resolve(config, evidence_session, Listed::Evidence)?;
+    read_result(&dir).map_err(|e| {
+        let id = evidence_session;
+        let error = match e {
+            ResultFileError::Read { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                format!(
+                    "evidence session {id:?} has no result.json: it is not a minimize run's \
+                     evidence, or its run left no result; call `past_runs` with the session it \
+                     minimized to see how each run ended"
+                )
+            }
+            ResultFileError::Read { source, .. } | ResultFileError::Write { source, .. } => {
+                format!("cannot read the result.json of {id:?}: {source}")
+            }
+            ResultFileError::Parse { message, .. } => {
+                format!("the result.json of {id:?} is not a Whittle result: {message}")
+            }
+        };
+        ToolFailure::new(Exit::Refused, error)
+    })
 }

@@ -13,12 +13,16 @@ use whittle_service::api::{
 };
 use whittle_service::run::RunOutcome;
 
-use super::{resolve, run_failure, valid_id, Config, Listed, RunEvent};
+use whittle_service::config::Config;
+use whittle_service::run::RunEvent;
+
 use crate::commands::minimize::all::exit_of;
 use crate::exit::Exit;
 use crate::mcp::args::{MinimizeAllArgs, ResumeArgs};
 use crate::mcp::failure::ToolFailure;
+use crate::mcp::lookup::{resolve, valid_id, Listed};
 use crate::mcp::run_answers::{MinimizeAllAnswer, QueueItemAnswer, RunAnswer, UserApproves};
+use crate::mcp::run_refusal::run_failure;
 
 /// A run's answer: its summary, and how the user approves its result when it may be
 /// written back (a cancelled run's may not: it is resumed first, as the CLI decides).

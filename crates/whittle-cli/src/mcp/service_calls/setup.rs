@@ -16,11 +16,13 @@ use whittle_service::api::{
 use whittle_service::import::{ImportFailure, RecordError};
 use whittle_service::run::VerifyError;
 
-use super::{recovery, servers_error, Config};
+use whittle_service::config::Config;
+
 use crate::commands::import::record_exit;
 use crate::exit::Exit;
 use crate::mcp::args::{FlowKind, ImportArgs, VerifyArgs, MAX_VERIFY_RUNS};
 use crate::mcp::failure::ToolFailure;
+use crate::mcp::run_refusal::{recovery, servers_error};
 use crate::mcp::setup_answers::{
     DevicesAnswer, DoctorAnswer, ImportAnswer, RecordAnswer, RecordFailedAnswer, VerifyAnswer,
 };
