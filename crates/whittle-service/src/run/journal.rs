@@ -207,7 +207,8 @@ pub enum JournalError {
     Tampered { path: PathBuf, line: usize },
     /// The run died while its journal's first record was written (an empty file, or
     /// line 1 cut off mid-write): it recorded no attempt, so there is nothing to resume.
-    #[error("the first record of {} was cut off mid-write (line 1) when the run stopped, so the run recorded no attempt to go on from; discard it and minimize the crash again", path.display())]
+    // Named first, as every journal refusal is (the fuzz target `journal` checks it).
+    #[error("{}: its first record was cut off mid-write (line 1) when the run stopped, so the run recorded no attempt to go on from; discard it and minimize the crash again", path.display())]
     FirstRecordCut { path: PathBuf },
 }
 
