@@ -5,13 +5,13 @@
 
 use crate::listen_support;
 use crate::sim_support;
+// A tool call whatever it answers (`call` of listen_support asserts success).
+use crate::support::call as raw_call;
 
 use std::time::{Duration, Instant};
 
 use listen_support::*;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
-use rmcp::RoleClient;
+use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use whittle_contract::lease::{DeviceBusy, DEVICE_BUSY};
 
@@ -19,20 +19,6 @@ fn model_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
     let path = dir.path().join("model.json");
     std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
     path
-}
-
-async fn raw_call(
-    client: &RunningService<RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> CallToolResult {
-    let Value::Object(map) = args else {
-        panic!("arguments must be an object")
-    };
-    client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
 fn busy(answer: &CallToolResult) -> Option<DeviceBusy> {

@@ -111,10 +111,7 @@ impl Hub {
     /// The configured server a device belongs to: its lab host in a pool, else the
     /// mobile role's server. For evidence and the app's pool list.
     pub fn device_server(&self, device: &str) -> Option<String> {
-        match &self.routes {
-            Some(routes) => routes.route(device).map(|r| r.server),
-            None => self.server_for(Role::Mobile).map(str::to_string),
-        }
+        self.server_serving(Role::Mobile, device)
     }
 
     /// A pool device's server and the id that server knows (`None` outside a pool).

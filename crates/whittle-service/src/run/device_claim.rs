@@ -89,9 +89,11 @@ pub(crate) async fn claim_device(
     }
 }
 
-/// A pool device for this run, or why it is left out: busy, or its ui server lacks a
-/// tool the plan needs. Never waits: the pool is optional.
-pub(crate) async fn claim_pool_device(
+/// A pool device for this run, or why it is left out: its ui server lacks a tool the
+/// plan needs, or a run here holds it. Never waits: the pool is optional. Its lab host's
+/// word was already had: the pool lists the device's apps first (`prepare::choose_pool`),
+/// and a host refuses that for a device another session holds.
+pub(crate) fn claim_pool_device(
     hub: &Hub,
     device: &str,
     purpose: &str,
@@ -103,15 +105,27 @@ pub(crate) async fn claim_pool_device(
             tool,
         });
     }
-    match claim_device(hub, device, purpose, None).await {
+    match DeviceLease::take(&hub.device_key(device), purpose) {
         Ok(lease) => Ok(lease),
-        Err(RunError::DeviceBusy { device, holder }) => {
-            Err(RunNotice::PoolDeviceBusy { device, holder })
-        }
-        Err(other) => Err(RunNotice::PoolDeviceLeftOut {
+        Err(LeaseError::Busy { holder, .. }) => Err(RunNotice::PoolDeviceBusy {
             device: device.to_owned(),
-            detail: other.to_string(),
+            holder,
         }),
+        Err(io) => Err(RunNotice::PoolDeviceLeftOut {
+            device: device.to_owned(),
+            detail: io.to_string(),
+        }),
+    }
+}
+
+/// The holder a lab host named when it refused a call, if that is why the call failed.
+pub(crate) fn lab_holder(error: &McpError) -> Option<DeviceHolder> {
+    match &error.kind {
+        McpErrorKind::DeviceBusy { holder, .. } => Some(DeviceHolder::LabSession {
+            server: error.server.clone(),
+            holder: holder.clone(),
+        }),
+        _ => None,
     }
 }
 
@@ -128,11 +142,9 @@ async fn host_holder(
     }
     match hub.mobile().list_apps(device).await {
         Ok(_) => Ok(None),
-        Err(McpError {
-            server,
-            kind: McpErrorKind::DeviceBusy { holder, .. },
-            ..
-        }) => Ok(Some(DeviceHolder::LabSession { server, holder })),
-        Err(other) => Err(other.into()),
+        Err(error) => match lab_holder(&error) {
+            Some(holder) => Ok(Some(holder)),
+            None => Err(error.into()),
+        },
     }
 }

@@ -12,7 +12,9 @@ use whittle_core::plan::{build_plan, ReplayPlan};
 use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
-use super::device_claim::{check_tools, claim_device, claim_pool_device, needed_tools, NeededTool};
+use super::device_claim::{
+    check_tools, claim_device, claim_pool_device, lab_holder, needed_tools, NeededTool,
+};
 use super::{RunError, RunNotice, RunSpec};
 use crate::client::Hub;
 use crate::config::Config;
@@ -258,15 +260,24 @@ async fn choose_pool(
         // A device that cannot list its apps is left out, not fatal: the pool is optional.
         let installed = match hub.mobile().list_apps(&device.id).await {
             Ok(list) => list.apps.iter().any(|a| a.package == package && !a.system),
+            // Held by another session of its lab host: said, like a device held here.
             Err(e) => {
-                tracing::warn!(device = %device.id, error = %e, "device left out of the pool");
+                match lab_holder(&e) {
+                    Some(holder) => warnings.push(RunNotice::PoolDeviceBusy {
+                        device: device.id.clone(),
+                        holder,
+                    }),
+                    None => {
+                        tracing::warn!(device = %device.id, error = %e, "device left out of the pool")
+                    }
+                }
                 false
             }
         };
         if !installed {
             continue;
         }
-        match claim_pool_device(hub, &device.id, purpose, needed).await {
+        match claim_pool_device(hub, &device.id, purpose, needed) {
             Ok(lease) => {
                 pool.push(device.id.clone());
                 leases.push(lease);
