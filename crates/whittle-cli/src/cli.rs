@@ -24,11 +24,20 @@ pub enum Command {
     /// Minimize a session's crash path by live replays (Phases 0–5 (docs/design.md §13)).
     Minimize(MinimizeArgs),
     /// List the workspace's sessions.
-    Sessions,
+    Sessions {
+        /// Print one JSON object: {workspace, sessions: [{session_id, status, run_state,
+        /// crashes, …}], exit}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Group a session's crashes by signature.
     Analyze {
         /// Session id, or an absolute session folder inside the workspace.
         session: String,
+        /// Print one JSON object: {session_id, crash_groups, crashes (each with its
+        /// replay plan), minimized, exit}.
+        #[arg(long)]
+        json: bool,
     },
     /// Check that every role's server starts and has its tools, and list devices.
     Doctor {
@@ -52,6 +61,10 @@ pub enum Command {
         /// Bundle folder name (default: the evidence session id).
         #[arg(long)]
         name: Option<String>,
+        /// Print one JSON object: {bundle_dir, exit} (with --markdown: {evidence_session,
+        /// markdown, exit}).
+        #[arg(long)]
+        json: bool,
     },
     /// Replay a bundle's minimal path N times on a device.
     Verify {
@@ -60,6 +73,10 @@ pub enum Command {
         runs: u32,
         #[arg(long)]
         device: Option<String>,
+        /// Print one JSON object: {verdict, reproduced, runs, device, package,
+        /// app_version, target_fingerprint, replays, exit}.
+        #[arg(long)]
+        json: bool,
     },
     /// Benchmark the search strategies on generated scenarios (in-process simulator model).
     Bench(BenchArgs),
@@ -162,6 +179,11 @@ pub struct MinimizeArgs {
     /// With --all: also queue the crash groups already minimized.
     #[arg(long, requires = "all")]
     pub include_minimized: bool,
+    /// With --all: list the crash groups it would minimize, and run none (--json: one
+    /// object {groups: [{session, crash_id, label, package, skip, resume}], unreadable,
+    /// exit}, e.g. for a CI job matrix; docs/ci.md).
+    #[arg(long, requires = "all", conflicts_with = "approve")]
+    pub list: bool,
     /// Continue an interrupted (or failed, or cancelled) run in its evidence session: the
     /// attempts it recorded are not replayed again. Session, crash, strategy and budget
     /// are the run's own; --device and --devices may change.

@@ -61,6 +61,15 @@ impl Exit {
         self.number().into()
     }
 
+    /// The code numbered `number` (a `ToolFailure`'s `exit`); a number outside the table
+    /// is a failure.
+    pub fn of_number(number: u8) -> Exit {
+        Exit::ALL
+            .into_iter()
+            .find(|e| e.number() == number)
+            .unwrap_or(Exit::Infrastructure)
+    }
+
     /// The table's line for this code, in `words`' language.
     pub fn meaning(self, words: &ExitWords) -> &ExitMeaning {
         match self {

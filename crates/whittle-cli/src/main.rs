@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod config_path;
 mod exit;
+mod json_answer;
 mod locale;
 mod mcp;
 mod progress;
@@ -26,7 +27,8 @@ fn main() -> ExitCode {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     ExitCode::SUCCESS
                 }
-                _ => Exit::Refused.code(),
+                // `--json` asked for one object whatever the outcome: this refusal too.
+                _ => commands::refusal::argument(&e, json_asked()).code(),
             };
         }
     };
@@ -56,13 +58,13 @@ async fn run(cli: Cli) -> Exit {
     let path = config_path::config_path(cli.config.as_deref());
     let config = match Config::load(&path) {
         Ok(config) => config,
-        // `minimize --json` prints one object whatever the outcome, this refusal too.
-        Err(e) => return commands::refusal::config(&e, minimize_json(&cli.command)),
+        // `--json` prints one object whatever the outcome, this refusal too.
+        Err(e) => return commands::refusal::config(&e, json_of(&cli.command)),
     };
     match cli.command {
         Command::Minimize(args) => commands::minimize::run(&config, args).await,
-        Command::Sessions => commands::sessions::run(&config),
-        Command::Analyze { session } => commands::analyze::run(&config, &session),
+        Command::Sessions { json } => commands::sessions::run(&config, json),
+        Command::Analyze { session, json } => commands::analyze::run(&config, &session, json),
         Command::Doctor { package, json } => {
             commands::doctor::run(&config, package.as_deref(), json).await
         }
@@ -71,11 +73,13 @@ async fn run(cli: Cli) -> Exit {
             out,
             markdown,
             name,
+            json,
         } => match (markdown, out) {
-            (true, _) => commands::export::markdown(&config, &evidence_session),
+            (true, _) => commands::export::markdown(&config, &evidence_session, json),
             (false, Some(out)) => {
-                commands::export::run(&config, &evidence_session, &out, name.as_deref())
+                commands::export::run(&config, &evidence_session, &out, name.as_deref(), json)
             }
+            // clap requires --out without --markdown.
             (false, None) => Exit::Refused,
         },
         Command::Import(args) => commands::import::run(&config, args).await,
@@ -83,7 +87,8 @@ async fn run(cli: Cli) -> Exit {
             bundle,
             runs,
             device,
-        } => commands::verify::run(&config, &bundle, runs, device.as_deref()).await,
+            json,
+        } => commands::verify::run(&config, &bundle, runs, device.as_deref(), json).await,
         Command::Bench(args) => commands::bench::run(&args),
         Command::Mcp => mcp::serve(config).await,
         Command::Approve {
@@ -96,8 +101,31 @@ async fn run(cli: Cli) -> Exit {
     }
 }
 
-fn minimize_json(command: &Command) -> bool {
-    matches!(command, Command::Minimize(args) if args.json)
+/// Whether the command asked for `--json` (`bench --json FILE` writes a file instead).
+fn json_of(command: &Command) -> bool {
+    match command {
+        Command::Minimize(args) => args.json,
+        Command::Import(args) => args.json,
+        Command::Sessions { json }
+        | Command::Analyze { json, .. }
+        | Command::Doctor { json, .. }
+        | Command::Export { json, .. }
+        | Command::Verify { json, .. }
+        | Command::Approve { json, .. }
+        | Command::Runs { json, .. } => *json,
+        Command::Bench(_) | Command::Mcp => false,
+    }
+}
+
+/// Whether the command line that clap refused asked for `--json`: the flag among the
+/// arguments before a `--`, on any command but `bench` (whose `--json` names a file).
+fn json_asked() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).take_while(|a| a != "--").collect();
+    let bench = args
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|a| a == "bench");
+    !bench && args.iter().any(|a| a == "--json")
 }
 
 /// The arguments, with clap's help and errors uncoloured when `NO_COLOR` asks (clap

@@ -1,24 +1,35 @@
-use whittle_core::session::{load_session, resolve_session_dir};
 use whittle_core::signature::group_crashes;
+use whittle_service::api::RunRefusal;
 use whittle_service::config::Config;
 use whittle_service::sidecar::{read_sidecar, FingerprintNote};
 use whittle_text::format_path;
 
+use super::session_arg;
 use crate::exit::Exit;
+use crate::json_answer;
+use crate::mcp::{service_calls, ToolFailure};
 
 /// Groups the session's crashes by signature with the same code the bundled analyzer
-/// server runs, without starting any server.
-pub fn run(config: &Config, session: &str) -> Exit {
-    let loaded = resolve_session_dir(&config.workspace, session)
-        .map_err(|e| e.to_string())
-        .and_then(|dir| load_session(&dir).map_err(|e| e.to_string()));
-    let session = match loaded {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
+/// server runs, without starting any server. With `--json`: the answer of `whittle mcp`'s
+/// `analyze` tool; a session without a crash is refused (`no_crash`) either way.
+pub fn run(config: &Config, session: &str, json: bool) -> Exit {
+    let named = match session_arg::read(config, session) {
+        Ok(named) => named,
+        Err(failure) if json => return json_answer::failure(&failure),
+        Err(failure) => {
+            eprintln!("error: {}", failure.error);
             return Exit::Refused;
         }
     };
+    let session = named.session;
+    if json {
+        if session.crashes.is_empty() {
+            let failure = ToolFailure::refused(RunRefusal::NoCrash, "no crash in this session");
+            return json_answer::failure(&failure);
+        }
+        let answer = service_calls::analysis(&named.id, &session);
+        return json_answer::answer(&answer, Exit::Proven);
+    }
     let groups = group_crashes(&session.crashes);
     if groups.is_empty() {
         println!("no crash in this session");

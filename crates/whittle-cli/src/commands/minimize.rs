@@ -1,5 +1,6 @@
 pub(crate) mod all;
 mod filmstrip;
+mod list;
 mod pool;
 mod rates;
 

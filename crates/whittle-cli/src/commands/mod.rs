@@ -7,5 +7,6 @@ pub mod import;
 pub mod minimize;
 pub mod refusal;
 pub mod runs;
+mod session_arg;
 pub mod sessions;
 pub mod verify;

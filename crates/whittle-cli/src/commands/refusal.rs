@@ -40,6 +40,31 @@ pub fn count(error: &InvalidCount, json: bool) -> Exit {
     tell(&RunRefusal::of_count(error), &words, &[], json)
 }
 
+/// Arguments clap refused (a missing or unknown argument, a bad value): the refusal
+/// clap printed on stderr, and with `--json` also as an `invalid_argument` object.
+pub fn argument(error: &clap::Error, json: bool) -> Exit {
+    let sentence = clap_sentence(error);
+    let refusal = RunRefusal::InvalidArgument {
+        detail: sentence.clone(),
+    };
+    if json {
+        // clap has worded it on stderr already; the object goes to stdout.
+        return tell(&refusal, &sentence, &[], true);
+    }
+    Exit::of_refusal(&refusal)
+}
+
+/// clap's message without its `error: ` prefix, usage and tip: the first line.
+fn clap_sentence(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let first = rendered.lines().next().unwrap_or_default();
+    first
+        .strip_prefix("error: ")
+        .unwrap_or(first)
+        .trim()
+        .to_owned()
+}
+
 pub fn config(error: &ConfigError, json: bool) -> Exit {
     tell(&RunRefusal::of_config(error), error, &[], json)
 }

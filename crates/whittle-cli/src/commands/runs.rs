@@ -3,32 +3,23 @@
 //! ended, its path length before and after, confidence, attempts, and whether it is
 //! approved or can be resumed.
 
-use whittle_core::session::{load_session, resolve_session_dir};
 use whittle_service::api::{past_runs, PastRun};
 use whittle_service::config::Config;
 
+use super::session_arg;
 use crate::exit::Exit;
+use crate::json_answer;
 
 pub fn run(config: &Config, session: &str, json: bool) -> Exit {
-    let loaded = resolve_session_dir(&config.workspace, session)
-        .map_err(|e| e.to_string())
-        .and_then(|dir| {
-            load_session(&dir)
-                .map(|s| (dir, s))
-                .map_err(|e| e.to_string())
-        });
-    let (dir, session) = match loaded {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            eprintln!("error: {e}");
+    let named = match session_arg::read(config, session) {
+        Ok(named) => named,
+        Err(failure) if json => return json_answer::failure(&failure),
+        Err(failure) => {
+            eprintln!("error: {}", failure.error);
             return Exit::Refused;
         }
     };
-    // The folder name is the session's identity (as evidence names it), not meta's id.
-    let session_id = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let (session_id, session) = (named.id, named.session);
     let mut runs = past_runs(&config.workspace, &session_id, &session.crashes);
     let per_crash: Vec<(String, Vec<PastRun>)> = session
         .crashes

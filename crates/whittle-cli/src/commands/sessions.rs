@@ -3,8 +3,17 @@ use whittle_service::config::Config;
 use whittle_service::run::{listed_run, listed_run_state, PastRunOutcome, RunState};
 
 use crate::exit::Exit;
+use crate::json_answer;
+use crate::mcp::service_calls;
 
-pub fn run(config: &Config) -> Exit {
+pub fn run(config: &Config, json: bool) -> Exit {
+    if json {
+        // The answer `whittle mcp`'s `sessions` tool gives: each session with its crashes.
+        return match service_calls::sessions(config) {
+            Ok(answer) => json_answer::answer(&answer, Exit::Proven),
+            Err(failure) => json_answer::failure(&failure),
+        };
+    }
     let sessions = match list_sessions(&config.workspace) {
         Ok(s) => s,
         Err(e) => {

@@ -8,10 +8,10 @@
 //!
 //! stdout carries the protocol only; logs go to stderr as for every command.
 
-mod answers;
+pub(crate) mod answers;
 mod args;
-mod evidence_answers;
-mod failure;
+pub(crate) mod evidence_answers;
+pub(crate) mod failure;
 mod lookup;
 mod progress;
 mod resources;
@@ -19,9 +19,10 @@ mod run_answers;
 mod run_refusal;
 mod schema;
 mod server;
-mod service_calls;
-mod setup_answers;
+pub(crate) mod service_calls;
+pub(crate) mod setup_answers;
 
+pub(crate) use failure::ToolFailure;
 use rmcp::ServiceExt;
 
 use crate::exit::Exit;

@@ -74,7 +74,12 @@ pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
 
 /// `whittle analyze`: the crash groups, each crash's plan and the approved results.
 pub fn analyze(config: &Config, session_id: &str) -> Result<AnalyzeAnswer, ToolFailure> {
-    let session = load(config, session_id)?;
+    Ok(analysis(session_id, &load(config, session_id)?))
+}
+
+/// The analysis of a session already read (`whittle analyze --json` reads it by the
+/// terminal's rules, which also take a session folder).
+pub fn analysis(session_id: &str, session: &Session) -> AnalyzeAnswer {
     let crashes = session
         .crashes
         .iter()
@@ -92,13 +97,13 @@ pub fn analyze(config: &Config, session_id: &str) -> Result<AnalyzeAnswer, ToolF
             entry,
         })
         .collect();
-    Ok(AnalyzeAnswer {
+    AnalyzeAnswer {
         session_id: session_id.to_owned(),
         crash_groups: group_crashes(&session.crashes),
         crashes,
         minimized,
         minimized_problem,
-    })
+    }
 }
 
 /// `whittle minimize` on the configured servers, without a write-back (that stays the

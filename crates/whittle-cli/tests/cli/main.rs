@@ -16,6 +16,7 @@ mod device_lease_cli;
 mod flaky_cli;
 mod foreign_peer_cli;
 mod formats_round_trip;
+mod json_commands_cli;
 mod json_refusals_cli;
 mod leak_scan;
 mod locale_cli;

@@ -107,6 +107,27 @@ fn all_json_prints_one_object_per_crash_group_and_exits_with_the_worst() {
     let root = tempfile::tempdir().unwrap();
     let config = demo_copy(root.path());
     let workspace = config.parent().unwrap().join("workspace");
+    // `--list` names the groups `--all` runs (a CI matrix is built from it), and runs none.
+    let listed = whittle(&config, &["minimize", "--all", "--list", "--json"]);
+    assert_exit(&listed, 0);
+    let listed = json_out(&listed);
+    assert_eq!(listed["exit"], 0);
+    assert!(
+        evidence_of(&workspace, CHECKOUT).is_empty(),
+        "--list runs nothing"
+    );
+    assert_eq!(listed["unreadable"][0]["session"], BROKEN, "{listed}");
+    let mut listed: Vec<(String, String)> = listed["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["session"].as_str().unwrap().to_owned(),
+                g["crash_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
     let out = whittle(
         &config,
         &["minimize", "--all", "--json", "--max-replays", "2"],
@@ -116,6 +137,18 @@ fn all_json_prints_one_object_per_crash_group_and_exits_with_the_worst() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
     assert_eq!(lines.len(), crash_count(&workspace), "{}", streams(&out));
+    let mut ran: Vec<(String, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["session"].as_str().unwrap().to_owned(),
+                l["crash_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    listed.sort();
+    ran.sort();
+    assert_eq!(listed, ran, "--list named what --all ran");
     assert!(
         stderr(&out).contains(&format!("session {BROKEN} left out")),
         "{}",

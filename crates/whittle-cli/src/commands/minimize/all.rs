@@ -52,6 +52,9 @@ pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exi
             (words.queue_unreadable)(&s.session, &s.detail)
         );
     }
+    if args.list {
+        return super::list::print(words, &plan, args.json);
+    }
     if plan.items.is_empty() {
         eprintln!("{}", words.queue_empty);
         return Exit::Refused;
