@@ -54,15 +54,17 @@ pub fn argument(error: &clap::Error, json: bool) -> Exit {
     Exit::of_refusal(&refusal)
 }
 
-/// clap's message without its `error: ` prefix, usage and tip: the first line.
+/// clap's message without its `error: ` prefix, tip and usage: its first paragraph,
+/// on one line (a missing argument is named on the line after the sentence).
 fn clap_sentence(error: &clap::Error) -> String {
     let rendered = error.render().to_string();
-    let first = rendered.lines().next().unwrap_or_default();
-    first
-        .strip_prefix("error: ")
-        .unwrap_or(first)
-        .trim()
-        .to_owned()
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let text = paragraph.join(" ");
+    text.strip_prefix("error: ").unwrap_or(&text).to_owned()
 }
 
 pub fn config(error: &ConfigError, json: bool) -> Exit {

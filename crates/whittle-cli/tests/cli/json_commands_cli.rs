@@ -114,6 +114,14 @@ fn argument_and_config_errors_are_one_object_with_json() {
         );
         assert!(!answer["error"].as_str().unwrap().is_empty(), "{answer}");
     }
+    // docs/cli.md shows this one verbatim.
+    let out = env.whittle(&["analyze", "--json"]);
+    let docs = std::fs::read_to_string(repo_root().join("docs/cli.md")).unwrap();
+    assert!(
+        docs.lines().any(|line| line == stdout(&out).trim_end()),
+        "docs/cli.md's example differs from: {}",
+        stdout(&out)
+    );
     // Without --json clap's refusal stays on stderr alone.
     let out = env.whittle(&["analyze"]);
     assert_exit(&out, 3);
