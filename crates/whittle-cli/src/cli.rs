@@ -212,7 +212,7 @@ pub struct MinimizeArgs {
     pub wait_device: Option<std::time::Duration>,
     /// Search strategy: `seed` (the default), `binary` (fewer replays, the same proof)
     /// or `flaky` (for crashes that show only sometimes: every verdict sampled, never
-    /// rated high); see the README's Performance section.
+    /// rated high); see docs/performance.md.
     #[arg(long)]
     pub strategy: Option<whittle_core::strategy::SearchStrategy>,
     /// Replay the full path up to N times until it reproduces (each try counts against

@@ -1,16 +1,18 @@
-//! Every command block of README.md, then of docs/cli.md (the terminal's manual the
-//! README points to), that runs `whittle`, run verbatim by `sh` in a copy of the demo
-//! laid out as a source checkout (`demo/`, and `target/debug/` holding the built
-//! `whittle` and `whittle-servers`, so the default config is the copy's
-//! `demo/whittle.json` and `whittle` on PATH is the built binary): each must exit 0.
+//! Every command block of README.md, then of the documents it points to whose `sh` blocks
+//! run `whittle` (`DOCUMENTS`: docs/cli.md, the terminal's manual, and
+//! docs/performance.md), run verbatim by `sh` in a copy of the demo laid out as a source
+//! checkout (`demo/`, and `target/debug/` holding the built `whittle` and
+//! `whittle-servers`, so the default config is the copy's `demo/whittle.json` and
+//! `whittle` on PATH is the built binary): each must exit 0. (docs/mcp.md and docs/app.md
+//! have no `sh` blocks: an MCP client's configuration is JSON, the app is a window.)
 //!
 //! What is not run, and why, is the table `SKIPPED`: a `sh` block line it does not match
-//! is run, so a new command in either file is run by this test unless it is added there
-//! with its reason. A placeholder (`<session_id …>`, `<evidence_session>`) is what the README
-//! tells the reader to fill in: the id the previous commands printed.
+//! is run, so a new command in any of these files is run by this test unless it is added
+//! there with its reason. A placeholder (`<session_id …>`, `<evidence_session>`) is what
+//! the documents tell the reader to fill in: the id the previous commands printed.
 //!
 //! The copy's simulated shop launches and acts without delay (`timing` zeroed in its
-//! `demo/shop.json`, as a faster phone would); the commands are the README's.
+//! `demo/shop.json`, as a faster phone would); the commands are the documents'.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,8 +20,13 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 /// The documents whose `sh` blocks are run, in order (ids printed by one are used by the
-/// next's placeholders).
-const DOCUMENTS: &[&str] = &["README.md", "docs/cli.md"];
+/// next's placeholders), each with a command its blocks hold (so a block the reader
+/// misses fails the test rather than running nothing).
+const DOCUMENTS: &[(&str, &str)] = &[
+    ("README.md", "whittle minimize"),
+    ("docs/cli.md", "whittle import"),
+    ("docs/performance.md", "-- bench"),
+];
 
 /// Lines of the documents' `sh` blocks this test does not run: (how the line starts,
 /// why).
@@ -52,11 +59,27 @@ const SKIPPED: &[(&str, &str)] = &[
     ),
     (
         "cargo run -p whittle-cli -- bench --flaky",
-        "Performance: builds through cargo from the source tree and runs 200 sessions per row (bench_cli.rs runs `whittle bench --flaky --quick`)",
+        "docs/performance.md: builds through cargo from the source tree and runs 200 sessions per row (bench_cli.rs runs `whittle bench --flaky --quick`)",
     ),
     (
         "cargo run --release -p whittle-cli -- bench",
-        "Performance: a release build and the full benchmark (bench_cli.rs runs `whittle bench --quick`)",
+        "docs/performance.md: a release build and the full benchmark (bench_cli.rs runs `whittle bench --quick`)",
+    ),
+    (
+        "cargo build --release -p whittle-servers",
+        "docs/performance.md: the release build the overhead and lab benchmarks run against",
+    ),
+    (
+        "cargo bench -p whittle-service",
+        "docs/performance.md: the overhead and lab benchmarks, release builds against the real simulator (minutes)",
+    ),
+    (
+        "cargo build -p whittle-servers",
+        "docs/performance.md: the build the soak runs against",
+    ),
+    (
+        "cargo test -p whittle-service --test service soak",
+        "docs/performance.md: the 500-replay soak, an ignored test of whittle-service",
     ),
 ];
 
@@ -64,7 +87,7 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The command lines of every ```sh block, in order, each with its README line number.
+/// The command lines of every ```sh block, in order, each with its line number.
 fn sh_lines(readme: &str) -> Vec<(usize, String)> {
     let mut lines = Vec::new();
     let mut in_sh = false;
@@ -128,7 +151,7 @@ fn checkout() -> tempfile::TempDir {
     root
 }
 
-/// The ids earlier commands printed, for the README's placeholders.
+/// The ids earlier commands printed, for the documents' placeholders.
 #[derive(Default)]
 struct Printed {
     session: Option<String>,
@@ -163,7 +186,7 @@ impl Printed {
             } else if name == "evidence_session" {
                 &self.evidence
             } else {
-                panic!("README placeholder <{name}> has no value in this test")
+                panic!("placeholder <{name}> has no value in this test")
             };
             out.push_str(&rest[..open]);
             out.push_str(
@@ -178,23 +201,25 @@ impl Printed {
 }
 
 #[test]
-fn every_whittle_command_of_the_readme_and_the_cli_manual_runs_verbatim_on_the_demo() {
+fn every_whittle_command_of_the_readme_and_the_docs_it_points_to_runs_verbatim_on_the_demo() {
     let lines: Vec<(&str, usize, String)> = DOCUMENTS
         .iter()
-        .flat_map(|doc| {
+        .flat_map(|(doc, holds)| {
             let text = std::fs::read_to_string(repo_root().join(doc)).unwrap();
             let lines = sh_lines(&text);
             assert!(
-                lines.iter().any(|(_, l)| l.contains("whittle minimize")),
-                "{doc}'s command blocks were found"
+                lines.iter().any(|(_, l)| l.contains(holds)),
+                "{doc}'s command blocks were found (one runs `{holds}`)"
             );
             lines.into_iter().map(move |(n, l)| (*doc, n, l))
         })
         .collect();
-    assert!(
-        lines.iter().any(|(_, _, l)| l.contains("whittle import")),
-        "the manual's import commands were found"
-    );
+    for (start, _) in SKIPPED {
+        assert!(
+            lines.iter().any(|(_, _, l)| l.starts_with(start)),
+            "SKIPPED names `{start}`, which no command block holds any more: drop it"
+        );
+    }
     let root = checkout();
     let bin_dir = root.path().join("target/debug");
     let path = std::env::join_paths(
@@ -237,7 +262,7 @@ fn every_whittle_command_of_the_readme_and_the_cli_manual_runs_verbatim_on_the_d
     assert!(ran >= 5, "only {ran} commands ran");
     assert!(
         root.path().join("exports").is_dir(),
-        "`whittle export … --out exports` wrote its bundle where the README says"
+        "`whittle export … --out exports` wrote its bundle where docs/cli.md says"
     );
 }
 

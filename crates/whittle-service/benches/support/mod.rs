@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// The demo session both benches replay.
 pub const SESSION: &str = "2026-05-14_160354_checkout-npe";
-/// The demo crash's minimal path without the launch (README: `[1,10,11,12]`).
+/// The demo crash's minimal path without the launch (docs/cli.md: `[1,10,11,12]`).
 pub const MINIMAL: [u32; 3] = [10, 11, 12];
 
 pub type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
