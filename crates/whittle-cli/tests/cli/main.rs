@@ -10,6 +10,7 @@ mod app_process_cli;
 mod approve_runs_cli;
 mod bench_cli;
 mod cancel_cli;
+mod ci_recipe;
 mod crash_choice_cli;
 mod device_lab_cli;
 mod device_lease_cli;

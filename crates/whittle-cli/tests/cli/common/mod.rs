@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use whittle_service::device_lease::LEASE_DIR_ENV;
 
 mod app_model;
+mod demo_checkout;
 mod interrupt;
 mod killed_run;
 mod output;
@@ -17,6 +18,7 @@ mod recorded_session;
 mod run;
 
 pub use app_model::*;
+pub use demo_checkout::*;
 pub use interrupt::*;
 pub use killed_run::*;
 pub use output::*;
