@@ -14,10 +14,10 @@
 //! The copy's simulated shop launches and acts without delay (`timing` zeroed in its
 //! `demo/shop.json`, as a faster phone would); the commands are the documents'.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-use serde_json::{json, Value};
+use crate::common::{checkout_path, demo_checkout, repo_root};
 
 /// The documents whose `sh` blocks are run, in order (ids printed by one are used by the
 /// next's placeholders), each with a command its blocks hold (so a block the reader
@@ -83,10 +83,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ),
 ];
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// The command lines of every ```sh block, in order, each with its line number.
 fn sh_lines(readme: &str) -> Vec<(usize, String)> {
     let mut lines = Vec::new();
@@ -109,46 +105,6 @@ fn skip_reason(line: &str) -> Option<&'static str> {
         .iter()
         .find(|(start, _)| line.starts_with(start))
         .map(|(_, why)| *why)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// A binary into the checkout's `target/debug/`: a hard link when the file system
-/// allows (the copy is made next to the real target folder for that), else a copy.
-fn place_binary(from: &Path, bin_dir: &Path) {
-    let to = bin_dir.join(from.file_name().unwrap());
-    if std::fs::hard_link(from, &to).is_err() {
-        std::fs::copy(from, &to).unwrap();
-    }
-}
-
-/// The demo as a source checkout: `demo/` copied, the shop's delays zeroed, the built
-/// binaries in `target/debug/`.
-fn checkout() -> tempfile::TempDir {
-    let whittle = PathBuf::from(env!("CARGO_BIN_EXE_whittle"));
-    let servers = crate::common::servers_binary();
-    let target = whittle.parent().unwrap().parent().unwrap();
-    let root = tempfile::tempdir_in(target).unwrap();
-    copy_dir(&repo_root().join("demo"), &root.path().join("demo"));
-    let shop = root.path().join("demo/shop.json");
-    let mut model: Value = serde_json::from_slice(&std::fs::read(&shop).unwrap()).unwrap();
-    model["timing"] = json!({"launch_ms": 0, "action_ms": 0});
-    std::fs::write(&shop, serde_json::to_vec_pretty(&model).unwrap()).unwrap();
-    let bin_dir = root.path().join("target/debug");
-    std::fs::create_dir_all(&bin_dir).unwrap();
-    place_binary(&whittle, &bin_dir);
-    place_binary(&servers, &bin_dir);
-    root
 }
 
 /// The ids earlier commands printed, for the documents' placeholders.
@@ -220,14 +176,8 @@ fn every_whittle_command_of_the_readme_and_the_docs_it_points_to_runs_verbatim_o
             "SKIPPED names `{start}`, which no command block holds any more: drop it"
         );
     }
-    let root = checkout();
-    let bin_dir = root.path().join("target/debug");
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir.clone()).chain(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        )),
-    )
-    .unwrap();
+    let root = demo_checkout();
+    let path = checkout_path(root.path());
     let mut printed = Printed::default();
     let mut ran = 0;
     for (doc, n, line) in &lines {
