@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use whittle_service::api::Config;
 use whittle_service::api::{provision, Provisioned, DEMO_MODEL, DEMO_WORKSPACE};
-use whittle_service::config::Config;
 
 use crate::app_paths;
 use crate::error::AppError;

@@ -8,11 +8,11 @@ use serde::Serialize;
 
 use whittle_core::workspace::WorkspaceError;
 use whittle_service::api::pictures::PictureError;
+use whittle_service::api::RunError;
 use whittle_service::api::{
     ConfigEditError, InvalidCount, ReopenError, RunFailure, RunInProgress, RunRefusal,
     SessionReadError,
 };
-use whittle_service::run::RunError;
 
 use crate::newer_approval::NewerApprovalView;
 

@@ -8,12 +8,12 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::ticket_markdown;
 use whittle_service::api::RecordFailure;
-use whittle_service::import::{RecordOptions, RecordOutcome};
+use whittle_service::api::{RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
 use whittle_service::api::pictures::{evidence_dir, png_data_url};
-use whittle_service::evidence::ShotOmission;
+use whittle_service::api::ShotOmission;
 
 /// One replay of an imported session on `device` (or the only device).
 pub async fn record(

@@ -1,6 +1,6 @@
 //! What the window shows when an approval would replace a newer one: both entries,
 //! exactly as the sidecar holds one and would hold the other, so the tester chooses
-//! knowing what is lost (the rule: `whittle_service::result::is_newer`).
+//! knowing what is lost (the rule: `whittle_service::api::is_newer`).
 
 use serde::Serialize;
 use whittle_service::api::NewerApproval;

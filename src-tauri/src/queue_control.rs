@@ -7,11 +7,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
+use whittle_service::api::RunEvent;
 use whittle_service::api::{
     plan_queue, queue_lanes, result_view, Queue, QueueEvent, QueueScope, QueueView, ResultFacts,
     RunSpec,
 };
-use whittle_service::run::RunEvent;
 use whittle_text::Locale;
 
 use crate::app_config::config_for;

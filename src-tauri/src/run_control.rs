@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::Config;
+use whittle_service::api::RunEvent;
 use whittle_service::api::{
     self, result_view, LiveFrame, ResultFacts, RunJob, RunResultView, Watched,
 };
-use whittle_service::config::Config;
-use whittle_service::run::RunEvent;
 use whittle_text::Locale;
 
 use crate::app_config::config_for;

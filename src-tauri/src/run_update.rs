@@ -1,8 +1,8 @@
 //! What a running minimize sends the window, over the channel `start_run` was given.
 
 use serde::Serialize;
+use whittle_service::api::RunEvent;
 use whittle_service::api::{LiveFrame, RunResultView};
-use whittle_service::run::RunEvent;
 
 use crate::error::ErrorPayload;
 

@@ -2,7 +2,7 @@
 //! start created it (first run), and where the logs go.
 
 use serde::Serialize;
-use whittle_service::config::PrivacyLevel;
+use whittle_service::api::PrivacyLevel;
 
 use crate::state::AppState;
 
@@ -26,7 +26,7 @@ pub fn view(state: &AppState) -> SetupView {
     let simulator = state
         .config_path
         .as_deref()
-        .and_then(|p| whittle_service::config::Config::load(p).ok())
+        .and_then(|p| whittle_service::api::Config::load(p).ok())
         .is_some_and(|c| whittle_service::api::uses_simulator(&c));
     SetupView {
         config_path: state.config_path.as_deref().map(show),

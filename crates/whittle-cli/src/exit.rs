@@ -6,9 +6,9 @@
 
 use std::process::ExitCode;
 
+use whittle_service::api::{Check, CheckStatus, DoctorReport, Finding};
 use whittle_service::api::{RefusalStatus, RunRefusal};
-use whittle_service::doctor::{Check, CheckStatus, DoctorReport, Finding};
-use whittle_service::run::{RunEnd, RunError};
+use whittle_service::api::{RunEnd, RunError};
 use whittle_text::{ExitMeaning, ExitWords};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

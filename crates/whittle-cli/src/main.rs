@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use exit::Exit;
-use whittle_service::config::Config;
+use whittle_service::api::Config;
 
 fn main() -> ExitCode {
     let cli = match parse_args() {

@@ -1,7 +1,7 @@
 use std::io::{IsTerminal, Write};
 
 use whittle_core::engine::Phase;
-use whittle_service::run::RunEvent;
+use whittle_service::api::RunEvent;
 
 use crate::locale::{self, CliWords};
 

@@ -10,8 +10,8 @@ use crate::state::AppState;
 use whittle_service::api::pictures::{
     self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView,
 };
+use whittle_service::api::ReviewChecklist;
 use whittle_service::api::{self, Approval, InspectedNode, NearNode};
-use whittle_service::evidence::ReviewChecklist;
 
 /// Writes the finished run's result into the original session's sidecar; `replace`
 /// once the tester confirmed replacing a newer approval.

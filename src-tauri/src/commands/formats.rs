@@ -2,7 +2,7 @@
 
 use tauri::State;
 use whittle_service::api::{self, ImportRequest};
-use whittle_service::import::{ImportSummary, RecordOutcome};
+use whittle_service::api::{ImportSummary, RecordOutcome};
 
 use crate::clipboard::SystemClipboard;
 use crate::error::AppError;

@@ -84,7 +84,7 @@ pub fn discard_run(
     workspace: String,
     evidence_session: String,
 ) -> Result<(), AppError> {
-    whittle_service::run::discard(Path::new(&workspace), &evidence_session).map_err(|e| {
+    whittle_service::api::discard(Path::new(&workspace), &evidence_session).map_err(|e| {
         AppError::DiscardFailed {
             reason: e.to_string(),
         }

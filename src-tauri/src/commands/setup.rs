@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use tauri::State;
+use whittle_service::api::PrivacyLevel;
 use whittle_service::api::{self, DeviceSetupReport};
-use whittle_service::config::PrivacyLevel;
 
 use crate::app_config::config_for;
 use crate::error::AppError;

@@ -1,7 +1,7 @@
 use whittle_core::signature::group_crashes;
+use whittle_service::api::Config;
 use whittle_service::api::RunRefusal;
-use whittle_service::config::Config;
-use whittle_service::sidecar::{read_sidecar, FingerprintNote};
+use whittle_service::api::{read_sidecar, FingerprintNote};
 use whittle_text::format_path;
 
 use super::session_arg;

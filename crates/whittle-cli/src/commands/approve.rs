@@ -4,10 +4,10 @@
 //! — written into the original session's `crashes.minimized.json`. A newer approval of
 //! the crash is never replaced without `--replace`: the refusal prints both entries.
 
+use whittle_service::api::Config;
 use whittle_service::api::{
     approve_evidence, ApproveError, ApproveRequest, ApproveRunError, NewerApproval, Replace,
 };
-use whittle_service::config::Config;
 
 use crate::exit::Exit;
 use crate::locale;

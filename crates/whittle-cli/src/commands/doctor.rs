@@ -1,9 +1,9 @@
 //! `whittle doctor`: the application layer's checks (`whittle_service::doctor`), one line
 //! each, a fix under every problem; or, with `--json`, the checks as data.
 
+use whittle_service::api::Config;
 use whittle_service::api::{diagnose, DoctorOptions};
-use whittle_service::config::Config;
-use whittle_service::doctor::{Check, CheckName, CheckStatus, Finding};
+use whittle_service::api::{Check, CheckName, CheckStatus, Finding};
 
 use crate::exit::Exit;
 

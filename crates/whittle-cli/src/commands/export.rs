@@ -1,9 +1,9 @@
 use std::path::Path;
 
 use serde::Serialize;
+use whittle_service::api::Config;
 use whittle_service::api::EvidenceExportError;
 use whittle_service::api::{self, ExportRequest, ExportRunError};
-use whittle_service::config::Config;
 
 use crate::exit::Exit;
 use crate::json_answer;

@@ -3,15 +3,13 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::Config;
+use whittle_service::api::MissReason;
 use whittle_service::api::{
     self, ImportRecordRefusal, ImportRecorded, ImportRefusal, ImportRequest, RecordFailure,
     RunRefusal,
 };
-use whittle_service::config::Config;
-use whittle_service::import::{
-    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome,
-};
-use whittle_service::replay::MissReason;
+use whittle_service::api::{ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome};
 
 use crate::cli::ImportArgs;
 use crate::exit::Exit;

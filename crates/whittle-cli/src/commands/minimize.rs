@@ -8,12 +8,12 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;
 
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::Config;
 use whittle_service::api::{
     self, approve, parse_count, Approvable, CountField, InvalidCount, Replace, ResumeOptions,
     RunJob, RunSpec, DEFAULT_MAX_REPLAYS,
 };
-use whittle_service::config::Config;
-use whittle_service::run::{RunEvent, RunOutcome};
+use whittle_service::api::{RunEvent, RunOutcome};
 
 use crate::cli::MinimizeArgs;
 use crate::exit::Exit;
@@ -130,7 +130,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         // Human text follows LC_ALL / LC_MESSAGES / LANG; the JSON above never does.
         print!(
             "{}",
-            whittle_service::run::localized_report(outcome, locale::current())
+            whittle_service::api::localized_report(outcome, locale::current())
         );
         pool::print_line(outcome);
         filmstrip::print_line(outcome);

@@ -6,8 +6,8 @@
 
 use std::fmt::Display;
 
+use whittle_service::api::{Config, ConfigError};
 use whittle_service::api::{InvalidCount, RunFailure, RunRefusal};
-use whittle_service::config::{Config, ConfigError};
 
 use crate::exit::Exit;
 use crate::locale;

@@ -3,8 +3,8 @@
 //! ended, its path length before and after, confidence, attempts, and whether it is
 //! approved or can be resumed.
 
+use whittle_service::api::Config;
 use whittle_service::api::{past_runs, PastRun};
-use whittle_service::config::Config;
 
 use super::session_arg;
 use crate::exit::Exit;

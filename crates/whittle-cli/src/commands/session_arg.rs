@@ -4,8 +4,8 @@
 //! `--json` with the same typed cause.
 
 use whittle_core::session::{load_session, resolve_session_dir, Session};
+use whittle_service::api::Config;
 use whittle_service::api::RunRefusal;
-use whittle_service::config::Config;
 
 use crate::mcp::ToolFailure;
 

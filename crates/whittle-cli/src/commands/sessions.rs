@@ -1,6 +1,6 @@
 use whittle_core::workspace::list_sessions;
-use whittle_service::config::Config;
-use whittle_service::run::{listed_run, listed_run_state, PastRunOutcome, RunState};
+use whittle_service::api::Config;
+use whittle_service::api::{listed_run, listed_run_state, PastRunOutcome, RunState};
 
 use crate::exit::Exit;
 use crate::json_answer;

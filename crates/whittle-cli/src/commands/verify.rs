@@ -1,9 +1,9 @@
 use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::Config;
 use whittle_service::api::{self, RunRefusal, VerifyFailure};
-use whittle_service::config::Config;
-use whittle_service::run::{VerifyError, VerifyReport};
+use whittle_service::api::{VerifyError, VerifyReport};
 
 use crate::exit::Exit;
 use crate::json_answer;

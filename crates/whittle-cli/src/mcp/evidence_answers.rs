@@ -5,7 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use whittle_service::evidence::ReviewSummary;
+use whittle_service::api::ReviewSummary;
 
 use super::run_answers::UserApproves;
 use super::service_calls::PendingResult;

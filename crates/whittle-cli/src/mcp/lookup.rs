@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use whittle_core::session::{resolve_session_dir, validate_session_id, ResolveError};
-use whittle_service::config::Config;
+use whittle_service::api::Config;
 
 use super::failure::ToolFailure;
 use crate::exit::Exit;

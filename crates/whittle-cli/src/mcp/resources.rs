@@ -13,8 +13,8 @@
 
 use rmcp::model::ResourceTemplate;
 use whittle_core::session::validate_session_id;
-use whittle_service::evidence::PictureName;
-use whittle_service::export::{MAESTRO_FILE, REPRO_FILE, ROBO_FILE};
+use whittle_service::api::PictureName;
+use whittle_service::api::{MAESTRO_FILE, REPRO_FILE, ROBO_FILE};
 
 const PREFIX: &str = "whittle://evidence/";
 const FLOWS: &str = "flows";

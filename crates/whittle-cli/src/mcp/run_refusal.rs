@@ -1,8 +1,8 @@
 //! A run refused before its search, as `whittle mcp` answers it: the typed refusal, the
 //! servers' fixes, and what the agent does next, naming the tool or argument to use.
 
+use whittle_service::api::Config;
 use whittle_service::api::{self, RunRefusal};
-use whittle_service::config::Config;
 
 use super::failure::ToolFailure;
 
@@ -24,7 +24,7 @@ pub(crate) fn run_failure(config: &Config, e: &api::RunFailure) -> ToolFailure {
 pub(crate) fn servers_error(
     config: &Config,
     e: &impl std::fmt::Display,
-    hub: &whittle_service::client::HubError,
+    hub: &whittle_service::api::HubError,
 ) -> String {
     let fixes: Vec<String> = hub.problems.iter().map(|p| p.fix(&config.path)).collect();
     format!("{e} (fix: {})", fixes.join("; "))

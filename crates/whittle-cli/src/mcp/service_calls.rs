@@ -17,15 +17,15 @@ use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
 use whittle_core::workspace::list_sessions;
 use whittle_service::api::export_evidence;
+pub use whittle_service::api::Config;
 use whittle_service::api::{
     self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
 };
-pub use whittle_service::config::Config;
-use whittle_service::run::{listed_run, listed_run_state, past_runs as runs_of};
-pub use whittle_service::run::{
+use whittle_service::api::{listed_run, listed_run_state, past_runs as runs_of};
+use whittle_service::api::{read_sidecar, FingerprintNote};
+pub use whittle_service::api::{
     PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
 };
-use whittle_service::sidecar::{read_sidecar, FingerprintNote};
 
 use super::answers::{
     AnalyzeAnswer, CrashPlan, CrashRuns, MinimizedAnswer, PastRunsAnswer, SessionEntry,

@@ -7,10 +7,10 @@ use serde::Serialize;
 use whittle_core::engine::MissReason;
 use whittle_core::model::{CrashKind, SessionStatus};
 use whittle_service::api::DeviceView;
-use whittle_service::doctor::{Check, DoctorReport};
-use whittle_service::import::{ImportSummary, RecordEnd, RecordOutcome, SkippedStep};
-use whittle_service::replay::ReplayVerdict;
-use whittle_service::run::VerifyReport;
+use whittle_service::api::ReplayVerdict;
+use whittle_service::api::VerifyReport;
+use whittle_service::api::{Check, DoctorReport};
+use whittle_service::api::{ImportSummary, RecordEnd, RecordOutcome, SkippedStep};
 
 /// What `import` made, and how its recording went when asked for.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -21,6 +21,10 @@
 //!    concept per file along seams of meaning, each readable knowing only what it uses.
 //!    The reader (`architecture/files.rs`) says what counts as a use; a cycle left on
 //!    purpose is in [`rules::KNOWN_CYCLES`] with its reason, and the list must stay exact.
+//! 7. A front end — the CLI with `whittle mcp` (`crates/whittle-cli/src`) and the window
+//!    (`src-tauri/src`) — reaches the application layer through its door only: every
+//!    `whittle_service::` path in their sources starts `whittle_service::api`, where the
+//!    actions and the types they take and answer with are (re-)exported.
 //!
 //! The tables are `architecture/rules.rs`. The manifests are read with `cargo metadata
 //! --no-deps --offline` (cargo resolves `workspace = true` inheritance for us; nothing
@@ -38,7 +42,10 @@ mod files;
 mod files_tests;
 mod rules;
 
-use check::{dependency_violations, english_violations, source_violations, wording_violations};
+use check::{
+    dependency_violations, door_violations, english_violations, source_violations,
+    wording_violations,
+};
 use rules::{EXTRA_MANIFESTS, KNOWN_CYCLES, READ_TARGETS};
 
 fn repo_root() -> PathBuf {
@@ -138,6 +145,23 @@ fn the_core_holds_no_wording() {
 #[test]
 fn the_core_words_nothing_in_english_outside_its_allowed_files() {
     let problems = english_violations(&core_sources());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_front_ends_reach_the_application_layer_through_its_door_only() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    for front_end in [root.join("crates/whittle-cli"), root.join("src-tauri")] {
+        rust_files(&root, &front_end.join("src"), &mut files);
+    }
+    assert!(
+        files
+            .iter()
+            .any(|(_, text)| text.contains("whittle_service::api")),
+        "the front ends' sources were not found"
+    );
+    let problems = door_violations(&files);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -108,3 +108,27 @@ pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};
 pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
 // The request types the actions take, defined where the run consumes them.
 pub use crate::run::{ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
+
+// The records, errors and renderers the actions answer with, defined in the layers below.
+// A front end names them through this door only: the architecture test (rule 7,
+// crates/whittle-core/tests/core/architecture.rs) refuses a `whittle_service::` path in
+// the CLI, `whittle mcp` or the window that does not go through `api`.
+pub use crate::client::HubError;
+pub use crate::config::{Config, ConfigError, PrivacyLevel};
+pub use crate::doctor::{Check, CheckName, CheckStatus, Finding};
+pub use crate::evidence::{
+    read_result, review_shot, FilmstripRecord, PictureName, ReviewChecklist, ReviewError,
+    ReviewSummary, ShotOmission,
+};
+pub use crate::export::{maestro_flow, robo_script, MAESTRO_FILE, REPRO_FILE, ROBO_FILE};
+pub use crate::import::{
+    ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome, SkippedStep,
+};
+pub use crate::replay::{MissReason, ReplayVerdict};
+pub use crate::result::{is_newer, ResultFileError};
+pub use crate::run::{
+    discard, listed_run, listed_run_state, localized_report, read_pool_record, PendingResult,
+    PoolRecord, RunEnd, RunError, RunEvent, RunOutcome, RunState, RunSummary, VerifyError,
+    VerifyReport,
+};
+pub use crate::sidecar::{read_sidecar, FingerprintNote};

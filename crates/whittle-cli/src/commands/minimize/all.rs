@@ -15,12 +15,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use whittle_service::api::Config;
+use whittle_service::api::RunEvent;
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
     QueueSkipReason, QueueState, Replace, RunSpec,
 };
-use whittle_service::config::Config;
-use whittle_service::run::RunEvent;
 
 use crate::cli::MinimizeArgs;
 use crate::exit::Exit;

@@ -3,8 +3,8 @@
 //! evidence's `filmstrip/filmstrip.json`; nothing when no frame was taken).
 
 use serde_json::{json, Map, Value};
-use whittle_service::evidence::FilmstripRecord;
-use whittle_service::run::RunOutcome;
+use whittle_service::api::FilmstripRecord;
+use whittle_service::api::RunOutcome;
 
 fn record(outcome: &RunOutcome) -> Option<FilmstripRecord> {
     let record = FilmstripRecord::read(outcome.evidence_dir.as_deref()?);

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
-use whittle_service::run::{read_pool_record, PoolRecord, RunOutcome};
+use whittle_service::api::{read_pool_record, PoolRecord, RunOutcome};
 
 fn pool(outcome: &RunOutcome) -> Option<PoolRecord> {
     outcome.evidence_dir.as_deref().and_then(read_pool_record)

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 use whittle_core::rate::{Rate, DEFAULT_CONFIDENCE};
-use whittle_service::run::RunOutcome;
+use whittle_service::api::RunOutcome;
 
 /// Adds `final_rate`, `deletion_rates` and `crash_rate` when the run replayed live.
 pub fn add_json_fields(outcome: &RunOutcome, map: &mut Map<String, Value>) {

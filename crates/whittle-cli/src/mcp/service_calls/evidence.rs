@@ -10,13 +10,13 @@ use std::path::PathBuf;
 
 use whittle_core::session::{parse_meta, META_FILE};
 use whittle_service::api::{self, pictures, ApproveBlock, EvidenceExportError};
-use whittle_service::evidence::{review_shot, PictureName, ReviewChecklist, ReviewError};
-use whittle_service::export::{maestro_flow, robo_script};
+use whittle_service::api::{maestro_flow, robo_script};
+use whittle_service::api::{review_shot, PictureName, ReviewChecklist, ReviewError};
 
-use whittle_service::config::Config;
-use whittle_service::evidence::read_result;
-use whittle_service::result::ResultFileError;
-use whittle_service::run::PendingResult;
+use whittle_service::api::read_result;
+use whittle_service::api::Config;
+use whittle_service::api::PendingResult;
+use whittle_service::api::ResultFileError;
 
 use crate::commands::export::exit_of;
 use crate::exit::Exit;
@@ -131,13 +131,16 @@ pub fn bundle_file(
     file: BundleFile,
 ) -> Result<String, ToolFailure> {
     run_evidence(config, evidence_session)?;
-    let input = api::export_input(&config.workspace, evidence_session)
-        .map_err(|e| export_failure(evidence_session, &e))?;
-    Ok(match file {
-        BundleFile::Repro => whittle_service::export::ticket_markdown(&input),
-        BundleFile::Maestro => maestro_flow(&input),
-        BundleFile::Robo => robo_script(&input),
-    })
+    let rendered = match file {
+        BundleFile::Repro => api::ticket_markdown(&config.workspace, evidence_session),
+        BundleFile::Maestro => {
+            api::export_input(&config.workspace, evidence_session).map(|i| maestro_flow(&i))
+        }
+        BundleFile::Robo => {
+            api::export_input(&config.workspace, evidence_session).map(|i| robo_script(&i))
+        }
+    };
+    rendered.map_err(|e| export_failure(evidence_session, &e))
 }
 
 fn export_failure(evidence_session: &str, e: &EvidenceExportError) -> ToolFailure {

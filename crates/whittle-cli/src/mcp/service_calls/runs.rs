@@ -7,14 +7,14 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::CancellationToken;
+use whittle_service::api::RunOutcome;
 use whittle_service::api::{
     self, count_of, plan_queue, queue_lanes, Approvable, CountField, Queue, QueueEvent, QueueScope,
     ResumeOptions, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
 };
-use whittle_service::run::RunOutcome;
 
-use whittle_service::config::Config;
-use whittle_service::run::RunEvent;
+use whittle_service::api::Config;
+use whittle_service::api::RunEvent;
 
 use crate::commands::minimize::all::exit_of;
 use crate::exit::Exit;

@@ -9,14 +9,14 @@ use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
 use whittle_core::import::FlowFormat;
+use whittle_service::api::VerifyError;
 use whittle_service::api::{
     self, diagnose, DevicesError, DoctorOptions, ImportRecordRefusal, ImportRefusal, ImportRequest,
     RecordFailure, RunRefusal, VerifyFailure,
 };
-use whittle_service::import::{ImportFailure, RecordError};
-use whittle_service::run::VerifyError;
+use whittle_service::api::{ImportFailure, RecordError};
 
-use whittle_service::config::Config;
+use whittle_service::api::Config;
 
 use crate::commands::import::record_exit;
 use crate::exit::Exit;

@@ -281,3 +281,62 @@ pub(crate) fn without_comments(text: &str) -> String {
     }
     out
 }
+
+/// Rule 7: every path into the application layer from a front end's source goes through
+/// its door, `whittle_service::api` — `whittle_service::run::X`, or a group
+/// `whittle_service::{api, run}`, names something behind it. Comments are not read.
+pub(crate) fn door_violations(files: &[(String, String)]) -> Vec<String> {
+    const CRATE: &str = "whittle_service::";
+    let mut problems = Vec::new();
+    for (path, text) in files {
+        let code = without_comments(text);
+        for (at, _) in code.match_indices(CRATE) {
+            let after = &code[at + CRATE.len()..];
+            let names: Vec<&str> = match after.strip_prefix('{') {
+                // A group, on one line or several: each of its top-level names.
+                Some(group) => top_level_names(group),
+                None => vec![after],
+            };
+            let line = code[..at].matches('\n').count() + 1;
+            for name in names {
+                let module: String = name
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if module != "api" && module != "self" {
+                    problems.push(format!(
+                        "{path}:{line}: `whittle_service::{module}` goes past the application \
+                         API's door; name it through `whittle_service::api` (re-export it there \
+                         if it is missing)"
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The names of a `{…}` group (its text after the `{`) at its top level.
+fn top_level_names(group: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                names.push(&group[start..i]);
+                return names.into_iter().filter(|n| !n.trim().is_empty()).collect();
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                names.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    // An unclosed group (not Rust that compiles): what there is.
+    names.push(&group[start..]);
+    names.into_iter().filter(|n| !n.trim().is_empty()).collect()
+}

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::check::{
-    dependency_violations, english_violations, name_of, source_violations, without_comments,
-    wording_violations,
+    dependency_violations, door_violations, english_violations, name_of, source_violations,
+    without_comments, wording_violations,
 };
 use super::rules::Layer::*;
 
@@ -286,4 +286,31 @@ fn an_english_error_or_display_outside_the_allowed_files_is_refused() {
     // Comments do not word anything.
     let commented = "// #[error(\"x\")] and impl Display for X, in prose\n";
     assert!(english_violations(&file("src/assessment.rs", commented)).is_empty());
+}
+
+#[test]
+fn a_front_end_path_past_the_door_is_refused_and_only_that() {
+    let file = |text: &str| vec![("src/x.rs".to_owned(), text.to_owned())];
+    for past in [
+        "use whittle_service::run::RunEvent;",
+        "fn f() { whittle_service::config::Config::load(p); }",
+        "use whittle_service::{api, run::RunEvent};",
+        "use whittle_service::{\n    api::Config,\n    evidence::{a, b},\n};",
+    ] {
+        let problems = door_violations(&file(past));
+        assert_eq!(problems.len(), 1, "{past}: {problems:?}");
+    }
+    let problems = door_violations(&file("use whittle_service::{\n    api,\n    run::X,\n};"));
+    assert!(
+        problems[0].starts_with("src/x.rs:1: `whittle_service::run`"),
+        "{problems:?}"
+    );
+    for through in [
+        "use whittle_service::api::{self, RunEvent};",
+        "use whittle_service::{api::{Config, RunEvent}, api};",
+        "// whittle_service::run::RunEvent is behind the door\nuse whittle_service::api;",
+        "/// See `whittle_service::doctor`.\nfn f() {}",
+    ] {
+        assert!(door_violations(&file(through)).is_empty(), "{through}");
+    }
 }
