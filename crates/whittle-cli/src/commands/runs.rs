@@ -53,13 +53,13 @@ fn print_text(per_crash: &[(String, Vec<PastRun>)]) {
     for (crash_id, runs) in per_crash {
         println!("{crash_id}: {} past run(s)", runs.len());
         for run in runs {
-            println!("  {}", line(run));
+            println!("  {}", run_line(run));
         }
     }
 }
 
 /// `<evidence>  <created>  <outcome>  12 → 4  high  minimal  20 attempts  approved`.
-fn line(run: &PastRun) -> String {
+pub(crate) fn run_line(run: &PastRun) -> String {
     let outcome = serde_json::to_value(run.outcome)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))

@@ -1,7 +1,11 @@
-use whittle_core::workspace::list_sessions;
-use whittle_service::api::Config;
-use whittle_service::api::{listed_run, listed_run_state, PastRunOutcome, RunState};
+//! `whittle sessions`: the workspace's sessions as every front end lists them
+//! (`api::listed_sessions`): a line per session, and under it a line per minimize run of
+//! it, as `whittle runs` words one (how it ended, its path, attempts, approved, and how to
+//! resume it when it can go on). With `--json`, the answer of `whittle mcp`'s `sessions`.
 
+use whittle_service::api::{listed_sessions, Config, ListedSession};
+
+use super::runs::run_line;
 use crate::exit::Exit;
 use crate::json_answer;
 use crate::mcp::service_calls;
@@ -14,48 +18,57 @@ pub fn run(config: &Config, json: bool) -> Exit {
             Err(failure) => json_answer::failure(&failure),
         };
     }
-    let sessions = match list_sessions(&config.workspace) {
+    let sessions = match listed_sessions(&config.workspace) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return Exit::Refused;
         }
     };
-    for s in &sessions {
-        // A minimize run whose meta says running but whose lock nobody holds was
-        // interrupted (killed, crashed, power lost). One that ended is named by how, as
-        // the window's past runs name it, where its meta alone would only say failed: it
-        // was cancelled, or the tester discarded it.
-        let state = listed_run_state(&config.workspace, s);
-        let run = listed_run(&config.workspace, s);
-        let status = match (state, run.as_ref().map(|r| r.outcome), s.status) {
-            (Some(RunState::Interrupted), _, _) => "interrupted".to_owned(),
-            (Some(RunState::Running), _, _) => "running".to_owned(),
-            (_, Some(PastRunOutcome::Cancelled), _) => "cancelled".to_owned(),
-            (_, Some(PastRunOutcome::Discarded), _) => "discarded".to_owned(),
-            (_, _, Some(st)) => format!("{st:?}").to_lowercase(),
-            (_, _, None) => "?".into(),
-        };
-        print!(
-            "{}  {}  {} steps  {} crashes ({} distinct)  {}",
-            s.session_id, status, s.step_count, s.crash_count, s.crash_groups, s.platform
-        );
-        // A run's attempts, as `whittle runs` counts them (a killed run's from its
-        // journal).
-        if let Some(run) = &run {
-            print!("  {} attempts", run.attempts);
-        }
-        match &s.problem {
-            Some(problem) => println!("  ⚠ {problem}"),
-            // Only a run that can go on (not superseded by a newer approval, not held).
-            None if run.as_ref().is_some_and(|r| r.resumable) => {
-                println!("  (resume: whittle minimize --resume {})", s.session_id)
-            }
-            None => println!(),
-        }
+    for listed in &sessions {
+        print_session(listed);
     }
     if sessions.is_empty() {
         println!("no sessions in {}", config.workspace.display());
     }
     Exit::Proven
+}
+
+fn print_session(listed: &ListedSession) {
+    let s = &listed.summary;
+    // A run's evidence is listed on its own only when the session it minimized is gone:
+    // named by how its run stands (its meta alone would say failed for a cancelled one).
+    let own_run = s.evidence_of.as_ref().and(listed.runs.first());
+    let status = match (own_run, s.status) {
+        (Some(run), _) => word(&run.outcome),
+        (None, Some(status)) => word(&status),
+        (None, None) => "?".into(),
+    };
+    print!(
+        "{}  {}  {} steps  {} crashes ({} distinct)  {}",
+        s.session_id, status, s.step_count, s.crash_count, s.crash_groups, s.platform
+    );
+    if let Some(run) = own_run {
+        print!("  {} attempts", run.attempts);
+    }
+    match &s.problem {
+        Some(problem) => println!("  ⚠ {problem}"),
+        None if own_run.is_some_and(|r| r.resumable) => {
+            println!("  (resume: whittle minimize --resume {})", s.session_id)
+        }
+        None => println!(),
+    }
+    if own_run.is_none() {
+        for run in &listed.runs {
+            println!("  {}", run_line(run));
+        }
+    }
+}
+
+/// A status or outcome as its JSON names it (`failed`, `cancelled`, …).
+fn word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(word)) => word,
+        _ => "?".into(),
+    }
 }

@@ -11,9 +11,8 @@ use serde::Serialize;
 use whittle_core::model::{Crash, CrashKind, MinimizedEntry, SessionStatus};
 use whittle_core::plan::{Coverage, PlanNotice, PlannedStep, ReplayPlan};
 use whittle_core::signature::CrashGroup;
-use whittle_core::workspace::SessionSummary;
 
-use super::service_calls::{PastRun, PastRunOutcome, RunState};
+use super::service_calls::{ListedSession, PastRun, PastRunOutcome, RunState};
 
 /// The workspace's sessions (`whittle sessions`).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -23,7 +22,8 @@ pub struct SessionsAnswer {
     pub sessions: Vec<SessionEntry>,
 }
 
-/// One session of the workspace: a recorded session, or the evidence of a minimize run.
+/// One session of the workspace: a recorded session, or the evidence of a minimize run
+/// whose session is gone (a run's evidence is otherwise listed under `runs`).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SessionEntry {
     /// The folder name: what the other tools take as `session` or `evidence_session`.
@@ -56,22 +56,25 @@ pub struct SessionEntry {
     pub past_runs: u32,
     /// The session's crashes, as recorded.
     pub crashes: Vec<CrashEntry>,
+    /// Its minimize runs, newest first, as `past_runs` gives them per crash (for a run's
+    /// evidence listed on its own, because its session is gone: that run).
+    pub runs: Vec<PastRun>,
 }
 
 impl SessionEntry {
-    pub fn of(
-        summary: &SessionSummary,
-        run_state: Option<RunState>,
-        run_outcome: Option<PastRunOutcome>,
-        crashes: &[Crash],
-    ) -> Self {
+    pub fn of(listed: &ListedSession, run_state: Option<RunState>) -> Self {
+        let summary = &listed.summary;
         SessionEntry {
             session_id: summary.session_id.clone(),
             name: summary.name.clone(),
             created_at: summary.created_at.clone(),
             status: summary.status,
             run_state,
-            run_outcome,
+            run_outcome: summary
+                .evidence_of
+                .as_ref()
+                .and(listed.runs.first())
+                .map(|run| run.outcome),
             platform: summary.platform.clone(),
             package: summary.package.clone(),
             step_count: summary.step_count,
@@ -80,7 +83,8 @@ impl SessionEntry {
             problem: summary.problem.as_ref().map(ToString::to_string),
             evidence_of: summary.evidence_of.clone(),
             past_runs: summary.past_runs,
-            crashes: crashes.iter().map(CrashEntry::of).collect(),
+            crashes: listed.crashes.iter().map(CrashEntry::of).collect(),
+            runs: listed.runs.clone(),
         }
     }
 }

@@ -15,16 +15,15 @@ use tokio_util::sync::CancellationToken;
 use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
-use whittle_core::workspace::list_sessions;
 use whittle_service::api::export_evidence;
 pub use whittle_service::api::Config;
 use whittle_service::api::{
     self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
 };
-use whittle_service::api::{listed_run, listed_run_state, past_runs as runs_of};
+use whittle_service::api::{listed_run_state, past_runs as runs_of};
 use whittle_service::api::{read_sidecar, FingerprintNote};
 pub use whittle_service::api::{
-    PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
+    ListedSession, PastRun, PastRunOutcome, PendingResult, RunEvent, RunState, RunSummary,
 };
 
 use super::answers::{
@@ -50,21 +49,10 @@ pub use setup::{devices, doctor, import, verify};
 /// `whittle sessions`: the workspace's sessions, each with its crashes.
 pub fn sessions(config: &Config) -> Result<SessionsAnswer, ToolFailure> {
     let listed =
-        list_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Refused, e))?;
+        api::listed_sessions(&config.workspace).map_err(|e| ToolFailure::new(Exit::Refused, e))?;
     let sessions = listed
         .iter()
-        .map(|summary| {
-            // A session with a problem is listed with it, and without crashes.
-            let crashes = match &summary.problem {
-                None => load(config, &summary.session_id)
-                    .map(|s| s.crashes)
-                    .unwrap_or_default(),
-                Some(_) => Vec::new(),
-            };
-            let state = listed_run_state(&config.workspace, summary);
-            let outcome = listed_run(&config.workspace, summary).map(|run| run.outcome);
-            SessionEntry::of(summary, state, outcome, &crashes)
-        })
+        .map(|l| SessionEntry::of(l, listed_run_state(&config.workspace, &l.summary)))
         .collect();
     Ok(SessionsAnswer {
         workspace: config.workspace.display().to_string(),

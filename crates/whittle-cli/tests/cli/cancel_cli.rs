@@ -63,7 +63,7 @@ fn assert_listed_as_cancelled(env: &Env, ev: &std::path::Path) {
     let out = env.whittle(&["sessions"]);
     let line = stdout(&out)
         .lines()
-        .find(|l| l.starts_with(&id))
+        .find(|l| l.trim_start().starts_with(&id))
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("{id} not listed: {}", stdout(&out)));
     assert!(line.contains("  cancelled  "), "{line}");

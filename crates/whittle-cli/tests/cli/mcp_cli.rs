@@ -1065,3 +1065,81 @@ fn the_python_sdk_agent_minimizes_the_demo_crash_and_cancels_a_run() {
     );
     assert!(stdout.contains("mcp agent client ok"), "{stdout}");
 }
+
+/// Issue 42: the window, the terminal and an agent list the same sessions and the same
+/// runs — all three render `api::listed_sessions` (the window's browser calls
+/// `api::sessions`, which it is built on) — and a run's evidence is listed under its
+/// session, not as a session of its own, in all three.
+#[tokio::test]
+async fn the_window_the_terminal_and_an_agent_list_the_same_sessions_and_runs() {
+    let env = Env::fast(&[]);
+    checkout_session(&env);
+    promo_session(&env);
+    // A short run (unproven, exit 1) is a past run like any.
+    let ran = json_out(&env.minimize(CHECKOUT, "6", &["--json"]));
+    let evidence = ran["evidence_session"].as_str().unwrap().to_owned();
+
+    let window: Vec<String> = whittle_service::api::sessions(&env.workspace)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert!(!window.contains(&evidence), "{window:?}");
+
+    let mut terminal = env.whittle_json(&["sessions", "--json"]);
+    assert_eq!(terminal["exit"], 0);
+    terminal.as_object_mut().unwrap().remove("exit");
+    let ids = |listing: &Value| -> Vec<String> {
+        listing["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["session_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        ids(&terminal),
+        window,
+        "the terminal lists what the window lists"
+    );
+    let text = stdout(&env.whittle(&["sessions"]));
+    let text_ids: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    assert_eq!(text_ids, window, "{text}");
+    let run_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(&evidence))
+        .unwrap_or_else(|| panic!("the run is listed under its session: {text}"));
+    assert!(run_line.starts_with("  "), "{run_line}");
+
+    let mut mcp = Session::start(&env, &[]).await;
+    let agent = mcp.answer("sessions", json!({})).await;
+    assert_eq!(
+        agent, terminal,
+        "an agent gets the terminal's --json record"
+    );
+    let checkout = agent["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["session_id"] == CHECKOUT)
+        .unwrap();
+    assert_eq!(checkout["runs"][0]["evidence_session"], json!(evidence));
+
+    // The past runs of the session: the same in `whittle runs`, the agent's `past_runs`
+    // and the window's `api::past_runs`.
+    let runs = env.whittle_json(&["runs", CHECKOUT, "--json"]);
+    let past = mcp.answer("past_runs", json!({"session": CHECKOUT})).await;
+    assert_eq!(runs["crashes"], past["crashes"], "{runs}\n{past}");
+    let session = whittle_core::session::load_session(&env.session_dir(CHECKOUT)).unwrap();
+    let window_runs = whittle_service::api::past_runs(&env.workspace, CHECKOUT, &session.crashes);
+    assert_eq!(
+        json!(window_runs["c1"]),
+        runs["crashes"][0]["runs"],
+        "the window's past runs"
+    );
+    assert_eq!(checkout["runs"], runs["crashes"][0]["runs"]);
+}

@@ -96,7 +96,7 @@ fn signal_mid_run(signal: &str) -> (Env, String) {
     let sessions = stdout(&env.whittle(&["sessions"]));
     let line = sessions
         .lines()
-        .find(|l| l.starts_with(&id))
+        .find(|l| l.trim_start().starts_with(&id))
         .unwrap_or_else(|| panic!("{id} not listed: {sessions}"));
     assert!(line.contains("  cancelled  "), "{line}");
     assert!(line.contains(&format!("--resume {id}")), "{line}");

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
 //! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled; a group's unfinished run resumed, its others discarded | [`plan_queue`] ([`QueueScope`], the skip rule, [`ResumableRun`]) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
-//! | a session and its past runs | [`session_detail`], [`sessions`], [`past_runs`] |
+//! | the sessions every front end lists, each with its crashes and runs; a session and its past runs | [`listed_sessions`] (on [`sessions`]), [`session_detail`], [`past_runs`] |
 //! | reopen a past run | [`reopen`] |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
 //! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told) | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`] |
@@ -52,6 +52,7 @@ mod run_job;
 mod runs;
 mod session_detail;
 mod session_error;
+mod session_list;
 mod shot_labels;
 mod verify;
 
@@ -100,6 +101,7 @@ pub use session_detail::{
     StepView,
 };
 pub use session_error::{SessionReadError, UnreadableEvidence};
+pub use session_list::{listed_sessions, ListedSession};
 pub use shot_labels::{recorded_attempts, ShotLabelled};
 pub use verify::{verify, VerifyFailure};
 
