@@ -17,7 +17,7 @@ use whittle_text::Locale;
 use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::run_update::RunUpdate;
-use crate::runs::{FinishedRun, Runs};
+use crate::runs::{FinishedRun, WindowRuns};
 
 /// What the queue sends the window, over the channel `start_queue` was given.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -52,7 +52,7 @@ impl QueueSlot {
 /// background; its first view is returned and every change goes to `send`.
 pub fn start(
     config_path: Option<&Path>,
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     slot: &QueueSlot,
     workspace: &str,
     session: Option<String>,

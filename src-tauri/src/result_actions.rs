@@ -13,9 +13,9 @@ use whittle_service::api::{
 
 use crate::error::AppError;
 use crate::newer_approval::NewerApprovalView;
-use crate::runs::{FinishedRun, Runs};
+use crate::runs::{FinishedRun, WindowRuns};
 
-fn finished(runs: &Runs, evidence_session: &str) -> Result<FinishedRun, AppError> {
+fn finished(runs: &WindowRuns, evidence_session: &str) -> Result<FinishedRun, AppError> {
     runs.finished(evidence_session)
         .ok_or_else(|| AppError::NoResult {
             evidence_session: evidence_session.to_owned(),
@@ -26,7 +26,7 @@ fn finished(runs: &Runs, evidence_session: &str) -> Result<FinishedRun, AppError
 /// run this window watched keeps the result it held in memory; one read from disk is
 /// remembered, so Approve and Export work on it as on a run of this window.
 pub fn open_past_run(
-    runs: &Runs,
+    runs: &WindowRuns,
     workspace: &Path,
     session_id: &str,
     evidence_session: &str,
@@ -51,7 +51,11 @@ pub fn open_past_run(
 /// still proves it. `replace` is the tester's yes to replacing a newer approval, given
 /// after the window showed both (without it such an approval is kept and both come back
 /// in the error).
-pub fn approve(runs: &Runs, evidence_session: &str, replace: bool) -> Result<Approval, AppError> {
+pub fn approve(
+    runs: &WindowRuns,
+    evidence_session: &str,
+    replace: bool,
+) -> Result<Approval, AppError> {
     let run = finished(runs, evidence_session)?;
     let approvable = run.approvable.ok_or_else(|| AppError::ApproveFailed {
         reason: "this run's result may not be written back (the crash did not reproduce, or the capture or a server failed)".into(),
@@ -77,7 +81,7 @@ pub fn approve(runs: &Runs, evidence_session: &str, replace: bool) -> Result<App
 
 /// Exports into `folder` as `<evidence session>` (or `-2`, `-3`… when that exists:
 /// a bundle is never overwritten).
-pub fn export(runs: &Runs, evidence_session: &str, folder: &str) -> Result<String, AppError> {
+pub fn export(runs: &WindowRuns, evidence_session: &str, folder: &str) -> Result<String, AppError> {
     let run = finished(runs, evidence_session)?;
     let request = ExportRequest {
         evidence_session: evidence_session.to_owned(),

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::error::AppError;
-use crate::runs::Runs;
+use crate::runs::WindowRuns;
 
-pub fn reveal(runs: &Runs, path: &str) -> Result<(), AppError> {
+pub fn reveal(runs: &WindowRuns, path: &str) -> Result<(), AppError> {
     let failed = |reason: String| AppError::RevealFailed {
         path: path.to_owned(),
         reason,

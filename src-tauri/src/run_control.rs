@@ -16,7 +16,7 @@ use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::run_request::{ResumeRequest, RunRequest};
 use crate::run_update::RunUpdate;
-use crate::runs::{FinishedRun, Runs};
+use crate::runs::{FinishedRun, WindowRuns};
 
 type Sender = Arc<dyn Fn(RunUpdate) + Send + Sync>;
 type Ending = Result<(RunResultView, Option<(String, FinishedRun)>), AppError>;
@@ -25,7 +25,7 @@ type Ending = Result<(RunResultView, Option<(String, FinishedRun)>), AppError>;
 /// one `Ended` go to `send`. Bad input is refused here, before any side effect.
 pub fn start(
     config_path: Option<&Path>,
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     request: RunRequest,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) -> Result<u32, AppError> {
@@ -42,7 +42,7 @@ pub fn start(
 /// [`start`]; a resume the run refuses (it changed, or is going on) ends with its error.
 pub fn resume(
     config_path: Option<&Path>,
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     request: ResumeRequest,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) -> Result<u32, AppError> {
@@ -57,7 +57,7 @@ pub fn resume(
 /// Runs `job` as run `run_id` in the background (see [`spawn`]), its updates going to
 /// `send`.
 fn launch(
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     config: Config,
     run_id: u32,
     cancel: CancellationToken,
@@ -96,7 +96,7 @@ fn launch(
 /// `send`, noting the run's evidence session among the app's own runs once it exists
 /// (so a run cut off with the window is offered for resuming at the next start).
 fn tracked(
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     workspace: PathBuf,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) -> Sender {
@@ -118,7 +118,7 @@ fn tracked(
 /// Runs `run` in the background: frees the slot, forgets the run among the app's own
 /// once it ended, and sends exactly one `Ended`.
 fn spawn(
-    runs: &Arc<Runs>,
+    runs: &Arc<WindowRuns>,
     run_id: u32,
     send: Sender,
     run: impl Future<Output = Ending> + Send + 'static,

@@ -3,4 +3,4 @@
 
 pub use whittle_service::api::FinishedRun;
 
-pub type Runs = whittle_service::api::Runs<tauri::async_runtime::JoinHandle<()>>;
+pub type WindowRuns = whittle_service::api::Runs<tauri::async_runtime::JoinHandle<()>>;

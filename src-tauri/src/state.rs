@@ -7,7 +7,7 @@ use whittle_service::api::{OwnRuns, OWN_RUNS_FILE};
 
 use crate::app_config::{configured_workspace, find_config, ConfigChoice};
 use crate::queue_control::QueueSlot;
-use crate::runs::Runs;
+use crate::runs::WindowRuns;
 use crate::workspace_watch::WorkspaceWatch;
 
 /// Overrides the workspace the app opens on (the e2e test and `scripts/run-demo` use it).
@@ -22,7 +22,7 @@ pub struct AppState {
     pub setup: ConfigChoice,
     /// Where the rolling log files go; `None` when the OS has no such folder.
     pub log_dir: Option<PathBuf>,
-    pub runs: Arc<Runs>,
+    pub runs: Arc<WindowRuns>,
     /// The *Minimize all* queue (it holds `runs`' slot while it works).
     pub queue: Arc<QueueSlot>,
     /// Follows the open workspace's folder.
@@ -59,7 +59,7 @@ impl AppState {
         // The app's own runs are remembered across restarts, so one cut off with the
         // window is offered for resuming at the next start.
         let own = OwnRuns::at(crate::app_paths::data_dir().map(|d| d.join(OWN_RUNS_FILE)));
-        state.runs = Arc::new(Runs::with_own_runs(own));
+        state.runs = Arc::new(WindowRuns::with_own_runs(own));
         state
     }
 }

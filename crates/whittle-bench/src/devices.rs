@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
-use super::oracle::{SimOracle, Timing};
+use super::oracle::{OracleTiming, SimOracle};
 use super::run::{ReplayRecord, Run};
 use super::scenario::Scenario;
 use whittle_core::engine::{EngineError, ReplayOutcome};
@@ -19,7 +19,7 @@ pub fn simulate_on(
     scenario: &Scenario,
     strategy: SearchStrategy,
     max_replays: u32,
-    timing: Timing,
+    timing: OracleTiming,
     devices: u32,
 ) -> Result<Run, EngineError> {
     let devices = devices.max(1);
@@ -101,11 +101,13 @@ mod tests {
     fn one_device_is_the_sequential_run_and_more_devices_are_faster() {
         for scenario in suite(true) {
             for strategy in SearchStrategy::ALL {
-                let seq = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
-                let one = simulate_on(&scenario, strategy, 2000, Timing::default(), 1).unwrap();
+                let seq = simulate(&scenario, strategy, 2000, OracleTiming::default()).unwrap();
+                let one =
+                    simulate_on(&scenario, strategy, 2000, OracleTiming::default(), 1).unwrap();
                 assert_eq!(one.result, seq.result, "{}", scenario.name);
                 assert_eq!((one.wasted, one.wall_ms), (0, seq.device_ms));
-                let four = simulate_on(&scenario, strategy, 2000, Timing::default(), 4).unwrap();
+                let four =
+                    simulate_on(&scenario, strategy, 2000, OracleTiming::default(), 4).unwrap();
                 assert_eq!(
                     four.replays.iter().filter(|r| r.consumed).count() as u32,
                     four.result.attempts

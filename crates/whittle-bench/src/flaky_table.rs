@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::oracle::{SimOracle, Timing};
+use super::oracle::{OracleTiming, SimOracle};
 use super::rng::SplitMix64;
 use super::scenario::{pick_steps, Scenario, ScenarioKind};
 use whittle_core::assessment::{assess, IdentityQuality};
@@ -109,7 +109,7 @@ pub fn run_once(
     options: SearchOptions,
 ) -> Result<SearchResult, EngineError> {
     let mut engine = strategy.reducer_with((1..=scenario.steps).collect(), max_replays, options)?;
-    let mut oracle = SimOracle::new(scenario, Timing::default());
+    let mut oracle = SimOracle::new(scenario, OracleTiming::default());
     Ok(run_offline(engine.as_mut(), |request| {
         oracle.replay_in_turn(&request.candidate).outcome
     }))

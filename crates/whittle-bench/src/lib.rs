@@ -21,7 +21,7 @@ pub use flaky_summary::{
     flaky_goal, flaky_summary, flaky_summary_markdown, FlakyGoal, FlakySummary,
 };
 pub use flaky_table::{flaky_markdown, flaky_table, run_once, FlakyBench, FlakyRow};
-pub use oracle::{SimOracle, SimReplay, Timing};
+pub use oracle::{OracleTiming, SimOracle, SimReplay};
 pub use report::{median, ratio_text, summarize, table, Row, Summary};
 pub use rng::SplitMix64;
 pub use run::{simulate, ReplayRecord, Run};

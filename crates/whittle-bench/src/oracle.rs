@@ -13,7 +13,7 @@ use whittle_core::engine::{MissReason, ReplayOutcome};
 
 /// The simulator's timing profile plus the driver's settle before the crash drain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Timing {
+pub struct OracleTiming {
     pub launch_ms: u32,
     pub action_ms: u32,
     pub settle_ms: u32,
@@ -34,18 +34,18 @@ struct SettleOnly {
     settle_ms: u32,
 }
 
-impl Default for Timing {
+impl Default for OracleTiming {
     /// The demo device: launch and action times from the simulator's model of the demo
     /// app (`demo/shop.json`, parsed by the simulator's own `AppModel`), the settle from
     /// `demo/whittle.json`. Both files are compiled in; `demo_timing_is_the_models` checks
     /// they parse.
-    fn default() -> Timing {
+    fn default() -> OracleTiming {
         let model = AppModel::parse(DEMO_MODEL, Path::new("demo/shop.json"))
             .expect("the demo model compiled into whittle-bench parses");
         let config: ConfigTiming = serde_json::from_str(DEMO_CONFIG)
             .expect("the demo configuration compiled into whittle-bench parses");
         let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-        Timing {
+        OracleTiming {
             launch_ms: ms(model.timing.launch_ms),
             action_ms: ms(model.timing.action_ms),
             settle_ms: config.timing.settle_ms,
@@ -62,13 +62,13 @@ pub struct SimReplay {
 
 pub struct SimOracle<'a> {
     scenario: &'a Scenario,
-    timing: Timing,
+    timing: OracleTiming,
     /// Replays answered per candidate, for drivers that run one at a time.
     answered: HashMap<Vec<u32>, u32>,
 }
 
 impl<'a> SimOracle<'a> {
-    pub fn new(scenario: &'a Scenario, timing: Timing) -> SimOracle<'a> {
+    pub fn new(scenario: &'a Scenario, timing: OracleTiming) -> SimOracle<'a> {
         SimOracle {
             scenario,
             timing,
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn demo_timing_is_the_models() {
-        let t = super::Timing::default();
+        let t = super::OracleTiming::default();
         // The figures docs/performance.md was measured with; a changed model moves them.
         assert_eq!((t.launch_ms, t.action_ms, t.settle_ms), (600, 250, 300));
     }
@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn crash_needs_every_essential_step_and_its_prerequisite() {
         let s = scenario(ScenarioKind::Order, 100, 0);
-        let oracle = SimOracle::new(&s, Timing::default());
+        let oracle = SimOracle::new(&s, OracleTiming::default());
         assert_eq!(
             oracle.replay(&[2, 3, 5], 0).outcome,
             ReplayOutcome::Reproduced
@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn delayed_crashes_cost_time_not_outcomes() {
         let s = scenario(ScenarioKind::Delayed, 100, 2000);
-        let oracle = SimOracle::new(&s, Timing::default());
+        let oracle = SimOracle::new(&s, OracleTiming::default());
         let hit = oracle.replay(&[2, 3, 5], 0);
         assert_eq!(hit.outcome, ReplayOutcome::Reproduced);
         assert_eq!(hit.device_ms, 600 + 3 * 250 + 300 + 2000);
@@ -205,7 +205,7 @@ mod tests {
     fn flaky_crashes_show_about_as_often_as_configured_and_repeat_per_seed() {
         let s = scenario(ScenarioKind::Flaky, 70, 0);
         let verdicts = |s: &Scenario| -> Vec<bool> {
-            let oracle = SimOracle::new(s, Timing::default());
+            let oracle = SimOracle::new(s, OracleTiming::default());
             (0..400)
                 .map(|k| oracle.replay(&[2, 3, 5], k).outcome == ReplayOutcome::Reproduced)
                 .collect()

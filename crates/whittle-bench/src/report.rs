@@ -283,7 +283,7 @@ pub fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{simulate, simulate_on, suite, Timing};
+    use crate::{simulate, simulate_on, suite, OracleTiming};
 
     #[test]
     fn rows_and_summary_agree_with_the_runs() {
@@ -291,9 +291,15 @@ mod tests {
         let mut rows = Vec::new();
         for scenario in &scenarios {
             for (strategy, budget) in [(SearchStrategy::Seed, 30), (SearchStrategy::Binary, 2000)] {
-                let seed =
-                    simulate(scenario, SearchStrategy::Seed, budget, Timing::default()).unwrap();
-                let run = simulate_on(scenario, strategy, budget, Timing::default(), 3).unwrap();
+                let seed = simulate(
+                    scenario,
+                    SearchStrategy::Seed,
+                    budget,
+                    OracleTiming::default(),
+                )
+                .unwrap();
+                let run =
+                    simulate_on(scenario, strategy, budget, OracleTiming::default(), 3).unwrap();
                 rows.push(Row::new(scenario, strategy, &run, seed.wall_ms, 5));
             }
         }

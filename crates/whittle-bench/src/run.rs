@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::oracle::{SimOracle, Timing};
+use super::oracle::{OracleTiming, SimOracle};
 use super::scenario::Scenario;
 use whittle_core::engine::{EngineError, Phase, SearchResult};
 use whittle_core::strategy::{run_offline, SearchStrategy};
@@ -39,7 +39,7 @@ pub fn simulate(
     scenario: &Scenario,
     strategy: SearchStrategy,
     max_replays: u32,
-    timing: Timing,
+    timing: OracleTiming,
 ) -> Result<Run, EngineError> {
     let mut engine = strategy.reducer((1..=scenario.steps).collect(), max_replays)?;
     let mut oracle = SimOracle::new(scenario, timing);
@@ -76,7 +76,7 @@ mod tests {
     fn every_replay_is_counted_and_timed() {
         for scenario in suite(true) {
             for strategy in SearchStrategy::ALL {
-                let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
+                let run = simulate(&scenario, strategy, 2000, OracleTiming::default()).unwrap();
                 assert_eq!(run.replays.len() as u32, run.result.attempts);
                 assert_eq!(
                     run.device_ms,
@@ -92,7 +92,7 @@ mod tests {
     fn deterministic_scenarios_end_at_the_minimal_path_with_high_confidence() {
         for scenario in suite(true).iter().filter(|s| s.reproduce_percent == 100) {
             for strategy in SearchStrategy::ALL {
-                let run = simulate(scenario, strategy, 2000, Timing::default()).unwrap();
+                let run = simulate(scenario, strategy, 2000, OracleTiming::default()).unwrap();
                 assert_eq!(run.result.current, scenario.minimal(), "{}", scenario.name);
                 assert!(run.result.flags.fixed_point_reached && run.result.flags.final_confirmed);
                 assert!(!run.result.flags.flaky_observed);

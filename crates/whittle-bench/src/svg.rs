@@ -181,7 +181,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{simulate, suite, Timing};
+    use crate::{simulate, suite, OracleTiming};
     use whittle_core::strategy::SearchStrategy;
 
     #[test]
@@ -189,7 +189,7 @@ mod tests {
         let mut rows = Vec::new();
         for scenario in suite(true) {
             for strategy in SearchStrategy::ALL {
-                let run = simulate(&scenario, strategy, 2000, Timing::default()).unwrap();
+                let run = simulate(&scenario, strategy, 2000, OracleTiming::default()).unwrap();
                 rows.push(Row::new(&scenario, strategy, &run, run.wall_ms, 0));
             }
         }

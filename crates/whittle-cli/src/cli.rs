@@ -22,7 +22,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Minimize a session's crash path by live replays (Phases 0–5 (docs/design.md §13)).
-    Minimize(MinimizeArgs),
+    Minimize(MinimizeCommand),
     /// List the workspace's sessions.
     Sessions {
         /// Print one JSON object: {workspace, sessions: [{session_id, status, run_state,
@@ -79,9 +79,9 @@ pub enum Command {
         json: bool,
     },
     /// Benchmark the search strategies on generated scenarios (in-process simulator model).
-    Bench(BenchArgs),
+    Bench(BenchCommand),
     /// Import a Maestro flow or a Firebase Robo script as a session of the workspace.
-    Import(ImportArgs),
+    Import(ImportCommand),
     /// Serve sessions, analysis, minimize runs and their evidence as MCP tools over
     /// stdio, for a coding agent (tools: sessions, analyze, minimize, minimize_all,
     /// resume, past_runs, result, screenshot, ticket_markdown, export, verify, import,
@@ -117,7 +117,7 @@ pub enum Command {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct ImportArgs {
+pub struct ImportCommand {
     /// `maestro` (a flow, YAML) or `robo` (a Robo script, JSON).
     pub format: whittle_core::import::FlowFormat,
     /// The flow file.
@@ -163,7 +163,7 @@ fn variable(s: &str) -> Result<(String, String), String> {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct MinimizeArgs {
+pub struct MinimizeCommand {
     /// Session id, or an absolute session folder inside the workspace.
     #[arg(required_unless_present_any = ["resume", "all"])]
     pub session: Option<String>,
@@ -231,7 +231,7 @@ pub struct MinimizeArgs {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct BenchArgs {
+pub struct BenchCommand {
     /// Only this strategy (seed, binary or flaky); default: every strategy.
     #[arg(long)]
     pub strategy: Option<whittle_core::strategy::SearchStrategy>,

@@ -30,7 +30,7 @@ use whittle_service::api::{LiveFrame, Watched};
 use whittle_service::client::Hub;
 use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
-use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, Capture, RawScreenshot};
+use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, RawScreenshot, ShotMoment};
 use whittle_service::replay::replay;
 use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunEvent, RunSpec};
 
@@ -289,7 +289,7 @@ async fn masking(rig: &Rig, reps: usize) -> BenchResult<()> {
         parts[5].push(lap.next());
 
         let t = Instant::now();
-        let capture = Capture::still(Some(&hierarchy), &ctx.package);
+        let capture = ShotMoment::still(Some(&hierarchy), &ctx.package);
         mask_screenshot(&raw, &capture, &[], &rig.config.masking, &out)?;
         whole.push(ms(t.elapsed()));
     }

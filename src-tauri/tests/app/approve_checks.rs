@@ -13,12 +13,12 @@ use common::*;
 use serde_json::{json, Value};
 use whittle_app::error::{AppError, ErrorCode};
 use whittle_app::result_actions::{self, open_past_run};
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 
 const SIDECAR: &str = "crashes.minimized.json";
 
 /// One finished run of the checkout crash on the simulator, through the window's code.
-fn finished_run(setup: &Setup, runs: &Arc<Runs>) -> String {
+fn finished_run(setup: &Setup, runs: &Arc<WindowRuns>) -> String {
     let (_, rx) = setup.start(runs, 30);
     let (_, result) = drain(&rx);
     assert!(result.pending.is_some(), "{:?}", result.summary);
@@ -35,7 +35,7 @@ fn read(path: &Path) -> Value {
 #[test]
 fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_it() {
     let setup = Setup::new();
-    let evidence = finished_run(&setup, &Arc::new(Runs::default()));
+    let evidence = finished_run(&setup, &Arc::new(WindowRuns::default()));
     // The evidence travels: the whole workspace copied elsewhere, reopened there after a
     // restart (nothing held in memory).
     let moved = setup.root.path().join("moved");
@@ -44,7 +44,7 @@ fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_i
     let result_path = moved.join("sessions").join(&evidence).join("result.json");
     let original = std::fs::read(&result_path).unwrap();
 
-    let runs = Runs::default();
+    let runs = WindowRuns::default();
     let opened = open_past_run(&runs, &moved, SESSION, &evidence).unwrap();
     let view = opened.result.expect("a result");
     assert_eq!(view.approve_blocked, None);
@@ -87,7 +87,7 @@ fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_i
 #[test]
 fn replacing_a_newer_approval_needs_the_testers_confirm() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let older = finished_run(&setup, &runs);
     // Approval times are whole seconds: the newer run is approved in a later one than
     // the older run started in, however fast the simulator is.

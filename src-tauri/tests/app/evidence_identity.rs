@@ -13,7 +13,7 @@ use base64::Engine;
 use common::*;
 use image::RgbaImage;
 use whittle_app::result_actions;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_service::api::pictures::{self as screenshots, MaskPreviewRequest, MaskRequest};
 use whittle_service::mask::{MaskRect, MaskStyle};
 use whittle_service::run::{RunEnd, RunEvent};
@@ -53,8 +53,8 @@ type Shot = (u32, String, bool);
 
 /// Runs one minimize of `session` and returns its runs, its evidence session and the
 /// screenshot of each attempt, in attempt order.
-fn minimize(setup: &Setup, session: &str) -> (Arc<Runs>, String, Vec<Shot>) {
-    let runs = Arc::new(Runs::default());
+fn minimize(setup: &Setup, session: &str) -> (Arc<WindowRuns>, String, Vec<Shot>) {
+    let runs = Arc::new(WindowRuns::default());
     let (send, rx) = updates();
     let mut request = setup.request(30);
     request.session_id = session.into();

@@ -12,7 +12,7 @@ use whittle_app::commands::import_flow as import;
 use whittle_app::formats;
 use whittle_app::run_control;
 use whittle_app::run_request::RunRequest;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_core::import::FlowFormat;
 use whittle_core::model::SessionStatus;
 use whittle_service::api::ImportRequest;
@@ -55,7 +55,7 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     ));
     assert!(again.unwrap_err().to_string().contains("never rewrites"));
 
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (send, rx) = updates();
     let request = RunRequest {
         session_id: imported.session_id.clone(),

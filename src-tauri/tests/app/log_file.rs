@@ -9,7 +9,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::*;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 
 const TYPED: [&str; 3] = ["qa.tester", "example.com", "espresso"];
 
@@ -25,7 +25,7 @@ fn a_run_is_logged_without_any_typed_value() {
     assert_eq!(log_dir.as_deref(), Some(dir.path()));
 
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (_, rx) = setup.start(&runs, 30);
     let (events, result) = drain(&rx);
     assert!(!events.is_empty());

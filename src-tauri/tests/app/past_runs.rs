@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::*;
 use whittle_app::result_actions::{self, open_past_run};
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_core::model::Confidence;
 use whittle_service::api::{self as view, ApproveBlock, PastRunOutcome};
 use whittle_service::run::{RunEnd, RunEvent};
@@ -67,7 +67,7 @@ fn an_evidence_session_is_listed_under_its_session_with_a_badge() {
 #[test]
 fn a_reopened_run_shows_its_attempts_and_without_a_journal_is_never_approved() {
     let (_root, ws) = workspace_with_evidence();
-    let runs = Runs::default();
+    let runs = WindowRuns::default();
     let opened = open_past_run(&runs, &ws, SESSION, EVIDENCE).unwrap();
     let attempts = opened
         .events
@@ -125,7 +125,7 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
     ] {
         let (_root, ws) = workspace_with_evidence();
         edit_result(&ws, |j| edit(j));
-        let runs = Runs::default();
+        let runs = WindowRuns::default();
         let result = open_past_run(&runs, &ws, SESSION, EVIDENCE)
             .unwrap()
             .result
@@ -156,14 +156,14 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
 fn an_evidence_session_opened_under_another_session_is_refused() {
     let (_root, ws) = workspace_with_evidence();
     let err = open_past_run(
-        &Runs::default(),
+        &WindowRuns::default(),
         &ws,
         "2026-05-13_170000_legacy-login",
         EVIDENCE,
     )
     .unwrap_err();
     assert!(err.to_string().contains("not a minimize run"), "{err}");
-    assert!(open_past_run(&Runs::default(), &ws, SESSION, "../etc").is_err());
+    assert!(open_past_run(&WindowRuns::default(), &ws, SESSION, "../etc").is_err());
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn a_run_without_result_is_listed_as_interrupted() {
         detail.crashes[0].past_runs[0].outcome,
         PastRunOutcome::Interrupted
     );
-    let opened = open_past_run(&Runs::default(), &ws, SESSION, EVIDENCE).unwrap();
+    let opened = open_past_run(&WindowRuns::default(), &ws, SESSION, EVIDENCE).unwrap();
     assert!(opened.result.is_none());
     assert_eq!(
         opened.events.len(),

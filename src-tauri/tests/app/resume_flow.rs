@@ -13,7 +13,7 @@ use common::*;
 use whittle_app::run_control;
 use whittle_app::run_request::ResumeRequest;
 use whittle_app::run_update::RunUpdate;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_service::api::{self as view, interrupted_runs, OwnRuns, PastRunOutcome};
 use whittle_service::run::{AttemptVerdict, RunEnd, RunEvent, RunNotice};
 
@@ -24,7 +24,7 @@ fn own_runs_file(setup: &Setup) -> std::path::PathBuf {
 #[test]
 fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::with_own_runs(OwnRuns::at(Some(own_runs_file(
+    let runs = Arc::new(WindowRuns::with_own_runs(OwnRuns::at(Some(own_runs_file(
         &setup,
     )))));
     let (run_id, rx) = setup.start(&runs, 30);
@@ -135,7 +135,7 @@ fn a_stopped_run_resumes_in_its_evidence_without_replaying_what_it_recorded() {
 #[test]
 fn a_run_the_app_was_closed_during_is_offered_at_the_next_start_and_can_be_discarded() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (run_id, rx) = setup.start(&runs, 30);
     let mut evidence = None;
     loop {

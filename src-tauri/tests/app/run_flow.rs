@@ -13,7 +13,7 @@ use common::*;
 use serde_json::{json, Value};
 use whittle_app::error::AppError;
 use whittle_app::run_update::RunUpdate;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_app::{result_actions, reveal, run_control};
 use whittle_service::api::pictures as screenshots;
 use whittle_service::api::{CountField, RunRefusal};
@@ -23,7 +23,7 @@ use whittle_service::run::{AttemptVerdict, RunEnd, RunEvent, RunNotice};
 #[test]
 fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (run_id, rx) = setup.start(&runs, 30);
     assert!(
         matches!(
@@ -185,7 +185,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
 #[test]
 fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (run_id, rx) = setup.start(&runs, 30);
     let mut cancelled = false;
     let mut reasons = Vec::new();
@@ -243,7 +243,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
 #[test]
 fn bad_requests_are_refused_before_anything_starts() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let refused = run_control::start(Some(&setup.config()), &runs, setup.request(0), |_| {});
     assert!(matches!(
         refused,
@@ -263,7 +263,7 @@ fn bad_requests_are_refused_before_anything_starts() {
 #[test]
 fn a_run_on_a_device_that_is_gone_is_refused_with_the_devices_to_choose_from() {
     let setup = Setup::new();
-    let runs = Arc::new(Runs::default());
+    let runs = Arc::new(WindowRuns::default());
     let (send, rx) = updates();
     let mut request = setup.request(5);
     request.device = Some("emulator-0000".into());

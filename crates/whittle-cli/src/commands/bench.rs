@@ -11,13 +11,13 @@ use thiserror::Error;
 use whittle_bench::{
     decide_all, flaky_goal, flaky_markdown, flaky_summary, flaky_summary_markdown, flaky_table,
     plot, ratio_text, simulate, simulate_on, suite, summarize, table, FlakyBench, FlakyGoal,
-    FlakyRow, FlakySummary, Row, Shape, Summary, Timing,
+    FlakyRow, FlakySummary, OracleTiming, Row, Shape, Summary,
 };
 use whittle_core::session::{load_session, SessionError};
 use whittle_core::strategy::SearchStrategy;
 use whittle_core::EngineError;
 
-use crate::cli::BenchArgs;
+use crate::cli::BenchCommand;
 use crate::exit::Exit;
 
 /// The shortest replay the model has (launch + settle, no action): overheads are
@@ -62,7 +62,7 @@ struct ParseCost {
 
 #[derive(Debug, Serialize)]
 struct Report {
-    timing: Timing,
+    timing: OracleTiming,
     devices: u32,
     devices_model: &'static str,
     rows: Vec<Row>,
@@ -77,7 +77,7 @@ the next job as soon as it reports; outcomes are consumed in the strategy's orde
 search makes the same decisions as on one device; wasted speculative replays ran on \
 otherwise idle devices and are counted apart, outside the budget";
 
-pub fn run(args: &BenchArgs) -> Exit {
+pub fn run(args: &BenchCommand) -> Exit {
     match bench(args) {
         Ok(()) => Exit::Proven,
         Err(e @ BenchError::Write { .. }) => {
@@ -91,7 +91,7 @@ pub fn run(args: &BenchArgs) -> Exit {
     }
 }
 
-fn bench(args: &BenchArgs) -> Result<(), BenchError> {
+fn bench(args: &BenchCommand) -> Result<(), BenchError> {
     if args.flaky {
         return flaky(args);
     }
@@ -101,7 +101,7 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
     };
     let mut budgets = vec![DEFAULT_BUDGET, args.max_replays];
     budgets.dedup();
-    let timing = Timing::default();
+    let timing = OracleTiming::default();
     let mut rows = Vec::new();
     for scenario in suite(args.quick) {
         // The baseline every wall-clock is compared with: the seed on one device.
@@ -154,7 +154,7 @@ shows with the row's probability on each replay (one seeded draw per replay, the
 every strategy); nothing else produces the target signature";
 
 /// `whittle bench --flaky`: the flaky-crash table and the issue-21 goal for `flaky`.
-fn flaky(args: &BenchArgs) -> Result<(), BenchError> {
+fn flaky(args: &BenchCommand) -> Result<(), BenchError> {
     let mut bench = if args.quick {
         FlakyBench::quick(args.max_replays, args.baseline_tries)
     } else {

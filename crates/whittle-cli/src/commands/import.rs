@@ -11,11 +11,11 @@ use whittle_service::api::{
 };
 use whittle_service::api::{ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOutcome};
 
-use crate::cli::ImportArgs;
+use crate::cli::ImportCommand;
 use crate::exit::Exit;
 use crate::signals::CancelOnSignal;
 
-pub async fn run(config: &Config, args: ImportArgs) -> Exit {
+pub async fn run(config: &Config, args: ImportCommand) -> Exit {
     let mut config = config.clone();
     if let Some(workspace) = &args.workspace {
         config.workspace = std::path::absolute(workspace).unwrap_or_else(|_| workspace.clone());

@@ -15,13 +15,13 @@ use whittle_service::api::{
 };
 use whittle_service::api::{RunEvent, RunOutcome};
 
-use crate::cli::MinimizeArgs;
+use crate::cli::MinimizeCommand;
 use crate::exit::Exit;
 use crate::locale;
 use crate::progress::Progress;
 use crate::signals::CancelOnSignal;
 
-pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
+pub async fn run(config: &Config, args: MinimizeCommand) -> Exit {
     // Refused before any side effect: each count is parsed once, here.
     let job = match job(&args) {
         Ok(job) => job,
@@ -48,7 +48,7 @@ pub async fn run(config: &Config, args: MinimizeArgs) -> Exit {
 }
 
 /// The run the arguments ask for: a new one, or `--resume`.
-fn job(args: &MinimizeArgs) -> Result<RunJob, InvalidCount> {
+fn job(args: &MinimizeCommand) -> Result<RunJob, InvalidCount> {
     let count = |field, given: &Option<String>| {
         given
             .as_deref()
@@ -81,7 +81,7 @@ fn job(args: &MinimizeArgs) -> Result<RunJob, InvalidCount> {
     })
 }
 
-fn report(outcome: &RunOutcome, args: &MinimizeArgs, cancelled: bool) -> Exit {
+fn report(outcome: &RunOutcome, args: &MinimizeCommand, cancelled: bool) -> Exit {
     let mut sidecar = None;
     let approvable = outcome
         .pending

@@ -143,7 +143,10 @@ fn kill_9_then_resume_reaches_the_same_minimal_path_without_replaying_the_journa
     assert_eq!(meta_status(&evidence), "passed");
     // Listed under its session by how the run ended, no longer resumable.
     let line = interrupted_line(&env, &id).unwrap();
-    assert!(line.contains("  minimized  ") && line.ends_with("approved"), "{line}");
+    assert!(
+        line.contains("  minimized  ") && line.ends_with("approved"),
+        "{line}"
+    );
     let report = std::fs::read_to_string(evidence.join("report.md")).unwrap();
     assert!(report.contains("Resumed: "), "{report}");
     assert!(session.join("crashes.minimized.json").is_file());

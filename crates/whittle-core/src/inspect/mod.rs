@@ -15,5 +15,5 @@ mod similarity;
 
 pub use at_point::nodes_at;
 pub use locator_of::locator_of;
-pub use nearest::{nearest_nodes, NearNode, MIN_NEAR_SCORE};
+pub use nearest::{nearest_nodes, NearMatch, MIN_NEAR_SCORE};
 pub use node::InspectNode;

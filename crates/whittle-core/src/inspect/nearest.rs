@@ -44,7 +44,7 @@ const NEAR_MISS_CEILING: f64 = 0.99;
 /// A node close to a locator that found nothing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct NearNode {
+pub struct NearMatch {
     pub index: usize,
     /// 0.0..=1.0, 1 = same value
     pub score: f64,
@@ -60,7 +60,7 @@ enum Rules {
 
 /// One scored node, with what orders equal scores.
 struct Scored {
-    near: NearNode,
+    near: NearMatch,
     target: bool,
     closeness: Option<Closeness>,
 }
@@ -70,7 +70,7 @@ struct Scored {
 /// docs state the rules). Equal scores keep the matcher's own preferences: a node with
 /// area before one without, an exact match before a normalized one, then the dump's
 /// order.
-pub fn nearest_nodes(nodes: &[InspectNode], missing: &Strategy, limit: usize) -> Vec<NearNode> {
+pub fn nearest_nodes(nodes: &[InspectNode], missing: &Strategy, limit: usize) -> Vec<NearMatch> {
     if limit == 0 || missing.by == By::Focused || normalize(&missing.value).is_empty() {
         return Vec::new();
     }
@@ -141,7 +141,7 @@ fn score(node: &InspectNode, index: usize, missing: &Strategy, rules: &Rules) ->
         By::Focused => return None,
     };
     Some(Scored {
-        near: NearNode {
+        near: NearMatch {
             index,
             score: field_score(&(matched_on, closeness, similarity)),
             matched_on,
@@ -179,7 +179,7 @@ mod tests {
         Strategy::new(by, value)
     }
 
-    fn indexes(near: &[NearNode]) -> Vec<usize> {
+    fn indexes(near: &[NearMatch]) -> Vec<usize> {
         near.iter().map(|n| n.index).collect()
     }
 

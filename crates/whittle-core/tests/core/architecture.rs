@@ -25,6 +25,9 @@
 //!    (`src-tauri/src`) — reaches the application layer through its door only: every
 //!    `whittle_service::` path in their sources starts `whittle_service::api`, where the
 //!    actions and the types they take and answer with are (re-)exported.
+//! 8. No type name is defined twice across the crates (a `pub` or `pub(crate)` struct,
+//!    enum, type alias or trait in any crate's `src/`): one name, one concept, from the
+//!    code to the window.
 //!
 //! The tables are `architecture/rules.rs`. The manifests are read with `cargo metadata
 //! --no-deps --offline` (cargo resolves `workspace = true` inheritance for us; nothing
@@ -43,8 +46,8 @@ mod files_tests;
 mod rules;
 
 use check::{
-    dependency_violations, door_violations, english_violations, source_violations,
-    wording_violations,
+    dependency_violations, door_violations, duplicate_type_names, english_violations,
+    source_violations, wording_violations,
 };
 use rules::{EXTRA_MANIFESTS, KNOWN_CYCLES, READ_TARGETS};
 
@@ -162,6 +165,23 @@ fn the_front_ends_reach_the_application_layer_through_its_door_only() {
         "the front ends' sources were not found"
     );
     let problems = door_violations(&files);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn no_type_name_is_defined_twice_across_the_crates() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    let crates = std::fs::read_dir(root.join("crates")).expect("crates/");
+    let mut sources: Vec<PathBuf> = crates
+        .map(|e| e.expect("a crate folder").path().join("src"))
+        .collect();
+    sources.push(root.join("src-tauri/src"));
+    for src in sources.iter().filter(|s| s.is_dir()) {
+        rust_files(&root, src, &mut files);
+    }
+    assert!(files.len() > 200, "the crates' sources were not found");
+    let problems = duplicate_type_names(&files);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -108,7 +108,7 @@ proptest! {
         for pair in near.windows(2) {
             prop_assert!(pair[0].score >= pair[1].score);
             // A node the matcher would find (a target) is never below one it would not.
-            let found = |n: &whittle_core::inspect::NearNode| {
+            let found = |n: &whittle_core::inspect::NearMatch| {
                 is_target(&nodes[n.index]) && closeness(&nodes[n.index], &wanted).is_some()
             };
             prop_assert!(found(&pair[0]) || !found(&pair[1]));

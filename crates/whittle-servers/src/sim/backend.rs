@@ -10,7 +10,7 @@ use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElemen
 
 use super::error::ActionError;
 use super::logcat::{logcat_line, SEED_TAG};
-use super::model::Timing;
+use super::model::DeviceTiming;
 use super::render;
 use super::view::current_elements;
 use super::world::{ActionEffect, DelayedCrash, World};
@@ -23,7 +23,7 @@ use crate::device::{
 pub struct SimBackend {
     world: Arc<Mutex<World>>,
     captures: Arc<SharedCaptures<()>>,
-    timing: Timing,
+    timing: DeviceTiming,
     seed: u64,
 }
 

@@ -25,7 +25,7 @@ struct Record {
 }
 
 #[derive(Debug)]
-pub struct Device {
+pub struct SimDevice {
     pub id: String,
     /// 1-based, as in the id `sim-N`.
     pub number: u32,
@@ -37,9 +37,9 @@ pub struct Device {
     watermark: u64,
 }
 
-impl Device {
-    pub fn new(number: u32) -> Device {
-        Device {
+impl SimDevice {
+    pub fn new(number: u32) -> SimDevice {
+        SimDevice {
             id: format!("sim-{number}"),
             number,
             app: None,

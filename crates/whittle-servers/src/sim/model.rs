@@ -21,7 +21,7 @@ pub const EXIT: &str = "exit";
 #[serde(deny_unknown_fields)]
 pub struct AppModel {
     pub package: String,
-    pub version: AppVersion,
+    pub version: InstalledVersion,
     pub launch: LaunchSpec,
     #[serde(default)]
     pub state: BTreeMap<String, Value>,
@@ -29,14 +29,14 @@ pub struct AppModel {
     #[serde(default)]
     pub crashes: Vec<CrashRule>,
     #[serde(default)]
-    pub timing: Timing,
+    pub timing: DeviceTiming,
     #[serde(default = "default_screen_size")]
     pub screen_size: [u32; 2],
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AppVersion {
+pub struct InstalledVersion {
     pub name: String,
     pub code: u32,
 }
@@ -163,7 +163,7 @@ pub enum Trigger {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Timing {
+pub struct DeviceTiming {
     #[serde(default)]
     pub launch_ms: u64,
     #[serde(default)]

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use whittle_contract::log::LogCrash;
 use whittle_contract::ui::{Hierarchy, InputTextResult, Strategy, TapElementResult};
 
-use super::device::{AppProcess, Device};
+use super::device::{AppProcess, SimDevice};
 use super::error::ActionError;
 use super::logcat::logcat_line;
 use super::model::{AppModel, Element, Trigger, EXIT};
@@ -48,7 +48,7 @@ impl<T> ActionEffect<T> {
 pub struct World {
     pub model: Arc<AppModel>,
     seed: u64,
-    pub devices: Vec<Device>,
+    pub devices: Vec<SimDevice>,
     /// Where the devices' log lines go; shared with the backend, which starts and stops
     /// the captures.
     captures: Arc<SharedCaptures<()>>,
@@ -64,7 +64,7 @@ impl World {
         World {
             model,
             seed,
-            devices: (1..=devices).map(Device::new).collect(),
+            devices: (1..=devices).map(SimDevice::new).collect(),
             captures,
         }
     }

@@ -17,7 +17,7 @@ use super::shot_omission::ShotOmission;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
-use crate::export::{FilmFrame, FilmstripInput};
+use crate::export::{BundleFrame, FilmstripInput};
 use crate::replay::ReplayObserver;
 
 // Defined with the picture names; named here too, where frames are archived.
@@ -241,7 +241,7 @@ pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<Fi
     let frames = strip
         .frames
         .iter()
-        .map(|f| FilmFrame {
+        .map(|f| BundleFrame {
             step: f.step,
             path: f
                 .src

@@ -33,7 +33,7 @@ pub use mask_record::MaskRecord;
 pub use review::{apply_masks, omit_shot, review_shot, ReviewedShot};
 pub use review_error::ReviewError;
 pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
-pub(crate) use screenshot::{HubScreen, Screen};
+pub(crate) use screenshot::{DeviceScreen, HubScreen};
 pub(crate) use shot_name::shot_path;
 pub use shot_name::validate_shot_name;
 pub use shot_omission::ShotOmission;

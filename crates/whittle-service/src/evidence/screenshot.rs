@@ -8,7 +8,7 @@ use super::picture::PictureName;
 use super::shot_omission::ShotOmission;
 use crate::client::Hub;
 use crate::config::MaskingConfig;
-use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};
+use crate::mask::{mask_screenshot, MaskOutcome, OmitReason, RawScreenshot, ShotMoment};
 
 // Defined with the picture names; named here too, where screenshots are archived.
 pub use super::picture::SCREENSHOTS_DIR;
@@ -49,7 +49,7 @@ pub async fn archive_screenshot(
 
 /// The two things archiving needs from a device; the hub in production, a scripted
 /// screen in tests (where the screen has to change at an exact moment).
-pub(crate) trait Screen {
+pub(crate) trait DeviceScreen {
     /// The current UI hierarchy; `None` when it cannot be read.
     async fn hierarchy(&self) -> Option<Hierarchy>;
     /// Saves a screenshot to `save_to`: a PNG, JPEG or WebP, whatever the name says (the
@@ -68,7 +68,7 @@ impl<'a> HubScreen<'a> {
     }
 }
 
-impl Screen for HubScreen<'_> {
+impl DeviceScreen for HubScreen<'_> {
     async fn hierarchy(&self) -> Option<Hierarchy> {
         match self.hub.ui().get_hierarchy(self.device).await {
             Ok(h) => Some(h),
@@ -91,7 +91,7 @@ impl Screen for HubScreen<'_> {
 }
 
 pub(crate) async fn archive(
-    screen: &impl Screen,
+    screen: &impl DeviceScreen,
     package: &str,
     evidence_dir: &Path,
     attempt: u32,
@@ -112,7 +112,7 @@ pub(crate) async fn archive(
 /// [`archive`] into `<evidence>/<folder>/<name>` (a filmstrip frame goes to
 /// `filmstrip/attempt-NNN/step-NN.png`): the same capture, masking and omission rules.
 pub(crate) async fn archive_to(
-    screen: &impl Screen,
+    screen: &impl DeviceScreen,
     package: &str,
     evidence_dir: &Path,
     folder_rel: &str,
@@ -149,7 +149,7 @@ pub(crate) async fn archive_to(
             });
         }
         let after = screen.hierarchy().await;
-        let capture = Capture {
+        let capture = ShotMoment {
             before: before.as_ref(),
             after: after.as_ref(),
             package,

@@ -38,7 +38,7 @@ impl Scripted {
     }
 }
 
-impl Screen for Scripted {
+impl DeviceScreen for Scripted {
     async fn hierarchy(&self) -> Option<Hierarchy> {
         self.readings.lock().unwrap().pop_front().flatten()
     }

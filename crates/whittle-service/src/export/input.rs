@@ -54,13 +54,15 @@ pub struct FilmstripInput {
     /// The replay they were taken in.
     pub attempt: u32,
     /// In order: after the launch, then after each step.
-    pub frames: Vec<FilmFrame>,
+    pub frames: Vec<BundleFrame>,
     /// Device time every frame of the run cost.
     pub extra_device_ms: u64,
 }
 
+/// A frame of the bundle's filmstrip: its file, or why it has none, in the bundle's
+/// words (the export sits below `evidence`, whose `ShotOmission` it cannot name).
 #[derive(Debug, Clone, PartialEq)]
-pub struct FilmFrame {
+pub struct BundleFrame {
     /// The original session's step it follows (`None`: the launch had no step).
     pub step: Option<u32>,
     /// The masked PNG; `None` when it was omitted.

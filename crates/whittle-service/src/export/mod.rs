@@ -21,7 +21,7 @@ mod write;
 
 pub use error::ExportError;
 pub use input::{
-    ExportInput, ExportShot, ExportStep, FilmFrame, FilmstripInput, ShotLabel, ShotVerdict,
+    BundleFrame, ExportInput, ExportShot, ExportStep, FilmstripInput, ShotLabel, ShotVerdict,
 };
 pub use maestro_flow::{maestro_flow, maestro_selector};
 pub use manifest::{

@@ -4,18 +4,18 @@ use whittle_contract::ui::{Hierarchy, UiElement};
 /// right before it and right after it (`None` when a read failed), and the package of
 /// the app under test.
 #[derive(Debug, Clone, Copy)]
-pub struct Capture<'a> {
+pub struct ShotMoment<'a> {
     pub before: Option<&'a Hierarchy>,
     pub after: Option<&'a Hierarchy>,
     pub package: &'a str,
 }
 
-impl<'a> Capture<'a> {
+impl<'a> ShotMoment<'a> {
     /// One reading standing for both sides: for a screen known to be still (a test, a
     /// benchmark), never for a live device, where the two reads are the only evidence
     /// that the pixels and the hierarchy show the same moment.
-    pub fn still(hierarchy: Option<&'a Hierarchy>, package: &'a str) -> Capture<'a> {
-        Capture {
+    pub fn still(hierarchy: Option<&'a Hierarchy>, package: &'a str) -> ShotMoment<'a> {
+        ShotMoment {
             before: hierarchy,
             after: hierarchy,
             package,

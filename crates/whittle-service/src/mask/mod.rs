@@ -26,7 +26,7 @@ mod uniform;
 
 pub use auto::auto_masks;
 pub use burn::{block_edge, burn_in, burn_in_over_text, ScreenPixel};
-pub use capture::Capture;
+pub use capture::ShotMoment;
 pub use decode::{
     decode_screenshot, read_screenshot, DecodeFailure, ScreenshotFormat, MAX_DECODE_ALLOC,
     MAX_SCREENSHOT_FILE_BYTES, MAX_SCREENSHOT_SIDE,

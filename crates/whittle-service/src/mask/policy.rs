@@ -11,7 +11,7 @@ use super::frame::{fit, frame_of};
 use super::opaque::opaque_masks;
 use super::overlay::overlay_masks;
 use super::strict::strict_masks;
-use super::{auto_masks, Capture, MaskRect, OmitReason, TextLines};
+use super::{auto_masks, MaskRect, OmitReason, ShotMoment, TextLines};
 use crate::config::PrivacyLevel;
 
 /// What to burn into an image the hierarchy accounts for, in image pixels.
@@ -32,7 +32,7 @@ pub(crate) struct MaskPlan {
 /// `capture.after` is masked, or why it is omitted. A blank image needs none of this:
 /// the caller archives it without asking.
 pub(crate) fn plan_masks(
-    capture: &Capture<'_>,
+    capture: &ShotMoment<'_>,
     width: u32,
     height: u32,
     level: PrivacyLevel,
@@ -172,7 +172,7 @@ mod tests {
         h: u32,
         level: PrivacyLevel,
     ) -> Result<MaskPlan, OmitReason> {
-        let capture = Capture {
+        let capture = ShotMoment {
             before: Some(before),
             after: Some(after),
             package: APP,
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn each_failure_is_its_own_reason() {
         let h = login();
-        let none = Capture {
+        let none = ShotMoment {
             before: None,
             after: Some(&h),
             package: APP,

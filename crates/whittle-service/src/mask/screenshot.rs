@@ -9,8 +9,8 @@ use super::nodes::picture_nodes;
 use super::policy::plan_masks;
 use super::uniform::is_uniform;
 use super::{
-    burn_in_over_text, read_screenshot, Capture, MaskError, MaskRect, OmitReason, RawScreenshot,
-    ScreenPixel, TextLines,
+    burn_in_over_text, read_screenshot, MaskError, MaskRect, OmitReason, RawScreenshot,
+    ScreenPixel, ShotMoment, TextLines,
 };
 use crate::atomic::{write_atomic, FileMode};
 use crate::config::MaskingConfig;
@@ -45,7 +45,7 @@ pub enum MaskOutcome {
 /// file) in every case; it is borrowed so a viewer can re-mask with edited rectangles.
 pub fn mask_screenshot(
     raw: &RawScreenshot,
-    capture: &Capture<'_>,
+    capture: &ShotMoment<'_>,
     extra: &[MaskRect],
     cfg: &MaskingConfig,
     out: &Path,
@@ -74,7 +74,7 @@ pub fn mask_screenshot(
 }
 
 struct Job<'a> {
-    capture: &'a Capture<'a>,
+    capture: &'a ShotMoment<'a>,
     extra: &'a [MaskRect],
     cfg: &'a MaskingConfig,
     patterns: &'a [Regex],
@@ -182,7 +182,7 @@ mod tests {
         let out = dir.path().join("masked.png");
         let outcome = mask_screenshot(
             &raw,
-            &Capture::still(Some(&hierarchy), "app"),
+            &ShotMoment::still(Some(&hierarchy), "app"),
             &[],
             &MaskingConfig::default(),
             &out,

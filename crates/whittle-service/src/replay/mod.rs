@@ -22,4 +22,4 @@ pub use run::{replay, replay_observed, LAUNCH_ANCHOR_TIMEOUT_MS};
 pub use stack_excerpt::{stack_excerpt, MAX_STACK_LINES, WITHHELD_LINE};
 pub use target::{DegradedIdentity, TargetIdentity};
 pub use verdict::{MissReason, ObservedCrash, ReplayVerdict};
-pub use wait::{settle, wait_stable, Settled};
+pub use wait::{settle, wait_stable, WaitEnd};

@@ -15,7 +15,7 @@ use crate::config::WaitMode;
 
 /// How a wait ended; logged, and what the tests check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Settled {
+pub enum WaitEnd {
     /// The bound is zero: nothing to wait for.
     Skipped,
     /// `fixed` mode: slept the bound exactly.
@@ -35,18 +35,18 @@ pub async fn settle<F, Fut>(
     bound: Duration,
     poll: Duration,
     hierarchy: F,
-) -> Settled
+) -> WaitEnd
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<Hierarchy, McpError>>,
 {
     if bound.is_zero() {
-        return Settled::Skipped;
+        return WaitEnd::Skipped;
     }
     match mode {
         WaitMode::Fixed => {
             tokio::time::sleep(bound).await;
-            Settled::Slept
+            WaitEnd::Slept
         }
         WaitMode::Evidence => wait_stable(hierarchy, bound, poll).await,
     }
@@ -55,7 +55,7 @@ where
 /// Polls `hierarchy` now and then every `poll` until two consecutive answers have the
 /// same elements, for at most `bound` in total. The last poll may start just before the
 /// bound, so the bound is exceeded by at most one query's duration.
-pub async fn wait_stable<F, Fut>(mut hierarchy: F, bound: Duration, poll: Duration) -> Settled
+pub async fn wait_stable<F, Fut>(mut hierarchy: F, bound: Duration, poll: Duration) -> WaitEnd
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<Hierarchy, McpError>>,
@@ -69,7 +69,7 @@ where
             Ok(h) => {
                 let digest = digest(&h);
                 if previous == Some(digest) {
-                    return Settled::Stable { polls };
+                    return WaitEnd::Stable { polls };
                 }
                 previous = Some(digest);
             }
@@ -81,12 +81,12 @@ where
                 // server that is really gone fails the next action or the drain instead.
                 tracing::debug!(error = %e, "hierarchy unavailable during a wait; sleeping the rest");
                 tokio::time::sleep_until(deadline).await;
-                return Settled::Fallback { polls };
+                return WaitEnd::Fallback { polls };
             }
         }
         let now = Instant::now();
         if now >= deadline {
-            return Settled::Bound { polls };
+            return WaitEnd::Bound { polls };
         }
         tokio::time::sleep(poll.min(deadline - now)).await;
     }
@@ -156,7 +156,7 @@ mod tests {
         mode: WaitMode,
         bound: Duration,
         answer: impl Fn(u32) -> Result<Hierarchy, McpError>,
-    ) -> (Settled, Duration, u32) {
+    ) -> (WaitEnd, Duration, u32) {
         let calls = Cell::new(0);
         let start = Instant::now();
         let settled = settle(mode, bound, POLL, || {
@@ -172,7 +172,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_stable_screen_ends_the_wait_after_two_polls() {
         let (settled, took, calls) = run(WaitMode::Evidence, BOUND, |_| Ok(screen("Cart"))).await;
-        assert_eq!(settled, Settled::Stable { polls: 2 });
+        assert_eq!(settled, WaitEnd::Stable { polls: 2 });
         assert_eq!(calls, 2);
         assert_eq!(took, POLL, "one poll interval, not the 1000 ms bound");
     }
@@ -184,7 +184,7 @@ mod tests {
             Ok(screen(&format!("frame {}", n.min(4))))
         })
         .await;
-        assert_eq!(settled, Settled::Stable { polls: 6 });
+        assert_eq!(settled, WaitEnd::Stable { polls: 6 });
         assert_eq!(took, POLL * 5);
     }
 
@@ -195,7 +195,7 @@ mod tests {
         })
         .await;
         // Polls at 0, 50, ..., 1000 ms: the bound, never more than one poll beyond it.
-        assert_eq!(settled, Settled::Bound { polls: 21 });
+        assert_eq!(settled, WaitEnd::Bound { polls: 21 });
         assert_eq!(calls, 21);
         assert_eq!(took, BOUND);
     }
@@ -207,7 +207,7 @@ mod tests {
             Ok(screen(&format!("tick {n}")))
         })
         .await;
-        assert_eq!(settled, Settled::Bound { polls: 4 });
+        assert_eq!(settled, WaitEnd::Bound { polls: 4 });
         assert_eq!(took, bound, "the last sleep is cut to the bound");
     }
 
@@ -221,7 +221,7 @@ mod tests {
             }
         })
         .await;
-        assert_eq!(settled, Settled::Fallback { polls: 3 });
+        assert_eq!(settled, WaitEnd::Fallback { polls: 3 });
         assert_eq!(calls, 3, "no more queries after an error");
         assert_eq!(took, BOUND, "the seed's sleep, not a failure and not less");
     }
@@ -233,7 +233,7 @@ mod tests {
                 panic!("fixed mode must not query the hierarchy")
             })
             .await;
-            assert_eq!(settled, Settled::Slept);
+            assert_eq!(settled, WaitEnd::Slept);
             assert_eq!(took, bound);
             assert_eq!(calls, 0);
         }
@@ -243,7 +243,7 @@ mod tests {
     async fn a_zero_bound_waits_for_nothing_in_either_mode() {
         for mode in [WaitMode::Evidence, WaitMode::Fixed] {
             let (settled, took, calls) = run(mode, Duration::ZERO, |_| Ok(screen("x"))).await;
-            assert_eq!(settled, Settled::Skipped);
+            assert_eq!(settled, WaitEnd::Skipped);
             assert_eq!((took, calls), (Duration::ZERO, 0));
         }
     }

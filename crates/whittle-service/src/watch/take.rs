@@ -7,8 +7,8 @@ use std::path::Path;
 use whittle_core::inspect::InspectNode;
 
 use crate::config::MaskingConfig;
-use crate::evidence::{thumbnail_png, Screen, ShotOmission};
-use crate::mask::{mask_screenshot, Capture, MaskOutcome, OmitReason, RawScreenshot};
+use crate::evidence::{thumbnail_png, DeviceScreen, ShotOmission};
+use crate::mask::{mask_screenshot, MaskOutcome, OmitReason, RawScreenshot, ShotMoment};
 
 /// Live frames are at most this tall: enough to follow a replay, a few tens of
 /// kilobytes each.
@@ -33,7 +33,7 @@ pub(crate) enum NoFrame {
 }
 
 pub(crate) async fn take_frame(
-    screen: &impl Screen,
+    screen: &impl DeviceScreen,
     package: &str,
     masking: &MaskingConfig,
     scratch: &Path,
@@ -46,7 +46,7 @@ pub(crate) async fn take_frame(
         .await
         .map_err(failed)?;
     let after = screen.hierarchy().await;
-    let capture = Capture {
+    let capture = ShotMoment {
         before: before.as_ref(),
         after: after.as_ref(),
         package,

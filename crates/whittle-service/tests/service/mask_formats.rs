@@ -11,8 +11,8 @@ use image::{ImageFormat, Rgb, RgbImage};
 use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
 use whittle_service::mask::{
-    mask_screenshot, Capture, DecodeFailure, MaskOutcome, MaskStyle, OmitReason, RawScreenshot,
-    ScreenshotFormat,
+    mask_screenshot, DecodeFailure, MaskOutcome, MaskStyle, OmitReason, RawScreenshot,
+    ScreenshotFormat, ShotMoment,
 };
 
 const APP: &str = "app";
@@ -75,7 +75,7 @@ fn mask(raw: &RawScreenshot, out: &Path) -> MaskOutcome {
         ..MaskingConfig::default()
     };
     let h = hierarchy();
-    mask_screenshot(raw, &Capture::still(Some(&h), APP), &[], &cfg, out).unwrap()
+    mask_screenshot(raw, &ShotMoment::still(Some(&h), APP), &[], &cfg, out).unwrap()
 }
 
 fn near(a: &Rgb<u8>, b: [u8; 3]) -> bool {

@@ -8,8 +8,8 @@ use image::{Rgba, RgbaImage};
 use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
 use whittle_service::mask::{
-    mask_screenshot, Capture, DecodeFailure, MaskOutcome, OmitReason, RawScreenshot,
-    ScreenshotFormat,
+    mask_screenshot, DecodeFailure, MaskOutcome, OmitReason, RawScreenshot, ScreenshotFormat,
+    ShotMoment,
 };
 
 fn crc32(bytes: &[u8]) -> u32 {
@@ -95,7 +95,7 @@ fn a_png_claiming_10_gb_is_omitted_without_allocating_it() {
     std::fs::write(raw.path(), png_claiming(50_000, 50_000)).unwrap();
     let before = peak_rss();
     let screen = screen();
-    let capture = Capture::still(Some(&screen), "app");
+    let capture = ShotMoment::still(Some(&screen), "app");
     let outcome = mask_screenshot(&raw, &capture, &[], &MaskingConfig::default(), &out)
         .expect("omitted, not an error");
     let after = peak_rss();

@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use whittle_contract::ui::Hierarchy;
 use whittle_service::config::{MaskingConfig, PrivacyLevel};
-use whittle_service::mask::{mask_screenshot, Capture, MaskOutcome, MaskStyle, RawScreenshot};
+use whittle_service::mask::{mask_screenshot, MaskOutcome, MaskStyle, RawScreenshot, ShotMoment};
 
 const CASES: u64 = 240;
 
@@ -211,7 +211,7 @@ fn no_archived_screenshot_shows_private_text_at_either_level() {
             .save_with_format(raw.path(), image::ImageFormat::Png)
             .unwrap();
         let (before, after) = readings(&s, variant, &mut rng);
-        let capture = Capture {
+        let capture = ShotMoment {
             before: Some(&before),
             after: Some(&after),
             package: APP,

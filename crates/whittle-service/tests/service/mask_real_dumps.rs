@@ -9,7 +9,7 @@ use whittle_contract::ui::Hierarchy;
 use whittle_servers::adb::hierarchy::parse_dump;
 use whittle_service::config::{MaskingConfig, PrivacyLevel};
 use whittle_service::mask::{
-    mask_screenshot, Capture, MaskOutcome, MaskRect, OmitReason, RawScreenshot,
+    mask_screenshot, MaskOutcome, MaskRect, OmitReason, RawScreenshot, ShotMoment,
 };
 
 const WEATHER: &str = "uk.co.openweather";
@@ -45,7 +45,7 @@ fn mask(h: &Hierarchy, app: &str, (w, hh): (u32, u32), level: PrivacyLevel) -> M
         ..MaskingConfig::default()
     };
     let out = dir.path().join("out.png");
-    mask_screenshot(&raw, &Capture::still(Some(h), app), &[], &cfg, &out).unwrap()
+    mask_screenshot(&raw, &ShotMoment::still(Some(h), app), &[], &cfg, &out).unwrap()
 }
 
 fn masks(outcome: MaskOutcome) -> Vec<MaskRect> {

@@ -6,7 +6,7 @@ use image::{Rgba, RgbaImage};
 use whittle_contract::ui::{Hierarchy, UiElement};
 use whittle_service::config::MaskingConfig;
 use whittle_service::mask::{
-    auto_masks, mask_screenshot, Capture, MaskOutcome, MaskRect, MaskStyle, RawScreenshot,
+    auto_masks, mask_screenshot, MaskOutcome, MaskRect, MaskStyle, RawScreenshot, ShotMoment,
 };
 
 /// The app under test; every node of `screen()` is its.
@@ -131,7 +131,7 @@ fn archives_masked_png_with_auto_and_extra_masks() {
     let screen = screen();
     let outcome = mask_screenshot(
         &raw,
-        &Capture::still(Some(&screen), APP),
+        &ShotMoment::still(Some(&screen), APP),
         &extra,
         &cfg(MaskStyle::Solid),
         &out,
@@ -175,9 +175,9 @@ fn omits_without_hierarchy_on_size_mismatch_and_on_garbage() {
     let raw = write_raw(dir.path(), &gradient(200, 300));
     let c = cfg(MaskStyle::Pixelate);
     let screen = screen();
-    let still = Capture::still(Some(&screen), APP);
+    let still = ShotMoment::still(Some(&screen), APP);
     assert!(matches!(
-        mask_screenshot(&raw, &Capture::still(None, APP), &[], &c, &out).unwrap(),
+        mask_screenshot(&raw, &ShotMoment::still(None, APP), &[], &c, &out).unwrap(),
         MaskOutcome::Omitted { .. }
     ));
 

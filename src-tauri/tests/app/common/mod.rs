@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use whittle_app::run_control;
 use whittle_app::run_request::RunRequest;
 use whittle_app::run_update::RunUpdate;
-use whittle_app::runs::Runs;
+use whittle_app::runs::WindowRuns;
 use whittle_service::api::RunResultView;
 use whittle_service::run::RunEvent;
 
@@ -109,7 +109,7 @@ impl Setup {
         }
     }
 
-    pub fn start(&self, runs: &Arc<Runs>, max_replays: u32) -> (u32, Receiver<RunUpdate>) {
+    pub fn start(&self, runs: &Arc<WindowRuns>, max_replays: u32) -> (u32, Receiver<RunUpdate>) {
         let (send, rx) = updates();
         let id = run_control::start(Some(&self.config()), runs, self.request(max_replays), send)
             .unwrap();

@@ -22,13 +22,13 @@ use whittle_service::api::{
     QueueSkipReason, QueueState, Replace, RunSpec,
 };
 
-use crate::cli::MinimizeArgs;
+use crate::cli::MinimizeCommand;
 use crate::exit::Exit;
 use crate::locale::{self, CliWords};
 use crate::progress::Progress;
 use crate::signals::CancelOnSignal;
 
-pub async fn run(config: &Config, args: &MinimizeArgs, template: RunSpec) -> Exit {
+pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> Exit {
     let words = locale::words();
     let config = match &args.workspace {
         Some(w) => config.for_workspace(&std::path::absolute(w).unwrap_or_else(|_| w.clone())),

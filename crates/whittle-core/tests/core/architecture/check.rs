@@ -340,3 +340,50 @@ fn top_level_names(group: &str) -> Vec<&str> {
     names.push(&group[start..]);
     names.into_iter().filter(|n| !n.trim().is_empty()).collect()
 }
+
+/// Rule 8: no type name is defined twice across the workspace's crates — a struct,
+/// enum, type alias or trait declared `pub` or `pub(crate)` — so one name means one
+/// concept from the code to the window. `files` are (path, source) pairs; test modules
+/// are left out by the caller.
+pub(crate) fn duplicate_type_names(files: &[(String, String)]) -> Vec<String> {
+    let mut defined: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (path, text) in files {
+        let code = without_comments(text);
+        for (n, line) in code.lines().enumerate() {
+            let rest = line.trim_start();
+            let Some(rest) = rest
+                .strip_prefix("pub ")
+                .or_else(|| rest.strip_prefix("pub(crate) "))
+            else {
+                continue;
+            };
+            let Some(rest) = ["struct ", "enum ", "type ", "trait "]
+                .iter()
+                .find_map(|kind| rest.strip_prefix(kind))
+            else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                defined
+                    .entry(name)
+                    .or_default()
+                    .push(format!("{path}:{}", n + 1));
+            }
+        }
+    }
+    defined
+        .into_iter()
+        .filter(|(_, places)| places.len() > 1)
+        .map(|(name, places)| {
+            format!(
+                "`{name}` is defined {} times: {}; give each concept its own name",
+                places.len(),
+                places.join(", ")
+            )
+        })
+        .collect()
+}

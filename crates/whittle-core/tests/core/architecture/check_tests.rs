@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::check::{
-    dependency_violations, door_violations, english_violations, name_of, source_violations,
-    without_comments, wording_violations,
+    dependency_violations, door_violations, duplicate_type_names, english_violations, name_of,
+    source_violations, without_comments, wording_violations,
 };
 use super::rules::Layer::*;
 
@@ -312,5 +312,36 @@ fn a_front_end_path_past_the_door_is_refused_and_only_that() {
         "/// See `whittle_service::doctor`.\nfn f() {}",
     ] {
         assert!(door_violations(&file(through)).is_empty(), "{through}");
+    }
+}
+
+#[test]
+fn a_type_name_defined_twice_is_refused_wherever_it_is() {
+    let files = |a: &str, b: &str| {
+        vec![
+            ("crates/a/src/x.rs".to_owned(), a.to_owned()),
+            ("crates/b/src/y.rs".to_owned(), b.to_owned()),
+        ]
+    };
+    for (a, b) in [
+        ("pub struct Timing {}", "pub struct Timing(u32);"),
+        ("pub enum Settled { A }", "pub(crate) struct Settled;"),
+        ("pub type Runs = X<u8>;", "  pub struct Runs<T> {}"),
+        ("pub(crate) trait Screen {}", "pub struct Screen;"),
+    ] {
+        let problems = duplicate_type_names(&files(a, b));
+        assert_eq!(problems.len(), 1, "{a} / {b}: {problems:?}");
+        assert!(
+            problems[0].contains("crates/a/src/x.rs:1")
+                && problems[0].contains("crates/b/src/y.rs:1")
+        );
+    }
+    for (a, b) in [
+        ("pub struct Timing {}", "pub struct OracleTiming {}"),
+        ("struct Private {}", "struct Private {}"),
+        ("// pub struct Timing {}", "pub struct Timing {}"),
+        ("pub fn timing() {}", "pub struct Timing;"),
+    ] {
+        assert!(duplicate_type_names(&files(a, b)).is_empty(), "{a} / {b}");
     }
 }
