@@ -7,17 +7,15 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use whittle_service::api::RunEvent;
 use whittle_service::api::{
-    plan_queue, queue_lanes, result_view, Queue, QueueEvent, QueueScope, QueueView, ResultFacts,
-    RunSpec,
+    plan_queue, queue_lanes, Queue, QueueEvent, QueueScope, QueueView, RunSpec,
 };
 use whittle_text::Locale;
 
 use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::run_update::RunUpdate;
-use crate::runs::{FinishedRun, WindowRuns};
+use crate::runs::WindowRuns;
 
 /// What the queue sends the window, over the channel `start_queue` was given.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -48,20 +46,32 @@ impl QueueSlot {
     }
 }
 
-/// Builds the queue of `session` (or of the whole workspace) and starts it in the
-/// background; its first view is returned and every change goes to `send`.
+/// What *Minimize all* was asked for.
+pub struct QueueRequest {
+    pub workspace: String,
+    /// One session's crash groups; `None`: the whole workspace's.
+    pub session: Option<String>,
+    /// Queue the groups already minimized too.
+    pub include_minimized: bool,
+    /// The window's language: each item's result is worded in it, as a single run's.
+    pub locale: Locale,
+}
+
+/// Builds the queue `request` asks for and starts it in the background; its first view
+/// is returned and every change goes to `send`.
 pub fn start(
     config_path: Option<&Path>,
     runs: &Arc<WindowRuns>,
     slot: &QueueSlot,
-    workspace: &str,
-    session: Option<String>,
-    include_minimized: bool,
+    request: QueueRequest,
     send: impl Fn(QueueUpdate) + Send + Sync + 'static,
 ) -> Result<QueueView, AppError> {
-    let config = config_for(config_path, Path::new(workspace))?;
-    let scope = session.map_or(QueueScope::Workspace, QueueScope::Session);
-    let plan = plan_queue(&config.workspace, &scope, include_minimized)?;
+    let config = config_for(config_path, Path::new(&request.workspace))?;
+    let scope = request
+        .session
+        .map_or(QueueScope::Workspace, QueueScope::Session);
+    let plan = plan_queue(&config.workspace, &scope, request.include_minimized)?;
+    let locale = request.locale;
     for s in &plan.unreadable {
         tracing::warn!(session = %s.session, detail = %s.detail, "session left out of the queue");
     }
@@ -75,17 +85,11 @@ pub fn start(
     let (runs_for_task, driver) = (Arc::clone(runs), Arc::clone(&queue));
     let task = tauri::async_runtime::spawn(async move {
         let runs = runs_for_task;
-        let locale = Locale::from_posix_env(|name| std::env::var(name).ok());
         let workspace = config.workspace.clone();
         let on_event = |event: QueueEvent| match event {
             QueueEvent::Changed(view) => send(QueueUpdate::Queue { view }),
             QueueEvent::Run { entry, event } => {
-                if let RunEvent::Started {
-                    evidence_session, ..
-                } = &*event
-                {
-                    runs.own().started(&workspace, evidence_session);
-                }
+                runs.note_event(&workspace, &event);
                 let update = RunUpdate::Event {
                     run_id,
                     event: *event,
@@ -104,26 +108,11 @@ pub fn start(
             }),
             QueueEvent::Ended { entry, result } => {
                 let update = match *result {
-                    Ok(outcome) => {
-                        let facts = ResultFacts::live(&outcome, locale);
-                        let view = result_view(&workspace, &facts);
-                        if let (Some(evidence), Some(evidence_dir)) =
-                            (outcome.summary.evidence_session.clone(), facts.evidence_dir)
-                        {
-                            runs.own().ended(&evidence);
-                            let finished = FinishedRun {
-                                workspace: workspace.clone(),
-                                evidence_dir,
-                                approvable: facts.approvable,
-                            };
-                            runs.remember(evidence, finished);
-                        }
-                        RunUpdate::Ended {
-                            run_id,
-                            result: Some(Box::new(view)),
-                            error: None,
-                        }
-                    }
+                    Ok(outcome) => RunUpdate::Ended {
+                        run_id,
+                        result: Some(Box::new(runs.finish(&workspace, &outcome, locale))),
+                        error: None,
+                    },
                     Err(e) => RunUpdate::Ended {
                         run_id,
                         result: None,
@@ -142,7 +131,7 @@ pub fn start(
         driver.side_by_side(queue_lanes(&config, &template).await);
         driver.run(&config, &template, on_event).await;
         tracing::info!(run_id, "minimize queue ended");
-        runs.end(run_id, None);
+        runs.end(run_id);
     });
     runs.attach(run_id, task);
     Ok(view)

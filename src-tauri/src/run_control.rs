@@ -1,25 +1,23 @@
 //! Starting, resuming, cancelling and (on quit) winding down the one live run.
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::Config;
 use whittle_service::api::RunEvent;
-use whittle_service::api::{
-    self, result_view, LiveFrame, ResultFacts, RunJob, RunResultView, Watched,
-};
+use whittle_service::api::{self, LiveFrame, RunJob, RunResultView, Watched};
 use whittle_text::Locale;
 
 use crate::app_config::config_for;
 use crate::error::AppError;
 use crate::run_request::{ResumeRequest, RunRequest};
 use crate::run_update::RunUpdate;
-use crate::runs::{FinishedRun, WindowRuns};
+use crate::runs::WindowRuns;
 
 type Sender = Arc<dyn Fn(RunUpdate) + Send + Sync>;
-type Ending = Result<(RunResultView, Option<(String, FinishedRun)>), AppError>;
+type Ending = Result<RunResultView, AppError>;
 
 /// Starts a run in the background and returns its id; every event and then exactly
 /// one `Ended` go to `send`. Bad input is refused here, before any side effect.
@@ -65,58 +63,30 @@ fn launch(
     locale: String,
     send: impl Fn(RunUpdate) + Send + Sync + 'static,
 ) {
-    let send = tracked(runs, config.workspace.clone(), send);
+    let send: Sender = Arc::new(send);
     let events = Arc::clone(&send);
+    let host = Arc::clone(runs);
     spawn(runs, run_id, send, async move {
+        let workspace = config.workspace.clone();
         // The window watches the devices: live frames go over the run's channel too.
         let on_event = Watched {
-            events: |event: RunEvent| events(RunUpdate::Event { run_id, event }),
+            events: |event: RunEvent| {
+                host.note_event(&workspace, &event);
+                events(RunUpdate::Event { run_id, event })
+            },
             frames: |frame: LiveFrame| events(RunUpdate::Frame { run_id, frame }),
         };
         let outcome = api::run(&config, job, on_event, cancel)
             .await
             .map_err(|e| AppError::run_failed(&e))?;
-        // The result view, worded in the window's language, and what approval and
-        // export need later.
-        let facts = ResultFacts::live(&outcome, Locale::from_env_value(&locale));
-        let view = result_view(&config.workspace, &facts);
-        let finished = outcome
-            .summary
-            .evidence_session
-            .clone()
-            .zip(facts.evidence_dir.map(|evidence_dir| FinishedRun {
-                workspace: config.workspace.clone(),
-                evidence_dir,
-                approvable: facts.approvable,
-            }));
-        Ok((view, finished))
+        // The result view in the window's language; approval and export read what the
+        // host keeps.
+        Ok(host.finish(&workspace, &outcome, Locale::from_env_value(&locale)))
     });
 }
 
-/// `send`, noting the run's evidence session among the app's own runs once it exists
-/// (so a run cut off with the window is offered for resuming at the next start).
-fn tracked(
-    runs: &Arc<WindowRuns>,
-    workspace: PathBuf,
-    send: impl Fn(RunUpdate) + Send + Sync + 'static,
-) -> Sender {
-    let runs = Arc::clone(runs);
-    Arc::new(move |update: RunUpdate| {
-        if let RunUpdate::Event {
-            event: RunEvent::Started {
-                evidence_session, ..
-            },
-            ..
-        } = &update
-        {
-            runs.own().started(&workspace, evidence_session);
-        }
-        send(update);
-    })
-}
-
-/// Runs `run` in the background: frees the slot, forgets the run among the app's own
-/// once it ended, and sends exactly one `Ended`.
+/// Runs `run` in the background: frees the slot once it ended, and sends exactly one
+/// `Ended`.
 fn spawn(
     runs: &Arc<WindowRuns>,
     run_id: u32,
@@ -126,13 +96,10 @@ fn spawn(
     let slot = Arc::clone(runs);
     let task = tauri::async_runtime::spawn(async move {
         let ended = match run.await {
-            Ok((view, finished)) => {
+            Ok(view) => {
                 let summary = &view.summary;
                 tracing::info!(run_id, status = summary.end.status(), attempts = summary.attempts, confidence = ?summary.rating.confidence, evidence = ?summary.evidence_session, "minimize run ended");
-                if let Some((evidence, _)) = &finished {
-                    slot.own().ended(evidence);
-                }
-                slot.end(run_id, finished);
+                slot.end(run_id);
                 RunUpdate::Ended {
                     run_id,
                     result: Some(Box::new(view)),
@@ -141,7 +108,7 @@ fn spawn(
             }
             Err(e) => {
                 tracing::warn!(run_id, error = %e, "minimize run refused");
-                slot.end(run_id, None);
+                slot.end(run_id);
                 RunUpdate::Ended {
                     run_id,
                     result: None,

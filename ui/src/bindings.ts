@@ -40,7 +40,7 @@ export const commands = {
 	 *  and runs them one after another; every change and each item's run arrive on
 	 *  `on_update`. Holds the run slot: no single run starts until the queue ends.
 	 */
-	startQueue: (workspace: string, session: string | null, includeMinimized: boolean, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, includeMinimized, onUpdate })),
+	startQueue: (workspace: string, session: string | null, includeMinimized: boolean, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, includeMinimized, locale, onUpdate })),
 	/**  The running item finishes; the next one waits for `resume_queue`. */
 	pauseQueue: () => __TAURI_INVOKE<boolean>("pause_queue"),
 	resumeQueue: () => __TAURI_INVOKE<boolean>("resume_queue"),

@@ -3,9 +3,10 @@
 use tauri::ipc::Channel;
 use tauri::State;
 use whittle_service::api::QueueView;
+use whittle_text::Locale;
 
 use crate::error::AppError;
-use crate::queue_control::{self, QueueUpdate};
+use crate::queue_control::{self, QueueRequest, QueueUpdate};
 use crate::state::AppState;
 
 /// Queues every crash group of `session` (or of the whole workspace) not yet minimized
@@ -19,15 +20,19 @@ pub fn start_queue(
     workspace: String,
     session: Option<String>,
     include_minimized: bool,
+    locale: String,
     on_update: Channel<QueueUpdate>,
 ) -> Result<QueueView, AppError> {
     queue_control::start(
         state.config_path.as_deref(),
         &state.runs,
         &state.queue,
-        &workspace,
-        session,
-        include_minimized,
+        QueueRequest {
+            workspace,
+            session,
+            include_minimized,
+            locale: Locale::from_env_value(&locale),
+        },
         move |u| {
             let _ = on_update.send(u);
         },

@@ -12,7 +12,7 @@ import {
   type RecordOutcome_Serialize,
   type SetupView_Serialize,
 } from "../bindings";
-import { t } from "./i18n/index.svelte";
+import { locale, t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type { InspectedNode, LiveFrame, NearNode, QueueUpdate, QueueView } from "./watchTypes";
 import type {
@@ -170,8 +170,10 @@ export const api = {
         workspace,
         session,
         false,
+        // Each item's result is worded in the window's language, as a single run's.
+        locale(),
         // The backend sends, the window receives: the channel carries the Serialize shape.
-        new Channel<QueueUpdate>(onUpdate) as unknown as Parameters<typeof commands.startQueue>[3],
+        new Channel<QueueUpdate>(onUpdate) as unknown as Parameters<typeof commands.startQueue>[4],
       ),
     ) as QueueView,
   pauseQueue: (): Promise<boolean> => commands.pauseQueue(),

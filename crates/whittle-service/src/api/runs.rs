@@ -10,8 +10,12 @@ use std::sync::{Mutex, MutexGuard};
 
 use tokio_util::sync::CancellationToken;
 
+use whittle_text::Locale;
+
 use super::approval::Approvable;
 use super::own_runs::OwnRuns;
+use super::result_view::{result_view, ResultFacts, RunResultView};
+use crate::run::{RunEvent, RunOutcome};
 
 /// Another run holds the one run slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -99,15 +103,11 @@ impl<Task> Runs<Task> {
         }
     }
 
-    /// Frees the slot and remembers what the run produced.
-    pub fn end(&self, id: u32, finished: Option<(String, FinishedRun)>) {
+    /// Frees the slot (what the run produced was kept by [`Runs::finish`]).
+    pub fn end(&self, id: u32) {
         let mut inner = self.lock();
         if inner.active.as_ref().is_some_and(|a| a.id == id) {
             inner.active = None;
-        }
-        if let Some((evidence_session, run)) = finished {
-            inner.revealable.insert(run.evidence_dir.clone());
-            inner.finished.insert(evidence_session, run);
         }
     }
 
@@ -132,6 +132,42 @@ impl<Task> Runs<Task> {
 
     pub fn is_running(&self) -> bool {
         self.lock().active.is_some()
+    }
+
+    /// What follows each event of a run this front end holds — a single run or an item
+    /// of its queue, the same for both: once the run's evidence session exists it is
+    /// noted among the own runs, so a run cut off with the front end is offered for
+    /// resuming at its next start.
+    pub fn note_event(&self, workspace: &Path, event: &RunEvent) {
+        if let RunEvent::Started {
+            evidence_session, ..
+        } = event
+        {
+            self.own.started(workspace, evidence_session);
+        }
+    }
+
+    /// What follows a run that ended with an outcome, once, for every run this front end
+    /// holds: the result view worded in `locale`, the run no longer among the own runs,
+    /// and what Approve and Export need kept (replacing what an earlier, reopened or
+    /// resumed, view of the same evidence session kept).
+    pub fn finish(&self, workspace: &Path, outcome: &RunOutcome, locale: Locale) -> RunResultView {
+        let facts = ResultFacts::live(outcome, locale);
+        let view = result_view(workspace, &facts);
+        if let (Some(evidence), Some(evidence_dir)) =
+            (outcome.summary.evidence_session.clone(), facts.evidence_dir)
+        {
+            self.own.ended(&evidence);
+            let run = FinishedRun {
+                workspace: workspace.to_path_buf(),
+                evidence_dir,
+                approvable: facts.approvable,
+            };
+            let mut inner = self.lock();
+            inner.revealable.insert(run.evidence_dir.clone());
+            inner.finished.insert(evidence, run);
+        }
+        view
     }
 
     /// Keeps a run read back from its evidence (see `reopen`), so Approve and Export
@@ -171,7 +207,7 @@ mod tests {
         assert!(!runs.cancel(first + 1), "another id is not the live run");
         assert!(runs.cancel(first));
         assert!(cancel.is_cancelled());
-        runs.end(first, None);
+        runs.end(first);
         assert!(!runs.is_running());
         let (second, _) = runs.begin().unwrap();
         assert_ne!(first, second);
@@ -181,22 +217,21 @@ mod tests {
     fn a_late_end_of_an_old_run_does_not_free_the_new_one() {
         let runs = Runs::default();
         let (first, _) = runs.begin().unwrap();
-        runs.end(first, None);
+        runs.end(first);
         let (_second, _) = runs.begin().unwrap();
-        runs.end(first, None);
+        runs.end(first);
         assert!(runs.is_running());
     }
 
     #[test]
     fn finished_results_are_kept_and_their_evidence_may_be_revealed() {
         let runs = Runs::default();
-        let (id, _) = runs.begin().unwrap();
         let run = FinishedRun {
             workspace: "/ws".into(),
             evidence_dir: "/ws/sessions/e1".into(),
             approvable: None,
         };
-        runs.end(id, Some(("e1".into(), run)));
+        runs.remember("e1".into(), run);
         assert_eq!(
             runs.finished("e1").unwrap().evidence_dir,
             PathBuf::from("/ws/sessions/e1")
