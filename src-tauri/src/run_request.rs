@@ -3,7 +3,9 @@
 
 use serde::Deserialize;
 use whittle_core::strategy::SearchStrategy;
-use whittle_service::api::{count_of, CountField, InvalidCount, ResumeOptions, RunJob, RunSpec};
+use whittle_service::api::{
+    count_of, AskedRun, CountField, InvalidCount, ResumeOptions, RunJob, RunSpec,
+};
 
 /// What the run panel asks for.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
@@ -29,18 +31,23 @@ pub struct RunRequest {
 
 impl RunRequest {
     pub fn spec(&self) -> Result<RunSpec, InvalidCount> {
-        Ok(RunSpec {
-            session: self.session_id.clone(),
-            crash: Some(self.crash_id.clone()),
-            max_replays: count_of(CountField::MaxReplays, self.max_replays)?,
-            device: self.device.clone().filter(|d| !d.is_empty()),
-            package: None,
-            strategy: self.strategy,
-            devices: count_of(CountField::Devices, self.devices)?,
-            baseline_tries: count_of(CountField::BaselineTries, self.baseline_tries.unwrap_or(1))?,
-            // The window refuses at once and names the holder; the tester chooses.
-            wait_device: None,
-        })
+        Ok(RunSpec::asked(
+            self.session_id.clone(),
+            AskedRun {
+                crash: Some(self.crash_id.clone()),
+                max_replays: Some(count_of(CountField::MaxReplays, self.max_replays)?),
+                device: self.device.clone().filter(|d| !d.is_empty()),
+                strategy: Some(self.strategy),
+                devices: Some(count_of(CountField::Devices, self.devices)?),
+                baseline_tries: self
+                    .baseline_tries
+                    .map(|n| count_of(CountField::BaselineTries, n))
+                    .transpose()?,
+                // The window refuses at once and names the holder; the tester chooses.
+                wait_device: None,
+                package: None,
+            },
+        ))
     }
 }
 

@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicU32;
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::Config;
 use whittle_service::api::{
-    self, approve, parse_count, Approvable, CountField, InvalidCount, Replace, ResumeOptions,
-    RunJob, RunSpec, DEFAULT_MAX_REPLAYS,
+    self, approve, parse_count, Approvable, AskedRun, CountField, InvalidCount, Replace,
+    ResumeOptions, RunJob, RunSpec,
 };
 use whittle_service::api::{RunEvent, RunOutcome};
 
@@ -67,17 +67,19 @@ fn job(args: &MinimizeCommand) -> Result<RunJob, InvalidCount> {
             max_replays,
             wait_device: args.wait_device,
         }),
-        None => RunJob::New(RunSpec {
-            session: args.session.clone().unwrap_or_default(),
-            crash: args.crash.clone(),
-            max_replays: max_replays.unwrap_or(DEFAULT_MAX_REPLAYS),
-            device: args.device.clone(),
-            package: args.package.clone(),
-            strategy: args.strategy.unwrap_or_default(),
-            devices: devices.unwrap_or(std::num::NonZeroU32::MIN),
-            baseline_tries: baseline_tries.unwrap_or(std::num::NonZeroU32::MIN),
-            wait_device: args.wait_device,
-        }),
+        None => RunJob::New(RunSpec::asked(
+            args.session.clone().unwrap_or_default(),
+            AskedRun {
+                crash: args.crash.clone(),
+                max_replays,
+                device: args.device.clone(),
+                package: args.package.clone(),
+                strategy: args.strategy,
+                devices,
+                baseline_tries,
+                wait_device: args.wait_device,
+            },
+        )),
     })
 }
 

@@ -17,9 +17,7 @@ use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
 use whittle_service::api::export_evidence;
 pub use whittle_service::api::Config;
-use whittle_service::api::{
-    self, count_of, CountField, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
-};
+use whittle_service::api::{self, count_of, AskedRun, CountField, RunJob, RunRefusal, RunSpec};
 use whittle_service::api::{listed_run_state, past_runs as runs_of};
 use whittle_service::api::{read_sidecar, FingerprintNote};
 pub use whittle_service::api::{
@@ -119,21 +117,21 @@ pub async fn minimize(
             .transpose()
             .map_err(|e| ToolFailure::refused(RunRefusal::of_count(&e), e))
     };
-    let spec = RunSpec {
-        max_replays: count(CountField::MaxReplays, args.max_replays)?
-            .unwrap_or(DEFAULT_MAX_REPLAYS),
-        devices: count(CountField::Devices, args.devices)?.unwrap_or(std::num::NonZeroU32::MIN),
-        baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?
-            .unwrap_or(std::num::NonZeroU32::MIN),
-        session: args.session,
-        crash: args.crash,
-        device: args.device,
-        package: args.package,
-        strategy: args.strategy.unwrap_or_default(),
-        wait_device: args
-            .wait_device_seconds
-            .map(|s| std::time::Duration::from_secs(u64::from(s))),
-    };
+    let spec = RunSpec::asked(
+        args.session,
+        AskedRun {
+            max_replays: count(CountField::MaxReplays, args.max_replays)?,
+            devices: count(CountField::Devices, args.devices)?,
+            baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?,
+            crash: args.crash,
+            device: args.device,
+            package: args.package,
+            strategy: args.strategy,
+            wait_device: args
+                .wait_device_seconds
+                .map(|s| std::time::Duration::from_secs(u64::from(s))),
+        },
+    );
     let outcome = api::run(config, RunJob::New(spec), on_event, cancel.clone()).await;
     outcome
         .map(|o| runs::answer(&o, cancel.is_cancelled()))

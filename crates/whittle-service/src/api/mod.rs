@@ -109,7 +109,7 @@ pub use verify::{verify, VerifyFailure};
 pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};
 pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
 // The request types the actions take, defined where the run consumes them.
-pub use crate::run::{ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
+pub use crate::run::{AskedRun, ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
 
 // The records, errors and renderers the actions answer with, defined in the layers below.
 // A front end names them through this door only: the architecture test (rule 7,

@@ -64,7 +64,7 @@ pub use resume::{
 };
 pub use rounds::{Batch, RoundCursor, Turn};
 pub use sealed_run::{read_sealed_run, SealedRun, SealedRunError, StepChange};
-pub use spec::{RunSpec, DEFAULT_MAX_REPLAYS};
+pub use spec::{AskedRun, RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads
 // it too; named here as well, where a caller starts the run.

@@ -30,7 +30,38 @@ pub struct RunSpec {
     pub wait_device: Option<Duration>,
 }
 
+/// What a front end was asked for a new run, each option absent when the user left it:
+/// [`RunSpec::asked`] fills in the defaults, which live in [`RunSpec::new`] alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AskedRun {
+    pub crash: Option<String>,
+    pub max_replays: Option<NonZeroU32>,
+    pub device: Option<String>,
+    pub package: Option<String>,
+    pub strategy: Option<SearchStrategy>,
+    pub devices: Option<NonZeroU32>,
+    pub baseline_tries: Option<NonZeroU32>,
+    pub wait_device: Option<Duration>,
+}
+
 impl RunSpec {
+    /// The run of `session` that `asked` describes, the defaults of [`RunSpec::new`] for
+    /// what it leaves out.
+    pub fn asked(session: impl Into<String>, asked: AskedRun) -> RunSpec {
+        let default = RunSpec::new(session);
+        RunSpec {
+            crash: asked.crash.or(default.crash),
+            max_replays: asked.max_replays.unwrap_or(default.max_replays),
+            device: asked.device.or(default.device),
+            package: asked.package.or(default.package),
+            strategy: asked.strategy.unwrap_or(default.strategy),
+            devices: asked.devices.unwrap_or(default.devices),
+            baseline_tries: asked.baseline_tries.unwrap_or(default.baseline_tries),
+            wait_device: asked.wait_device.or(default.wait_device),
+            session: default.session,
+        }
+    }
+
     pub fn new(session: impl Into<String>) -> RunSpec {
         RunSpec {
             session: session.into(),
@@ -68,5 +99,30 @@ mod tests {
         assert_eq!(spec.max_replays.get(), 30);
         assert_eq!(spec.search_options(), SearchOptions::default());
         assert_eq!(spec.pool_size(), 1);
+    }
+}
+
+#[cfg(test)]
+mod asked_tests {
+    use super::*;
+
+    #[test]
+    fn what_was_not_asked_is_the_default_of_new_and_what_was_is_kept() {
+        assert_eq!(RunSpec::asked("s", AskedRun::default()), RunSpec::new("s"));
+        let three = NonZeroU32::new(3).unwrap();
+        let asked = RunSpec::asked(
+            "s",
+            AskedRun {
+                crash: Some("c2".into()),
+                devices: Some(three),
+                strategy: Some(SearchStrategy::Binary),
+                ..AskedRun::default()
+            },
+        );
+        assert_eq!(asked.crash.as_deref(), Some("c2"));
+        assert_eq!(asked.devices, three);
+        assert_eq!(asked.strategy, SearchStrategy::Binary);
+        assert_eq!(asked.max_replays, DEFAULT_MAX_REPLAYS);
+        assert_eq!(asked.baseline_tries, NonZeroU32::MIN);
     }
 }

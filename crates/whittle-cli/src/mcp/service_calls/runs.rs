@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::RunOutcome;
 use whittle_service::api::{
-    self, count_of, plan_queue, queue_lanes, Approvable, CountField, Queue, QueueEvent, QueueScope,
-    ResumeOptions, RunJob, RunRefusal, RunSpec, DEFAULT_MAX_REPLAYS,
+    self, count_of, plan_queue, queue_lanes, Approvable, AskedRun, CountField, Queue, QueueEvent,
+    QueueScope, ResumeOptions, RunJob, RunRefusal, RunSpec,
 };
 
 use whittle_service::api::Config;
@@ -112,19 +112,19 @@ pub async fn minimize_all(
         }
         None => QueueScope::Workspace,
     };
-    let template = RunSpec {
-        session: String::new(),
-        crash: None,
-        max_replays: count(CountField::MaxReplays, args.max_replays)?
-            .unwrap_or(DEFAULT_MAX_REPLAYS),
-        devices: count(CountField::Devices, args.devices)?.unwrap_or(std::num::NonZeroU32::MIN),
-        baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?
-            .unwrap_or(std::num::NonZeroU32::MIN),
-        device: args.device,
-        package: None,
-        strategy: args.strategy.unwrap_or_default(),
-        wait_device: wait(args.wait_device_seconds),
-    };
+    // A template: each item's session and crash are the queue's.
+    let template = RunSpec::asked(
+        String::new(),
+        AskedRun {
+            max_replays: count(CountField::MaxReplays, args.max_replays)?,
+            devices: count(CountField::Devices, args.devices)?,
+            baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?,
+            device: args.device,
+            strategy: args.strategy,
+            wait_device: wait(args.wait_device_seconds),
+            ..AskedRun::default()
+        },
+    );
     let plan = plan_queue(&config.workspace, &scope, args.include_minimized).map_err(|e| {
         ToolFailure::new(Exit::Refused, format!("{e}: call `sessions` to list them"))
     })?;
