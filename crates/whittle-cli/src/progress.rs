@@ -67,14 +67,10 @@ pub fn attempt_line(
     phase: Phase,
     candidate: &[u32],
 ) -> String {
-    let phase = serde_json::to_value(phase)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
     let candidate = candidate
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    (words.attempt)(attempt, max_replays, &(words.phase)(&phase), &candidate)
+    (words.attempt)(attempt, max_replays, (words.phase)(phase), &candidate)
 }

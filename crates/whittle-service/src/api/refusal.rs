@@ -252,6 +252,34 @@ impl RunRefusal {
         }
     }
 
+    /// The refusal's stable code: its `kind` in JSON, what a front end switches on and
+    /// a catalogue words (never read back from the JSON).
+    pub fn code(&self) -> &'static str {
+        match self {
+            RunRefusal::InvalidCount { .. } => "invalid_count",
+            RunRefusal::InvalidArgument { .. } => "invalid_argument",
+            RunRefusal::ConfigUnusable { .. } => "config_unusable",
+            RunRefusal::ServersUnavailable { .. } => "servers_unavailable",
+            RunRefusal::SessionNotFound { .. } => "session_not_found",
+            RunRefusal::SessionUnusable { .. } => "session_unusable",
+            RunRefusal::NoCrash => "no_crash",
+            RunRefusal::NeedsCrash { .. } => "needs_crash",
+            RunRefusal::CrashNotFound { .. } => "crash_not_found",
+            RunRefusal::NoDevice => "no_device",
+            RunRefusal::NeedsDevice { .. } => "needs_device",
+            RunRefusal::DeviceNotFound { .. } => "device_not_found",
+            RunRefusal::DeviceBusy { .. } => "device_busy",
+            RunRefusal::DeviceLockFailed { .. } => "device_lock_failed",
+            RunRefusal::MissingTool { .. } => "missing_tool",
+            RunRefusal::NeedsPackage { .. } => "needs_package",
+            RunRefusal::ServerFailed { .. } => "server_failed",
+            RunRefusal::Cancelled => "cancelled",
+            RunRefusal::EvidenceNotFound { .. } => "evidence_not_found",
+            RunRefusal::EvidenceLockFailed { .. } => "evidence_lock_failed",
+            RunRefusal::ResumeRefused { .. } => "resume_refused",
+        }
+    }
+
     /// Refused, or failed: the infrastructure (a device, a server, the file system, a
     /// cancel) rather than the request stopped it.
     pub fn status(&self) -> RefusalStatus {
@@ -468,5 +496,70 @@ mod tests {
             &refused[2],
             RunRefusal::ConfigUnusable { field: Some(f), .. } if f == "mcpServers.lab.headers.Authorization"
         ));
+    }
+
+    #[test]
+    fn every_code_is_the_kind_its_json_carries() {
+        let detail = || "d".to_owned();
+        let all = [
+            RunRefusal::InvalidCount {
+                field: CountField::MaxReplays,
+                given: "0".into(),
+            },
+            RunRefusal::InvalidArgument { detail: detail() },
+            RunRefusal::ConfigUnusable {
+                file: "f".into(),
+                field: None,
+                detail: detail(),
+            },
+            RunRefusal::ServersUnavailable { problems: vec![] },
+            RunRefusal::SessionNotFound { detail: detail() },
+            RunRefusal::SessionUnusable { detail: detail() },
+            RunRefusal::NoCrash,
+            RunRefusal::NeedsCrash { crashes: vec![] },
+            RunRefusal::CrashNotFound {
+                crash_id: "c".into(),
+                crashes: vec![],
+            },
+            RunRefusal::NoDevice,
+            RunRefusal::NeedsDevice { devices: vec![] },
+            RunRefusal::DeviceNotFound {
+                device: "x".into(),
+                devices: vec![],
+            },
+            RunRefusal::DeviceBusy {
+                device: "x".into(),
+                holder: DeviceHolder::Unknown,
+            },
+            RunRefusal::DeviceLockFailed {
+                device: "x".into(),
+                detail: detail(),
+            },
+            RunRefusal::MissingTool {
+                step: 1,
+                action: ActionKind::LongPress,
+                tool: "t".into(),
+                server: "s".into(),
+                servers_with_it: vec![],
+            },
+            RunRefusal::NeedsPackage {
+                package: None,
+                process: "p".into(),
+                detail: detail(),
+            },
+            RunRefusal::ServerFailed { detail: detail() },
+            RunRefusal::Cancelled,
+            RunRefusal::EvidenceNotFound { detail: detail() },
+            RunRefusal::EvidenceLockFailed { detail: detail() },
+            RunRefusal::ResumeRefused { detail: detail() },
+        ];
+        let mut codes: Vec<&str> = all.iter().map(RunRefusal::code).collect();
+        for refusal in &all {
+            let json = serde_json::to_value(refusal).unwrap();
+            assert_eq!(json["kind"], refusal.code(), "{json}");
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len(), "one code per case");
     }
 }

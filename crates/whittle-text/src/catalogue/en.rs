@@ -2,7 +2,10 @@
 //! gets.
 
 use whittle_core::assessment::Warning;
-use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use whittle_core::engine::{
+    FailureCause, Phase, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
+};
+use whittle_core::run_end::RunEnd;
 
 use super::shape::{
     Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords,
@@ -190,7 +193,14 @@ pub(super) static EN: Catalogue = Catalogue {
         attempt: |attempt, max, phase, candidate| {
             format!("attempt {attempt}/{max} · {phase} · [{candidate}]")
         },
-        phase: |phase| phase.to_owned(),
+        // The phases by their names in the journal and the JSON.
+        phase: |phase| match phase {
+            Phase::Baseline => "baseline",
+            Phase::Bisect => "bisect",
+            Phase::OneByOne => "one_by_one",
+            Phase::Audit => "audit",
+            Phase::Confirm => "confirm",
+        },
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
         queue_resuming: |evidence| {
             format!("  resuming {evidence} where it stopped: its recorded attempts are not replayed")
@@ -205,18 +215,14 @@ pub(super) static EN: Catalogue = Catalogue {
         queue_columns: [
             "Session", "Crash", "Result", "Steps", "Attempts", "Evidence",
         ],
-        queue_end: |status| {
-            match status {
-                "minimized" => "minimized",
-                "unproven" => "shortest so far (unproven)",
-                "not_reproduced" => "not reproduced",
-                "static" => "static suggestion only",
-                "capture_failed" => "capture failed",
-                "runtime_failed" => "device failed",
-                "cancelled" => "cancelled",
-                other => other,
-            }
-            .to_owned()
+        queue_end: |end| match end {
+            RunEnd::Minimized => "minimized",
+            RunEnd::Unproven => "shortest so far (unproven)",
+            RunEnd::NotReproduced => "not reproduced",
+            RunEnd::Static => "static suggestion only",
+            RunEnd::CaptureFailed { .. } => "capture failed",
+            RunEnd::RuntimeFailed { .. } => "device failed",
+            RunEnd::Cancelled => "cancelled",
         },
         queue_failed: |kind| format!("refused: {kind}"),
         queue_cancelled: "cancelled",

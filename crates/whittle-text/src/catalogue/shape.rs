@@ -3,8 +3,9 @@
 //! does not compile.
 
 use whittle_core::assessment::Warning;
-use whittle_core::engine::{FailureCause, SearchStop};
+use whittle_core::engine::{FailureCause, Phase, SearchStop};
 use whittle_core::rate::Rate;
+use whittle_core::run_end::RunEnd;
 
 /// All the wording of one language.
 pub struct Catalogue {
@@ -118,8 +119,8 @@ pub struct CliWords {
     pub bad_count: fn(&str, &str) -> String,
     /// "attempt 7/30 · audit · [2,7]" with the phase already worded.
     pub attempt: fn(u32, u32, &str, &str) -> String,
-    /// A search phase's name (`baseline`, `bisect`, …) in this language.
-    pub phase: fn(&str) -> String,
+    /// A search phase's name in this language.
+    pub phase: fn(Phase) -> &'static str,
     /// `minimize --all`: the line before each item's run ("[2/5] SESSION CRASH").
     pub queue_item: fn(u32, u32, &str, &str) -> String,
     /// `minimize --all`: the line after an item's line when the item goes on with its
@@ -131,8 +132,8 @@ pub struct CliWords {
     /// `minimize --all`: the summary table's column headings (session, crash, result,
     /// steps original→minimal, attempts, evidence session).
     pub queue_columns: [&'static str; 6],
-    /// A finished item's result: its run's end (`RunEnd::status`, e.g. `minimized`).
-    pub queue_end: fn(&str) -> String,
+    /// A finished item's result: how its run ended.
+    pub queue_end: fn(&RunEnd) -> &'static str,
     /// An item whose run was refused or failed before its evidence: the refusal's kind.
     pub queue_failed: fn(&str) -> String,
     pub queue_cancelled: &'static str,

@@ -3,7 +3,10 @@
 //! 未完成最小性证明, 单删除候选, 偶发, 预算耗尽, 不动点.
 
 use whittle_core::assessment::Warning;
-use whittle_core::engine::{FailureCause, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS};
+use whittle_core::engine::{
+    FailureCause, Phase, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
+};
+use whittle_core::run_end::RunEnd;
 
 use super::shape::{
     Catalogue, CliWords, ExitMeaning, ExitWords, RateWords, ReportWords, StaticWords,
@@ -170,16 +173,12 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         attempt: |attempt, max, phase, candidate| {
             format!("第 {attempt}/{max} 次尝试 · {phase} · [{candidate}]")
         },
-        phase: |phase| {
-            match phase {
-                "baseline" => "基线",
-                "bisect" => "二分",
-                "one_by_one" => "逐个删",
-                "audit" => "不动点审计",
-                "confirm" => "最终确认",
-                other => other,
-            }
-            .to_owned()
+        phase: |phase| match phase {
+            Phase::Baseline => "基线",
+            Phase::Bisect => "二分",
+            Phase::OneByOne => "逐个删",
+            Phase::Audit => "不动点审计",
+            Phase::Confirm => "最终确认",
         },
         queue_item: |n, total, session, crash| format!("[{n}/{total}] {session} {crash}"),
         queue_resuming: |evidence| format!("  从中断处继续 {evidence}：已记录的尝试不再重放"),
@@ -191,18 +190,14 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
             )
         },
         queue_columns: ["会话", "崩溃", "结果", "步骤", "尝试", "证据"],
-        queue_end: |status| {
-            match status {
-                "minimized" => "最小路径，已收敛",
-                "unproven" => "当前最短候选（未完成最小性证明）",
-                "not_reproduced" => "未复现",
-                "static" => "仅静态建议",
-                "capture_failed" => "日志抓取失败",
-                "runtime_failed" => "设备失败",
-                "cancelled" => "已取消",
-                other => other,
-            }
-            .to_owned()
+        queue_end: |end| match end {
+            RunEnd::Minimized => "最小路径，已收敛",
+            RunEnd::Unproven => "当前最短候选（未完成最小性证明）",
+            RunEnd::NotReproduced => "未复现",
+            RunEnd::Static => "仅静态建议",
+            RunEnd::CaptureFailed { .. } => "日志抓取失败",
+            RunEnd::RuntimeFailed { .. } => "设备失败",
+            RunEnd::Cancelled => "已取消",
         },
         queue_failed: |kind| format!("被拒绝：{kind}"),
         queue_cancelled: "已取消",

@@ -185,7 +185,7 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
     for e in entries {
         let (result, steps, attempts, evidence) = match &e.state {
             QueueState::Finished { summary } => (
-                (words.queue_end)(summary.end.status()),
+                (words.queue_end)(&summary.end).to_owned(),
                 format!(
                     "{}→{}",
                     summary.original_path.len(),
@@ -199,11 +199,7 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
                 summary.evidence_session.clone().unwrap_or_else(dash),
             ),
             QueueState::Failed { refusal } => {
-                let kind = serde_json::to_value(refusal)
-                    .ok()
-                    .and_then(|v| v["kind"].as_str().map(str::to_owned))
-                    .unwrap_or_default();
-                ((words.queue_failed)(&kind), dash(), dash(), dash())
+                ((words.queue_failed)(refusal.code()), dash(), dash(), dash())
             }
             QueueState::Skipped {
                 reason: QueueSkipReason::AlreadyMinimized { evidence_session },
