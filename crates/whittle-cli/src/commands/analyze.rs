@@ -13,13 +13,9 @@ use crate::mcp::{service_calls, ToolFailure};
 /// server runs, without starting any server. With `--json`: the answer of `whittle mcp`'s
 /// `analyze` tool; a session without a crash is refused (`no_crash`) either way.
 pub fn run(config: &Config, session: &str, json: bool) -> Exit {
-    let named = match session_arg::read(config, session) {
+    let named = match session_arg::read_or_refuse(config, session, json) {
         Ok(named) => named,
-        Err(failure) if json => return json_answer::failure(&failure),
-        Err(failure) => {
-            eprintln!("error: {}", failure.error);
-            return Exit::Refused;
-        }
+        Err(exit) => return exit,
     };
     let session = named.session;
     if json {

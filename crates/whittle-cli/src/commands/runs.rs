@@ -8,16 +8,11 @@ use whittle_service::api::{past_runs, PastRun};
 
 use super::session_arg;
 use crate::exit::Exit;
-use crate::json_answer;
 
 pub fn run(config: &Config, session: &str, json: bool) -> Exit {
-    let named = match session_arg::read(config, session) {
+    let named = match session_arg::read_or_refuse(config, session, json) {
         Ok(named) => named,
-        Err(failure) if json => return json_answer::failure(&failure),
-        Err(failure) => {
-            eprintln!("error: {}", failure.error);
-            return Exit::Refused;
-        }
+        Err(exit) => return exit,
     };
     let (session_id, session) = (named.id, named.session);
     let mut runs = past_runs(&config.workspace, &session_id, &session.crashes);

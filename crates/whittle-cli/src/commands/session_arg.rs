@@ -7,6 +7,8 @@ use whittle_core::session::{load_session, resolve_session_dir, Session};
 use whittle_service::api::Config;
 use whittle_service::api::RunRefusal;
 
+use crate::exit::Exit;
+use crate::json_answer;
 use crate::mcp::ToolFailure;
 
 /// A session read from the workspace, with the folder name that is its identity (as
@@ -42,5 +44,17 @@ pub fn read(config: &Config, session: &str) -> Result<NamedSession, ToolFailure>
     Ok(NamedSession {
         id,
         session: loaded,
+    })
+}
+
+/// [`read`], a refusal told as the command tells one: the `--json` object, or the
+/// sentence on stderr; `Err` carries the exit code.
+pub fn read_or_refuse(config: &Config, session: &str, json: bool) -> Result<NamedSession, Exit> {
+    read(config, session).map_err(|failure| {
+        if json {
+            return json_answer::failure(&failure);
+        }
+        eprintln!("error: {}", failure.error);
+        Exit::of_number(failure.exit)
     })
 }
