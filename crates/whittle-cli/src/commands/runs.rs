@@ -20,9 +20,11 @@ pub fn run(config: &Config, session: &str, json: bool) -> Exit {
         .crashes
         .iter()
         .map(|c| {
-            let mut list = runs.remove(&c.crash_id).unwrap_or_default();
-            list.sort_by(|a, b| b.created_at.cmp(&a.created_at));
-            (c.crash_id.clone(), list)
+            // Newest first, as `past_runs` orders them for every front end.
+            (
+                c.crash_id.clone(),
+                runs.remove(&c.crash_id).unwrap_or_default(),
+            )
         })
         .collect();
     if json {

@@ -1076,6 +1076,8 @@ async fn the_window_the_terminal_and_an_agent_list_the_same_sessions_and_runs() 
     checkout_session(&env);
     promo_session(&env);
     // A short run (unproven, exit 1) is a past run like any.
+    // Two runs, so the three must also agree on their order (newest first).
+    json_out(&env.minimize(CHECKOUT, "4", &["--json"]));
     let ran = json_out(&env.minimize(CHECKOUT, "6", &["--json"]));
     let evidence = ran["evidence_session"].as_str().unwrap().to_owned();
 
@@ -1128,6 +1130,7 @@ async fn the_window_the_terminal_and_an_agent_list_the_same_sessions_and_runs() 
         .find(|s| s["session_id"] == CHECKOUT)
         .unwrap();
     assert_eq!(checkout["runs"][0]["evidence_session"], json!(evidence));
+    assert_eq!(checkout["runs"].as_array().unwrap().len(), 2);
 
     // The past runs of the session: the same in `whittle runs`, the agent's `past_runs`
     // and the window's `api::past_runs`.

@@ -13,7 +13,7 @@ use whittle_core::workspace::SessionSummary;
 
 use super::session_detail::sessions;
 use super::session_error::SessionReadError;
-use crate::run::{listed_run, past_runs, PastRun};
+use crate::run::{listed_run, newest_first, past_runs, PastRun};
 
 /// One session of the listing.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,11 +55,7 @@ fn listed(workspace: &Path, summary: SessionSummary) -> ListedSession {
         .into_values()
         .flatten()
         .collect();
-    runs.sort_by(|a, b| {
-        b.created_at
-            .cmp(&a.created_at)
-            .then_with(|| b.evidence_session.cmp(&a.evidence_session))
-    });
+    runs.sort_by(newest_first);
     ListedSession {
         summary,
         crashes,

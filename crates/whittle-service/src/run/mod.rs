@@ -51,7 +51,7 @@ pub use lock::{
 };
 pub use notice::RunNotice;
 pub use outcome::RunOutcome;
-pub use past_runs::{approved_runs, listed_run, past_runs, PastRun, PastRunOutcome};
+pub use past_runs::{approved_runs, listed_run, newest_first, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 pub(crate) use prepare::is_online_android;
 pub(crate) use prepare::{choose_device, version_text};

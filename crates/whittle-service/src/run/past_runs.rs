@@ -116,7 +116,18 @@ pub fn past_runs(
         };
         by_crash.entry(crash_id).or_default().push(run);
     }
+    for runs in by_crash.values_mut() {
+        runs.sort_by(newest_first);
+    }
     by_crash
+}
+
+/// The order every front end lists runs in: newest first (two started in the same
+/// second by their evidence ids, which end in a counter).
+pub fn newest_first(a: &PastRun, b: &PastRun) -> std::cmp::Ordering {
+    b.created_at
+        .cmp(&a.created_at)
+        .then_with(|| b.evidence_session.cmp(&a.evidence_session))
 }
 
 /// The run of a listed session that is a minimize run's evidence, as its session's past
