@@ -237,7 +237,7 @@ fn screenshots(md: &mut String, input: &ExportInput, shots: &[ManifestShotDraft]
         return;
     }
     let _ = writeln!(md, "## Screenshots (masked)\n");
-    // The crash screen of the minimal path is what a developer wants to see first.
+    // The crash screen of the exported path is what a developer wants to see first.
     let crash_screen = shots.iter().rev().find(|s| {
         s.label.as_ref().is_some_and(|l| {
             l.verdict == ShotVerdict::Reproduced && replayed_steps(input, l) == input.minimal_path
@@ -248,9 +248,11 @@ fn screenshots(md: &mut String, input: &ExportInput, shots: &[ManifestShotDraft]
             Some(step) => format!(" (the screen right before step {step}, the last action)"),
             None => String::new(),
         };
+        // "minimal" only for a minimized run, as everywhere in the bundle.
         let _ = writeln!(
             md,
-            "The crash on the minimal path: `{}`{when}. Every screenshot, by attempt:\n",
+            "The crash on the {}: `{}`{when}. Every screenshot, by attempt:\n",
+            path_noun(&input.end),
             shot.path
         );
     }
