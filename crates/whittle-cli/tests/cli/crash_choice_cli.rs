@@ -47,8 +47,8 @@ fn two_crash_groups_without_crash_exit_3_and_list_both() {
     assert!(text.contains("--crash"), "{text}");
     // Each group by its crash id and its label (exception @ first app frame).
     for group in [
-        "c1: NullPointerException @ CheckoutActivity.onCheckout",
-        "c2: NullPointerException @ ReportActivity.send",
+        "c1: NullPointerException in CheckoutActivity.onCheckout",
+        "c2: NullPointerException in ReportActivity.send",
     ] {
         assert!(text.contains(group), "{group} missing: {text}");
     }

@@ -52,8 +52,8 @@ pub fn extract(lines: &[&str]) -> Option<Extracted> {
     }
     let reason_label = reason.as_deref().unwrap_or("");
     let label = match (frames.first(), reason_label.is_empty()) {
-        (Some(f), true) => format!("ANR @ {}", f.short()),
-        (Some(f), false) => format!("ANR {reason_label} @ {}", f.short()),
+        (Some(f), true) => format!("ANR in {}", f.short()),
+        (Some(f), false) => format!("ANR {reason_label} in {}", f.short()),
         (None, _) => format!("ANR {reason_label}"),
     };
     let qualified: Vec<String> = frames.iter().map(Frame::qualified).collect();

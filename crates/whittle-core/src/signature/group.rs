@@ -98,7 +98,7 @@ mod tests {
         assert_eq!(groups[1].crash_ids, vec!["c2", "c3"]);
         assert_eq!(groups[1].step_index, 2);
         assert_eq!(groups[1].repro_path, vec![0, 1, 2]);
-        assert_eq!(groups[1].label, "NullPointerException @ A.onClick");
+        assert_eq!(groups[1].label, "NullPointerException in A.onClick");
     }
 
     #[test]

@@ -56,8 +56,15 @@ pub fn extract(lines: &[&str]) -> Option<Extracted> {
         .unwrap_or_else(|| key_frames(&blocks[0].frames));
 
     let simple = simple_class(&chain[0]);
-    let label = match frames.first() {
-        Some(f) => format!("{simple} @ {}", f.short()),
+    // Named by its first app frame, with the connector every view uses (`in`). `jdk.*`
+    // frames are the platform's, but the fingerprint (version 2) keys on them as app
+    // frames, so only the name skips them.
+    let named = frames
+        .iter()
+        .find(|f| !f.class.starts_with("jdk."))
+        .or(frames.first());
+    let label = match named {
+        Some(f) => format!("{simple} in {}", f.short()),
         None => simple.to_string(),
     };
     let stable = !frames.is_empty();

@@ -75,7 +75,7 @@ pub fn extract(lines: &[&str]) -> Option<Extracted> {
     let signal_label = signal.as_deref().unwrap_or("native crash");
     let top: Vec<String> = frames.iter().map(NativeFrame::qualified).collect();
     let label = match frames.first() {
-        Some(f) => format!("{signal_label} @ {}", short_symbol(&f.symbol)),
+        Some(f) => format!("{signal_label} in {}", short_symbol(&f.symbol)),
         None => signal_label.to_string(),
     };
     let mut key = format!(

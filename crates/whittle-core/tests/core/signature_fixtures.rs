@@ -19,27 +19,27 @@ fn fixture(dir: &Path, rel: &str) -> String {
 const JAVA: &[(&str, &str, &str)] = &[
     (
         "java/java_crash_01_threadtime_oom_pthread_create.txt",
-        "OutOfMemoryError @ Thread.nativeCreate",
+        "OutOfMemoryError in Thread.nativeCreate",
         "java.lang.Thread.nativeCreate",
     ),
     (
         "java/java_crash_02_crash_buffer_compose_coroutines_suppressed.txt",
-        "MissingResourceException @ DefaultAndroidResourceReader.throwMissingResourceException",
+        "MissingResourceException in DefaultAndroidResourceReader.throwMissingResourceException",
         "org.jetbrains.compose.resources.DefaultAndroidResourceReader.throwMissingResourceException",
     ),
     (
         "java/java_crash_03_logcat_b_crash_worker_thread_kotlin_flow.txt",
-        "IndexOutOfBoundsException @ SessionViewModel.consumeSelfPlayLatch",
+        "IndexOutOfBoundsException in SessionViewModel.consumeSelfPlayLatch",
         "com.jointheparty.app.ui.session.SessionViewModel.consumeSelfPlayLatch",
     ),
     (
         "java/java_crash_05_brief_format_flutter_caused_by_synthetic_lambda.txt",
-        "ForegroundServiceDidNotStartInTimeException @ FlutterBackgroundServicePlugin.start",
+        "ForegroundServiceDidNotStartInTimeException in FlutterBackgroundServicePlugin.start",
         "id.flutter.flutter_background_service.FlutterBackgroundServicePlugin.start",
     ),
     (
         "java/java_crash_06_studio_logcat_lambda_onCreate_ExternalSyntheticLambda0.txt",
-        "NoSuchMethodError @ ViewTest.disposable",
+        "NoSuchMethodError in ViewTest.disposable",
         "com.github.hanlyjiang.lib_mod.ViewTest.disposable",
     ),
 ];
@@ -47,12 +47,12 @@ const JAVA: &[(&str, &str, &str)] = &[
 const ANR: &[(&str, &str, bool)] = &[
     (
         "anr/anr_01_aosp_bugreport_logcat_anr_in_plus_vm_traces.txt",
-        "ANR executing service @ VMClassLoader.findLoadedClass",
+        "ANR executing service in VMClassLoader.findLoadedClass",
         true,
     ),
     (
         "anr/anr_02_aosp_system_server_deadlock_blocked_threads.txt",
-        "ANR @ UserManagerService.exists",
+        "ANR in UserManagerService.exists",
         true,
     ),
     (
@@ -62,7 +62,7 @@ const ANR: &[(&str, &str, bool)] = &[
     ),
     (
         "anr/anr_04_embrace_android12_input_dispatch_trace_WHITESPACE_COLLAPSED.txt",
-        "ANR Input dispatching timed out @ AnrFragment.lambda$triggerLongAnr",
+        "ANR Input dispatching timed out in AnrFragment.lambda$triggerLongAnr",
         true,
     ),
 ];
@@ -70,17 +70,17 @@ const ANR: &[(&str, &str, bool)] = &[
 const NATIVE: &[(&str, &str, bool)] = &[
     (
         "native/native_01_logcat_F_DEBUG_arm64_sigabrt_jni_abort_message.txt",
-        "SIGABRT @ _JNIEnv::CallVoidMethod",
+        "SIGABRT in _JNIEnv::CallVoidMethod",
         true,
     ),
     (
         "native/native_02_studio_logcat_A_DEBUG_arm64_sigsegv_null_deref_buildid.txt",
-        "SIGSEGV @ _JNIEnv::GetVersion",
+        "SIGSEGV in _JNIEnv::GetVersion",
         true,
     ),
     (
         "native/native_03_logcat_F_DEBUG_x86_sigsegv_strcpy_null.txt",
-        "SIGSEGV @ Java_com_baiiu_nativeleak_MainActivity_testLeak",
+        "SIGSEGV in Java_com_baiiu_nativeleak_MainActivity_testLeak",
         true,
     ),
     (
@@ -188,5 +188,29 @@ fn native_frames_drop_offsets_buildids_and_install_paths() {
             "libnative-lib.so!willCrash()",
             "libnative-lib.so!Java_com_xfhy_allinone_jni_CallMethodActivity_nativeCrashTest",
         ]
+    );
+}
+
+/// Issue 43: a crash thrown inside the JDK's own checks is named by its first app frame,
+/// with the one connector every view uses — as the recorder names it — while its
+/// fingerprint is the one version 2 always gave it.
+#[test]
+fn a_crash_thrown_in_jdk_code_is_named_by_its_first_app_frame() {
+    let stack = "FATAL EXCEPTION: DefaultDispatcher-worker-3\nProcess: com.example.shop, PID: 4242\n\
+        java.lang.IndexOutOfBoundsException: Index 3 out of bounds for length 3\n\
+        \tat jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:64)\n\
+        \tat java.util.Objects.checkIndex(Objects.java:359)\n\
+        \tat java.util.ArrayList.get(ArrayList.java:434)\n\
+        \tat com.example.shop.search.SearchResultsMerger.merge(SearchResultsMerger.kt:29)\n\
+        \tat com.example.shop.search.SearchViewModel$runQuery$1.invokeSuspend(SearchViewModel.kt:52)\n";
+    let sig = compute_signature(stack, Some(CrashKind::Java));
+    assert_eq!(
+        sig.label,
+        "IndexOutOfBoundsException in SearchResultsMerger.merge"
+    );
+    assert!(
+        sig.top_frames[0].starts_with("jdk.internal.util.Preconditions"),
+        "the fingerprint's frames are unchanged: {:?}",
+        sig.top_frames
     );
 }

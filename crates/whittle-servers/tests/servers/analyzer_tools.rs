@@ -74,7 +74,7 @@ async fn analyze_session_groups_duplicates() {
     assert_eq!(groups[0]["crash_ids"], json!(["c1", "c3"]));
     assert_eq!(
         groups[0]["label"],
-        "NullPointerException @ CheckoutActivity.onClick"
+        "NullPointerException in CheckoutActivity.onClick"
     );
     assert_eq!(groups[0]["step_index"], 5);
     assert_eq!(groups[0]["repro_path"], json!([1, 2, 3, 4, 5]));
@@ -147,7 +147,7 @@ async fn compute_signature_over_mcp_matches_the_fixtures() {
         .await;
     assert_eq!(a["kind"], "java");
     assert_eq!(a["stable"], true);
-    assert_eq!(a["label"], "NoSuchMethodError @ ViewTest.disposable");
+    assert_eq!(a["label"], "NoSuchMethodError in ViewTest.disposable");
     let fp = a["fingerprint"].as_str().unwrap();
     assert!(fp.len() == 12 && fp.chars().all(|c| c.is_ascii_hexdigit()));
     let again = server
@@ -162,7 +162,7 @@ async fn compute_signature_over_mcp_matches_the_fixtures() {
         .await;
     assert_eq!(
         n["label"],
-        "SIGSEGV @ Java_com_baiiu_nativeleak_MainActivity_testLeak"
+        "SIGSEGV in Java_com_baiiu_nativeleak_MainActivity_testLeak"
     );
     assert_ne!(n["fingerprint"], a["fingerprint"]);
     let none = server

@@ -32,7 +32,7 @@ fn input() -> ExportInput {
         device_name: Some("Pixel 7".into()),
         os_version: Some("14".into()),
         target_fingerprint: Some("0123456789ab".into()),
-        target_label: "NullPointerException @ ShippingQuote.forCart".into(),
+        target_label: "NullPointerException in ShippingQuote.forCart".into(),
         target_stack: Some("java.lang.NullPointerException\n\tat a.b.C.d(C.kt:1)".into()),
         side_process: None,
         attempts: 17,
@@ -206,7 +206,7 @@ fn the_ticket_has_steps_confidence_identity_and_the_flow() {
     let md = ticket_markdown(&input());
     assert!(!md.contains(SECRET));
     for words in [
-        "### Crash: NullPointerException @ ShippingQuote.forCart",
+        "### Crash: NullPointerException in ShippingQuote.forCart",
         "**App:** `com.example.shop` 2.3.0 (230) · **Device:** Pixel 7 (`sim-1`), Android 14",
         "1. Launch the app from a fresh start (force-stopped first) (original step 1)",
         "2. Tap “product_card” (id) (original step 3)",
