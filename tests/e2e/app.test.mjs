@@ -424,6 +424,10 @@ test("minimize all: a session's two crash groups are queued with one action and 
   assert.ok(both, `${twoCrashesId} is listed`);
   await click(both);
   await click(await one(byTestId("minimize-all-session"), "Minimize all in this session"));
+  // It asks first, naming how many crash groups it queues; the harmless answer has the focus.
+  const ask = await one(byTestId("minimize-all-session-confirm"), "the question before queueing");
+  assert.match(await textOf(ask), /2 crash/);
+  await click(await one(byTestId("minimize-all-session-confirm-yes"), "Yes, queue them"));
   const states = () =>
     exec(`return [...document.querySelectorAll('[data-testid="queue-entry"]')].map((e) => e.dataset.state);`);
   await waitFor("a queue of two crash groups", async () => (await states()).length === 2);

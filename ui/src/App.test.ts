@@ -40,6 +40,12 @@ describe("App (mocked IPC)", () => {
     render(App);
     await screen.findByRole("listbox", { name: "Sessions" });
     await fireEvent.click(screen.getByTestId("minimize-all"));
+    // Nothing is queued before the tester said yes to the number of crashes.
+    expect(commandCalls(calls as never, "start_queue")).toEqual([]);
+    const ask = screen.getByTestId("minimize-all-confirm");
+    expect(ask).toHaveTextContent("Minimize 1 crash of this workspace?");
+    expect(document.activeElement).toBe(screen.getByTestId("minimize-all-confirm-no"));
+    await fireEvent.click(screen.getByTestId("minimize-all-confirm-yes"));
     await waitFor(() => expect(screen.getAllByTestId("queue-entry")).toHaveLength(2));
     expect(calls).toContainEqual({
       cmd: "start_queue",

@@ -97,4 +97,24 @@ describe("LiveView", () => {
     expect(screen.getByTestId("live-device")).toHaveTextContent("第 7 次尝试");
     expect(screen.getByText(/从不保存/)).toBeInTheDocument();
   });
+
+  it("reserves one box of one size per device, whether it shows a frame, a hidden frame or nothing yet", async () => {
+    const box = { width: 108, height: 192 };
+    const view = render(LiveView, { frames: [], stepLabel, box });
+    const shown = () => screen.getByTestId("live-box");
+    const size = () => ({ width: shown().style.width, height: shown().style.height });
+    expect(shown().dataset.shows).toBe("none");
+    expect(size()).toEqual({ width: "108px", height: "192px" });
+
+    await view.rerender({ frames: [frame("emulator-5554")], stepLabel, box });
+    expect(shown().dataset.shows).toBe("frame");
+    expect(size()).toEqual({ width: "108px", height: "192px" });
+    // The picture is held inside the box, not the box stretched by the picture.
+    expect(screen.getByRole("img", { name: "What emulator-5554 shows now" }).style.maxHeight).toBe("192px");
+
+    await view.rerender({ frames: [frame("emulator-5554", { seq: 2, image: null, outline: null })], stepLabel, box });
+    expect(shown().dataset.shows).toBe("placeholder");
+    expect(size()).toEqual({ width: "108px", height: "192px" });
+  });
 });
+

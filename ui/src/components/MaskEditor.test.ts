@@ -12,7 +12,7 @@ describe("MaskEditor", () => {
     const { container } = render(MaskEditor, { image: screenshotView("a.png"), label: "Attempt 1" });
     const auto = container.querySelector("[data-auto-mask]")!;
     expect(auto.getAttribute("width")).toBe("1000");
-    expect(auto.querySelector("title")).toHaveTextContent("Masked automatically: password field");
+    expect(auto).toHaveAttribute("aria-description", "Masked automatically: password field");
     expect(screen.getByRole("img", { name: "Attempt 1" })).toHaveAttribute("src", "data:image/png;base64,iVBORw0KGgo=");
   });
 

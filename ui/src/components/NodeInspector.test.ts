@@ -65,7 +65,7 @@ describe("NodeInspector", () => {
     const { stage } = setup({ found: [node({ text: "", masked: true })] });
     await fireEvent.click(stage, { clientX: 370, clientY: 290 });
     const marker = await screen.findByText("masked");
-    expect(marker).toHaveAttribute("title", "Hidden: it looks like private data");
+    expect(marker).toHaveAttribute("aria-description", "Hidden: it looks like private data");
   });
 
   it("outlines a node on the picture while it is hovered or focused", async () => {

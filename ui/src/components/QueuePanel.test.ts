@@ -1,10 +1,11 @@
-import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import QueuePanel from "./QueuePanel.svelte";
 import { summary } from "../test/runFixtures";
 import { setLocale } from "../lib/i18n/index.svelte";
 import { statusHeadline } from "../lib/wording";
-import type { QueueEntry, QueueState, QueueView } from "../lib/watchTypes";
+import type { LiveFrame, QueueEntry, QueueState, QueueView } from "../lib/watchTypes";
+import { QUEUE_STRIP_KEY } from "../lib/queueStrip";
 
 let nextId = 0;
 const entry = (state: QueueState, over: Partial<QueueEntry> = {}): QueueEntry => ({
@@ -16,7 +17,7 @@ const entry = (state: QueueState, over: Partial<QueueEntry> = {}): QueueEntry =>
   ...over,
 });
 
-function setup(queue: QueueView) {
+function setup(queue: QueueView, frames?: LiveFrame[]) {
   const callbacks = {
     onPause: vi.fn(),
     onResume: vi.fn(),
@@ -24,8 +25,8 @@ function setup(queue: QueueView) {
     onCancel: vi.fn(),
     onCancelAll: vi.fn(),
   };
-  render(QueuePanel, { queue, ...callbacks });
-  return callbacks;
+  const view = render(QueuePanel, { queue, frames, ...callbacks });
+  return { ...callbacks, rerender: (next: QueueView, nextFrames?: LiveFrame[]) => view.rerender({ queue: next, frames: nextFrames, ...callbacks }) };
 }
 
 const rows = () => screen.getAllByTestId("queue-entry");
@@ -172,10 +173,37 @@ describe("QueuePanel", () => {
     expect(onPause).not.toHaveBeenCalled();
   });
 
-  it("cancels all, when anything is left to cancel", async () => {
-    const { onCancelAll } = setup({ entries: [entry({ state: "waiting" })], paused: false, running: false });
+  it("cancels all only after asking, naming how many runs it cancels", async () => {
+    const running = entry({ state: "running", evidence_session: null, device: null, attempts: 2, max_replays: 30 });
+    const entries = [entry({ state: "finished", summary }), running, entry({ state: "waiting" }), entry({ state: "waiting" }), entry({ state: "waiting" })];
+    const { onCancelAll } = setup({ entries, paused: false, running: true });
     await fireEvent.click(screen.getByRole("button", { name: "Cancel all" }));
+    expect(onCancelAll).not.toHaveBeenCalled();
+    const ask = screen.getByRole("alertdialog", { name: "Cancel all 4 runs? The one in progress stops and no waiting one starts." });
+    // The harmless answer has the focus: a second Enter or a double click cancels nothing.
+    expect(document.activeElement).toBe(within(ask).getByRole("button", { name: "Don’t cancel" }));
+    await fireEvent.click(within(ask).getByRole("button", { name: "Don’t cancel" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(onCancelAll).not.toHaveBeenCalled();
+    // Answered, the question gives the focus back to Cancel all.
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Cancel all" }));
+
+    await fireEvent.click(screen.getByRole("button", { name: "Cancel all" }));
+    await fireEvent.keyDown(screen.getByRole("alertdialog"), { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(onCancelAll).not.toHaveBeenCalled();
+
+    await fireEvent.click(screen.getByRole("button", { name: "Cancel all" }));
+    await fireEvent.click(screen.getByRole("button", { name: "Cancel all 4 runs" }));
     expect(onCancelAll).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks in Chinese too, with the count", async () => {
+    setLocale("zh-CN", false);
+    setup({ entries: [entry({ state: "waiting" }), entry({ state: "waiting" })], paused: false, running: true });
+    await fireEvent.click(screen.getByRole("button", { name: "全部取消" }));
+    expect(screen.getByRole("alertdialog")).toHaveTextContent("取消全部 2 个运行？");
+    expect(screen.getByRole("button", { name: "全部取消（2 个运行）" })).toBeInTheDocument();
   });
 
   it("offers no Cancel all when nothing is waiting or running, and says an empty queue is empty", () => {
@@ -190,5 +218,115 @@ describe("QueuePanel", () => {
     expect(stateOf(rows()[0]!)).toHaveTextContent("等待中");
     expect(stateOf(rows()[1]!)).toHaveTextContent("已找到最小路径");
     expect(screen.getByRole("button", { name: "全部取消" })).toBeInTheDocument();
+  });
+
+  it("shows what a finished entry's record holds: its confidence and the replays it used", () => {
+    setup({ entries: [entry({ state: "finished", summary: { ...summary, attempts: 12 } })], paused: false, running: false });
+    expect(within(rows()[0]!).getByTestId("queue-facts")).toHaveTextContent("Confidence: High");
+    expect(within(rows()[0]!).getByTestId("queue-facts")).toHaveTextContent("12 replays");
+  });
+
+  const frame = (over: Partial<LiveFrame> = {}): LiveFrame => ({
+    device: "sim-1",
+    attempt: 3,
+    step: 2,
+    seq: 1,
+    image: { data_url: "data:image/png;base64,QQ==", width: 1080, height: 1920 },
+    omitted: null,
+    outline: null,
+    ...over,
+  });
+
+  it("keeps its geometry while runs go on: one live box, the same size with a frame, a hidden frame or none", async () => {
+    const running = entry({ state: "running", evidence_session: "e1", device: "sim-1", attempts: 2, max_replays: 30 });
+    const view = { entries: [running, entry({ state: "waiting" })], paused: false, running: true };
+    const { rerender } = setup(view, []);
+    const box = () => screen.getByTestId("live-box");
+    const size = () => [box().style.width, box().style.height];
+    expect(box().dataset.shows).toBe("none");
+    const none = size();
+    expect(none).toEqual(["108px", "192px"]);
+
+    await rerender(view, [frame()]);
+    expect(box().dataset.shows).toBe("frame");
+    expect(size()).toEqual(none);
+
+    await rerender(view, [frame({ seq: 2, image: null, omitted: { kind: "screen_changed" } })]);
+    expect(box().dataset.shows).toBe("placeholder");
+    expect(size()).toEqual(none);
+
+    // The column beside the entries is there from the start, frame or not.
+    expect(screen.getByTestId("queue-live")).toBeInTheDocument();
+    await rerender(view, []);
+    expect(screen.getByTestId("queue-live")).toBeInTheDocument();
+    expect(size()).toEqual(none);
+  });
+
+  it("keeps Pause and Resume in one button, so Cancel all never moves under the pointer", async () => {
+    const view = { entries: [entry({ state: "waiting" })], paused: false, running: true };
+    const { rerender } = setup(view);
+    const pause = screen.getByRole("button", { name: "Pause" });
+    const cancelAll = screen.getByRole("button", { name: "Cancel all" });
+    pause.focus();
+    await rerender({ ...view, paused: true });
+    // The same element, now Resume: it keeps the focus and its place.
+    expect(screen.getByRole("button", { name: "Resume" })).toBe(pause);
+    expect(document.activeElement).toBe(pause);
+    expect(screen.getByRole("button", { name: "Cancel all" })).toBe(cancelAll);
+    // The paused note comes below the entries, not above them.
+    const note = screen.getByRole("status");
+    expect(rows()[0]!.compareDocumentPosition(note) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("folds to a strip and back with a keyboard-reachable toggle, and keeps the choice", async () => {
+    const view = { entries: [entry({ state: "waiting" }), entry({ state: "waiting" })], paused: false, running: true };
+    setup(view);
+    const toggle = screen.getByRole("button", { name: "Fold the queue to a strip" });
+    expect(toggle.tabIndex).toBe(0);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByTestId("queue-summary")).toHaveTextContent("0 of 2 ended · 0 running · 2 waiting");
+    await fireEvent.click(toggle);
+    expect(screen.queryAllByTestId("queue-entry")).toHaveLength(0);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveAccessibleName("Show the whole queue");
+    // The strip still pauses and cancels, and says where the queue stands.
+    expect(screen.getByRole("button", { name: "Pause" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Cancel all" })).toBeEnabled();
+    expect(screen.getByTestId("queue-summary")).toHaveTextContent("0 of 2 ended");
+    expect(localStorage.getItem(QUEUE_STRIP_KEY)).toBe("1");
+
+    // The next panel (another queue, the next start) opens folded too.
+    cleanup();
+    setup(view);
+    expect(screen.queryAllByTestId("queue-entry")).toHaveLength(0);
+    await fireEvent.click(screen.getByRole("button", { name: "Show the whole queue" }));
+    expect(rows()).toHaveLength(2);
+    expect(localStorage.getItem(QUEUE_STRIP_KEY)).toBe("0");
+  });
+
+  it("keeps the focus on its control when the backend's next view re-renders the entries", async () => {
+    const a = entry({ state: "waiting" });
+    const b = entry({ state: "waiting" });
+    const c = entry({ state: "waiting" });
+    const { rerender } = setup({ entries: [a, b, c], paused: false, running: true });
+    const rowOf = (e: QueueEntry) => rows().find((r) => r.dataset.entryId === String(e.id))!;
+
+    // c moved up past b: the same entry's same control still has the focus.
+    within(rowOf(c)).getByRole("button", { name: /up$/ }).focus();
+    await rerender({ entries: [a, c, b], paused: false, running: true });
+    expect(document.activeElement).toBe(within(rowOf(c)).getByRole("button", { name: /up$/ }));
+
+    // c moved to the top: Move up is disabled there, Move down of c takes the focus.
+    await rerender({ entries: [c, a, b], paused: false, running: true });
+    expect(document.activeElement).toBe(within(rowOf(c)).getByRole("button", { name: /down$/ }));
+
+    // c started: its arrows went, its Cancel has the focus.
+    const started = { ...c, state: { state: "running", evidence_session: null, device: null, attempts: 0, max_replays: 30 } as QueueState };
+    await rerender({ entries: [started, a, b], paused: false, running: true });
+    expect(document.activeElement).toBe(within(rowOf(c)).getByRole("button", { name: /^Cancel / }));
+
+    // c ended: nothing of it is left to click; the focus stays on its row, not the page.
+    await rerender({ entries: [{ ...c, state: { state: "cancelled" } }, a, b], paused: false, running: true });
+    expect(document.activeElement).toBe(rowOf(c));
   });
 });

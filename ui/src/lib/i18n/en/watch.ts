@@ -61,7 +61,7 @@ export const watch = {
   "queue.progress": "Replays used",
   "queue.noLiveRun": "Skipped: this crash cannot be replayed live (see its step path)",
   "queue.allWorkspace": "Minimize all",
-  "queue.allWorkspaceTitle": "Queue every crash group of this workspace not yet minimized, to run one after another",
+  "queue.allWorkspaceTitle": "Queue every crash group of this workspace not yet minimized, to run side by side on the devices that have its app, else one after another",
   "queue.allSession": "Minimize all in this session",
   "queue.allSessionTitle": "Queue every crash group of this session not yet minimized",
   "queue.close": "Close",
@@ -73,4 +73,28 @@ export const watch = {
   "queue.moveDownLabel": "Move {entry} down",
   "queue.cancel": "Cancel",
   "queue.cancelLabel": "Cancel {entry}",
+  // The queue at a glance, folded to a strip, and its questions before acting on many runs
+  "queue.summary": "{ended} of {total} ended · {running} running · {waiting} waiting",
+  "queue.collapse": "Fold the queue to a strip",
+  "queue.expand": "Show the whole queue",
+  "queue.confidence": "Confidence: {confidence}",
+  "queue.replays.one": "{count} replay",
+  "queue.replays.other": "{count} replays",
+  "queue.confirmCancelAll.one": "Cancel {count} run? It stops now and is not started again.",
+  "queue.confirmCancelAll.other": "Cancel all {count} runs? The one in progress stops and no waiting one starts.",
+  "queue.confirmCancelAllYes.one": "Cancel {count} run",
+  "queue.confirmCancelAllYes.other": "Cancel all {count} runs",
+  "queue.confirmKeep": "Don’t cancel",
+  "queue.confirmAllWorkspace.one":
+    "Minimize {count} crash of this workspace? A crash already minimized, or one that cannot be replayed live, is listed as skipped.",
+  "queue.confirmAllWorkspace.other":
+    "Minimize all {count} crashes of this workspace? Crashes already minimized, or that cannot be replayed live, are listed as skipped.",
+  "queue.confirmAllSession.one":
+    "Minimize {count} crash of this session? A crash already minimized, or one that cannot be replayed live, is listed as skipped.",
+  "queue.confirmAllSession.other":
+    "Minimize all {count} crashes of this session? Crashes already minimized, or that cannot be replayed live, are listed as skipped.",
+  "queue.confirmAllYes.one": "Minimize {count} crash",
+  "queue.confirmAllYes.other": "Minimize all {count}",
+  "queue.confirmAllNo": "Not now",
+  "queue.allNone": "No crash is recorded in this workspace.",
 } as const;
