@@ -1,19 +1,9 @@
-//! The OS folders the app keeps its own files in. The config folder is shared with the
-//! `whittle` command (`<config>/whittle/whittle.json`), so both use the same setup.
+//! The OS folder the app keeps its logs in. Its config and data folders are the API's
+//! (`api::find_config`, `api::user_data_dir`), shared with the `whittle` command.
 
 use std::path::PathBuf;
 
 const APP_DIR: &str = "whittle";
-
-/// `$XDG_CONFIG_HOME/whittle` (`~/.config/whittle` on Linux).
-pub fn config_dir() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join(APP_DIR))
-}
-
-/// `$XDG_DATA_HOME/whittle` (`~/.local/share/whittle`): the demo's writable copy.
-pub fn data_dir() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join(APP_DIR))
-}
 
 /// `$XDG_STATE_HOME/whittle/logs` (`~/.local/state/whittle/logs`), where the XDG spec
 /// puts logs; the data folder where an OS has no state folder.

@@ -10,8 +10,8 @@ use whittle_core::workspace::WorkspaceError;
 use whittle_service::api::pictures::PictureError;
 use whittle_service::api::RunError;
 use whittle_service::api::{
-    ConfigEditError, InvalidCount, ReopenError, RunFailure, RunInProgress, RunRefusal,
-    SessionReadError,
+    ApproveError, ApproveRunError, ConfigEditError, HeldResultError, InvalidCount, ReopenError,
+    RunFailure, RunInProgress, RunRefusal, SessionReadError,
 };
 
 use crate::newer_approval::NewerApprovalView;
@@ -219,6 +219,30 @@ impl From<ReopenError> for AppError {
             ReopenError::NotARunOf { evidence, session } => AppError::SessionUnreadable {
                 id: evidence,
                 reason: format!("it is not a minimize run of session {session}"),
+            },
+        }
+    }
+}
+
+impl From<HeldResultError> for AppError {
+    fn from(error: HeldResultError) -> AppError {
+        match &error {
+            HeldResultError::NoResult { evidence_session } => AppError::NoResult {
+                evidence_session: evidence_session.clone(),
+            },
+            HeldResultError::Approve(ApproveRunError::Write(ApproveError::Newer(newer))) => {
+                AppError::NewerApproval {
+                    reason: error.to_string(),
+                    newer: Box::new(NewerApprovalView::of(newer)),
+                }
+            }
+            HeldResultError::NotWritable | HeldResultError::Approve(_) => {
+                AppError::ApproveFailed {
+                    reason: error.to_string(),
+                }
+            }
+            HeldResultError::Export(_) => AppError::ExportFailed {
+                reason: error.to_string(),
             },
         }
     }

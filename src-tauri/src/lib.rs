@@ -13,7 +13,6 @@ pub mod formats;
 pub mod logging;
 pub mod newer_approval;
 pub mod queue_control;
-pub mod result_actions;
 pub mod reveal;
 pub mod run_control;
 pub mod run_request;
@@ -21,7 +20,6 @@ pub mod run_update;
 pub mod runs;
 pub mod setup_view;
 pub mod state;
-pub mod workspace_watch;
 
 use tauri::{Manager, Runtime};
 

@@ -3,12 +3,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use whittle_service::api::{OwnRuns, OWN_RUNS_FILE};
+use whittle_service::api::{
+    find_config, user_data_dir, ConfigChoice, ConfigSearch, OwnRuns, WorkspaceWatch,
+    OWN_RUNS_FILE,
+};
 
-use crate::app_config::{configured_workspace, find_config, ConfigChoice};
+use crate::app_config::configured_workspace;
 use crate::queue_control::QueueSlot;
 use crate::runs::WindowRuns;
-use crate::workspace_watch::WorkspaceWatch;
 
 /// Overrides the workspace the app opens on (the e2e test and `scripts/run-demo` use it).
 pub const WORKSPACE_ENV: &str = "WHITTLE_WORKSPACE";
@@ -31,7 +33,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(default_workspace: PathBuf) -> Self {
-        Self::with_setup(default_workspace, find_config())
+        Self::with_setup(default_workspace, window_config())
     }
 
     pub fn with_setup(default_workspace: PathBuf, setup: ConfigChoice) -> Self {
@@ -49,7 +51,7 @@ impl AppState {
     /// `$WHITTLE_WORKSPACE` when set and non-empty, else the config's workspace, else
     /// the source tree's demo workspace.
     pub fn from_env() -> Self {
-        let setup = find_config();
+        let setup = window_config();
         let workspace = std::env::var_os(WORKSPACE_ENV)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
@@ -58,10 +60,19 @@ impl AppState {
         let mut state = Self::with_setup(workspace, setup);
         // The app's own runs are remembered across restarts, so one cut off with the
         // window is offered for resuming at the next start.
-        let own = OwnRuns::at(crate::app_paths::data_dir().map(|d| d.join(OWN_RUNS_FILE)));
+        let own = OwnRuns::at(user_data_dir().map(|d| d.join(OWN_RUNS_FILE)));
         state.runs = Arc::new(WindowRuns::with_own_runs(own));
         state
     }
+}
+
+/// The window's config: the terminal's search, and on an installed app's first start a
+/// config for its bundled demo.
+fn window_config() -> ConfigChoice {
+    find_config(ConfigSearch {
+        explicit: None,
+        first_start: true,
+    })
 }
 
 /// The demo workspace of the source tree (a development build with no config).

@@ -437,10 +437,21 @@ test("minimize all: a session's two crash groups are queued with one action and 
   let live = false;
   let bothLive = false;
   const devices = new Set();
+  // Nothing the tester may click moves while the runs go on: the queue's Pause and
+  // Cancel all keep their place through frames, placeholders and items ending.
+  const controls = () =>
+    exec(`return ["queue-pause", "queue-resume", "queue-cancel-all"].flatMap((id) => {
+      const el = document.querySelector('[data-testid="' + id + '"]');
+      if (!el) return [];
+      const r = el.getBoundingClientRect();
+      return [id === "queue-cancel-all" ? "cancel" : "pause", Math.round(r.left), Math.round(r.top), Math.round(r.width)].join(" ");
+    });`);
+  const places = new Set();
   const ended = await waitFor(
     "both items to end",
     async () => {
       const now = await states();
+      if (now.some((s) => s === "waiting" || s === "running")) for (const place of await controls()) places.add(place);
       if (now.filter((s) => s === "running").length === 2) together = true;
       for (const text of await Promise.all((await find(byTestId("queue-state"))).map(textOf))) {
         const on = text.match(/Running on (sim-[12])/);
@@ -455,6 +466,7 @@ test("minimize all: a session's two crash groups are queued with one action and 
     },
     420_000,
   );
+  assert.equal(places.size, 2, `the queue's controls stayed put: ${[...places].join("; ")}`);
   assert.ok(together, "both items ran at once");
   assert.deepEqual([...devices].sort(), ["sim-1", "sim-2"], "each on its own device");
   assert.ok(live, "the queue showed its devices live");

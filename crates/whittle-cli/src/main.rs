@@ -3,7 +3,6 @@
 
 mod cli;
 mod commands;
-mod config_path;
 mod exit;
 mod json_answer;
 mod locale;
@@ -16,7 +15,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use exit::Exit;
-use whittle_service::api::Config;
+use whittle_service::api::{find_config, Config, ConfigSearch};
 
 fn main() -> ExitCode {
     let cli = match parse_args() {
@@ -55,7 +54,11 @@ async fn run(cli: Cli) -> Exit {
     if let Command::Bench(args) = &cli.command {
         return commands::bench::run(args);
     }
-    let path = config_path::config_path(cli.config.as_deref());
+    let path = find_config(ConfigSearch {
+        explicit: cli.config.as_deref(),
+        first_start: false,
+    })
+    .path_or_expected();
     let config = match Config::load(&path) {
         Ok(config) => config,
         // `--json` prints one object whatever the outcome, this refusal too.

@@ -4,14 +4,13 @@ use tauri::State;
 
 use crate::clipboard::SystemClipboard;
 use crate::error::AppError;
-use crate::result_actions;
 use crate::reveal;
 use crate::state::AppState;
 use whittle_service::api::pictures::{
     self, MaskPatchView, MaskPreviewRequest, MaskRequest, ScreenshotView,
 };
 use whittle_service::api::ReviewChecklist;
-use whittle_service::api::{self, Approval, InspectedNode, NearNode};
+use whittle_service::api::{self, Approval, InspectedNode, NearNode, Replace};
 
 /// Writes the finished run's result into the original session's sidecar; `replace`
 /// once the tester confirmed replacing a newer approval.
@@ -23,7 +22,12 @@ pub fn approve_run(
     evidence_session: String,
     replace: bool,
 ) -> Result<Approval, AppError> {
-    result_actions::approve(&state.runs, &evidence_session, replace)
+    let replace = if replace {
+        Replace::Newer
+    } else {
+        Replace::OnlyOlder
+    };
+    Ok(state.runs.approve_held(&evidence_session, replace)?)
 }
 
 /// Writes the bug-ticket bundle into `folder` and returns the bundle's path.
@@ -35,7 +39,8 @@ pub fn export_run(
     evidence_session: String,
     folder: String,
 ) -> Result<String, AppError> {
-    result_actions::export(&state.runs, &evidence_session, &folder)
+    let bundle = state.runs.export_held(&evidence_session, folder.into())?;
+    Ok(bundle.display().to_string())
 }
 
 /// Opens the file manager on something this window wrote.

@@ -2,11 +2,11 @@
 
 use tauri::State;
 use whittle_service::api::{self, ImportRequest};
-use whittle_service::api::{ImportSummary, RecordOutcome};
+use whittle_service::api::{Filmstrip, ImportSummary, RecordOutcome};
 
 use crate::clipboard::SystemClipboard;
 use crate::error::AppError;
-use crate::formats::{self, FilmstripView};
+use crate::formats;
 use crate::state::AppState;
 
 /// Imports a Maestro flow or a Robo script as a new session of the workspace.
@@ -72,6 +72,6 @@ pub fn copy_ticket_markdown(
 pub fn filmstrip(
     workspace: String,
     evidence_session: String,
-) -> Result<Option<FilmstripView>, AppError> {
+) -> Result<Option<Filmstrip>, AppError> {
     formats::filmstrip(&workspace, &evidence_session)
 }

@@ -6,12 +6,10 @@ use tauri::ipc::Channel;
 use tauri::State;
 use whittle_core::workspace::SessionSummary;
 
-use whittle_service::api::{self, ReopenedRun, SessionDetail};
+use whittle_service::api::{self, ReopenedRun, SessionDetail, WorkspaceChange};
 
 use crate::error::AppError;
-use crate::result_actions;
 use crate::state::AppState;
-use crate::workspace_watch::WorkspaceChange;
 
 /// The workspace the window opens on.
 #[tauri::command]
@@ -47,12 +45,9 @@ pub fn open_past_run(
     session_id: String,
     evidence_session: String,
 ) -> Result<ReopenedRun, AppError> {
-    result_actions::open_past_run(
-        &state.runs,
-        Path::new(&workspace),
-        &session_id,
-        &evidence_session,
-    )
+    Ok(state
+        .runs
+        .reopen_run(Path::new(&workspace), &session_id, &evidence_session)?)
 }
 
 /// Follows `workspace`'s sessions folder (replacing the previous one); each burst of
@@ -65,7 +60,11 @@ pub fn watch_workspace(
     workspace: String,
     on_change: Channel<WorkspaceChange>,
 ) -> Result<(), AppError> {
-    state.watch.watch(Path::new(&workspace), move |change| {
+    let watched = state.watch.watch(Path::new(&workspace), move |change| {
         let _ = on_change.send(change);
+    });
+    watched.map_err(|e| AppError::WorkspaceUnreadable {
+        path: e.sessions.display().to_string(),
+        reason: format!("its changes cannot be followed: {}", e.source),
     })
 }

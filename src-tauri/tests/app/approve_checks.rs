@@ -12,7 +12,6 @@ use std::sync::Arc;
 use common::*;
 use serde_json::{json, Value};
 use whittle_app::error::{AppError, ErrorCode};
-use whittle_app::result_actions::{self, open_past_run};
 use whittle_app::runs::WindowRuns;
 
 const SIDECAR: &str = "crashes.minimized.json";
@@ -61,7 +60,7 @@ fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_i
         .position(|l| l.starts_with("  \"minimal_path\""))
         .unwrap()
         + 1;
-    match result_actions::approve(&runs, &evidence, false) {
+    match approve(&runs, &evidence, false) {
         Err(AppError::ApproveFailed { reason }) => assert!(
             reason.contains(&format!("result.json line {line} (minimal_path)")),
             "{reason}"
@@ -73,7 +72,7 @@ fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_i
     // As the run left it, the entry shown is written — into this workspace's folder,
     // never the one `result.json` names.
     std::fs::write(&result_path, &original).unwrap();
-    let approval = result_actions::approve(&runs, &evidence, false).unwrap();
+    let approval = approve(&runs, &evidence, false).unwrap();
     assert_eq!(approval.written_text, preview);
     assert_eq!(Path::new(&approval.sidecar_path), session.join(SIDECAR));
     assert!(!setup
@@ -98,12 +97,12 @@ fn replacing_a_newer_approval_needs_the_testers_confirm() {
         .join("sessions")
         .join(SESSION)
         .join(SIDECAR);
-    result_actions::approve(&runs, &newer, false).unwrap();
+    approve(&runs, &newer, false).unwrap();
     // Approving the same run again replaces nothing newer.
-    result_actions::approve(&runs, &newer, false).unwrap();
+    approve(&runs, &newer, false).unwrap();
     let held = std::fs::read(&sidecar).unwrap();
 
-    let refused = result_actions::approve(&runs, &older, false).unwrap_err();
+    let refused = approve(&runs, &older, false).unwrap_err();
     let payload = refused.payload();
     assert_eq!(payload.code, ErrorCode::NewerApproval);
     let both = payload.newer_approval.expect("both entries");
@@ -118,6 +117,6 @@ fn replacing_a_newer_approval_needs_the_testers_confirm() {
     assert_eq!(std::fs::read(&sidecar).unwrap(), held, "nothing written");
 
     // The tester confirmed: the older run's entry replaces it.
-    result_actions::approve(&runs, &older, true).unwrap();
+    approve(&runs, &older, true).unwrap();
     assert_eq!(read(&sidecar)["crashes"]["c1"]["evidence_session"], older);
 }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use base64::Engine;
 use common::*;
 use image::RgbaImage;
-use whittle_app::result_actions;
 use whittle_app::runs::WindowRuns;
 use whittle_service::api::pictures::{self as screenshots, MaskPreviewRequest, MaskRequest};
 use whittle_service::mask::{MaskRect, MaskStyle};
@@ -153,7 +152,11 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
     let film = whittle_app::formats::filmstrip(&ws, &evidence)
         .unwrap()
         .expect("the final confirmation took frames");
-    let shown: Vec<String> = film.frames.iter().filter_map(|f| f.name.clone()).collect();
+    let shown: Vec<String> = film
+        .frames
+        .iter()
+        .filter_map(|f| f.name.map(|n| n.to_string()))
+        .collect();
     assert!(!shown.is_empty() && shown.iter().all(|n| frames.contains(n)));
     assert_eq!(
         screenshots::view(&ws, &evidence, &shown[0]).unwrap().name,
@@ -219,7 +222,7 @@ fn the_checklist_the_mask_preview_and_the_export_work_on_real_evidence() {
     // the crash's stack, the verify command, and each screenshot named by attempt and
     // verdict, with the review recorded.
     let out = setup.root.path().join("exports");
-    let bundle = result_actions::export(&runs, &evidence, &out.display().to_string()).unwrap();
+    let bundle = export(&runs, &evidence, &out.display().to_string()).unwrap();
     let bundle = Path::new(&bundle);
     let md = std::fs::read_to_string(bundle.join("repro.md")).unwrap();
     for needle in [

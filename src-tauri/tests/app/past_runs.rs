@@ -10,7 +10,6 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use whittle_app::result_actions::{self, open_past_run};
 use whittle_app::runs::WindowRuns;
 use whittle_core::model::Confidence;
 use whittle_service::api::{self as view, ApproveBlock, PastRunOutcome};
@@ -92,7 +91,7 @@ fn a_reopened_run_shows_its_attempts_and_without_a_journal_is_never_approved() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(result_actions::approve(&runs, EVIDENCE, false).is_err());
+    assert!(approve(&runs, EVIDENCE, false).is_err());
     let sidecar = ws
         .join("sessions")
         .join(SESSION)
@@ -139,7 +138,7 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
             "{what}"
         );
         assert!(
-            result_actions::approve(&runs, EVIDENCE, false).is_err(),
+            approve(&runs, EVIDENCE, false).is_err(),
             "{what}"
         );
         assert!(

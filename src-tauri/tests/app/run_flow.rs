@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use whittle_app::error::AppError;
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::WindowRuns;
-use whittle_app::{result_actions, reveal, run_control};
+use whittle_app::{reveal, run_control};
 use whittle_service::api::pictures as screenshots;
 use whittle_service::api::{CountField, RunRefusal};
 use whittle_service::mask::{MaskRect, MaskStyle};
@@ -145,7 +145,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     ));
 
     // Approval writes exactly the sidecar entry, next to the original session.
-    let approval = result_actions::approve(&runs, &evidence, false).unwrap();
+    let approval = approve(&runs, &evidence, false).unwrap();
     let sidecar = setup
         .workspace()
         .join("sessions")
@@ -165,13 +165,13 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
 
     // Export never overwrites: a second export gets its own folder.
     let out = setup.root.path().join("exports");
-    let first = result_actions::export(&runs, &evidence, &out.display().to_string()).unwrap();
-    let second = result_actions::export(&runs, &evidence, &out.display().to_string()).unwrap();
+    let first = export(&runs, &evidence, &out.display().to_string()).unwrap();
+    let second = export(&runs, &evidence, &out.display().to_string()).unwrap();
     assert_ne!(first, second);
     assert!(second.ends_with("-2"), "{second}");
     assert!(Path::new(&first).join("manifest.json").is_file());
     assert!(matches!(
-        result_actions::export(&runs, &evidence, "relative/folder"),
+        export(&runs, &evidence, "relative/folder"),
         Err(AppError::ExportFailed { .. })
     ));
 
@@ -229,7 +229,7 @@ fn a_cancelled_run_ends_cancelled_with_nothing_to_approve() {
     assert!(result.exportable);
     let evidence = result.summary.evidence_session.unwrap();
     assert!(matches!(
-        result_actions::approve(&runs, &evidence, false),
+        approve(&runs, &evidence, false),
         Err(AppError::ApproveFailed { .. })
     ));
     assert!(!setup

@@ -24,9 +24,31 @@ describe("StepPath", () => {
   });
 
   it("makes the minimal path stand out and fades removed steps once the run is over", () => {
-    render(StepPath, { plan, candidate: [2], minimal: [1, 2, 4] });
+    render(StepPath, { plan, candidate: [2], minimal: [1, 2, 4], proven: true });
     expect(marks()).toEqual(["kept", "kept", "removed", "kept"]);
+    expect(screen.getAllByText("in the minimal path")).toHaveLength(3);
     expect(screen.getByText("removed")).toBeInTheDocument();
+  });
+
+  it("never calls an unproven result's steps minimal", () => {
+    render(StepPath, { plan, minimal: [1, 2, 4] });
+    expect(marks()).toEqual(["kept-so-far", "kept-so-far", "removed", "kept-so-far"]);
+    expect(screen.queryByText("in the minimal path")).toBeNull();
+    expect(screen.getAllByText("in the shortest path so far")).toHaveLength(3);
+  });
+
+  it("names the devices on each step being replayed when several replay", () => {
+    const { rerender } = render(StepPath, { plan, replaying: [{ step: 2, device: "sim-1" }] });
+    expect(screen.getByTestId("replaying-now")).toHaveTextContent("replaying now");
+    rerender({
+      plan,
+      replaying: [
+        { step: 2, device: "sim-1" },
+        { step: 4, device: "sim-2" },
+      ],
+    });
+    const now = screen.getAllByTestId("replaying-now").map((e) => e.textContent);
+    expect(now).toEqual(["replaying now on sim-1", "replaying now on sim-2"]);
   });
 
   it("marks a 1000-step path in one flat list", () => {

@@ -5,7 +5,7 @@ import {
   commands,
   type DeviceSetupReport_Serialize,
   type PrivacyLevel,
-  type FilmstripView_Serialize,
+  type Filmstrip_Serialize,
   type FlowFormat,
   type ImportSummary,
   type NewerApprovalView,
@@ -35,7 +35,7 @@ import type {
 } from "./runTypes";
 
 export type SetupView = SetupView_Serialize;
-export type FilmstripView = FilmstripView_Serialize;
+export type Filmstrip = Filmstrip_Serialize;
 export type RecordOutcome = RecordOutcome_Serialize;
 export type { FlowFormat, ImportSummary };
 
@@ -209,6 +209,6 @@ export const api = {
     unwrap(await commands.ticketMarkdown(workspace, evidenceSession)),
   copyTicketMarkdown: async (workspace: string, evidenceSession: string): Promise<null> =>
     unwrap(await commands.copyTicketMarkdown(workspace, evidenceSession)),
-  filmstrip: async (workspace: string, evidenceSession: string): Promise<FilmstripView | null> =>
+  filmstrip: async (workspace: string, evidenceSession: string): Promise<Filmstrip | null> =>
     unwrap(await commands.filmstrip(workspace, evidenceSession)),
 };

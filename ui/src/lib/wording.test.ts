@@ -127,6 +127,14 @@ describe("wording", () => {
     expect(reasons.map((r) => r.ok)).toEqual([true, true, false, true, false]);
   });
 
+  it("says the final confirmation did not run when the result holds none of its verdicts", () => {
+    const cut = { ...summary, final_confirmed: false };
+    expect(confidenceReasons({ ...cut, final_outcomes: [] }, "cancelled")[1]!.text).toBe("Final confirmation did not run");
+    expect(confidenceReasons({ ...cut, final_outcomes: [true, false] })[1]!.text).toBe(
+      "Final confirmation did not pass 3/3",
+    );
+  });
+
   it("words a proof row", () => {
     expect(proofLine({ removed_step: 7, candidate: [1, 10], outcomes: [false, false, false] })).toBe(
       "Without step 7: 0/3 reproduced",

@@ -321,6 +321,8 @@ export function confidenceReasons(
     flaky_observed: boolean;
     budget_exhausted: boolean;
     complete: boolean;
+    /** Every verdict of the final path (a result's); empty when it never ran. */
+    final_outcomes?: boolean[] | null;
   },
   status: RunStatus | null = null,
 ): Reason[] {
@@ -334,7 +336,11 @@ export function confidenceReasons(
         : reason(true, "why.withinBudget");
   return [
     s.fixed_point_reached ? reason(true, "why.fixedPoint") : reason(false, "why.noFixedPoint"),
-    s.final_confirmed ? reason(true, "why.confirmed") : reason(false, "why.notConfirmed"),
+    s.final_confirmed
+      ? reason(true, "why.confirmed")
+      : s.final_outcomes?.length === 0
+        ? reason(false, "why.finalNotRun")
+        : reason(false, "why.notConfirmed"),
     s.flaky_observed ? reason(false, "why.flaky") : reason(true, "why.notFlaky"),
     budget,
     s.complete ? reason(true, "why.complete") : reason(false, "why.incomplete"),

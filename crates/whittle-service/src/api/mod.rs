@@ -8,8 +8,8 @@
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
 //! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled; a group's unfinished run resumed, its others discarded | [`plan_queue`] ([`QueueScope`], the skip rule, [`ResumableRun`]) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
-//! | the sessions every front end lists, each with its crashes and runs; a session and its past runs | [`listed_sessions`] (on [`sessions`]), [`session_detail`], [`past_runs`] |
-//! | reopen a past run | [`reopen`] |
+//! | the sessions every front end lists, each with its crashes and runs; a session and its past runs; the sessions that changed on disk | [`listed_sessions`] (on [`sessions`]), [`session_detail`], [`past_runs`], [`WorkspaceWatch`] |
+//! | reopen a past run; approve or export a result a front end holds | [`reopen`], [`Runs::reopen_run`], [`Runs::approve_held`], [`Runs::export_held`] ([`HeldResultError`]) |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
 //! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told) | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`] |
 //! | the hierarchy nodes under a point of a kept picture, the nodes nearest a locator that found nothing, as Maestro selectors and Robo descriptors | [`inspect_point`], [`nearest_to_step`] |
@@ -18,11 +18,12 @@
 //! | the devices a run may use | [`list_devices`] |
 //! | import a flow; record an imported session (or import and record, checked first); verify a bundle | [`import`], [`record`], [`import_and_record`], [`verify`] |
 //! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
-//! | a config for the bundled demo (first start) | [`provision`] |
+//! | which `whittle.json` a front end runs with; a config for the bundled demo (first start) | [`find_config`] ([`ConfigSearch`] → [`ConfigChoice`]), [`provision`] |
 //! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
 
 mod approval;
 mod approve_evidence;
+mod config_discovery;
 mod config_edit;
 mod count;
 mod demo_setup;
@@ -34,6 +35,7 @@ mod evidence_check;
 mod export;
 mod export_folder;
 mod filmstrip;
+mod held_results;
 mod import;
 mod inspect;
 mod own_runs;
@@ -55,10 +57,14 @@ mod session_error;
 mod session_list;
 mod shot_labels;
 mod verify;
+mod workspace_watch;
 
 pub use crate::result::{ApproveError, NewerApproval};
 pub use approval::{approve, Approvable, Approval, Replace};
 pub use approve_evidence::{approve_evidence, approve_shown, ApproveRequest, ApproveRunError};
+pub use config_discovery::{
+    expected_config_file, find_config, user_data_dir, ConfigChoice, ConfigSearch, CONFIG_ENV,
+};
 pub use config_edit::{edit_config, ConfigEditError};
 pub use count::{count_of, parse_count, CountField, InvalidCount};
 pub use demo_setup::{provision, DemoSetupError, Provisioned, DEMO_MODEL, DEMO_WORKSPACE};
@@ -72,6 +78,7 @@ pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, N
 pub use export::{export, ExportRequest, ExportRunError};
 pub use export_folder::{check_export_folder, export_folders, ExportFolderRefusal, FolderProblem};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
+pub use held_results::HeldResultError;
 pub use import::{import, read_import, ImportRefusal, ImportRequest};
 pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
@@ -104,6 +111,7 @@ pub use session_error::{SessionReadError, UnreadableEvidence};
 pub use session_list::{listed_sessions, ListedSession};
 pub use shot_labels::{recorded_attempts, ShotLabelled};
 pub use verify::{verify, VerifyFailure};
+pub use workspace_watch::{WatchError, WorkspaceChange, WorkspaceWatch};
 
 // Past runs and the doctor's checks, as the layers below define them.
 pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};

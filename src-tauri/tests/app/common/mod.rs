@@ -150,3 +150,41 @@ pub fn drain(rx: &Receiver<RunUpdate>) -> (Vec<RunEvent>, RunResultView) {
         }
     }
 }
+
+/// The window's Approve (`approve_run`): the API's, its refusal as the window's error;
+/// `confirmed` is the tester's yes to replacing a newer approval.
+pub fn approve(
+    runs: &WindowRuns,
+    evidence: &str,
+    confirmed: bool,
+) -> Result<whittle_service::api::Approval, whittle_app::error::AppError> {
+    use whittle_service::api::Replace;
+    let replace = if confirmed {
+        Replace::Newer
+    } else {
+        Replace::OnlyOlder
+    };
+    Ok(runs.approve_held(evidence, replace)?)
+}
+
+/// The window's Export (`export_run`): the bundle's path, or the window's error.
+pub fn export(
+    runs: &WindowRuns,
+    evidence: &str,
+    folder: &str,
+) -> Result<String, whittle_app::error::AppError> {
+    Ok(runs
+        .export_held(evidence, folder.into())?
+        .display()
+        .to_string())
+}
+
+/// The window's *Open* on a past run (`open_past_run`).
+pub fn open_past_run(
+    runs: &WindowRuns,
+    workspace: &Path,
+    session: &str,
+    evidence: &str,
+) -> Result<whittle_service::api::ReopenedRun, whittle_app::error::AppError> {
+    Ok(runs.reopen_run(workspace, session, evidence)?)
+}

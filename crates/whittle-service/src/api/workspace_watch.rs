@@ -1,6 +1,7 @@
-//! Follows the open workspace's `sessions/` folder so the session list and a session's
-//! past runs change with it (a new recording, a run from the CLI, a deleted session) —
-//! without a Reload button. `notify` (inotify on Linux) is the well-kept watcher; its
+//! Follows a workspace's `sessions/` folder so a front end's session list and a
+//! session's past runs change with it (a new recording, a run from the CLI, a deleted
+//! session) — without a Reload button. Which changes matter is the evidence layout's
+//! to say, so it is said here. `notify` (inotify on Linux) is the well-kept watcher; its
 //! mini debouncer folds a burst (a run writes a screenshot and a step per attempt) into
 //! one message per quiet period, which keeps the window from re-reading the workspace
 //! for every file. Only the names of changed sessions are sent, never paths or content.
@@ -15,8 +16,6 @@ use notify_debouncer_mini::{new_debouncer, DebounceEventResult, Debouncer};
 use serde::Serialize;
 use whittle_core::session::SESSIONS_DIR;
 
-use crate::error::AppError;
-
 /// Changes closer together than this arrive as one message.
 pub const DEBOUNCE: Duration = Duration::from_millis(700);
 
@@ -24,13 +23,23 @@ pub const DEBOUNCE: Duration = Duration::from_millis(700);
 /// log capture); a new attempt still changes `steps.jsonl`.
 const IGNORED_PARTS: [&str; 3] = ["screenshots", "logcat.txt", "devices"];
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct WorkspaceChange {
     /// The session folders that changed (folder names), sorted.
     pub sessions: Vec<String>,
 }
 
-/// The one watcher of the window (a new workspace replaces it).
+/// The sessions folder could not be followed.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: its changes cannot be followed: {source}", .sessions.display())]
+pub struct WatchError {
+    pub sessions: PathBuf,
+    #[source]
+    pub source: notify_debouncer_mini::notify::Error,
+}
+
+/// The one watcher of a front end (a new workspace replaces it).
 #[derive(Default)]
 pub struct WorkspaceWatch {
     current: Mutex<Option<(PathBuf, Debouncer<RecommendedWatcher>)>>,
@@ -43,7 +52,7 @@ impl WorkspaceWatch {
         &self,
         workspace: &Path,
         send: impl Fn(WorkspaceChange) + Send + 'static,
-    ) -> Result<(), AppError> {
+    ) -> Result<(), WatchError> {
         let sessions = workspace.join(SESSIONS_DIR);
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         // Dropping the old debouncer stops its thread and its inotify watches.
@@ -71,10 +80,10 @@ impl WorkspaceWatch {
     }
 }
 
-fn watch_failed(path: &Path, e: impl std::fmt::Display) -> AppError {
-    AppError::WorkspaceUnreadable {
-        path: path.display().to_string(),
-        reason: format!("its changes cannot be followed: {e}"),
+fn watch_failed(sessions: &Path, source: notify_debouncer_mini::notify::Error) -> WatchError {
+    WatchError {
+        sessions: sessions.to_path_buf(),
+        source,
     }
 }
 
