@@ -124,7 +124,7 @@ export const commands = {
 	 */
 	copyTicketMarkdown: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("copy_ticket_markdown", { workspace, evidenceSession })),
 	/**  The masked frames of the minimal path, when the final confirmation took them. */
-	filmstrip: (workspace: string, evidenceSession: string) => typedError<FilmstripView_Serialize | null, ErrorPayload_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
+	filmstrip: (workspace: string, evidenceSession: string) => typedError<Filmstrip_Serialize | null, ErrorPayload_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
 };
 
 /* Types */
@@ -492,23 +492,60 @@ export type FailureCause_Serialize =
 /**  A cause recorded as text by a Whittle that did not type causes yet. */
 { kind: "recorded"; detail: string };
 
-/**  The filmstrip the final confirmation took, for the result view. */
-export type FilmstripView = FilmstripView_Serialize | FilmstripView_Deserialize;
+export type FilmFrame = FilmFrame_Serialize | FilmFrame_Deserialize;
 
-/**  The filmstrip the final confirmation took, for the result view. */
-export type FilmstripView_Deserialize = {
+export type FilmFrame_Deserialize = {
+	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
+	position: number,
+	/**  The original session's step it follows. */
+	step?: number | null,
+	/**
+	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
+	 *  and omitted there like a screenshot); `None` when it is missing.
+	 */
+	name?: string | null,
+	/**
+	 *  The masked frame `height` pixels high, as a PNG data URL; `None` when it is
+	 *  missing.
+	 */
+	image?: string | null,
+	/**  Why the frame is missing, when it is. */
+	omitted?: ShotOmission | null,
+};
+
+export type FilmFrame_Serialize = {
+	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
+	position: number,
+	/**  The original session's step it follows. */
+	step: number | null,
+	/**
+	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
+	 *  and omitted there like a screenshot); `None` when it is missing.
+	 */
+	name: string | null,
+	/**
+	 *  The masked frame `height` pixels high, as a PNG data URL; `None` when it is
+	 *  missing.
+	 */
+	image: string | null,
+	/**  Why the frame is missing, when it is. */
+	omitted: ShotOmission | null,
+};
+
+export type Filmstrip = Filmstrip_Serialize | Filmstrip_Deserialize;
+
+export type Filmstrip_Deserialize = {
 	/**  The replay the frames come from. */
 	attempt: number,
-	frames: FrameView_Deserialize[],
+	frames: FilmFrame_Deserialize[],
 	/**  Device time every frame of the run cost. */
 	extra_device_ms: number,
 };
 
-/**  The filmstrip the final confirmation took, for the result view. */
-export type FilmstripView_Serialize = {
+export type Filmstrip_Serialize = {
 	/**  The replay the frames come from. */
 	attempt: number,
-	frames: FrameView_Serialize[],
+	frames: FilmFrame_Serialize[],
 	/**  Device time every frame of the run cost. */
 	extra_device_ms: number,
 };
@@ -533,38 +570,6 @@ export type FlowFormat = "maestro" | "robo";
 export type FrameRef = {
 	attempt: number,
 	frame: number,
-};
-
-export type FrameView = FrameView_Serialize | FrameView_Deserialize;
-
-export type FrameView_Deserialize = {
-	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
-	position: number,
-	/**  The original session's step it follows. */
-	step?: number | null,
-	/**
-	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
-	 *  and omitted there like a screenshot); `None` when it is missing.
-	 */
-	name?: string | null,
-	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
-	image?: string | null,
-	omitted?: ShotOmission | null,
-};
-
-export type FrameView_Serialize = {
-	/**  1 = after the launch; then one per step, as the exported steps are numbered. */
-	position: number,
-	/**  The original session's step it follows. */
-	step: number | null,
-	/**
-	 *  The frame's picture name, to open it in the screenshot viewer (masked, checked
-	 *  and omitted there like a screenshot); `None` when it is missing.
-	 */
-	name: string | null,
-	/**  A small PNG data URL of the masked frame; `None` when it was omitted. */
-	image: string | null,
-	omitted: ShotOmission | null,
 };
 
 /**  What to import, and into which workspace. */
