@@ -236,11 +236,9 @@ impl From<HeldResultError> for AppError {
                     newer: Box::new(NewerApprovalView::of(newer)),
                 }
             }
-            HeldResultError::NotWritable | HeldResultError::Approve(_) => {
-                AppError::ApproveFailed {
-                    reason: error.to_string(),
-                }
-            }
+            HeldResultError::NotWritable | HeldResultError::Approve(_) => AppError::ApproveFailed {
+                reason: error.to_string(),
+            },
             HeldResultError::Export(_) => AppError::ExportFailed {
                 reason: error.to_string(),
             },

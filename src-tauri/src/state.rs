@@ -4,8 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use whittle_service::api::{
-    find_config, user_data_dir, ConfigChoice, ConfigSearch, OwnRuns, WorkspaceWatch,
-    OWN_RUNS_FILE,
+    find_config, user_data_dir, ConfigChoice, ConfigSearch, OwnRuns, WorkspaceWatch, OWN_RUNS_FILE,
 };
 
 use crate::app_config::configured_workspace;

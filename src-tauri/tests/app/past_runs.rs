@@ -137,10 +137,7 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
             ),
             "{what}"
         );
-        assert!(
-            approve(&runs, EVIDENCE, false).is_err(),
-            "{what}"
-        );
+        assert!(approve(&runs, EVIDENCE, false).is_err(), "{what}");
         assert!(
             !ws.join("sessions")
                 .join(SESSION)

@@ -166,7 +166,10 @@ mod tests {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("whittle"), "").unwrap();
             let found = checkout_demo_config(&dir.join("whittle")).unwrap();
-            assert_eq!(found, checkout.join("demo/whittle.json").canonicalize().unwrap());
+            assert_eq!(
+                found,
+                checkout.join("demo/whittle.json").canonicalize().unwrap()
+            );
         }
         // Installed beside a folder that happens to hold a demo: not a build of it.
         let usr = root.path().join("usr");
