@@ -124,7 +124,8 @@ test("the window lists the workspace's sessions and flags the malformed one", as
   assert.deepEqual(Object.keys(byId).sort(), expectedIds);
 
   const [path] = await find("header .path");
-  assert.equal(await w.attribute(path, "title"), workspace);
+  // The full path is its hint (lib/tooltip.ts), kept for assistive technology.
+  assert.equal(await w.attribute(path, "aria-description"), workspace);
 
   const malformed = byId[malformedId];
   assert.match(malformed, /Malformed/, "the malformed session carries a warning badge");
@@ -527,4 +528,28 @@ test("after a restart, the approved result is back without replaying: badge, his
   // Nothing was replayed: no new evidence session appeared.
   const evidenceAfter = readdirSync(join(workspace, "sessions")).filter((n) => n.includes("_minimize-"));
   assert.deepEqual(evidenceAfter.sort(), evidenceBefore.sort());
+});
+
+test("a cancelled run is labelled from its record: never minimal, no confirmation said to have failed that never ran", async () => {
+  const [showcase] = await find(`[role="option"][data-session-id="${showcaseId}"]`);
+  await click(showcase);
+  await click(await one(byTestId("minimize-c1"), "the Minimize button of crash c1"));
+  // The reopened run's view stays mounted, hidden: only what is shown is this run's.
+  const shown = (id) =>
+    exec(`return [...document.querySelectorAll('[data-testid="${id}"]')].find((e) => e.offsetParent !== null)?.textContent ?? null;`);
+  await waitFor("Start to take the focus", () =>
+    exec(`return document.activeElement?.dataset?.testid === "start-run";`),
+  );
+  await exec(`document.activeElement.click();`);
+  await waitFor("a few attempts", async () => {
+    const m = /(\d+)\s*\/\s*30/.exec((await shown("run-attempts")) ?? "");
+    return m && Number(m[1]) >= 3;
+  }, 120_000);
+  await exec(`[...document.querySelectorAll('[data-testid="cancel-run"]')].find((e) => e.offsetParent !== null).click();`);
+  const outcome = await waitFor("the cancelled run's banner", () => shown("outcome-text"), 120_000);
+  assert.match(outcome, /cancel/i, outcome);
+  await saveScreenshot("10-cancelled.png");
+  const page = await exec(`return document.querySelector("main, .content, body").innerText;`);
+  assert.doesNotMatch(page, /Minimal path found|Minimal · |in the minimal path/, "nothing unproven is called minimal");
+  assert.doesNotMatch(page, /Final confirmation did not pass 3\/3/, "no failed confirmation that never ran");
 });

@@ -7,8 +7,9 @@ import { events, frame, result, screenshotView, shot } from "../test/runFixtures
 
 const crash = checkoutDetail.crashes[0]!;
 
-function setup() {
+function setup(more: Parameters<typeof fakeBackend>[0] = {}) {
   const calls = fakeBackend({
+    ...more,
     list_devices: () => [{ id: "sim-1", name: "Sim", platform: "android", type: "emulator", state: "online" }],
     start_run: () => 3,
     screenshot_image: (a) => screenshotView(a.name as string),
@@ -50,6 +51,17 @@ describe("RunView", () => {
     expect(screen.getByTestId("banner-review")).toBeInTheDocument();
     expect(pathMarks()).toEqual(["kept", "kept", "removed", "kept"]);
     expect(onbusychange).toHaveBeenLastCalledWith(false);
+  });
+
+  it("stops asking to approve once the entry is written", async () => {
+    setup({ approve_run: () => ({ sidecar_path: "/ws/sessions/s/crashes.minimized.json", written_text: "{}" }) });
+    await startAndRun(events.length);
+    await emitEnded(3, result);
+    await waitFor(() => expect(screen.getByTestId("banner-review")).toBeInTheDocument());
+    await fireEvent.click(screen.getByTestId("approve"));
+    await waitFor(() => expect(screen.getByTestId("approved-path")).toBeInTheDocument());
+    expect(screen.queryByTestId("banner-review")).toBeNull();
+    expect(screen.getByTestId("outcome-banner")).toHaveTextContent("Approved; you can export a bug-ticket bundle.");
   });
 
   it("shows each device's newest live frame during the run, marks the step it replays, and drops the view at the end", async () => {

@@ -120,6 +120,12 @@ export class RunController {
     this.lifecycle = "ended";
   }
 
+  /** The backend wrote this run's entry (Approve): the result now says so, as a
+   *  reopened approved run does, so the banner stops asking to approve it. */
+  approved(): void {
+    if (this.result) this.result = { ...this.result, approved: true };
+  }
+
   /** Stops delivering; the backend run (if any) goes on and keeps its evidence. */
   dispose(): void {
     this.#disposed = true;

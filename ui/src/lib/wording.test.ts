@@ -129,7 +129,9 @@ describe("wording", () => {
 
   it("says the final confirmation did not run when the result holds none of its verdicts", () => {
     const cut = { ...summary, final_confirmed: false };
-    expect(confidenceReasons({ ...cut, final_outcomes: [] }, "cancelled")[1]!.text).toBe("Final confirmation did not run");
+    expect(confidenceReasons({ ...cut, final_outcomes: [] })[1]!.text).toBe("Final confirmation did not run");
+    // Cancelled: the confirmation never completed, whatever the result holds of it.
+    expect(confidenceReasons(cut, "cancelled")[1]!.text).toBe("Cancelled before the final confirmation completed");
     expect(confidenceReasons({ ...cut, final_outcomes: [true, false] })[1]!.text).toBe(
       "Final confirmation did not pass 3/3",
     );

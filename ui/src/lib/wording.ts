@@ -336,11 +336,15 @@ export function confidenceReasons(
         : reason(true, "why.withinBudget");
   return [
     s.fixed_point_reached ? reason(true, "why.fixedPoint") : reason(false, "why.noFixedPoint"),
+    // The final confirmation is the search's last phase: a cancelled run never
+    // completed it, whether or not it had started.
     s.final_confirmed
       ? reason(true, "why.confirmed")
-      : s.final_outcomes?.length === 0
-        ? reason(false, "why.finalNotRun")
-        : reason(false, "why.notConfirmed"),
+      : status === "cancelled"
+        ? reason(false, "why.finalCancelled")
+        : s.final_outcomes?.length === 0
+          ? reason(false, "why.finalNotRun")
+          : reason(false, "why.notConfirmed"),
     s.flaky_observed ? reason(false, "why.flaky") : reason(true, "why.notFlaky"),
     budget,
     s.complete ? reason(true, "why.complete") : reason(false, "why.incomplete"),

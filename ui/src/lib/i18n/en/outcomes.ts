@@ -142,7 +142,7 @@ export const outcomes = {
   "banner.endedWithoutResult": "The run ended without a result.",
   "banner.confidence": "Confidence: {confidence}.",
   "banner.nextApprove": "Next: check the evidence below, then approve it or export a bug-ticket bundle.",
-  "banner.nextApproved": "Approved earlier; you can export a bug-ticket bundle.",
+  "banner.nextApproved": "Approved; you can export a bug-ticket bundle.",
   "banner.nextExportUnproven": "You can export it as an unproven path, or start again with more replays.",
   "banner.nextRetry": "Next: try again; if it keeps missing, the crash needs more than these steps.",
   "banner.nextFix": "Next: fix the problem below, then start again.",

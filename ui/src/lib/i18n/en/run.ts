@@ -117,6 +117,7 @@ export const run = {
   "why.confirmed": "Final confirmation: 3/3 reproduced",
   "why.notConfirmed": "Final confirmation did not pass 3/3",
   "why.finalNotRun": "Final confirmation did not run",
+  "why.finalCancelled": "Cancelled before the final confirmation completed",
   "why.flaky": "Flaky: the same candidate both crashed and did not",
   "why.notFlaky": "No flakiness observed",
   "why.budgetExhausted": "Replay budget exhausted before the search ended",

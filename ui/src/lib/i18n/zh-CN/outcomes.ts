@@ -135,7 +135,7 @@ export const outcomes = {
   "banner.endedWithoutResult": "运行结束，没有结果。",
   "banner.confidence": "置信度：{confidence}。",
   "banner.nextApprove": "下一步：检查下面的证据，然后批准，或导出缺陷单附件包。",
-  "banner.nextApproved": "之前已批准；可以导出缺陷单附件包。",
+  "banner.nextApproved": "已批准；可以导出缺陷单附件包。",
   "banner.nextExportUnproven": "可以把它作为未证明的路径导出，或用更多回放次数重新开始。",
   "banner.nextRetry": "下一步：重试；如果一直未复现，说明该崩溃需要的不只是这些步骤。",
   "banner.nextFix": "下一步：解决下面的问题后重新开始。",

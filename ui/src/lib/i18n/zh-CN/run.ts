@@ -110,6 +110,7 @@ export const run = {
   "why.confirmed": "最终确认：3/3 复现",
   "why.notConfirmed": "最终确认未达到 3/3",
   "why.finalNotRun": "最终确认未运行",
+  "why.finalCancelled": "最终确认完成前已取消",
   "why.flaky": "偶发：同一候选时而崩溃时而不崩溃",
   "why.notFlaky": "未观察到偶发",
   "why.budgetExhausted": "搜索结束前回放预算已耗尽",
