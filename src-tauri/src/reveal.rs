@@ -23,11 +23,16 @@ pub fn reveal(runs: &WindowRuns, path: &str) -> Result<(), AppError> {
     } else {
         target.parent().unwrap_or(target)
     };
-    open_folder(folder).map_err(failed)
+    open_folder(folder).map_err(|e| failed(e.to_string()))
 }
 
+/// The OS file manager could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("the file manager could not be opened: {0}")]
+pub struct FileManagerError(#[from] std::io::Error);
+
 /// Opens `folder` in the OS file manager.
-pub fn open_folder(folder: &Path) -> Result<(), String> {
+pub fn open_folder(folder: &Path) -> Result<(), FileManagerError> {
     let mut command = if cfg!(target_os = "macos") {
         Command::new("open")
     } else if cfg!(windows) {
@@ -39,5 +44,5 @@ pub fn open_folder(folder: &Path) -> Result<(), String> {
         .arg(folder)
         .spawn()
         .map(drop)
-        .map_err(|e| format!("the file manager could not be opened: {e}"))
+        .map_err(FileManagerError)
 }

@@ -150,6 +150,7 @@ pub struct ImportCommand {
 }
 
 /// `NAME=value`, split at the first `=`; a name is letters, digits and `_`.
+// A String error on purpose: clap only prints it after "invalid value … for '--env'".
 fn variable(s: &str) -> Result<(String, String), String> {
     let (name, value) = s
         .split_once('=')

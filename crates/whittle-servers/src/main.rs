@@ -5,9 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use rmcp::ServerHandler;
+use whittle_servers::adb::AdbServeError;
 use whittle_servers::device::{DeviceBackend, DeviceServer};
-use whittle_servers::listen::{Listen, ListenArgs};
-use whittle_servers::report_analyzer::ReportAnalyzerServer;
+use whittle_servers::listen::{Listen, ListenArgs, ListenError};
+use whittle_servers::report::ReportError;
+use whittle_servers::report_analyzer::{ReportAnalyzerServeError, ReportAnalyzerServer};
+use whittle_servers::sim::SimError;
 
 #[derive(Parser)]
 #[command(
@@ -60,12 +63,12 @@ async fn main() -> ExitCode {
     // before the server is built and before any port opens.
     let listen = match cli.listen.prepare() {
         Ok(listen) => listen,
-        Err(e) => return fail(e.to_string()),
+        Err(e) => return fail(e),
     };
     let result = match (cli.command, listen) {
         (Command::Sim(args), None) => whittle_servers::sim::serve_stdio(args)
             .await
-            .map_err(|e| e.to_string()),
+            .map_err(ServeFailure::Sim),
         (Command::Sim(args), Some(listen)) => match whittle_servers::sim::build(&args) {
             Ok(server) => {
                 let seed = server.seed();
@@ -77,7 +80,7 @@ async fn main() -> ExitCode {
                 );
                 serve_device_http(server, listen).await
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(ServeFailure::Sim(e)),
         },
         (Command::Report(args), listen) => {
             report_analyzer(ReportAnalyzerServer::report(&args.workspace), listen).await
@@ -90,30 +93,44 @@ async fn main() -> ExitCode {
         }
         (Command::Adb(args), None) => whittle_servers::adb::serve_stdio(args)
             .await
-            .map_err(|e| e.to_string()),
+            .map_err(ServeFailure::Adb),
         (Command::Adb(args), Some(listen)) => match whittle_servers::adb::build(&args) {
             Ok(server) => serve_device_http(server, listen).await,
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(ServeFailure::Adb(e)),
         },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => fail(message),
+        Err(failure) => fail(failure),
     }
 }
 
-fn fail(message: String) -> ExitCode {
-    eprintln!("whittle-servers: {message}");
+/// Why a server did not start or stopped with an error; each part words its own message.
+#[derive(Debug, thiserror::Error)]
+enum ServeFailure {
+    #[error(transparent)]
+    Listen(#[from] ListenError),
+    #[error(transparent)]
+    Sim(SimError),
+    #[error(transparent)]
+    Adb(AdbServeError),
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    #[error(transparent)]
+    ReportAnalyzerStdio(#[from] ReportAnalyzerServeError),
+}
+
+fn fail(failure: impl std::fmt::Display) -> ExitCode {
+    eprintln!("whittle-servers: {failure}");
     ExitCode::from(2)
 }
 
 async fn serve_http<S: ServerHandler + Clone + Send + Sync + 'static>(
     server: S,
     listen: Listen,
-) -> Result<(), String> {
-    whittle_servers::listen::serve(move || server.clone(), listen)
-        .await
-        .map_err(|e| e.to_string())
+) -> Result<(), ServeFailure> {
+    whittle_servers::listen::serve(move || server.clone(), listen).await?;
+    Ok(())
 }
 
 /// A device server reached by several clients lends each device to one MCP session at
@@ -121,20 +138,19 @@ async fn serve_http<S: ServerHandler + Clone + Send + Sync + 'static>(
 async fn serve_device_http<B: DeviceBackend>(
     server: DeviceServer<B>,
     listen: Listen,
-) -> Result<(), String> {
+) -> Result<(), ServeFailure> {
     let server = server.leasing();
-    whittle_servers::listen::serve(move || server.for_session(), listen)
-        .await
-        .map_err(|e| e.to_string())
+    whittle_servers::listen::serve(move || server.for_session(), listen).await?;
+    Ok(())
 }
 
 async fn report_analyzer(
-    server: Result<ReportAnalyzerServer, whittle_servers::report::ReportError>,
+    server: Result<ReportAnalyzerServer, ReportError>,
     listen: Option<Listen>,
-) -> Result<(), String> {
-    let server = server.map_err(|e| e.to_string())?;
+) -> Result<(), ServeFailure> {
+    let server = server?;
     match listen {
-        None => server.serve_stdio().await,
+        None => Ok(server.serve_stdio().await?),
         Some(listen) => serve_http(server, listen).await,
     }
 }

@@ -8,6 +8,16 @@ use rmcp::{tool_handler, ServerHandler, ServiceExt};
 
 use crate::report::{ReportError, ReportStore};
 
+/// Why serving the report/analyzer roles over stdin/stdout failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportAnalyzerServeError {
+    /// Boxed: rmcp's error is large, and this one travels up every start-up `Result`.
+    #[error("MCP handshake failed: {0}")]
+    Handshake(#[source] Box<rmcp::service::ServerInitializeError>),
+    #[error("MCP server stopped: {0}")]
+    Stopped(#[source] tokio::task::JoinError),
+}
+
 #[derive(Clone)]
 pub struct ReportAnalyzerServer {
     pub(crate) tools: ToolRouter<ReportAnalyzerServer>,
@@ -38,15 +48,15 @@ impl ReportAnalyzerServer {
     }
 
     /// Serves over stdin/stdout until the client disconnects.
-    pub async fn serve_stdio(self) -> Result<(), String> {
+    pub async fn serve_stdio(self) -> Result<(), ReportAnalyzerServeError> {
         let running = self
             .serve(rmcp::transport::stdio())
             .await
-            .map_err(|e| format!("MCP handshake failed: {e}"))?;
+            .map_err(|e| ReportAnalyzerServeError::Handshake(Box::new(e)))?;
         running
             .waiting()
             .await
-            .map_err(|e| format!("MCP server stopped: {e}"))?;
+            .map_err(ReportAnalyzerServeError::Stopped)?;
         Ok(())
     }
 }

@@ -32,9 +32,9 @@ pub fn reveal_logs(state: State<'_, AppState>) -> Result<(), AppError> {
             path: "logs".into(),
             reason: "this system has no log folder for Whittle".into(),
         })?;
-    open_folder(dir).map_err(|reason| AppError::RevealFailed {
+    open_folder(dir).map_err(|e| AppError::RevealFailed {
         path: dir.display().to_string(),
-        reason,
+        reason: e.to_string(),
     })
 }
 

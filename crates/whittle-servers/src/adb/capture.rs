@@ -12,6 +12,14 @@ use crate::device::capture::CaptureFeed;
 #[derive(Debug)]
 pub struct LogcatChild(Child);
 
+/// The logcat child could not be killed, so it may still write the log.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot stop the logcat process: {source}")]
+pub struct LogcatStopError {
+    #[source]
+    source: std::io::Error,
+}
+
 impl LogcatChild {
     pub fn spawn(adb: &Adb, serial: &str, file: File) -> Result<LogcatChild, AdbError> {
         let args = ["logcat", "-v", "threadtime"];
@@ -21,6 +29,8 @@ impl LogcatChild {
 }
 
 impl CaptureFeed for LogcatChild {
+    type EndError = LogcatStopError;
+
     fn ended(&mut self) -> Option<String> {
         match self.0.try_wait() {
             Ok(Some(status)) => Some(format!("logcat process exited ({status})")),
@@ -30,10 +40,10 @@ impl CaptureFeed for LogcatChild {
     }
 
     /// Kills the child and waits for it, so nothing writes the log after the stop.
-    async fn end(mut self) -> Result<(), String> {
+    async fn end(mut self) -> Result<(), LogcatStopError> {
         self.0
             .kill()
             .await
-            .map_err(|e| format!("cannot stop the logcat process: {e}"))
+            .map_err(|source| LogcatStopError { source })
     }
 }

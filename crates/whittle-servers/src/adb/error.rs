@@ -2,6 +2,9 @@
 //! argument vector: an argv may carry typed text, which must never reach a log or a reply.
 use std::path::PathBuf;
 
+use super::hierarchy::DumpParseError;
+use super::png::PngHeaderError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum AdbError {
     #[error("cannot run adb ({program}) for {what}: {source}; install Android platform-tools or pass --adb PATH")]
@@ -29,7 +32,7 @@ pub enum AdbError {
     #[error("button {0:?} is not supported (BACK, HOME, ENTER, VOLUME_UP, VOLUME_DOWN, DPAD_CENTER, DPAD_UP, DPAD_DOWN, DPAD_LEFT, DPAD_RIGHT)")]
     UnknownButton(String),
     #[error("screencap did not return a PNG image: {0}")]
-    NotPng(String),
+    NotPng(#[source] PngHeaderError),
     #[error("saveTo {0:?} must be an absolute path in an existing folder")]
     BadSavePath(String),
     #[error("cannot write {path}: {source}")]
@@ -38,5 +41,23 @@ pub enum AdbError {
         source: std::io::Error,
     },
     #[error("uiautomator dump failed {attempts} times; last error: {last}")]
-    Dump { attempts: u32, last: String },
+    Dump {
+        attempts: u32,
+        /// Boxed: an attempt's error may itself be an `AdbError`.
+        #[source]
+        last: Box<DumpAttemptError>,
+    },
+}
+
+/// Why one `uiautomator dump` attempt gave no screen; the attempts are retried, and the
+/// last of these is what the client reads.
+#[derive(Debug, thiserror::Error)]
+pub enum DumpAttemptError {
+    #[error(transparent)]
+    Adb(#[from] AdbError),
+    /// uiautomator printed no "dumped to" line (it may exit 0 on failure).
+    #[error("uiautomator said {said:?}")]
+    NotDumped { said: String },
+    #[error(transparent)]
+    Parse(#[from] DumpParseError),
 }

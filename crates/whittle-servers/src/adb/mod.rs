@@ -49,7 +49,7 @@ pub enum AdbServeError {
     #[error("--serial: {0}")]
     Serial(#[from] AdbError),
     #[error("MCP server failed: {0}")]
-    Serve(String),
+    Serve(#[source] crate::device::DeviceServeError),
 }
 
 /// Builds the server for `args` without serving it.

@@ -2,25 +2,39 @@
 //! screenshot is checked and measured without decoding it.
 const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 
+/// Why screencap's bytes are not a PNG whose size can be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PngHeaderError {
+    #[error("{len} bytes is too short for a PNG")]
+    TooShort { len: usize },
+    /// `head` is the start of the output (lossy UTF-8), as device text usually is.
+    #[error("no PNG signature; output starts with {head:?}")]
+    NoSignature { head: String },
+    #[error("first PNG chunk is not IHDR")]
+    NoIhdr,
+    #[error("PNG header says {width}x{height}")]
+    EmptySize { width: u32, height: u32 },
+}
+
 /// `(width, height)`, or why the bytes are not a PNG.
-pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
+pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), PngHeaderError> {
     if bytes.len() < 24 {
-        return Err(format!("{} bytes is too short for a PNG", bytes.len()));
+        return Err(PngHeaderError::TooShort { len: bytes.len() });
     }
     if &bytes[..8] != SIGNATURE {
         // adb on old Windows hosts turned \n into \r\n; anything else is device text.
         let head = String::from_utf8_lossy(&bytes[..bytes.len().min(60)]).into_owned();
-        return Err(format!("no PNG signature; output starts with {head:?}"));
+        return Err(PngHeaderError::NoSignature { head });
     }
     if &bytes[12..16] != b"IHDR" {
-        return Err("first PNG chunk is not IHDR".into());
+        return Err(PngHeaderError::NoIhdr);
     }
     let be = |o: usize| u32::from_be_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-    let (w, h) = (be(16), be(20));
-    if w == 0 || h == 0 {
-        return Err(format!("PNG header says {w}x{h}"));
+    let (width, height) = (be(16), be(20));
+    if width == 0 || height == 0 {
+        return Err(PngHeaderError::EmptySize { width, height });
     }
-    Ok((w, h))
+    Ok((width, height))
 }
 
 #[cfg(test)]
@@ -43,7 +57,9 @@ mod tests {
 
     #[test]
     fn device_text_and_truncated_images_are_refused() {
-        let err = png_size(b"/system/bin/sh: screencap: inaccessible or not found\n").unwrap_err();
+        let err = png_size(b"/system/bin/sh: screencap: inaccessible or not found\n")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no PNG signature"), "{err}");
         assert!(png_size(&encode(4, 4)[..20]).is_err());
         let mut bad = encode(4, 4);

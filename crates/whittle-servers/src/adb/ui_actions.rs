@@ -7,7 +7,7 @@ use whittle_contract::ui::{By, Strategy, UiElement, LONG_PRESS_MS};
 
 use super::adb_keyboard;
 use super::backend::Backend;
-use super::error::AdbError;
+use super::error::{AdbError, DumpAttemptError};
 use super::hierarchy::{parse_dump_tree, DumpNode};
 use super::input_escape::{input_text_words, Untypeable};
 use super::tap_target::find_tap_point;
@@ -44,26 +44,26 @@ impl Backend {
     /// As [`Backend::dump_elements`], with the view tree a tap needs.
     async fn dump(&self, dev: &str) -> Result<Vec<DumpNode>, AdbError> {
         let s = Some(self.device(dev)?);
-        let mut last = String::new();
-        for attempt in 1..=DUMP_ATTEMPTS {
-            if attempt > 1 {
-                tokio::time::sleep(DUMP_RETRY_PAUSE).await;
-            }
+        let mut attempt = 1;
+        loop {
             match self.dump_once(s).await {
                 Ok(elements) => return Ok(elements),
                 Err(e) => {
                     tracing::debug!(attempt, error = %e, "uiautomator dump failed");
-                    last = e;
+                    if attempt == DUMP_ATTEMPTS {
+                        return Err(AdbError::Dump {
+                            attempts: DUMP_ATTEMPTS,
+                            last: Box::new(e),
+                        });
+                    }
                 }
             }
+            attempt += 1;
+            tokio::time::sleep(DUMP_RETRY_PAUSE).await;
         }
-        Err(AdbError::Dump {
-            attempts: DUMP_ATTEMPTS,
-            last,
-        })
     }
 
-    async fn dump_once(&self, s: Option<&str>) -> Result<Vec<DumpNode>, String> {
+    async fn dump_once(&self, s: Option<&str>) -> Result<Vec<DumpNode>, DumpAttemptError> {
         let said = self
             .adb
             .text(
@@ -71,12 +71,13 @@ impl Backend {
                 &["shell", "uiautomator", "dump", DUMP_PATH],
                 "dumping the screen",
             )
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         // Success prints "UI hierchary dumped to: …" (sic); failures print ERROR: … and
         // may still exit 0.
         if !said.contains("dumped to") {
-            return Err(format!("uiautomator said {:?}", said.trim()));
+            return Err(DumpAttemptError::NotDumped {
+                said: said.trim().to_string(),
+            });
         }
         let xml = self
             .adb
@@ -85,9 +86,8 @@ impl Backend {
                 &["exec-out", "cat", DUMP_PATH],
                 "reading the screen dump",
             )
-            .await
-            .map_err(|e| e.to_string())?;
-        parse_dump_tree(&xml).map_err(|e| e.to_string())
+            .await?;
+        Ok(parse_dump_tree(&xml)?)
     }
 
     async fn tap_at(&self, s: &str, (x, y): (i32, i32)) -> Result<(), AdbError> {

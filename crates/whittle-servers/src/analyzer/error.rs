@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 
+use rmcp::model::{ContentBlock, IntoContents};
 use thiserror::Error;
 use whittle_core::session::SessionError;
 
@@ -16,4 +17,11 @@ pub enum AnalyzerError {
     },
     #[error("no crash {crash_id:?} in {}", .dir.display())]
     UnknownCrash { dir: PathBuf, crash_id: String },
+}
+
+/// A failed analyzer tool answers `isError: true` with this message as its one text block.
+impl IntoContents for AnalyzerError {
+    fn into_contents(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self.to_string())]
+    }
 }

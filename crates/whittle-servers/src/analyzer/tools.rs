@@ -8,6 +8,7 @@ use whittle_contract::analyzer::{
 };
 use whittle_core::signature;
 
+use super::AnalyzerError;
 use crate::report_analyzer::ReportAnalyzerServer;
 
 #[tool_router(router = analyzer_router, vis = "pub(crate)")]
@@ -26,10 +27,8 @@ impl ReportAnalyzerServer {
     async fn analyze_session(
         &self,
         Parameters(args): Parameters<SessionDirArgs>,
-    ) -> Result<Json<SessionAnalysis>, String> {
-        super::analyze_session(&args.session_dir)
-            .map(Json)
-            .map_err(|e| e.to_string())
+    ) -> Result<Json<SessionAnalysis>, AnalyzerError> {
+        super::analyze_session(&args.session_dir).map(Json)
     }
 
     #[tool(
@@ -38,9 +37,7 @@ impl ReportAnalyzerServer {
     async fn suggest_minimal_path(
         &self,
         Parameters(args): Parameters<SuggestMinimalPathArgs>,
-    ) -> Result<Json<StaticSuggestion>, String> {
-        super::suggest_minimal_path(&args.session_dir, &args.crash_id)
-            .map(Json)
-            .map_err(|e| e.to_string())
+    ) -> Result<Json<StaticSuggestion>, AnalyzerError> {
+        super::suggest_minimal_path(&args.session_dir, &args.crash_id).map(Json)
     }
 }

@@ -33,19 +33,23 @@ impl<E> CaptureStartError<E> {
 
 /// What feeds a capture's log file.
 pub trait CaptureFeed: Send + 'static {
+    /// Why ending the feed failed; its message becomes the failed capture's reason.
+    type EndError: std::error::Error + Send + 'static;
     /// Why the feed ended on its own since the last look, if it did.
     fn ended(&mut self) -> Option<String>;
     /// Ends the feed. Owned, so the registry's lock is not held while it ends.
-    fn end(self) -> impl Future<Output = Result<(), String>> + Send;
+    fn end(self) -> impl Future<Output = Result<(), Self::EndError>> + Send;
 }
 
 /// No feed: the backend appends its own lines.
 impl CaptureFeed for () {
+    type EndError = std::convert::Infallible;
+
     fn ended(&mut self) -> Option<String> {
         None
     }
 
-    async fn end(self) -> Result<(), String> {
+    async fn end(self) -> Result<(), Self::EndError> {
         Ok(())
     }
 }
@@ -208,7 +212,11 @@ impl<F: CaptureFeed> Captures<F> {
     }
 
     /// The second half: how ending the feed went.
-    pub fn ended(&mut self, session_id: &str, result: Result<(), String>) -> StopCaptureResult {
+    pub fn ended(
+        &mut self,
+        session_id: &str,
+        result: Result<(), F::EndError>,
+    ) -> StopCaptureResult {
         let Some(e) = self.entries.get_mut(session_id) else {
             return StopCaptureResult {
                 stopped: false,
@@ -224,7 +232,7 @@ impl<F: CaptureFeed> Captures<F> {
                 e.answer(true)
             }
             Err(reason) => {
-                e.fail(reason);
+                e.fail(reason.to_string());
                 e.answer(false)
             }
         }
@@ -271,14 +279,20 @@ mod tests {
         end_fails: bool,
     }
 
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot stop the feed")]
+    struct Unstoppable;
+
     impl CaptureFeed for Scripted {
+        type EndError = Unstoppable;
+
         fn ended(&mut self) -> Option<String> {
             self.dies_with.map(str::to_string)
         }
 
-        async fn end(self) -> Result<(), String> {
+        async fn end(self) -> Result<(), Unstoppable> {
             match self.end_fails {
-                true => Err("cannot stop the feed".into()),
+                true => Err(Unstoppable),
                 false => Ok(()),
             }
         }

@@ -22,21 +22,42 @@ pub enum Fault {
     DeviceGoneAfterLaunches(u32),
 }
 
-impl FromStr for Fault {
-    type Err = String;
+/// Why a `--fault` value names no fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FaultSpecError {
+    #[error("fault {spec:?} must be KIND=VALUE")]
+    NotKindValue { spec: String },
+    #[error("fault {kind}: {value:?} is not a count")]
+    NotACount { kind: String, value: String },
+    #[error("fault {kind}: a tool name is required")]
+    NoTool { kind: String },
+    #[error(
+        "unknown fault {kind:?} (capture-dies-after=N, hang=TOOL, garbage=TOOL, \
+         oversize=TOOL, exit-after-launches=N, device-gone-after-launches=N)"
+    )]
+    UnknownKind { kind: String },
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for Fault {
+    type Err = FaultSpecError;
+
+    fn from_str(s: &str) -> Result<Self, FaultSpecError> {
         let (kind, value) = s
             .split_once('=')
-            .ok_or_else(|| format!("fault {s:?} must be KIND=VALUE"))?;
+            .ok_or_else(|| FaultSpecError::NotKindValue {
+                spec: s.to_string(),
+            })?;
         let count = || {
-            value
-                .parse::<u32>()
-                .map_err(|_| format!("fault {kind}: {value:?} is not a count"))
+            value.parse::<u32>().map_err(|_| FaultSpecError::NotACount {
+                kind: kind.to_string(),
+                value: value.to_string(),
+            })
         };
         let tool = || {
             if value.is_empty() {
-                Err(format!("fault {kind}: a tool name is required"))
+                Err(FaultSpecError::NoTool {
+                    kind: kind.to_string(),
+                })
             } else {
                 Ok(value.to_string())
             }
@@ -48,10 +69,9 @@ impl FromStr for Fault {
             "oversize" => Ok(Fault::Oversize(tool()?)),
             "exit-after-launches" => Ok(Fault::ExitAfterLaunches(count()?)),
             "device-gone-after-launches" => Ok(Fault::DeviceGoneAfterLaunches(count()?)),
-            other => Err(format!(
-                "unknown fault {other:?} (capture-dies-after=N, hang=TOOL, garbage=TOOL, \
-                 oversize=TOOL, exit-after-launches=N, device-gone-after-launches=N)"
-            )),
+            other => Err(FaultSpecError::UnknownKind {
+                kind: other.to_string(),
+            }),
         }
     }
 }

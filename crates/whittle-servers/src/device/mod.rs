@@ -19,4 +19,4 @@ pub use capture::CaptureStartError;
 pub use descriptions::ToolDescriptions;
 pub use fault::{Fault, Faults};
 pub use faulty::{FaultError, FaultyBackend};
-pub use server::DeviceServer;
+pub use server::{DeviceServeError, DeviceServer};

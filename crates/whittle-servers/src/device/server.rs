@@ -35,6 +35,16 @@ use crate::tool_result::{fail, ok};
 
 type ToolResult = Result<CallToolResult, ErrorData>;
 
+/// Why serving a device over stdin/stdout failed; the sim and adb commands prefix it.
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceServeError {
+    /// Boxed: rmcp's error is large, and this one travels up every start-up `Result`.
+    #[error(transparent)]
+    Handshake(Box<rmcp::service::ServerInitializeError>),
+    #[error(transparent)]
+    Stopped(#[from] tokio::task::JoinError),
+}
+
 pub struct DeviceServer<B> {
     backend: Arc<B>,
     /// Built once with the backend's descriptions (the macro's default would rebuild
@@ -90,12 +100,12 @@ impl<B: DeviceBackend> DeviceServer<B> {
     }
 
     /// Serves on stdin/stdout until the client goes away.
-    pub async fn serve_stdio(self) -> Result<(), String> {
+    pub async fn serve_stdio(self) -> Result<(), DeviceServeError> {
         let running = self
             .serve(rmcp::transport::stdio())
             .await
-            .map_err(|e| e.to_string())?;
-        running.waiting().await.map_err(|e| e.to_string())?;
+            .map_err(|e| DeviceServeError::Handshake(Box::new(e)))?;
+        running.waiting().await?;
         Ok(())
     }
 }

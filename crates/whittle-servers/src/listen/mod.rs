@@ -31,7 +31,7 @@ pub use address::{all_loopback, resolve};
 pub use error::ListenError;
 pub use http::serve;
 pub use limits::ServeLimits;
-pub use token::{BearerToken, TokenError, MIN_TOKEN_LEN, TOKEN_ENV};
+pub use token::{BearerToken, TokenError, WeakTokenError, MIN_TOKEN_LEN, TOKEN_ENV};
 
 /// The options every subcommand takes (clap: `global`, so they follow the subcommand).
 #[derive(Debug, Clone, Default, clap::Args)]

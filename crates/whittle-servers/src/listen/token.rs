@@ -12,10 +12,31 @@ pub const TOKEN_ENV: &str = "WHITTLE_SERVER_TOKEN";
 /// Why the bearer token could not be read; never quotes the token.
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
-    #[error("--token-file {}: {reason}", file.display())]
-    File { file: PathBuf, reason: String },
+    #[error("--token-file {}: {source}", file.display())]
+    FileUnreadable {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("--token-file {}: {source}", file.display())]
+    FileWeak {
+        file: PathBuf,
+        #[source]
+        source: WeakTokenError,
+    },
+    #[error("{TOKEN_ENV}: is not valid UTF-8")]
+    EnvNotUnicode,
     #[error("{TOKEN_ENV}: {0}")]
-    Env(String),
+    EnvWeak(#[source] WeakTokenError),
+}
+
+/// Why a token is too easy to guess or cannot travel in a header; never quotes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WeakTokenError {
+    #[error("the token must be at least {MIN_TOKEN_LEN} characters (e.g. `openssl rand -hex 32`)")]
+    TooShort,
+    #[error("the token must be printable ASCII without spaces")]
+    NotPrintable,
 }
 
 /// Shorter tokens are guessable; `openssl rand -hex 32` gives 64 characters.
@@ -38,13 +59,13 @@ impl fmt::Debug for BearerToken {
 impl BearerToken {
     /// The token from `file` (surrounding whitespace, e.g. a final newline, dropped).
     pub fn from_file(file: &Path) -> Result<BearerToken, TokenError> {
-        let text = std::fs::read_to_string(file).map_err(|e| TokenError::File {
+        let text = std::fs::read_to_string(file).map_err(|source| TokenError::FileUnreadable {
             file: file.to_path_buf(),
-            reason: e.to_string(),
+            source,
         })?;
-        BearerToken::new(text.trim()).map_err(|reason| TokenError::File {
+        BearerToken::new(text.trim()).map_err(|source| TokenError::FileWeak {
             file: file.to_path_buf(),
-            reason,
+            source,
         })
     }
 
@@ -52,25 +73,21 @@ impl BearerToken {
     pub fn from_env() -> Result<Option<BearerToken>, TokenError> {
         match std::env::var(TOKEN_ENV) {
             Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => {
-                Err(TokenError::Env("is not valid UTF-8".into()))
-            }
+            Err(std::env::VarError::NotUnicode(_)) => Err(TokenError::EnvNotUnicode),
             Ok(value) => BearerToken::new(value.trim())
                 .map(Some)
-                .map_err(TokenError::Env),
+                .map_err(TokenError::EnvWeak),
         }
     }
 
     /// A token of printable ASCII (it travels in an HTTP header), at least
     /// `MIN_TOKEN_LEN` long. The error never quotes the value.
-    pub fn new(token: &str) -> Result<BearerToken, String> {
+    pub fn new(token: &str) -> Result<BearerToken, WeakTokenError> {
         if token.len() < MIN_TOKEN_LEN {
-            return Err(format!(
-                "the token must be at least {MIN_TOKEN_LEN} characters (e.g. `openssl rand -hex 32`)"
-            ));
+            return Err(WeakTokenError::TooShort);
         }
         if !token.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err("the token must be printable ASCII without spaces".into());
+            return Err(WeakTokenError::NotPrintable);
         }
         Ok(BearerToken {
             digest: Sha256::digest(token.as_bytes()).into(),
@@ -128,9 +145,11 @@ mod tests {
 
     #[test]
     fn weak_tokens_are_refused_without_quoting_them() {
-        let short = BearerToken::new("hunter2").unwrap_err();
+        let short = BearerToken::new("hunter2").unwrap_err().to_string();
         assert!(short.contains("at least 16") && !short.contains("hunter2"));
-        let spaced = BearerToken::new("a long token with spaces").unwrap_err();
+        let spaced = BearerToken::new("a long token with spaces")
+            .unwrap_err()
+            .to_string();
         assert!(!spaced.contains("with spaces"));
     }
 

@@ -1,6 +1,7 @@
 use std::io;
 use std::path::PathBuf;
 
+use rmcp::model::{ContentBlock, IntoContents};
 use thiserror::Error;
 use whittle_core::session::{ResolveError, SessionIdError};
 
@@ -37,6 +38,16 @@ pub enum ReportError {
     CorruptMeta { path: PathBuf, problem: String },
     #[error("could not find a free session id for {base:?}")]
     NoFreeId { base: String },
+    /// A report tool was routed to a server built without a store (`analyzer` alone).
+    #[error("this server was started without a workspace")]
+    NoWorkspace,
+}
+
+/// A failed report tool answers `isError: true` with this message as its one text block.
+impl IntoContents for ReportError {
+    fn into_contents(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self.to_string())]
+    }
 }
 
 impl ReportError {

@@ -8,16 +8,16 @@ use whittle_contract::report::{
 };
 use whittle_contract::NoArgs;
 
-use super::ReportStore;
+use super::{ReportError, ReportStore};
 use crate::report_analyzer::ReportAnalyzerServer;
 
-type ToolResult<T> = Result<Json<T>, String>;
+/// An alias, not spelled `Result<Json<T>, _>`: the `#[tool]` macro then declares no output
+/// schema for these tools, as it never has (spelled out, it would add one).
+type ToolResult<T> = Result<Json<T>, ReportError>;
 
 impl ReportAnalyzerServer {
-    fn store(&self) -> Result<&ReportStore, String> {
-        self.store
-            .as_deref()
-            .ok_or_else(|| "this server was started without a workspace".to_string())
+    fn store(&self) -> Result<&ReportStore, ReportError> {
+        self.store.as_deref().ok_or(ReportError::NoWorkspace)
     }
 }
 
@@ -25,7 +25,7 @@ impl ReportAnalyzerServer {
 impl ReportAnalyzerServer {
     #[tool(description = "List the sessions of the workspace, oldest first.")]
     async fn list_sessions(&self, _args: Parameters<NoArgs>) -> ToolResult<ListSessionsResult> {
-        let sessions = self.store()?.list_sessions().map_err(|e| e.to_string())?;
+        let sessions = self.store()?.list_sessions()?;
         Ok(Json(ListSessionsResult { sessions }))
     }
 
@@ -35,7 +35,7 @@ impl ReportAnalyzerServer {
         Parameters(args): Parameters<SessionIdArgs>,
     ) -> ToolResult<SessionPath> {
         let path = self.store()?.get_session_path(&args.session_id);
-        path.map(Json).map_err(|e| e.to_string())
+        path.map(Json)
     }
 
     #[tool(
@@ -46,7 +46,7 @@ impl ReportAnalyzerServer {
         Parameters(args): Parameters<StartSessionArgs>,
     ) -> ToolResult<SessionPath> {
         let started = self.store()?.start_session(&args, chrono::Local::now());
-        started.map(Json).map_err(|e| e.to_string())
+        started.map(Json)
     }
 
     #[tool(
@@ -57,9 +57,7 @@ impl ReportAnalyzerServer {
         Parameters(args): Parameters<RecordStepArgs>,
     ) -> ToolResult<RecordStepResult> {
         let index = self.store()?.record_step(&args, chrono::Local::now()).await;
-        index
-            .map(|index| Json(RecordStepResult { index }))
-            .map_err(|e| e.to_string())
+        index.map(|index| Json(RecordStepResult { index }))
     }
 
     #[tool(description = "Set the session's final status and write report.md; returns its path.")]
@@ -73,6 +71,5 @@ impl ReportAnalyzerServer {
                 report_path: p.display().to_string(),
             })
         })
-        .map_err(|e| e.to_string())
     }
 }

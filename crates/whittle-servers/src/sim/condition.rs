@@ -14,21 +14,33 @@ pub enum Condition {
     Lt(f64),
 }
 
-impl TryFrom<Value> for Condition {
-    type Error = String;
+/// Why a `when` value is not a condition (serde reports it with the field's path).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConditionError {
+    #[error("a comparison object holds exactly one operator")]
+    NotOneOperator,
+    #[error("operator {op:?} needs a number, got {operand}")]
+    NotANumber { op: String, operand: Value },
+    #[error("unknown operator {op:?} (use =, !=, >=, >, <=, <)")]
+    UnknownOperator { op: String },
+}
 
-    fn try_from(v: Value) -> Result<Self, String> {
+impl TryFrom<Value> for Condition {
+    type Error = ConditionError;
+
+    fn try_from(v: Value) -> Result<Self, ConditionError> {
         let Value::Object(map) = &v else {
             return Ok(Condition::Eq(v));
         };
         let mut entries = map.iter();
         let (Some((op, operand)), None) = (entries.next(), entries.next()) else {
-            return Err("a comparison object holds exactly one operator".into());
+            return Err(ConditionError::NotOneOperator);
         };
         let number = || {
-            operand
-                .as_f64()
-                .ok_or_else(|| format!("operator {op:?} needs a number, got {operand}"))
+            operand.as_f64().ok_or_else(|| ConditionError::NotANumber {
+                op: op.clone(),
+                operand: operand.clone(),
+            })
         };
         Ok(match op.as_str() {
             "=" => Condition::Eq(operand.clone()),
@@ -38,9 +50,9 @@ impl TryFrom<Value> for Condition {
             "<=" => Condition::Le(number()?),
             "<" => Condition::Lt(number()?),
             other => {
-                return Err(format!(
-                    "unknown operator {other:?} (use =, !=, >=, >, <=, <)"
-                ))
+                return Err(ConditionError::UnknownOperator {
+                    op: other.to_string(),
+                })
             }
         })
     }

@@ -2,6 +2,8 @@
 //! device action.
 use std::path::PathBuf;
 
+use crate::device::DeviceServeError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     #[error("cannot read simulator model {path}: {source}")]
@@ -30,7 +32,7 @@ pub enum SimError {
     #[error("--devices must be between 1 and {max}, got {got}")]
     DeviceCount { got: u32, max: u32 },
     #[error("MCP server over stdio failed: {0}")]
-    Serve(String),
+    Serve(#[source] DeviceServeError),
 }
 
 /// A refusal the client should see as a tool error (bad device, package, button...).

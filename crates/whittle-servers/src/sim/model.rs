@@ -186,9 +186,18 @@ fn default_probability() -> f64 {
     1.0
 }
 
+/// A crash rule's `on` is not exactly one of the trigger shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "must be one of {{\"launch\": true}}, {{\"enter\": screen}}, \
+     {{\"screen\", \"tap\": id}}, {{\"screen\", \"long_press\": id}}, \
+     {{\"screen\", \"input\": id}}, {{\"screen\", \"back\": true}}"
+)]
+pub struct TriggerShapeError;
+
 impl TriggerSpec {
     /// The single trigger this spec describes, or why it is not one.
-    pub fn to_trigger(&self) -> Result<Trigger, String> {
+    pub fn to_trigger(&self) -> Result<Trigger, TriggerShapeError> {
         let t = self;
         match (
             t.launch,
@@ -214,10 +223,7 @@ impl TriggerSpec {
             (None, None, Some(s), (None, None, None), Some(true)) => {
                 Ok(Trigger::Back { screen: s.clone() })
             }
-            _ => Err("must be one of {\"launch\": true}, {\"enter\": screen}, \
-                 {\"screen\", \"tap\": id}, {\"screen\", \"long_press\": id}, \
-                 {\"screen\", \"input\": id}, {\"screen\", \"back\": true}"
-                .to_string()),
+            _ => Err(TriggerShapeError),
         }
     }
 }
@@ -314,7 +320,10 @@ impl AppModel {
             if !(0.0..=1.0).contains(&rule.probability) || rule.probability.is_nan() {
                 return Err((field("probability"), "must be between 0 and 1".into()));
             }
-            let trigger = rule.on.to_trigger().map_err(|m| (field("on"), m))?;
+            let trigger = rule
+                .on
+                .to_trigger()
+                .map_err(|e| (field("on"), e.to_string()))?;
             let screen = match &trigger {
                 Trigger::Launch => None,
                 Trigger::Enter(s) | Trigger::Back { screen: s } => Some(s),

@@ -118,10 +118,10 @@ fn checked(
     };
     let result = match &recorded.result {
         Ok(result) => result,
-        Err(detail) => {
+        Err(why) => {
             return Err(ApproveRunError::NoResult {
                 evidence,
-                detail: detail.clone(),
+                detail: why.to_string(),
             })
         }
     };

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::header::{HeaderName, HeaderValue, InvalidHeaderName, InvalidHeaderValue};
 use rmcp::service::ClientInitializeError;
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
@@ -17,8 +17,28 @@ use crate::config::HttpServer;
 
 pub(crate) type HttpTransport = StreamableHttpClientTransport<reqwest::Client>;
 
+/// Why a `url` server's HTTP client could not be built. Never holds a header's value:
+/// it may be a secret.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum HttpClientSetupError {
+    #[error("cannot set up the HTTP client: {0}")]
+    Client(#[source] reqwest::Error),
+    #[error("header {name:?} is not a valid HTTP header name")]
+    HeaderName {
+        name: String,
+        #[source]
+        source: InvalidHeaderName,
+    },
+    #[error("header {name} has a value HTTP cannot carry")]
+    HeaderValue {
+        name: HeaderName,
+        #[source]
+        source: InvalidHeaderValue,
+    },
+}
+
 /// The transport for `spec`; the error is a sentence for a tester.
-pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, String> {
+pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, HttpClientSetupError> {
     // rustls needs a process-wide provider; a second install is a harmless no-op.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -33,13 +53,21 @@ pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, String> {
         // A redirect would carry the headers (the token) to wherever it points.
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+        .map_err(HttpClientSetupError::Client)?;
     let mut headers = HashMap::new();
     for (name, value) in &spec.headers {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| format!("header {name:?} is not a valid HTTP header name"))?;
-        let mut value = HeaderValue::from_str(value.expose())
-            .map_err(|_| format!("header {name} has a value HTTP cannot carry"))?;
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|source| {
+            HttpClientSetupError::HeaderName {
+                name: name.clone(),
+                source,
+            }
+        })?;
+        let mut value = HeaderValue::from_str(value.expose()).map_err(|source| {
+            HttpClientSetupError::HeaderValue {
+                name: name.clone(),
+                source,
+            }
+        })?;
         value.set_sensitive(true);
         headers.insert(name, value);
     }

@@ -99,7 +99,7 @@ async fn start_http(
     spec: &HttpServer,
     timeout: Duration,
 ) -> Result<Connection, StartError> {
-    let transport = super::http::transport(spec)?;
+    let transport = super::http::transport(spec).map_err(|e| StartError::Failed(e.to_string()))?;
     handshake(name, transport, None, OversizeLog::default(), timeout)
         .await
         .map_err(|e| match e {

@@ -6,7 +6,7 @@ use whittle_contract::ui::Hierarchy;
 use super::mask_record::{write_record, MaskRecord};
 use super::picture::PictureName;
 use super::shot_omission::ShotOmission;
-use crate::client::Hub;
+use crate::client::{Hub, McpError};
 use crate::config::MaskingConfig;
 use crate::mask::{mask_screenshot, MaskOutcome, OmitReason, RawScreenshot, ShotMoment};
 
@@ -50,11 +50,13 @@ pub async fn archive_screenshot(
 /// The two things archiving needs from a device; the hub in production, a scripted
 /// screen in tests (where the screen has to change at an exact moment).
 pub(crate) trait DeviceScreen {
+    /// Why a screenshot was not saved; only its words reach the archive's omission note.
+    type ScreenshotError: std::fmt::Display;
     /// The current UI hierarchy; `None` when it cannot be read.
     async fn hierarchy(&self) -> Option<Hierarchy>;
     /// Saves a screenshot to `save_to`: a PNG, JPEG or WebP, whatever the name says (the
     /// masker recognises which by the bytes, `mask/decode.rs`).
-    async fn screenshot(&self, save_to: &str) -> Result<(), String>;
+    async fn screenshot(&self, save_to: &str) -> Result<(), Self::ScreenshotError>;
 }
 
 pub(crate) struct HubScreen<'a> {
@@ -69,6 +71,8 @@ impl<'a> HubScreen<'a> {
 }
 
 impl DeviceScreen for HubScreen<'_> {
+    type ScreenshotError = McpError;
+
     async fn hierarchy(&self) -> Option<Hierarchy> {
         match self.hub.ui().get_hierarchy(self.device).await {
             Ok(h) => Some(h),
@@ -80,13 +84,12 @@ impl DeviceScreen for HubScreen<'_> {
         }
     }
 
-    async fn screenshot(&self, save_to: &str) -> Result<(), String> {
+    async fn screenshot(&self, save_to: &str) -> Result<(), McpError> {
         self.hub
             .mobile()
             .save_screenshot(self.device, save_to)
             .await
             .map(|_| ())
-            .map_err(|e| e.to_string())
     }
 }
 

@@ -39,18 +39,19 @@ impl Scripted {
 }
 
 impl DeviceScreen for Scripted {
+    type ScreenshotError = image::ImageError;
+
     async fn hierarchy(&self) -> Option<Hierarchy> {
         self.readings.lock().unwrap().pop_front().flatten()
     }
 
-    async fn screenshot(&self, save_to: &str) -> Result<(), String> {
+    async fn screenshot(&self, save_to: &str) -> Result<(), image::ImageError> {
         *self.shots.lock().unwrap() += 1;
         if let Some(bytes) = &self.bytes {
-            return std::fs::write(save_to, bytes).map_err(|e| e.to_string());
+            return std::fs::write(save_to, bytes).map_err(image::ImageError::from);
         }
         self.image
             .save_with_format(save_to, image::ImageFormat::Png)
-            .map_err(|e| e.to_string())
     }
 }
 

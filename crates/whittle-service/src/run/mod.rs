@@ -56,7 +56,7 @@ pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
 pub(crate) use prepare::is_online_android;
 pub(crate) use prepare::{choose_device, version_text};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
-pub use recorded::{attempt_of, read_recorded_run, RecordedRun, RecordedRunError};
+pub use recorded::{attempt_of, read_recorded_run, NoRunResult, RecordedRun, RecordedRunError};
 pub use recorded_attempt::RecordedAttempt;
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,

@@ -37,7 +37,19 @@ pub struct RecordedRun {
     pub attempts: Vec<RecordedAttempt>,
     /// Steps whose notes are not an attempt record.
     pub unreadable_steps: u32,
-    pub result: Result<PendingResult, String>,
+    pub result: Result<PendingResult, NoRunResult>,
+}
+
+/// Why a recorded run has no result to read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoRunResult {
+    /// No `result.json`: the run was interrupted, or is still going.
+    #[error("the run left no result (it was interrupted, or is still running)")]
+    Absent,
+    /// `result.json` is there but unreadable. Its error's words, not the error itself:
+    /// a `RecordedRun` is compared and cloned, and an `io::Error` can be neither.
+    #[error("{detail}")]
+    Unreadable { detail: String },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -113,9 +125,11 @@ pub fn read_recorded_run(evidence_dir: &Path) -> Result<RecordedRun, RecordedRun
     attempts.dedup_by_key(|a| a.attempt);
     let result = read_result(evidence_dir).map_err(|e| match e {
         ResultFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            "the run left no result (it was interrupted, or is still running)".to_owned()
+            NoRunResult::Absent
         }
-        other => other.to_string(),
+        other => NoRunResult::Unreadable {
+            detail: other.to_string(),
+        },
     });
     Ok(RecordedRun {
         original_session: text("original_session"),

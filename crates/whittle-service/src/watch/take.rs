@@ -44,7 +44,7 @@ pub(crate) async fn take_frame(
     screen
         .screenshot(&raw.path().to_string_lossy())
         .await
-        .map_err(failed)?;
+        .map_err(|e| failed(e.to_string()))?;
     let after = screen.hierarchy().await;
     let capture = ShotMoment {
         before: before.as_ref(),

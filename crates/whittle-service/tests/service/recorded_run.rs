@@ -127,7 +127,7 @@ fn damaged_notes_are_skipped_and_counted_and_foreign_screenshot_paths_dropped() 
     assert!(run.attempts.iter().all(|a| a.attempt != 2));
     let third = run.attempts.iter().find(|a| a.attempt == 3).unwrap();
     assert_eq!(third.screenshot, None);
-    let why = run.result.unwrap_err();
+    let why = run.result.unwrap_err().to_string();
     assert!(why.contains("interrupted"), "{why}");
 }
 

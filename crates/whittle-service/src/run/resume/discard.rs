@@ -3,7 +3,7 @@
 //! nothing lists it as running or interrupted any more. Its evidence stays as it was
 //! (attempts, screenshots, log) for whoever wants to read it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use whittle_core::session::{resolve_session_dir, validate_session_id, META_FILE};
@@ -38,28 +38,46 @@ pub fn discard(workspace: &Path, evidence_session: &str) -> Result<(), ResumeErr
             Err(e) => return Err(e.into()),
         }
     }
-    mark_failed(&dir).map_err(|detail| ResumeError::Unreadable {
+    mark_failed(&dir).map_err(|e| ResumeError::Unreadable {
         evidence: evidence_session.to_owned(),
-        detail,
+        detail: e.to_string(),
     })
+}
+
+/// Why a discarded run's `meta.json` could not be marked `failed`.
+#[derive(Debug, thiserror::Error)]
+enum MarkFailedError {
+    /// Worded as the bare cause: `ResumeError::Unreadable` already names the run.
+    #[error("{0}")]
+    Read(#[source] std::io::Error),
+    #[error("{} is not a JSON object", .path.display())]
+    NotAnObject { path: PathBuf },
+    #[error("{0}")]
+    Encode(#[source] serde_json::Error),
+    #[error("cannot write {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// `meta.json`'s `status` set to `failed` when it still says `running`; every other
 /// field (this Whittle may not know them all) is kept as it is.
-fn mark_failed(dir: &Path) -> Result<(), String> {
+fn mark_failed(dir: &Path) -> Result<(), MarkFailedError> {
     let path = dir.join(META_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(&path).map_err(MarkFailedError::Read)?;
     let Ok(Value::Object(mut meta)) = serde_json::from_str::<Value>(&text) else {
-        return Err(format!("{} is not a JSON object", path.display()));
+        return Err(MarkFailedError::NotAnObject { path });
     };
     if meta.get("status").and_then(Value::as_str) != Some("running") {
         return Ok(());
     }
     meta.insert("status".into(), "failed".into());
-    let mut bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
+    let mut bytes = serde_json::to_vec_pretty(&meta).map_err(MarkFailedError::Encode)?;
     bytes.push(b'\n');
     write_atomic(&path, &bytes, FileMode::Private)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|source| MarkFailedError::Write { path, source })
 }
 
 #[cfg(test)]
