@@ -55,7 +55,7 @@ describe("QueuePanel", () => {
       paused: false,
       running: true,
     });
-    expect(stateOf(rows()[0]!)).toHaveTextContent("Running on sim-2: replay 7 of at most 30");
+    expect(stateOf(rows()[0]!)).toHaveTextContent("Running on sim-2: 7 of at most 30 replays done");
     const bar = screen.getByRole("progressbar", { name: "Replays used" });
     expect(bar).toHaveAttribute("value", "7");
     expect(bar).toHaveAttribute("max", "30");
