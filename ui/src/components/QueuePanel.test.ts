@@ -156,7 +156,7 @@ describe("QueuePanel", () => {
       running: true,
     });
     expect(screen.getByRole("button", { name: "Pause" })).toBeDisabled();
-    expect(stateOf(rows()[1]!)).toHaveTextContent("Running: replay 2 of at most 30");
+    expect(stateOf(rows()[1]!)).toHaveTextContent("Running: 2 of at most 30 replays done");
     expect(screen.getByRole("button", { name: "Cancel all" })).toBeEnabled();
   });
 
