@@ -2005,6 +2005,8 @@ export type SessionDetail_Deserialize = {
 	name: string,
 	created_at: string,
 	status: SessionStatus,
+	/**  An imported flow that has not been run yet: `status` is not a test's outcome. */
+	not_run: boolean,
 	platform: string,
 	package?: string | null,
 	device_id?: string | null,
@@ -2018,6 +2020,8 @@ export type SessionDetail_Serialize = {
 	name: string,
 	created_at: string,
 	status: SessionStatus,
+	/**  An imported flow that has not been run yet: `status` is not a test's outcome. */
+	not_run: boolean,
 	platform: string,
 	package: string | null,
 	device_id: string | null,
@@ -2089,6 +2093,8 @@ export type SessionSummary_Deserialize = {
 	evidence_of?: string | null,
 	/**  How many evidence sessions of this workspace minimized this one. */
 	past_runs: number,
+	/**  An imported flow that has not been run yet: its status is not a test's outcome. */
+	not_run: boolean,
 };
 
 export type SessionSummary_Serialize = {
@@ -2112,6 +2118,8 @@ export type SessionSummary_Serialize = {
 	evidence_of: string | null,
 	/**  How many evidence sessions of this workspace minimized this one. */
 	past_runs: number,
+	/**  An imported flow that has not been run yet: its status is not a test's outcome. */
+	not_run: boolean,
 };
 
 export type SetupView = SetupView_Serialize | SetupView_Deserialize;

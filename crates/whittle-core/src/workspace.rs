@@ -39,6 +39,8 @@ pub struct SessionSummary {
     pub evidence_of: Option<String>,
     /// How many evidence sessions of this workspace minimized this one.
     pub past_runs: u32,
+    /// An imported flow that has not been run yet: its status is not a test's outcome.
+    pub not_run: bool,
 }
 
 #[derive(Debug, Error)]
@@ -116,6 +118,7 @@ impl SessionSummary {
             problem: None,
             evidence_of: None,
             past_runs: 0,
+            not_run: false,
         }
     }
 }
@@ -135,6 +138,7 @@ fn summarize(dir: &Path, session_id: String) -> SessionSummary {
     let mut problems = Vec::new();
     match read_meta(dir) {
         Ok(meta) => {
+            summary.not_run = meta.not_run();
             summary.name = meta.name;
             summary.created_at = meta.created_at;
             summary.status = Some(meta.status);

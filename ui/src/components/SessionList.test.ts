@@ -20,6 +20,15 @@ describe("SessionList", () => {
     expect(within(npe).getByText("Failed")).toBeInTheDocument();
   });
 
+  it("never calls an imported flow that has not run passed", () => {
+    const imported = { ...browse, session_id: "2026-06-01_100000_imported", name: "imported", not_run: true };
+    render(SessionList, { sessions: [imported, browse], selectedId: null, onselect: () => {} });
+    const [flow, ran] = screen.getAllByRole("option");
+    expect(within(flow!).getByText("Not run yet")).toBeInTheDocument();
+    expect(within(flow!).queryByText("Passed")).toBeNull();
+    expect(within(ran!).getByText("Passed")).toBeInTheDocument();
+  });
+
   it("marks a session with an interrupted minimize run", () => {
     render(SessionList, {
       sessions,

@@ -14,6 +14,7 @@ export const checkoutNpe: SessionSummary = {
   problem: null,
   evidence_of: null,
   past_runs: 0,
+  not_run: false,
 };
 
 export const brokenExport: SessionSummary = {
@@ -29,6 +30,7 @@ export const brokenExport: SessionSummary = {
   problem: { file: "steps.jsonl", line: 4, problem: { code: "truncated" } },
   evidence_of: null,
   past_runs: 0,
+  not_run: false,
 };
 
 export const browse: SessionSummary = {
@@ -49,6 +51,7 @@ export const checkoutDetail: SessionDetail = {
   name: "checkout-npe",
   created_at: checkoutNpe.created_at,
   status: "failed",
+  not_run: false,
   platform: "android",
   package: "com.example.shop",
   device_id: "sim-1",

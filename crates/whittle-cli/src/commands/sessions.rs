@@ -41,6 +41,8 @@ fn print_session(listed: &ListedSession) {
     let own_run = s.evidence_of.as_ref().and(listed.runs.first());
     let status = match (own_run, s.status) {
         (Some(run), _) => word(&run.outcome),
+        // An imported flow's status is import's placeholder until a replay ran it.
+        (None, Some(_)) if s.not_run => "not_run".into(),
         (None, Some(status)) => word(&status),
         (None, None) => "?".into(),
     };

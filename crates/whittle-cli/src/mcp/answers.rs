@@ -34,6 +34,8 @@ pub struct SessionEntry {
     pub created_at: String,
     /// What the session's meta records; absent when it cannot be read.
     pub status: Option<SessionStatus>,
+    /// An imported flow no replay has run yet: its `status` is not a test's outcome.
+    pub not_run: bool,
     /// For a minimize run's evidence: `running` (a live process holds it), `interrupted`
     /// (it died; resumable with `whittle minimize --resume`) or `ended`.
     pub run_state: Option<RunState>,
@@ -69,6 +71,7 @@ impl SessionEntry {
             name: summary.name.clone(),
             created_at: summary.created_at.clone(),
             status: summary.status,
+            not_run: summary.not_run,
             run_state,
             run_outcome: summary
                 .evidence_of

@@ -25,6 +25,8 @@ pub struct SessionDetail {
     pub name: String,
     pub created_at: String,
     pub status: SessionStatus,
+    /// An imported flow that has not been run yet: `status` is not a test's outcome.
+    pub not_run: bool,
     pub platform: String,
     pub package: Option<String>,
     pub device_id: Option<String>,
@@ -136,12 +138,14 @@ pub fn session_detail(
         })
         .collect();
     let meta = session.meta;
+    let not_run = meta.not_run();
     Ok(SessionDetail {
         // The folder name is the identity; meta's own id is untrusted.
         session_id: session_id.to_owned(),
         name: meta.name,
         created_at: meta.created_at,
         status: meta.status,
+        not_run,
         platform: meta.platform,
         package: meta.package,
         device_id: meta.device_id,
