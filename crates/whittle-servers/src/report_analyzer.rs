@@ -61,5 +61,7 @@ impl ReportAnalyzerServer {
     }
 }
 
+// The name is one Whittle's client keeps HTTP connections to (whittle-service
+// `client/keep_alive.rs` lists it): rename it there too.
 #[tool_handler(router = self.tools, name = "whittle-report-analyzer")]
 impl ServerHandler for ReportAnalyzerServer {}

@@ -10,7 +10,8 @@
 //!    device on one such host, all in one run, as ratios;
 //! 3. a foreign streamable-HTTP server (the official Python SDK's, `tests/peers/python/
 //!    whittle_peer.py --http`, SSE and JSON answers): one tool call from Whittle's client
-//!    against one from the SDK's own client (`call_timing.py`), on the same server.
+//!    (`keep_alive` unset, as a user leaves it, then forced on and off) against one from
+//!    the SDK's own client (`call_timing.py`), on the same server.
 //!    Skipped without the peers' venv (`scripts/setup` builds `.venv-peers/`).
 //!
 //! ```sh
@@ -323,8 +324,9 @@ async fn wall_clock(root: &Path, reps: usize) -> BenchResult<()> {
     Ok(())
 }
 
-/// Part 3: one tool call to a server Whittle did not write, from Whittle's client (its
-/// connection kept alive, the default, and one connection per call, `keep_alive: false`)
+/// Part 3: one tool call to a server Whittle did not write, from Whittle's client (with
+/// `keep_alive` unset, the default, which chooses from the server's initialize answer;
+/// then with its connection kept alive and with one connection per call, each forced)
 /// and from the server's own SDK's client, SSE and JSON answers.
 async fn foreign(root: &Path, reps: usize) -> BenchResult<()> {
     let python = root.join(".venv-peers/bin/python");
@@ -334,17 +336,21 @@ async fn foreign(root: &Path, reps: usize) -> BenchResult<()> {
     }
     println!("\n3. A foreign streamable-HTTP server (Python SDK under uvicorn), one tool call (median of {reps})");
     println!(
-        "  {:<14} {:>18} {:>18} {:>12} {:>7}",
-        "", "Whittle kept-alive", "Whittle per call", "Python SDK", "ratio"
+        "  {:<14} {:>16} {:>16} {:>16} {:>12} {:>7}",
+        "", "Whittle default", "keep_alive true", "keep_alive false", "Python SDK", "ratio"
     );
     let setup = Setup::new(root, true)?;
     for (label, json_response) in [("SSE answers", false), ("JSON answers", true)] {
         let peer = Host::python_peer(&python, root, json_response)?;
-        let mut ours = [0.0; 2];
-        for (at, keep_alive) in [true, false].into_iter().enumerate() {
+        let mut ours = [0.0; 3];
+        for (at, keep_alive) in [None, Some(true), Some(false)].into_iter().enumerate() {
             let mut config: Value =
                 serde_json::from_slice(&std::fs::read(root.join("demo/whittle.json"))?)?;
-            config["mcpServers"]["peer"] = json!({"url": peer.url, "keep_alive": keep_alive});
+            let mut server = json!({ "url": peer.url });
+            if let Some(keep_alive) = keep_alive {
+                server["keep_alive"] = json!(keep_alive);
+            }
+            config["mcpServers"]["peer"] = server;
             for role in ["mobile", "ui", "log"] {
                 config["roles"][role] = json!("peer");
             }
@@ -371,10 +377,11 @@ async fn foreign(root: &Path, reps: usize) -> BenchResult<()> {
         .trim()
         .parse()?;
         println!(
-            "  {label:<14} {:>15.2} ms {:>15.2} ms {theirs:>9.2} ms {:>7.2}",
+            "  {label:<14} {:>13.2} ms {:>13.2} ms {:>13.2} ms {theirs:>9.2} ms {:>7.2}",
             ours[0],
             ours[1],
-            ours[1] / theirs
+            ours[2],
+            ours[0] / theirs
         );
     }
     Ok(())

@@ -63,8 +63,9 @@ impl PeerEnv {
     }
 
     /// The same, the peer serving MCP streamable HTTP through the SDK's own session
-    /// manager under uvicorn (SSE answers, or JSON ones), reached by URL.
-    fn over_http(python: &Path, json_response: bool) -> PeerEnv {
+    /// manager under uvicorn (SSE answers, or JSON ones), reached by URL; `keep_alive`
+    /// is the server's setting, `None` leaving it unset as a user does.
+    fn over_http(python: &Path, json_response: bool, keep_alive: Option<bool>) -> PeerEnv {
         let mut command = Command::new(python);
         command
             .arg(repo_root().join("tests/peers/python/whittle_peer.py"))
@@ -78,9 +79,11 @@ impl PeerEnv {
             .spawn()
             .expect("the Python peer starts");
         let url = announced_url(&mut child, "listening on ");
-        // uvicorn writes an answer in pieces with Nagle's algorithm on: one connection
-        // per call (docs/device-lab.md, `keep_alive`).
-        PeerEnv::with_peer(json!({"url": url, "keep_alive": false}), Some(child))
+        let mut peer = json!({ "url": url });
+        if let Some(keep_alive) = keep_alive {
+            peer["keep_alive"] = json!(keep_alive);
+        }
+        PeerEnv::with_peer(peer, Some(child))
     }
 
     fn with_peer(peer: Value, http: Option<Child>) -> PeerEnv {
@@ -148,6 +151,16 @@ impl PeerEnv {
             .whittle(&["minimize", SESSION, "--max-replays", "60", "--json"])
     }
 
+    /// [`PeerEnv::minimize`], logging how the client chose each `url` server's
+    /// connections (on stderr).
+    fn minimize_logging_connections(&self) -> Output {
+        self.env
+            .command(&["minimize", SESSION, "--max-replays", "60", "--json"])
+            .env("RUST_LOG", "warn,whittle_service::client::start=debug")
+            .output()
+            .expect("run whittle")
+    }
+
     fn evidence_dir(&self) -> PathBuf {
         let mut dirs = self.env.evidence_dirs();
         assert_eq!(dirs.len(), 1, "{dirs:?}");
@@ -185,14 +198,16 @@ fn warning_of<'a>(all: &'a [String], tool: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no decode warning for {tool} in {all:#?}"))
 }
 
-/// The same foreign server over MCP streamable HTTP, SSE and JSON answers alike: the
-/// run reaches the result it reaches over stdio.
+/// The same foreign server over MCP streamable HTTP, SSE and JSON answers alike, its
+/// `keep_alive` unset as a user leaves it: the run reaches the result it reaches over
+/// stdio, on a connection per call, chosen from the name the server announced (a
+/// kept-alive connection would wait 40 ms for a delayed ACK on every call).
 #[test]
 fn the_python_sdk_serving_streamable_http_minimizes_alike_with_sse_and_json_answers() {
     let Some(python) = peer_python() else { return };
     for json_response in [false, true] {
-        let env = PeerEnv::over_http(&python, json_response);
-        let out = env.minimize();
+        let env = PeerEnv::over_http(&python, json_response, None);
+        let out = env.minimize_logging_connections();
         assert_exit(&out, 0);
         let j = json_out(&out);
         assert_eq!(
@@ -201,7 +216,30 @@ fn the_python_sdk_serving_streamable_http_minimizes_alike_with_sse_and_json_answ
         );
         assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
         assert_eq!(j["confidence"], "high");
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            log.contains("HTTP connections one per call: not a Whittle lab host")
+                && log.contains("whittle-python-peer"),
+            "{log}"
+        );
     }
+}
+
+/// An explicit `keep_alive: false` is obeyed as set, and the run is the same.
+#[test]
+fn the_python_sdk_over_http_with_keep_alive_false_set_minimizes_alike() {
+    let Some(python) = peer_python() else { return };
+    let env = PeerEnv::over_http(&python, false, Some(false));
+    let out = env.minimize_logging_connections();
+    assert_exit(&out, 0);
+    let j = json_out(&out);
+    assert_eq!(j["status"], "minimized", "{j:#}");
+    assert_eq!(j["minimal_path"], json!([1, 3, 5, 6, 7, 9]));
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("HTTP connections one per call: set by keep_alive in the config"),
+        "{log}"
+    );
 }
 
 #[test]

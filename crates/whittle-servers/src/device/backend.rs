@@ -28,7 +28,9 @@ pub trait DeviceBackend: Send + Sync + 'static {
     /// What writes a capture's log file.
     type Feed: CaptureFeed;
 
-    /// The server's name in the MCP handshake.
+    /// The server's name in the MCP handshake. Whittle's client keeps its HTTP
+    /// connections to a server by this name (whittle-service `client/keep_alive.rs`
+    /// lists them): rename one there too.
     const SERVER_NAME: &'static str;
     const DESCRIPTIONS: ToolDescriptions;
     /// How often `wait_for_element` looks again.

@@ -37,8 +37,12 @@ pub(crate) enum HttpClientSetupError {
     },
 }
 
-/// The transport for `spec`; the error is a sentence for a tester.
-pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, HttpClientSetupError> {
+/// The transport for `spec`, its calls sharing kept-alive connections or opening one
+/// each (`keep_alive`, chosen in `keep_alive.rs`); the error is a sentence for a tester.
+pub(crate) fn transport(
+    spec: &HttpServer,
+    keep_alive: bool,
+) -> Result<HttpTransport, HttpClientSetupError> {
     // rustls needs a process-wide provider; a second install is a harmless no-op.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -48,8 +52,8 @@ pub(crate) fn transport(spec: &HttpServer) -> Result<HttpTransport, HttpClientSe
         // (`--idle-timeout-secs`, 30 s by default: docs/SECURITY.md §10a), so a call is
         // never sent down a connection the server is closing at that moment.
         .pool_idle_timeout(Duration::from_secs(20))
-        // `keep_alive: false`: no idle connection is kept, so each call opens its own.
-        .pool_max_idle_per_host(if spec.keep_alive { usize::MAX } else { 0 })
+        // Not kept alive: no idle connection is kept, so each call opens its own.
+        .pool_max_idle_per_host(if keep_alive { usize::MAX } else { 0 })
         // A redirect would carry the headers (the token) to wherever it points.
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -12,6 +12,7 @@ mod error;
 mod facade;
 mod http;
 mod hub;
+mod keep_alive;
 mod oversize;
 mod pool;
 mod prose;

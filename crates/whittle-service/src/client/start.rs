@@ -6,6 +6,7 @@ use rmcp::ServiceExt;
 
 use super::connection::Connection;
 use super::error::StartError;
+use super::keep_alive::{choose, for_handshake};
 use super::oversize::OversizeLog;
 use super::stderr_tail::{drain_stderr, StderrTail};
 use super::stdio_child::StdioChild;
@@ -18,7 +19,7 @@ pub(crate) async fn start_server(
     base_dir: &Path,
     timeout: Duration,
 ) -> Result<Connection, StartError> {
-    match spec {
+    let connection = match spec {
         ServerSpec::Stdio { command, args, env } => {
             let program = program_for(command);
             let mut cmd = tokio::process::Command::new(&program);
@@ -41,10 +42,17 @@ pub(crate) async fn start_server(
             }
             handshake(name, transport, pid, oversize, timeout)
                 .await
-                .map_err(|e| StartError::Failed(with_last_words(e.to_string(), &tail)))
+                .map_err(|e| StartError::Failed(with_last_words(e.to_string(), &tail)))?
         }
-        ServerSpec::Http(spec) => start_http(name, spec, timeout).await,
-    }
+        ServerSpec::Http(spec) => start_http(name, spec, timeout).await?,
+    };
+    // Said once per server, for the connection kept (a `url` server may need two).
+    tracing::info!(
+        server = name,
+        tools = connection.tools.len(),
+        "MCP server ready"
+    );
+    Ok(connection)
 }
 
 /// Why a handshake failed: text already, or the transport's error to explain.
@@ -82,7 +90,6 @@ where
         .await
         .map_err(|_| HandshakeError::Text(format!("tools/list did not answer within {secs} s")))?
         .map_err(|e| HandshakeError::Text(format!("tools/list failed: {e}")))?;
-    tracing::info!(server = name, tools = tools.len(), "MCP server ready");
     Ok(Connection {
         server: name.to_string(),
         service,
@@ -93,13 +100,55 @@ where
 }
 
 /// A `url` server: the handshake and tools/list share `timeout` (the per-call timeout),
-/// the TCP/TLS connect its own `connect_timeout_ms`.
+/// the TCP/TLS connect its own `connect_timeout_ms`. With `keep_alive` unset, a server
+/// whose initialize answer shows it is not a Whittle lab host is connected to again
+/// with a connection per call (`keep_alive.rs` says why).
 async fn start_http(
     name: &str,
     spec: &HttpServer,
     timeout: Duration,
 ) -> Result<Connection, StartError> {
-    let transport = super::http::transport(spec).map_err(|e| StartError::Failed(e.to_string()))?;
+    let first = handshake_http(name, spec, for_handshake(spec.keep_alive), timeout).await?;
+    let announced = first
+        .service
+        .peer_info()
+        .and_then(|info| info.server_info.as_ref().map(|s| s.name.clone()));
+    let choice = choose(spec.keep_alive, announced.as_deref());
+    tracing::debug!(
+        server = name,
+        announced = announced.as_deref().unwrap_or("(no serverInfo)"),
+        keep_alive = choice.keep_alive,
+        "HTTP connections {}: {}",
+        if choice.keep_alive {
+            "kept alive"
+        } else {
+            "one per call"
+        },
+        choice.why
+    );
+    if choice.keep_alive == for_handshake(spec.keep_alive) {
+        return Ok(first);
+    }
+    // The first session ends before the second starts, so the server holds one of ours.
+    let mut service = first.service;
+    if !matches!(service.close_with_timeout(timeout).await, Ok(Some(_))) {
+        tracing::debug!(
+            server = name,
+            "first HTTP session did not close in time; dropped"
+        );
+    }
+    handshake_http(name, spec, choice.keep_alive, timeout).await
+}
+
+/// One handshake with a `url` server over connections kept alive or not.
+async fn handshake_http(
+    name: &str,
+    spec: &HttpServer,
+    keep_alive: bool,
+    timeout: Duration,
+) -> Result<Connection, StartError> {
+    let transport =
+        super::http::transport(spec, keep_alive).map_err(|e| StartError::Failed(e.to_string()))?;
     handshake(name, transport, None, OversizeLog::default(), timeout)
         .await
         .map_err(|e| match e {

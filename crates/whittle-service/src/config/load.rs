@@ -47,7 +47,7 @@ struct RawServer {
     headers: BTreeMap<String, String>,
     /// `url` servers only.
     connect_timeout_ms: Option<u32>,
-    /// `url` servers only.
+    /// `url` servers only; unset means chosen from the server's initialize answer.
     keep_alive: Option<bool>,
 }
 
@@ -197,7 +197,7 @@ impl Config {
                         url,
                         headers,
                         connect_timeout_ms,
-                        keep_alive: server.keep_alive.unwrap_or(true),
+                        keep_alive: server.keep_alive,
                     })
                 }
             };

@@ -42,22 +42,23 @@ pub struct HttpServer {
     pub headers: Vec<(String, Secret)>,
     /// Longest a TCP (and TLS) connection may take to open; calls keep `call_timeout_ms`.
     pub connect_timeout_ms: u32,
-    /// Whether calls reuse a kept-alive connection (the default). `false` opens one per
-    /// call: for a server that writes an answer in several pieces with Nagle's algorithm
-    /// on (uvicorn-based ones, the Python SDK's among them), where a kept-alive
-    /// connection waits for the client's delayed ACK, 40 ms, on every call
-    /// (docs/performance.md, "A foreign server").
-    pub keep_alive: bool,
+    /// Whether calls reuse a kept-alive connection (`true`) or open one each (`false`).
+    /// `None`, the default, decides from the server's initialize answer: kept alive for
+    /// a Whittle lab host, one per call for any other server, since some (uvicorn-based
+    /// ones, the Python SDK's among them) write an answer in several pieces with Nagle's
+    /// algorithm on and a kept-alive connection then waits for the client's delayed ACK,
+    /// 40 ms, on every call (docs/performance.md, "A foreign server").
+    pub keep_alive: Option<bool>,
 }
 
 impl HttpServer {
-    /// No headers, the default connect timeout.
+    /// No headers, the default connect timeout, connections chosen automatically.
     pub fn new(url: impl Into<String>) -> HttpServer {
         HttpServer {
             url: url.into(),
             headers: Vec::new(),
             connect_timeout_ms: DEFAULT_CONNECT_TIMEOUT_MS,
-            keep_alive: true,
+            keep_alive: None,
         }
     }
 }

@@ -15,10 +15,10 @@ use whittle_service::client::{check_roles, Hub, McpErrorKind, RoleStatus};
 const TOKEN: &str = "client-http-token-0123456789";
 
 /// `whittle-servers sim … --listen 127.0.0.1:0` in `dir`; killed on drop.
-struct Host(Child, String);
+pub(crate) struct Host(Child, pub(crate) String);
 
 impl Host {
-    fn start(bin: &Path, dir: &Path, extra: &[&str]) -> Host {
+    pub(crate) fn start(bin: &Path, dir: &Path, extra: &[&str]) -> Host {
         let mut child = Command::new(bin)
             .current_dir(dir)
             .args([
@@ -53,7 +53,7 @@ impl Drop for Host {
     }
 }
 
-fn url_server(url: &str) -> serde_json::Value {
+pub(crate) fn url_server(url: &str) -> serde_json::Value {
     json!({"url": url, "headers": {"Authorization": format!("Bearer {TOKEN}")}})
 }
 

@@ -48,9 +48,9 @@ fn a_lab_config_loads_with_headers_expanded_and_roles_listed() {
     };
     assert_eq!(a.url, "https://lab-a.example:8931/mcp");
     assert_eq!(a.connect_timeout_ms, 2500);
-    assert!(
-        a.keep_alive,
-        "connections are kept alive unless the file says not"
+    assert_eq!(
+        a.keep_alive, None,
+        "unset: chosen from the server's initialize answer"
     );
     assert_eq!(a.headers.len(), 1);
     assert_eq!(a.headers[0].0, "Authorization");
@@ -59,7 +59,7 @@ fn a_lab_config_loads_with_headers_expanded_and_roles_listed() {
         panic!("labB is a url server")
     };
     assert_eq!(b.connect_timeout_ms, DEFAULT_CONNECT_TIMEOUT_MS);
-    assert!(!b.keep_alive);
+    assert_eq!(b.keep_alive, Some(false));
     assert_eq!(b.headers.len(), 2);
     for role in [Role::Mobile, Role::Ui, Role::Log] {
         assert_eq!(c.roles[&role].names(), ["labA", "labB"]);

@@ -15,6 +15,7 @@ mod atomic_faults;
 mod client_config;
 mod client_errors;
 mod client_http;
+mod client_http_keep_alive;
 mod client_lab_config;
 mod client_shared_process;
 mod doctor_checks;
