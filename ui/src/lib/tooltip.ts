@@ -126,16 +126,23 @@ class Tip {
   constructor(anchor: Element, text: string) {
     this.anchor = anchor;
     this.text = text;
-    anchor.addEventListener("pointerenter", this.onenter);
-    anchor.addEventListener("mouseenter", this.onenter);
-    anchor.addEventListener("pointerleave", this.onleave);
-    anchor.addEventListener("mouseleave", this.onleave);
-    anchor.addEventListener("pointerdown", this.onpress);
-    anchor.addEventListener("mousedown", this.onpress);
-    anchor.addEventListener("click", this.onpress);
-    anchor.addEventListener("focusin", this.onfocus);
-    anchor.addEventListener("focusout", this.hide);
+    for (const [event, listener] of this.anchorListeners()) anchor.addEventListener(event, listener);
     this.describe();
+  }
+
+  /** What the anchor's own events do (pointer and mouse both: WebKit sends either). */
+  anchorListeners(): Array<[string, EventListener]> {
+    return [
+      ["pointerenter", this.onenter],
+      ["mouseenter", this.onenter],
+      ["pointerleave", this.onleave],
+      ["mouseleave", this.onleave],
+      ["pointerdown", this.onpress],
+      ["mousedown", this.onpress],
+      ["click", this.onpress],
+      ["focusin", this.onfocus],
+      ["focusout", this.hide],
+    ];
   }
 
   describe() {
@@ -155,17 +162,8 @@ class Tip {
 
   destroy() {
     this.hide();
-    const a = this.anchor;
-    a.removeEventListener("pointerenter", this.onenter);
-    a.removeEventListener("mouseenter", this.onenter);
-    a.removeEventListener("pointerleave", this.onleave);
-    a.removeEventListener("mouseleave", this.onleave);
-    a.removeEventListener("pointerdown", this.onpress);
-    a.removeEventListener("mousedown", this.onpress);
-    a.removeEventListener("click", this.onpress);
-    a.removeEventListener("focusin", this.onfocus);
-    a.removeEventListener("focusout", this.hide);
-    a.removeAttribute("aria-description");
+    for (const [event, listener] of this.anchorListeners()) this.anchor.removeEventListener(event, listener);
+    this.anchor.removeAttribute("aria-description");
   }
 
   onenter = (event: Event) => {
