@@ -11,7 +11,7 @@ use whittle_service::api::pictures::PictureError;
 use whittle_service::api::RunError;
 use whittle_service::api::{
     ApproveError, ApproveRunError, ConfigEditError, HeldResultError, InvalidCount, ReopenError,
-    RunFailure, RunInProgress, RunRefusal, SessionReadError,
+    RunFailure, RunInProgress, RunRefusal, SessionReadError, WatchError,
 };
 
 use crate::newer_approval::NewerApprovalView;
@@ -220,6 +220,15 @@ impl From<ReopenError> for AppError {
                 id: evidence,
                 reason: format!("it is not a minimize run of session {session}"),
             },
+        }
+    }
+}
+
+impl From<WatchError> for AppError {
+    fn from(error: WatchError) -> AppError {
+        AppError::WorkspaceUnreadable {
+            path: error.sessions.display().to_string(),
+            reason: error.to_string(),
         }
     }
 }

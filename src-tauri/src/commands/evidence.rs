@@ -22,12 +22,9 @@ pub fn approve_run(
     evidence_session: String,
     replace: bool,
 ) -> Result<Approval, AppError> {
-    let replace = if replace {
-        Replace::Newer
-    } else {
-        Replace::OnlyOlder
-    };
-    Ok(state.runs.approve_held(&evidence_session, replace)?)
+    Ok(state
+        .runs
+        .approve_held(&evidence_session, Replace::confirmed(replace))?)
 }
 
 /// Writes the bug-ticket bundle into `folder` and returns the bundle's path.

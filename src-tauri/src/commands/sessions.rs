@@ -60,11 +60,7 @@ pub fn watch_workspace(
     workspace: String,
     on_change: Channel<WorkspaceChange>,
 ) -> Result<(), AppError> {
-    let watched = state.watch.watch(Path::new(&workspace), move |change| {
+    Ok(state.watch.watch(Path::new(&workspace), move |change| {
         let _ = on_change.send(change);
-    });
-    watched.map_err(|e| AppError::WorkspaceUnreadable {
-        path: e.sessions.display().to_string(),
-        reason: format!("its changes cannot be followed: {}", e.source),
-    })
+    })?)
 }

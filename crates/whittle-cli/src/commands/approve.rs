@@ -22,11 +22,7 @@ pub fn run(
     let request = ApproveRequest {
         evidence_session: evidence_session.to_owned(),
         crash,
-        replace: if replace {
-            Replace::Newer
-        } else {
-            Replace::OnlyOlder
-        },
+        replace: Replace::confirmed(replace),
     };
     match approve_evidence(&config.workspace, &request) {
         Ok((path, approval)) => {

@@ -71,6 +71,18 @@ pub enum Replace {
     Newer,
 }
 
+impl Replace {
+    /// `Newer` once the user confirmed replacing a newer approval (`--replace`, the
+    /// window's yes), else `OnlyOlder`.
+    pub fn confirmed(confirmed: bool) -> Replace {
+        if confirmed {
+            Replace::Newer
+        } else {
+            Replace::OnlyOlder
+        }
+    }
+}
+
 /// Writes `approvable`'s entry, unchanged, into the original session's sidecar —
 /// unless the sidecar holds a newer approval of the crash and `replace` does not allow
 /// replacing it: then nothing is written and the refusal carries both entries.

@@ -30,9 +30,10 @@ pub struct WorkspaceChange {
     pub sessions: Vec<String>,
 }
 
-/// The sessions folder could not be followed.
+/// The sessions folder could not be followed (which folder is `sessions`; the sentence
+/// is what went wrong with it).
 #[derive(Debug, thiserror::Error)]
-#[error("{}: its changes cannot be followed: {source}", .sessions.display())]
+#[error("its changes cannot be followed: {source}")]
 pub struct WatchError {
     pub sessions: PathBuf,
     #[source]

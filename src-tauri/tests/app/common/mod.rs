@@ -159,12 +159,7 @@ pub fn approve(
     confirmed: bool,
 ) -> Result<whittle_service::api::Approval, whittle_app::error::AppError> {
     use whittle_service::api::Replace;
-    let replace = if confirmed {
-        Replace::Newer
-    } else {
-        Replace::OnlyOlder
-    };
-    Ok(runs.approve_held(evidence, replace)?)
+    Ok(runs.approve_held(evidence, Replace::confirmed(confirmed))?)
 }
 
 /// The window's Export (`export_run`): the bundle's path, or the window's error.
