@@ -45,6 +45,12 @@ describe("App (mocked IPC)", () => {
     const ask = screen.getByTestId("minimize-all-confirm");
     expect(ask).toHaveTextContent("Minimize 1 crash of this workspace?");
     expect(document.activeElement).toBe(screen.getByTestId("minimize-all-confirm-no"));
+    // Not now: the question goes, nothing is queued, the focus is back on the button.
+    await fireEvent.click(screen.getByTestId("minimize-all-confirm-no"));
+    expect(screen.queryByTestId("minimize-all-confirm")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("minimize-all")));
+    expect(commandCalls(calls as never, "start_queue")).toEqual([]);
+    await fireEvent.click(screen.getByTestId("minimize-all"));
     await fireEvent.click(screen.getByTestId("minimize-all-confirm-yes"));
     await waitFor(() => expect(screen.getAllByTestId("queue-entry")).toHaveLength(2));
     expect(calls).toContainEqual({

@@ -27,6 +27,22 @@ const withPastRuns = (past_runs: PastRun[]): SessionDetail => ({
 });
 
 describe("SessionDetailView", () => {
+  it("asks before queueing the session's crashes, and a no gives the focus back", async () => {
+    const onminimizeall = vi.fn();
+    const first = checkoutDetail.crashes[0]!;
+    const two = { ...checkoutDetail, crashes: [first, { ...first, crash_id: "c2" }] };
+    render(SessionDetailView, { detail: two, onminimizeall });
+    const all = screen.getByTestId("minimize-all-session");
+    await fireEvent.click(all);
+    expect(screen.getByTestId("minimize-all-session-confirm")).toHaveTextContent("Minimize all 2 crashes of this session?");
+    await fireEvent.click(screen.getByTestId("minimize-all-session-confirm-no"));
+    expect(screen.queryByTestId("minimize-all-session-confirm")).toBeNull();
+    await vi.waitFor(() => expect(document.activeElement).toBe(all));
+    await fireEvent.click(all);
+    await fireEvent.click(screen.getByTestId("minimize-all-session-confirm-yes"));
+    expect(onminimizeall).toHaveBeenCalledTimes(1);
+  });
+
   it("shows the crash and its step path as cards in order", () => {
     render(SessionDetailView, { detail: checkoutDetail });
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("checkout-npe");
