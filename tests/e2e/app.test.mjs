@@ -169,6 +169,21 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
     return now && now !== firstFrame;
   }, 60_000);
   await waitFor("the step being replayed", async () => (await find(byTestId("live-step"))).length > 0, 30_000);
+  // The frame before a step's action, with the element it is about to tap outlined: the
+  // replay waits for it, so it comes for the steps of every replay (issue 43).
+  await waitFor("a frame before a tap, its element outlined", () =>
+    exec(
+      `const view = document.querySelector('[data-testid="live-view"]');
+       const step = view && view.querySelector('[data-testid="live-step"]');
+       return !!step && /^About to replay step \\d+: Tap/.test(step.textContent.trim())
+         && !!view.querySelector('[data-testid="live-outline"]');`,
+    ), 60_000);
+  // In view at 1280×720 without scrolling: beside the run's controls, not under them.
+  const liveBox = await exec(
+    `const r = document.querySelector('[data-testid="live-view"]').getBoundingClientRect();
+     return [r.top, r.bottom, window.innerHeight, document.querySelector(".content").scrollTop];`,
+  );
+  assert.ok(liveBox[1] <= liveBox[2] + 1 && liveBox[3] === 0, `the live view is out of view: ${liveBox}`);
   await saveScreenshot("2a-live.png");
 
   // Live progress: attempts counted against the budget while the run goes on.

@@ -680,14 +680,20 @@ export type LiveFrame_Deserialize = {
 	 *  `None` while the app launches.
 	 */
 	step?: number | null,
+	/**
+	 *  Taken after the replay reached `step` and before its action: the screen the
+	 *  action is about to act on, the only frame with an `outline`. `false` once the
+	 *  action is done (the frame shows its result) and while the app launches.
+	 */
+	before_action: boolean,
 	/**  Counts up per replay, so a late frame never replaces a newer one. */
 	seq: number,
 	/**  The masked frame; `None` when it could not be masked (`omitted` says why). */
 	image?: LiveImage | null,
 	omitted?: ShotOmission | null,
 	/**
-	 *  The element the step acts on, `[left, top, right, bottom]` in `image`'s pixels,
-	 *  when it is on the screen.
+	 *  The element the step is about to act on, `[left, top, right, bottom]` in
+	 *  `image`'s pixels, when it is on the screen (only `before_action` frames).
 	 */
 	outline?: [number, number, number, number] | null,
 };
@@ -701,14 +707,20 @@ export type LiveFrame_Serialize = {
 	 *  `None` while the app launches.
 	 */
 	step: number | null,
+	/**
+	 *  Taken after the replay reached `step` and before its action: the screen the
+	 *  action is about to act on, the only frame with an `outline`. `false` once the
+	 *  action is done (the frame shows its result) and while the app launches.
+	 */
+	before_action: boolean,
 	/**  Counts up per replay, so a late frame never replaces a newer one. */
 	seq: number,
 	/**  The masked frame; `None` when it could not be masked (`omitted` says why). */
 	image: LiveImage | null,
 	omitted: ShotOmission | null,
 	/**
-	 *  The element the step acts on, `[left, top, right, bottom]` in `image`'s pixels,
-	 *  when it is on the screen.
+	 *  The element the step is about to act on, `[left, top, right, bottom]` in
+	 *  `image`'s pixels, when it is on the screen (only `before_action` frames).
 	 */
 	outline: [number, number, number, number] | null,
 };

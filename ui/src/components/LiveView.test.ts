@@ -12,6 +12,7 @@ const frame = (device: string, over: Partial<LiveFrame> = {}): LiveFrame => ({
   device,
   attempt: 7,
   step: 3,
+  before_action: true,
   seq: 1,
   image: { data_url: first, width: 1080, height: 1920 },
   omitted: null,
@@ -29,7 +30,7 @@ describe("LiveView", () => {
     const [a, b] = views();
     expect(a).toHaveTextContent("emulator-5554");
     expect(a).toHaveTextContent("Attempt 7");
-    expect(within(a!).getByTestId("live-step")).toHaveTextContent("Step 3: Tap “Cart” (3)");
+    expect(within(a!).getByTestId("live-step")).toHaveTextContent("About to replay step 3: Tap “Cart” (3)");
     expect(within(a!).getByRole("img", { name: "What emulator-5554 shows now" })).toHaveAttribute("src", first);
     expect(b).toHaveTextContent("Attempt 8");
     expect(within(b!).getByTestId("live-step")).toHaveTextContent("Launching the app or reading the crash log");
@@ -37,7 +38,7 @@ describe("LiveView", () => {
 
   it("names a step by its number alone when its host holds no plan to word it (the queue)", () => {
     render(LiveView, { frames: [frame("emulator-5554")] });
-    expect(screen.getByTestId("live-step").textContent?.trim()).toBe("Step 3");
+    expect(screen.getByTestId("live-step").textContent?.trim()).toBe("About to replay step 3");
   });
 
   it("says the view is live and never saved", () => {
@@ -65,12 +66,12 @@ describe("LiveView", () => {
     const img = screen.getByRole("img", { name: "What emulator-5554 shows now" });
     expect(img).toHaveAttribute("src", first);
     await view.rerender({
-      frames: [frame("emulator-5554", { seq: 2, step: 4, image: { data_url: second, width: 1080, height: 1920 } })],
+      frames: [frame("emulator-5554", { seq: 2, step: 4, before_action: false, outline: null, image: { data_url: second, width: 1080, height: 1920 } })],
       stepLabel,
     });
     expect(screen.getAllByRole("img", { name: "What emulator-5554 shows now" })).toHaveLength(1);
     expect(screen.getByRole("img", { name: "What emulator-5554 shows now" })).toHaveAttribute("src", second);
-    expect(screen.getByTestId("live-step")).toHaveTextContent("Step 4");
+    expect(screen.getByTestId("live-step")).toHaveTextContent("Step 4 done: Tap “Cart” (4)");
   });
 
   it("never shows a frame that could not be masked, only why", () => {

@@ -71,6 +71,7 @@ describe("RunView", () => {
       device,
       attempt: 2,
       step,
+      before_action: step !== null,
       seq,
       image: { data_url: `data:image/png;base64,${device}${seq}`, width: 108, height: 192 },
       omitted: null,

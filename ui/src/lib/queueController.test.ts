@@ -6,6 +6,7 @@ const frame = (device: string, seq: number): LiveFrame => ({
   device,
   attempt: 1,
   step: 2,
+  before_action: false,
   seq,
   image: { data_url: `data:image/png;base64,${device}${seq}`, width: 1080, height: 2400 },
   omitted: null,

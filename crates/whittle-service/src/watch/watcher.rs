@@ -1,12 +1,15 @@
 //! The looks at one device during one replay: a frame loop running beside the replay
-//! (never inside it: the replay's own calls and waits are unchanged) and a marker the
-//! replay moves to the step it is about to act on.
+//! and a marker the replay moves to the step it is about to act on. The replay's own
+//! calls are unchanged; what watching adds is one wait before each action, until a frame
+//! of the screen the action is about to act on has been sent (at most [`BEFORE_WAIT`]):
+//! a look taken only beside the replay often lands after the tap, when the element to
+//! outline is gone (issue 43).
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tokio::sync::Notify;
+use tokio::sync::{watch, Notify};
 use whittle_core::plan::{element_match, ReplayAction, ReplayPlan};
 
 use super::frame::{LiveFrame, LiveImage};
@@ -19,8 +22,17 @@ use crate::replay::ReplayObserver;
 /// the device serves the replay's own calls first (docs/performance.md, "Live view").
 const LOOK_EVERY: Duration = Duration::from_millis(250);
 
-/// No step yet: the app is launching.
-const NO_STEP: u32 = u32::MAX;
+/// The longest an action waits for the frame before it: a look that hangs (a phone's
+/// screencap stalls) must not hold up the replay for long.
+const BEFORE_WAIT: Duration = Duration::from_secs(3);
+
+/// Where the replay is: launching (no step yet), or at a step, before or after its
+/// action. One value, so a look never reads a step with another step's moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Position {
+    step: Option<u32>,
+    acted: bool,
+}
 
 pub(crate) struct LiveWatch<'a> {
     send: &'a (dyn Fn(LiveFrame) + Send + Sync),
@@ -30,10 +42,13 @@ pub(crate) struct LiveWatch<'a> {
     plan: &'a ReplayPlan,
     package: &'a str,
     masking: &'a MaskingConfig,
-    step: AtomicU32,
+    position: Mutex<Position>,
     /// Rung when the step changes: a look is taken at once, while the element the step
-    /// acts on is still on the screen (a device takes a moment to carry out a tap).
+    /// acts on is still on the screen.
     moved: Notify,
+    /// The last step whose frame before its action has been sent (or could not be taken):
+    /// what the marker waits for before letting the action go.
+    shown_before: watch::Sender<Option<u32>>,
 }
 
 impl<'a> LiveWatch<'a> {
@@ -55,17 +70,18 @@ impl<'a> LiveWatch<'a> {
             plan,
             package,
             masking,
-            step: AtomicU32::new(NO_STEP),
+            position: Mutex::new(Position {
+                step: None,
+                acted: false,
+            }),
             moved: Notify::new(),
+            shown_before: watch::Sender::new(None),
         }
     }
 
     /// The observer the replay moves to each step before its action.
     pub(crate) fn marker(&self) -> StepMarker<'_> {
-        StepMarker {
-            step: &self.step,
-            moved: &self.moved,
-        }
+        StepMarker { watch: self }
     }
 
     /// Awaits `work` (the replay) while frames are taken and sent; looking stops as soon
@@ -98,13 +114,15 @@ impl<'a> LiveWatch<'a> {
     }
 
     async fn look(&self, scratch: &std::path::Path, seq: &mut u32) {
-        let step = Some(self.step.load(Ordering::Relaxed)).filter(|&s| s != NO_STEP);
+        let Position { step, acted } = self.position();
+        // The frame the step's outline belongs on: its element is there until it acts.
+        let before_action = step.filter(|_| !acted);
         let (image, omitted, outline) =
             match take_frame(&self.screen, self.package, self.masking, scratch).await {
                 Err(NoFrame::Moving) => return,
                 Err(NoFrame::Omitted(why)) => (None, Some(why), None),
                 Ok(taken) => {
-                    let outline = step.and_then(|s| self.outline(&taken, s));
+                    let outline = before_action.and_then(|s| self.outline(&taken, s));
                     let image = LiveImage {
                         data_url: png_data_url(&taken.png),
                         width: taken.width,
@@ -118,11 +136,23 @@ impl<'a> LiveWatch<'a> {
             device: self.device.to_owned(),
             attempt: self.attempt,
             step,
+            before_action: before_action.is_some(),
             seq: *seq,
             image,
             omitted,
             outline,
         });
+        if before_action.is_some() {
+            self.shown_before.send_replace(before_action);
+        }
+    }
+
+    fn position(&self) -> Position {
+        *self.position.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn move_to(&self, position: Position) {
+        *self.position.lock().unwrap_or_else(|e| e.into_inner()) = position;
     }
 
     /// Where the element `step` acts on is on the frame, found by the replay's own
@@ -142,10 +172,10 @@ impl<'a> LiveWatch<'a> {
     }
 }
 
-/// Moves the watch to the step whose action is next.
+/// Moves the watch to the step whose action is next, and holds the action until its
+/// frame is shown.
 pub(crate) struct StepMarker<'a> {
-    step: &'a AtomicU32,
-    moved: &'a Notify,
+    watch: &'a LiveWatch<'a>,
 }
 
 impl ReplayObserver for StepMarker<'_> {
@@ -153,14 +183,24 @@ impl ReplayObserver for StepMarker<'_> {
         std::future::ready(())
     }
 
-    fn before_action(&mut self, step: u32) -> impl Future<Output = ()> + Send {
-        self.step.store(step, Ordering::Relaxed);
-        // Stored for a look already under way, and a permit for the next one.
-        self.moved.notify_one();
-        std::future::ready(())
+    async fn before_action(&mut self, step: u32) {
+        let mut shown = self.watch.shown_before.subscribe();
+        self.watch.move_to(Position {
+            step: Some(step),
+            acted: false,
+        });
+        // A permit for the next look, taken at once (a look under way ends first).
+        self.watch.moved.notify_one();
+        // The frame loop runs beside the replay (`during`), so it makes progress while
+        // this waits; past the limit the action goes on without its frame.
+        let _ = tokio::time::timeout(BEFORE_WAIT, shown.wait_for(|&s| s == Some(step))).await;
     }
 
-    fn after_action(&mut self, _step: u32) -> impl Future<Output = ()> + Send {
+    fn after_action(&mut self, step: u32) -> impl Future<Output = ()> + Send {
+        self.watch.move_to(Position {
+            step: Some(step),
+            acted: true,
+        });
         std::future::ready(())
     }
 }

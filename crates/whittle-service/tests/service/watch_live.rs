@@ -1,7 +1,7 @@
 //! The live view (issue 32): a run whose front end watches gets masked frames of the
 //! device while each replay goes on — several per replay, changing as the replay moves,
-//! each naming the step being replayed and outlining its element — and none of them is
-//! left in the evidence.
+//! each naming the step being replayed and, on the frame before its action, outlining
+//! its element — and none of them is left in the evidence.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -13,12 +13,14 @@ use whittle_service::client::Hub;
 use whittle_service::run::{minimize, RunEvent};
 
 use crate::client_support::servers_bin;
-use crate::live_support::{options, paced};
+use crate::live_support::{fast, options};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() {
     let Some(bin) = servers_bin() else { return };
-    let s = paced(&bin);
+    // No waits at all: a look taken only beside the replay would miss most actions'
+    // screens; the replay waits for the frame before each action, so none is missed.
+    let s = fast(&bin);
     let frames: Mutex<Vec<LiveFrame>> = Mutex::new(Vec::new());
     let started: Mutex<BTreeMap<u32, Vec<u32>>> = Mutex::new(BTreeMap::new());
     let sink = Watched {
@@ -78,13 +80,44 @@ async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() 
             None => assert!(frame.omitted.is_some() && frame.outline.is_none()),
         }
     }
-    // A tap's element is outlined while its step is the one being replayed.
+    // A tap's element is outlined on the frame before its action, and only there.
     assert!(
         frames
             .iter()
-            .any(|f| f.step.is_some() && f.outline.is_some()),
+            .any(|f| f.before_action && f.outline.is_some()),
         "no frame outlined the element of its step"
     );
+    for f in &frames {
+        assert!(f.before_action || f.outline.is_none(), "{f:?}");
+        assert!(f.step.is_some() || !f.before_action, "{f:?}");
+    }
+    // The replay waits for that frame, so every action it took has one: per replay, the
+    // steps shown before their actions are consecutive steps of its candidate (the
+    // launch is no action; a crash ends the run of steps early).
+    for &attempt in &attempts {
+        let mut acted: Vec<u32> = Vec::new();
+        for f in frames
+            .iter()
+            .filter(|f| f.attempt == attempt && f.before_action)
+        {
+            let step = f.step.expect("a step");
+            if acted.last() != Some(&step) {
+                assert!(
+                    !acted.contains(&step),
+                    "step {step} shown before its action twice"
+                );
+                acted.push(step);
+            }
+        }
+        let Some(first) = acted.first() else { continue };
+        let candidate = &started[&attempt];
+        let at = candidate.iter().position(|s| s == first).unwrap();
+        assert_eq!(
+            acted,
+            candidate[at..at + acted.len()],
+            "attempt {attempt}: an action went without its frame"
+        );
+    }
     // Per replay, the numbers count up.
     let mut last: BTreeMap<u32, u32> = BTreeMap::new();
     for f in &frames {

@@ -63,23 +63,6 @@ pub fn fast(bin: &Path) -> Setup {
     s
 }
 
-/// The same with the demo's waits (`demo/whittle.json`) and a launch of 600 ms as in
-/// `demo/shop.json`, but an action of 700 ms (the demo's is 250): a step's element is
-/// on screen only until its action lands, and a frame (two dumps and a screenshot) on a
-/// loaded two-core CI machine took longer than 250 ms, so no frame caught it.
-pub fn paced(bin: &Path) -> Setup {
-    let s = setup(bin, &[], 20_000, |cfg| {
-        cfg["timing"] = json!({"settle_ms": 300, "drain_interval_ms": 250, "action_pause_ms": 100});
-    });
-    let model = s.dir.path().join("shop.json");
-    let mut app: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
-    app["timing"] = json!({"launch_ms": 600, "action_ms": 700});
-    std::fs::write(&model, app.to_string()).unwrap();
-    write_session(&s);
-    s
-}
-
 pub fn options() -> RunSpec {
     let mut opts = RunSpec::new(SESSION);
     opts.device = Some("sim-1".into());
