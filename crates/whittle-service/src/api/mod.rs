@@ -93,7 +93,7 @@ pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded,
 pub use refusal::{
     CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,
 };
-pub use reopen::{reopen, summary_of, ReopenError, Reopened, ReopenedRun};
+pub use reopen::{reopen, ReopenError, Reopened, ReopenedRun};
 pub use result_against_journal::ChangedResult;
 pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,

@@ -129,7 +129,7 @@ fn facts(
         }
     };
     ResultFacts {
-        summary: summary_of(result),
+        summary: RunSummary::of(result),
         report: report_text(dir),
         evidence_dir: Some(dir.to_path_buf()),
         approvable,
@@ -137,23 +137,6 @@ fn facts(
         approved,
         failure: result.end.failure().map(whittle_text::failure_text),
         reopened: true,
-    }
-}
-
-/// The `--json` summary of a result read from disk.
-pub fn summary_of(result: &PendingResult) -> RunSummary {
-    RunSummary {
-        end: result.end.clone(),
-        session: result.original_session.clone(),
-        crash_id: result.crash_id.clone(),
-        original_path: result.original_path.clone(),
-        minimal_path: result.minimal_path.clone(),
-        attempts: result.attempts,
-        rating: result.rating,
-        search: result.search,
-        target_fingerprint: result.target_fingerprint.clone(),
-        evidence_session: Some(result.evidence_session.clone()),
-        warnings: result.warnings.clone(),
     }
 }
 

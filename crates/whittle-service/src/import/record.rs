@@ -1,20 +1,23 @@
 //! `import --record` (and the app's *Run once and record*): one replay of the whole
-//! imported flow with the minimize run's replay subroutine, inside an evidence session
-//! with a running log capture and a masked screenshot, then the crashes it caused go
-//! into the session's `crashes.jsonl` (trigger step, full path up to it), so the
-//! session can be minimized at once. No crash: the session is marked passed.
+//! imported flow through the minimize run's replay-to-evidence pipeline (`run/attempt.rs`:
+//! the same replay, masked screenshot and evidence step), inside an evidence session with
+//! a running log capture; then the crashes it caused go into the session's
+//! `crashes.jsonl` (trigger step, full path up to it), so the session can be minimized at
+//! once. No crash: the session is marked passed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::json;
-use std::time::Instant;
 use tokio_util::sync::CancellationToken;
-use whittle_contract::report::RecordStepArgs;
+use tracing::Instrument;
+use whittle_contract::analyzer::Signature;
+use whittle_contract::log::RecentCrashes;
 use whittle_core::engine::{FailureCause, Phase};
 use whittle_core::model::{AppVersion, Crash, CrashKind, SessionStatus};
-use whittle_core::plan::{build_plan, ReplayStep};
+use whittle_core::parallel::Job;
+use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, resolve_session_dir, CRASHES_FILE, META_FILE};
 
 use super::record_end::RecordEnd;
@@ -23,12 +26,12 @@ use super::RecordError;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::Config;
-use crate::evidence::{archive_screenshot, AttemptShot, BeforeLastAction, FilmSource};
-use crate::replay::{replay_observed, ReplayContext, ReplayObserver, TargetIdentity};
+use crate::replay::{ReplayContext, ReplayObserver, TargetIdentity};
 use crate::result::write_result;
 use crate::run::{
-    capture_problem, check_tools, choose_device, claim_device, evidence_name, needed_tools,
-    stop_problem, version_text, AttemptOutcome, JournalAttempt, RunError,
+    attempt_step, capture_problem, check_tools, choose_device, claim_device, evidence_name,
+    needed_tools, stop_problem, version_text, Attempt, AttemptOutcome, EvidenceSession, RunError,
+    ShotAfterCancel,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,25 +111,19 @@ pub async fn record_session(
         "original_session": session_id, "purpose": "record", "package": package,
         "device_id": device, "platform": "android", "masking_level": config.masking.level,
     });
-    let started = hub
-        .report()
-        .start_session(&short, extra.as_object().cloned().unwrap_or_default())
-        .await
-        .map_err(RunError::from)?;
-    let evidence_dir = std::path::PathBuf::from(&started.session_dir);
-    let capture = match hub
-        .log()
-        .start_capture(&started.session_id, &started.session_dir, &device)
-        .await
-    {
-        Err(e) => Some(format!("log capture did not start: {e}")),
-        Ok(_) => capture_problem(hub, &started.session_id).await,
+    let evidence =
+        EvidenceSession::start(hub, &short, extra.as_object().cloned().unwrap_or_default())
+            .await
+            .map_err(RunError::from)?;
+    let capture = match evidence.start_capture(hub, &device).await {
+        Some(problem) => Some(problem),
+        None => capture_problem(hub, &evidence.id).await,
     };
     if let Some(problem) = capture {
-        let _ = stop_problem(hub, &started.session_id).await;
+        let _ = stop_problem(hub, &evidence.id).await;
         let _ = hub
             .report()
-            .finalize(&started.session_id, SessionStatus::Failed, &problem)
+            .finalize(&evidence.id, SessionStatus::Failed, &problem)
             .await;
         return Err(RecordError::Capture(problem));
     }
@@ -140,42 +137,34 @@ pub async fn record_session(
             fingerprint: NO_TARGET.into(),
         },
     };
-    let steps: Vec<&ReplayStep> = plan.replayable.iter().collect();
-    let launch_step = plan.setup.first().copied();
+    // The whole flow, as a minimize run's baseline: the first job of a round of one.
+    let job = Job {
+        attempt: 1,
+        phase: Phase::Baseline,
+        candidate: plan.candidate_ids(),
+        speculative: false,
+        occurrence: 0,
+    };
+    let attempt = Attempt {
+        hub,
+        plan: &plan,
+        ctx: &ctx,
+        job: &job,
+        evidence_dir: &evidence.dir,
+        masking: &config.masking,
+        cancel,
+    };
     let poll = CrashPoll {
         hub,
         device: &device,
         package: &package,
         seen: BTreeMap::new(),
-        last_step: launch_step.unwrap_or(1),
+        last_step: plan.setup.first().copied().unwrap_or(1),
     };
-    let frames = FilmSource {
-        hub,
-        device: &device,
-        package: &package,
-        evidence_dir: &evidence_dir,
-        masking: &config.masking,
-    };
-    let before_last = BeforeLastAction::new(frames, 1, steps.last().copied());
-    let mut observers = (poll, before_last);
     let span = tracing::info_span!("record", session = %session_id, device = %device);
-    let started_at = Instant::now();
-    let outcome = tokio::select! {
-        biased;
-        _ = cancel.cancelled() => AttemptOutcome::Cancelled,
-        r = tracing::Instrument::instrument(replay_observed(hub, &ctx, &steps, &mut observers), span) => {
-            match r {
-                Ok(verdict) => AttemptOutcome::Replayed { verdict },
-                Err(e) => AttemptOutcome::Failed { cause: e.cause() },
-            }
-        }
-    };
-    let duration_ms = u32::try_from(started_at.elapsed().as_millis()).unwrap_or(u32::MAX);
-    let (poll, before_last) = observers;
-    let last_step = poll.last_step;
-    let seen = poll.seen;
+    let (replayed, poll) = attempt.replay(poll, None).instrument(span).await;
     // Every crash of the app the log holds now (nothing clears it until the next replay).
-    let drained = match &outcome {
+    let drained = match &replayed.outcome {
         AttemptOutcome::Replayed { .. } => hub
             .log()
             .get_recent_crashes(&device, Some(&package))
@@ -188,78 +177,34 @@ pub async fn record_session(
         AttemptOutcome::Cancelled => Err(RecordError::Cancelled),
         AttemptOutcome::Failed { cause } => Err(RecordError::Replay(cause.clone())),
     };
-    let after = archive_screenshot(hub, &device, &package, &evidence_dir, 1, &config.masking).await;
-    let AttemptShot { shot, before_step } = before_last.choose(after);
-    // The step's notes are the attempt's journal record, as a minimize run writes them
-    // (run/evidence_step.rs), so every reader of evidence reads this one too.
-    let record = JournalAttempt {
-        round: 1,
-        round_jobs: 1,
-        attempt: 1,
-        phase: Phase::Baseline,
-        candidate: plan.candidate_ids(),
-        speculative: false,
-        device: device.clone(),
-        outcome: outcome.clone(),
-        duration_ms,
-        screenshot_src: shot.src.clone(),
-        screenshot_redacted: shot.redacted,
-        screenshot_omitted: shot.omitted_because.clone(),
-        screenshot_before_step: before_step,
-        finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-    };
-    let _ = hub
-        .report()
-        .record_step(RecordStepArgs {
-            session_id: started.session_id.clone(),
-            action: format!("record {session_id}"),
-            result: if drained.as_ref().is_ok_and(|d| d.count > 0) {
-                "ok"
-            } else {
-                "fail"
-            }
-            .into(),
-            notes: serde_json::to_string(&record).unwrap_or_default(),
-            screenshot_src: shot.src.clone(),
-            screenshot_redacted: Some(shot.redacted),
-        })
+    let entry = attempt
+        .journal_attempt(replayed, (1, 1), ShotAfterCancel::Taken)
         .await;
-    let capture_end = stop_problem(hub, &started.session_id).await;
+    // The step's notes are the attempt's journal record, as a minimize run writes them,
+    // so every reader of evidence reads this one too.
+    let found = drained.as_ref().is_ok_and(|d| d.count > 0);
+    let step = attempt_step(
+        &evidence.id,
+        format!("record {session_id}"),
+        found,
+        &entry,
+        None,
+    );
+    let _ = hub.report().record_step(step).await;
+    let capture_end = stop_problem(hub, &evidence.id).await;
     let drained = match (drained, capture_end) {
         (Ok(d), None) => d,
-        (Err(e), _) => return Err(failed(hub, &started.session_id, e).await),
+        (Err(e), _) => return Err(failed(hub, &evidence.id, e).await),
         (Ok(_), Some(problem)) => {
-            return Err(failed(hub, &started.session_id, RecordError::Capture(problem)).await)
+            return Err(failed(hub, &evidence.id, RecordError::Capture(problem)).await)
         }
     };
-    let verdict = outcome.verdict();
-
-    let mut crashes = Vec::new();
-    let mut stacks = Vec::new();
-    let mut first_signature = None;
-    for crash in &drained.crashes {
-        let step = seen.get(&crash.record_id).copied().unwrap_or(last_step);
-        let signature = hub
-            .analyzer()
-            .compute_signature(&crash.stack, Some(crash.kind))
-            .await
-            .ok();
-        let label = signature
-            .as_ref()
-            .map(|s| s.label.clone())
-            .unwrap_or_default();
-        if crashes.is_empty() {
-            first_signature = signature;
-        }
-        crashes.push(RecordedCrash {
-            crash_id: format!("c{}", crashes.len() + 1),
-            kind: crash.kind,
-            label,
-            step_index: step,
-            repro_path: path.iter().copied().filter(|&i| i <= step).collect(),
-        });
-        stacks.push((crash.ts.clone(), crash.process.clone(), crash.stack.clone()));
-    }
+    let verdict = entry.outcome.verdict();
+    let Caught {
+        crashes,
+        stacks,
+        first_signature,
+    } = poll.attribute(&drained, &path).await;
     // The recording's evidence exports like a run's: its first crash, on the full path.
     if let (Some(first), Some((ts, process, stack)), Some(signature)) =
         (crashes.first(), stacks.first(), first_signature.as_ref())
@@ -277,16 +222,16 @@ pub async fn record_session(
         let recording = Recording {
             session_id: &session_id,
             session_dir: &dir,
-            evidence_session: &started.session_id,
+            evidence_session: &evidence.id,
             plan: &plan,
             package: &package,
             app_version: version_text(app_version.name.as_deref(), app_version.code),
             device: &device,
-            screenshot: shot.src.clone(),
+            screenshot: entry.screenshot_src.clone(),
         };
         if let Some(result) = recording_result(&recording, &crash, signature) {
-            if let Err(e) = write_result(&evidence_dir, &result) {
-                return Err(failed(hub, &started.session_id, RecordError::Result(e)).await);
+            if let Err(e) = write_result(&evidence.dir, &result) {
+                return Err(failed(hub, &evidence.id, RecordError::Result(e)).await);
             }
         }
     }
@@ -301,15 +246,12 @@ pub async fn record_session(
         ),
         RecordEnd::Crashed => format!("recorded {session_id}: {} crash(es)", crashes.len()),
     };
-    let _ = hub
-        .report()
-        .finalize(&started.session_id, status, &summary)
-        .await;
+    let _ = hub.report().finalize(&evidence.id, status, &summary).await;
     write_crashes(&dir, &crashes, &stacks)?;
     update_meta(&dir, end, &device, app_version)?;
     Ok(RecordOutcome {
         session_id,
-        evidence_session: started.session_id,
+        evidence_session: evidence.id,
         device,
         end,
         status,
@@ -391,6 +333,58 @@ impl ReplayObserver for CrashPoll<'_> {
     fn after_action(&mut self, step: u32) -> impl std::future::Future<Output = ()> + Send {
         self.last_step = step;
         self.poll()
+    }
+}
+
+/// The crashes a recording caught, in the log's order.
+struct Caught {
+    crashes: Vec<RecordedCrash>,
+    /// Each crash's `(ts, process, stack)`, for `crashes.jsonl`.
+    stacks: Vec<(String, String, String)>,
+    /// The first crash's signature, when the analyzer gave one.
+    first_signature: Option<Signature>,
+}
+
+impl CrashPoll<'_> {
+    /// Each of the `drained` crashes as recorded: the step it followed (the last step
+    /// reached when no poll saw it), the part of `path` up to that step, and its label.
+    async fn attribute(self, drained: &RecentCrashes, path: &[u32]) -> Caught {
+        let mut caught = Caught {
+            crashes: Vec::new(),
+            stacks: Vec::new(),
+            first_signature: None,
+        };
+        for crash in &drained.crashes {
+            let step = self
+                .seen
+                .get(&crash.record_id)
+                .copied()
+                .unwrap_or(self.last_step);
+            let signature = self
+                .hub
+                .analyzer()
+                .compute_signature(&crash.stack, Some(crash.kind))
+                .await
+                .ok();
+            let label = signature
+                .as_ref()
+                .map(|s| s.label.clone())
+                .unwrap_or_default();
+            if caught.crashes.is_empty() {
+                caught.first_signature = signature;
+            }
+            caught.crashes.push(RecordedCrash {
+                crash_id: format!("c{}", caught.crashes.len() + 1),
+                kind: crash.kind,
+                label,
+                step_index: step,
+                repro_path: path.iter().copied().filter(|&i| i <= step).collect(),
+            });
+            caught
+                .stacks
+                .push((crash.ts.clone(), crash.process.clone(), crash.stack.clone()));
+        }
+        caught
     }
 }
 

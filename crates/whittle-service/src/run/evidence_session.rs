@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 use whittle_contract::log::CaptureState;
 
 use super::LiveRun;
-use crate::client::Hub;
+use crate::client::{Hub, McpError};
 use crate::config::PrivacyLevel;
 
 /// The evidence session as the report server created it.
@@ -25,6 +25,29 @@ pub struct DeviceCapture {
 }
 
 impl EvidenceSession {
+    /// Asks the report server for a new evidence session named `name`.
+    pub async fn start(
+        hub: &Hub,
+        name: &str,
+        extra: Map<String, Value>,
+    ) -> Result<EvidenceSession, McpError> {
+        let started = hub.report().start_session(name, extra).await?;
+        Ok(EvidenceSession {
+            id: started.session_id,
+            dir: started.session_dir.into(),
+        })
+    }
+
+    /// Starts the session's own log capture on `device`; `None` when it started, else
+    /// why not.
+    pub async fn start_capture(&self, hub: &Hub, device: &str) -> Option<String> {
+        hub.log()
+            .start_capture(&self.id, &self.dir.to_string_lossy(), device)
+            .await
+            .err()
+            .map(|e| format!("log capture did not start: {e}"))
+    }
+
     pub fn capture_for(&self, device: &str, primary: bool) -> DeviceCapture {
         if primary {
             return DeviceCapture {

@@ -33,6 +33,7 @@ pub(crate) async fn finish<E: RunEvents>(
     resumes: &[ResumeMark],
     on_event: &E,
 ) -> RunOutcome {
+    // The capture's end is known before anything is assessed: it decides the stop first.
     if let Some(detail) = stop_problem(hub, &evidence.id).await {
         result.stop.get_or_insert(SearchStop::CaptureFailed {
             cause: FailureCause::Capture {
@@ -41,12 +42,14 @@ pub(crate) async fn finish<E: RunEvents>(
             },
         });
     }
-    let mut pending = pending_result(run, evidence, &result, resumes);
-    if let Err(e) = write_result(&evidence.dir, &pending) {
-        result
-            .stop
-            .get_or_insert(not_saved(format!("result not saved: {e}")));
-        pending = pending_result(run, evidence, &result, resumes);
+    let assessor = Assessor {
+        run,
+        evidence,
+        resumes,
+    };
+    let mut assessed = assessor.of(result);
+    if let Err(e) = write_result(&evidence.dir, &assessed.pending) {
+        assessed = assessor.not_saved(assessed, format!("result not saved: {e}"));
     }
     // Every answer of the run has been read by now except finalize's own.
     let decode_warnings = hub.decode_warnings();
@@ -55,8 +58,7 @@ pub(crate) async fn finish<E: RunEvents>(
             message: format!("{DECODE_WARNINGS_FILE} not written: {e}"),
         });
     }
-    let assessment = assess(&result, run.identity);
-    let minimal = pending.minimal_path.clone();
+    let minimal = assessed.pending.minimal_path.clone();
     let target = run
         .ctx
         .target
@@ -65,7 +67,7 @@ pub(crate) async fn finish<E: RunEvents>(
         .to_string();
     let side = side_process(&run.crash.process, &run.ctx.package);
     // A resumed run says so, and when, under the report's verdict.
-    let render = |report: Option<&str>, result: &SearchResult, assessment: &Assessment| {
+    let render = |report: Option<&str>, assessed: &Assessed| {
         render_report(&ReportInput {
             session: &run.session_id,
             crash_id: &run.crash.crash_id,
@@ -74,20 +76,19 @@ pub(crate) async fn finish<E: RunEvents>(
             target: &target,
             evidence_report: report,
             process: side,
-            result,
-            assessment,
+            result: &assessed.result,
+            assessment: &assessed.assessment,
         }) + &resumed_block(resumes)
     };
-    let status = if assessment.end.may_write_back() {
+    let status = if assessed.assessment.end.may_write_back() {
         SessionStatus::Passed
     } else {
         SessionStatus::Failed
     };
-    let summary = render(None, &result, &assessment);
-    let (report, assessment) = match hub.report().finalize(&evidence.id, status, &summary).await {
+    let summary = render(None, &assessed);
+    let report = match hub.report().finalize(&evidence.id, status, &summary).await {
         Ok(done) => {
-            let text = render(Some(&done.report_path), &result, &assessment)
-                + &report_block(&decode_warnings);
+            let text = render(Some(&done.report_path), &assessed) + &report_block(&decode_warnings);
             if let Err(e) = append_report_section(Path::new(&done.report_path), &text) {
                 on_event.event(RunEvent::Notice {
                     notice: RunNotice::FileNotWritten {
@@ -96,45 +97,31 @@ pub(crate) async fn finish<E: RunEvents>(
                     },
                 });
             }
-            (text, assessment)
+            text
         }
         Err(e) => {
-            result
-                .stop
-                .get_or_insert(not_saved(format!("evidence session not finalized: {e}")));
-            pending = pending_result(run, evidence, &result, resumes);
-            let _ = write_result(&evidence.dir, &pending);
-            let assessment = assess(&result, run.identity);
-            let text = render(None, &result, &assessment) + &report_block(&decode_warnings);
-            (text, assessment)
+            assessed = assessor.not_saved(assessed, format!("evidence session not finalized: {e}"));
+            let _ = write_result(&evidence.dir, &assessed.pending);
+            render(None, &assessed) + &report_block(&decode_warnings)
         }
     };
 
-    let summary = RunSummary {
-        end: assessment.end.clone(),
-        session: run.session_id.clone(),
-        crash_id: run.crash.crash_id.clone(),
-        original_path: run.plan.repro_path.clone(),
-        minimal_path: if result.baseline_reproduced {
-            minimal
-        } else {
-            Vec::new()
-        },
-        attempts: result.attempts,
-        rating: Rating::of(&assessment),
-        search: result.flags,
-        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
-        evidence_session: Some(evidence.id.clone()),
-        warnings: run
-            .plan
-            .warnings
-            .iter()
-            .cloned()
-            .chain(run.pool_warnings.iter().map(|w| w.to_string()))
-            .chain(assessment.warnings.iter().map(warning_text))
-            .chain(decode_warnings.iter().map(ToString::to_string))
-            .collect(),
-    };
+    let Assessed {
+        result,
+        assessment,
+        pending,
+    } = assessed;
+    // The result's own summary, with what the run told along the way around its warnings.
+    let mut summary = RunSummary::of(&pending);
+    summary.warnings = run
+        .plan
+        .warnings
+        .iter()
+        .cloned()
+        .chain(run.pool_warnings.iter().map(|w| w.to_string()))
+        .chain(std::mem::take(&mut summary.warnings))
+        .chain(decode_warnings.iter().map(ToString::to_string))
+        .collect();
     on_event.event(RunEvent::Finished(summary.clone()));
     RunOutcome {
         summary,
@@ -149,55 +136,94 @@ pub(crate) async fn finish<E: RunEvents>(
     }
 }
 
-fn pending_result(
-    run: &LiveRun,
-    evidence: &EvidenceSession,
-    result: &SearchResult,
-    resumes: &[ResumeMark],
-) -> PendingResult {
-    let assessment = assess(result, run.identity);
-    let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
-    let screenshots = screenshot_files(&evidence.dir);
-    PendingResult {
-        end: assessment.end.clone(),
-        original_session: run.session_id.clone(),
-        original_session_dir: run.session.dir.to_string_lossy().to_string(),
-        crash_id: run.crash.crash_id.clone(),
-        evidence_session: evidence.id.clone(),
-        original_path: run.plan.repro_path.clone(),
-        minimal_plan: if result.baseline_reproduced {
-            PlanEntry::for_path(&run.plan, &minimal)
-        } else {
-            Vec::new()
-        },
-        minimal_path: if result.baseline_reproduced {
-            minimal
-        } else {
-            Vec::new()
-        },
-        attempts: result.attempts,
-        max_replays: result.max_replays,
-        rating: Rating::of(&assessment),
-        converged: assessment.converged,
-        search: result.flags,
-        write_back_allowed: assessment.write_back_allowed,
-        warnings: assessment.warnings.iter().map(warning_text).collect(),
-        proof: result.proof.clone(),
-        proof_lines: render_proof_table(result),
-        final_outcomes: Some(result.final_outcomes().to_vec()),
-        target: run.ctx.target.clone(),
-        target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
-        target_label: run.target_label.clone(),
-        package: run.ctx.package.clone(),
-        app_version: run.app_version.clone(),
-        device: run.ctx.device.clone(),
-        device_name: run.device_name.clone(),
-        os_version: run.os_version.clone(),
-        target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
-            .filter(|s| !s.trim().is_empty()),
-        crash_process: side_process(&run.crash.process, &run.ctx.package).map(str::to_owned),
-        screenshots,
-        resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
+/// The run's result as it stands: the search's, its assessment and what `result.json`
+/// holds, all computed from that one `SearchResult`.
+struct Assessed {
+    result: SearchResult,
+    assessment: Assessment,
+    pending: PendingResult,
+}
+
+/// What a result is assessed from besides the search's.
+struct Assessor<'a> {
+    run: &'a LiveRun,
+    evidence: &'a EvidenceSession,
+    resumes: &'a [ResumeMark],
+}
+
+impl Assessor<'_> {
+    /// Assesses `result` once and builds the result file from that assessment.
+    fn of(&self, result: SearchResult) -> Assessed {
+        let assessment = assess(&result, self.run.identity);
+        let pending = self.pending_result(&result, &assessment);
+        Assessed {
+            result,
+            assessment,
+            pending,
+        }
+    }
+
+    /// An evidence write failed after the search (`detail` says which): it stops the
+    /// run unless something already did, and only then is the result assessed again.
+    fn not_saved(&self, assessed: Assessed, detail: String) -> Assessed {
+        if assessed.result.stop.is_some() {
+            return assessed;
+        }
+        let mut result = assessed.result;
+        result.stop = Some(not_saved(detail));
+        self.of(result)
+    }
+
+    /// `result.json` for `result`, rated by its `assessment`.
+    fn pending_result(&self, result: &SearchResult, assessment: &Assessment) -> PendingResult {
+        let Assessor {
+            run,
+            evidence,
+            resumes,
+        } = *self;
+        let minimal = minimal_path(&run.plan.repro_path, &run.plan.setup, &result.current);
+        let screenshots = screenshot_files(&evidence.dir);
+        PendingResult {
+            end: assessment.end.clone(),
+            original_session: run.session_id.clone(),
+            original_session_dir: run.session.dir.to_string_lossy().to_string(),
+            crash_id: run.crash.crash_id.clone(),
+            evidence_session: evidence.id.clone(),
+            original_path: run.plan.repro_path.clone(),
+            minimal_plan: if result.baseline_reproduced {
+                PlanEntry::for_path(&run.plan, &minimal)
+            } else {
+                Vec::new()
+            },
+            minimal_path: if result.baseline_reproduced {
+                minimal
+            } else {
+                Vec::new()
+            },
+            attempts: result.attempts,
+            max_replays: result.max_replays,
+            rating: Rating::of(assessment),
+            converged: assessment.converged,
+            search: result.flags,
+            write_back_allowed: assessment.write_back_allowed,
+            warnings: assessment.warnings.iter().map(warning_text).collect(),
+            proof: result.proof.clone(),
+            proof_lines: render_proof_table(result),
+            final_outcomes: Some(result.final_outcomes().to_vec()),
+            target: run.ctx.target.clone(),
+            target_fingerprint: run.ctx.target.fingerprint().map(str::to_string),
+            target_label: run.target_label.clone(),
+            package: run.ctx.package.clone(),
+            app_version: run.app_version.clone(),
+            device: run.ctx.device.clone(),
+            device_name: run.device_name.clone(),
+            os_version: run.os_version.clone(),
+            target_stack: Some(safe_block(&run.crash.stack, MAX_STACK_LINES))
+                .filter(|s| !s.trim().is_empty()),
+            crash_process: side_process(&run.crash.process, &run.ctx.package).map(str::to_owned),
+            screenshots,
+            resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
+        }
     }
 }
 

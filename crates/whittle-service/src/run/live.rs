@@ -34,17 +34,12 @@ pub(crate) async fn run_live<E: RunEvents>(
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled);
     }
-    let started = hub
-        .report()
-        .start_session(
-            &evidence_name(&run.session_id),
-            evidence_extra(run, config.masking.level),
-        )
-        .await?;
-    let evidence = EvidenceSession {
-        id: started.session_id,
-        dir: started.session_dir.into(),
-    };
+    let evidence = EvidenceSession::start(
+        hub,
+        &evidence_name(&run.session_id),
+        evidence_extra(run, config.masking.level),
+    )
+    .await?;
     // The lock first: from here on, the session is never mistaken for an orphan.
     let lock = RunLock::acquire(&evidence.dir);
     let journal = match &lock {
@@ -144,21 +139,13 @@ pub(crate) async fn drive<E: RunEvents>(
         resumes,
         restored,
     } = continuation;
-    let start_failure = match hub
-        .log()
-        .start_capture(
-            &evidence.id,
-            &evidence.dir.to_string_lossy(),
-            &run.ctx.device,
-        )
+    let start_failure = evidence
+        .start_capture(hub, &run.ctx.device)
         .await
-    {
-        Ok(_) => None,
-        Err(e) => Some(FailureCause::Capture {
+        .map(|detail| FailureCause::Capture {
             device: Some(run.ctx.device.clone()),
-            detail: format!("log capture did not start: {e}"),
-        }),
-    };
+            detail,
+        });
     let mut captures = vec![evidence.capture_for(&run.ctx.device, true)];
     if start_failure.is_none() {
         captures.extend(start_pool_captures(hub, run, evidence, on_event).await);

@@ -2,6 +2,7 @@
 //! the original session: a live result is returned as a [`PendingResult`] that only
 //! [`approve`] writes back, on the user's say-so.
 
+mod attempt;
 mod attempt_verdict;
 mod decode_warnings;
 mod device_claim;
@@ -43,8 +44,10 @@ pub use journal::{
     JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
+pub(crate) use attempt::{Attempt, ShotAfterCancel};
 pub(crate) use device_claim::{check_tools, claim_device, needed_tools};
-pub(crate) use evidence_session::{capture_problem, stop_problem};
+pub(crate) use evidence_session::{capture_problem, stop_problem, EvidenceSession};
+pub(crate) use evidence_step::attempt_step;
 pub use localized_report::localized_report;
 pub use lock::{
     listed_run_state, lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE,

@@ -4,19 +4,18 @@
 //! every attempt in attempt order and answers. A device's capture is checked before it
 //! takes a job. With one device this is the sequential seed loop.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
-use std::time::Instant;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument;
 use whittle_core::engine::{FailureCause, Phase, ReplayOutcome, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
-use whittle_core::plan::ReplayStep;
 
+use super::attempt::{Attempt, ShotAfterCancel};
 use super::evidence_session::{capture_problem, DeviceCapture, EvidenceSession};
 use super::evidence_step::{evidence_step, finished_event};
 use super::journal::{AttemptOutcome, Journal, JournalAttempt};
@@ -26,11 +25,8 @@ use super::rounds::{Batch, RoundCursor, Turn};
 use super::{LiveRun, RunEvent, RunEvents, RunNotice};
 use crate::client::Hub;
 use crate::config::Config;
-use crate::evidence::{
-    archive_screenshot, ArchivedShot, AttemptShot, BeforeLastAction, FilmRecorder, FilmSource,
-    FilmstripRecord, HubScreen, ShotOmission,
-};
-use crate::replay::{replay_observed, ReplayError, ReplayObserver, ReplayVerdict};
+use crate::evidence::{FilmRecorder, FilmstripRecord, HubScreen, ShotOmission};
+use crate::replay::ReplayContext;
 use crate::watch::LiveWatch;
 
 pub(crate) struct Search<'a, E> {
@@ -210,100 +206,46 @@ impl<E: RunEvents> Search<'_, E> {
     /// Replays one job on `device`, takes its screenshot there and journals the attempt
     /// (durable before this returns, so before any later replay starts).
     async fn replay_job(&self, round: u32, round_jobs: u32, job: &Job, device: &str) -> Ran {
-        // A real device draws its own outcomes: `occurrence` is for simulated ones.
-        let Job {
-            attempt,
-            phase,
-            ref candidate,
-            speculative,
-            occurrence: _,
-        } = *job;
         self.on_event.event(RunEvent::AttemptStarted {
-            attempt,
-            phase,
-            candidate: candidate.clone(),
+            attempt: job.attempt,
+            phase: job.phase,
+            candidate: job.candidate.clone(),
         });
-        let started = Instant::now();
-        let span = tracing::info_span!("replay", attempt, phase = ?phase, candidate = ?candidate, device, speculative);
+        let ctx = self.context_on(device);
+        let attempt = Attempt {
+            hub: self.hub,
+            plan: &self.run.plan,
+            ctx: &ctx,
+            job,
+            evidence_dir: &self.evidence.dir,
+            masking: &self.config.masking,
+            cancel: self.cancel,
+        };
         let frames = |frame| self.on_event.frame(frame);
         let watch = self.on_event.watching().then(|| {
             LiveWatch::new(
                 &frames,
                 HubScreen::new(self.hub, device),
                 device,
-                attempt,
+                job.attempt,
                 &self.run.plan,
                 &self.run.ctx.package,
                 &self.config.masking,
             )
         });
-        let mut observers = (
-            (
-                self.film_recorder(job, device),
-                BeforeLastAction::new(
-                    self.frame_source(device),
-                    attempt,
-                    candidate.last().and_then(|&i| self.run.plan.step(i)),
-                ),
-            ),
-            watch.as_ref().map(LiveWatch::marker),
-        );
-        let replay = self
-            .replay(candidate, device, &mut observers)
-            .instrument(span);
-        let watched = async {
-            match &watch {
-                Some(watch) => watch.during(replay).await,
-                None => replay.await,
-            }
-        };
-        let outcome = tokio::select! {
-            biased;
-            _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
-            r = watched => match r {
-                Ok(verdict) => AttemptOutcome::Replayed { verdict },
-                Err(e) => AttemptOutcome::Failed { cause: e.cause() },
-            },
-        };
-        let ((film, before_last), _) = observers;
-        film.finish(outcome.verdict().is_some_and(|v| v.reproduced));
-        let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
-        let shot = if self.cancel.is_cancelled() {
-            before_last.discard();
-            AttemptShot {
-                shot: ArchivedShot {
-                    src: None,
-                    redacted: true,
-                    omitted_because: Some(ShotOmission::Cancelled),
-                },
-                before_step: None,
-            }
-        } else {
-            let after = archive_screenshot(
-                self.hub,
-                device,
-                &self.run.ctx.package,
-                &self.evidence.dir,
-                attempt,
-                &self.config.masking,
-            )
+        let (replayed, film) = attempt
+            .replay(self.film_recorder(&attempt), watch.as_ref())
             .await;
-            before_last.choose(after)
-        };
-        let entry = journal_entry(
-            (round, round_jobs),
-            job,
-            device,
-            outcome,
-            &shot,
-            duration_ms,
-        );
+        film.finish(replayed.outcome.verdict().is_some_and(|v| v.reproduced));
+        let entry = attempt
+            .journal_attempt(replayed, (round, round_jobs), ShotAfterCancel::Omitted)
+            .await;
         let journaled = match self.journal {
             Some(journal) => journal.record_attempt(&entry).map_err(|e| e.to_string()),
             None => Err("the run has no journal".to_owned()),
         };
         if let Err(e) = &journaled {
-            tracing::error!(attempt, error = %e, "attempt not saved to the journal");
+            tracing::error!(attempt = job.attempt, error = %e, "attempt not saved to the journal");
         }
         Ran {
             entry,
@@ -356,11 +298,12 @@ impl<E: RunEvents> Search<'_, E> {
 
     /// The filmstrip of the minimal path is taken during the final confirmation
     /// replays, until one that reproduced the crash has it; other replays take none.
-    fn film_recorder<'b>(&'b self, job: &Job, device: &'b str) -> FilmRecorder<'b> {
+    fn film_recorder<'b>(&self, attempt: &Attempt<'b>) -> FilmRecorder<'b> {
+        let job = attempt.job;
         let wanted = job.phase == Phase::Confirm
             && !FilmstripRecord::read(&self.evidence.dir).has_reproduced(&job.candidate);
         FilmRecorder::new(
-            self.frame_source(device),
+            attempt.frames(),
             job.attempt,
             &job.candidate,
             self.run.plan.setup.first().copied(),
@@ -368,64 +311,16 @@ impl<E: RunEvents> Search<'_, E> {
         )
     }
 
-    /// Where `device`'s masked frames come from and go.
-    fn frame_source<'b>(&'b self, device: &'b str) -> FilmSource<'b> {
-        FilmSource {
-            hub: self.hub,
-            device,
-            package: &self.run.ctx.package,
-            evidence_dir: &self.evidence.dir,
-            masking: &self.config.masking,
-        }
-    }
-
-    async fn replay(
-        &self,
-        candidate: &[u32],
-        device: &str,
-        film: &mut (impl ReplayObserver + Send),
-    ) -> Result<ReplayVerdict, ReplayError> {
-        let plan = &self.run.plan;
-        let steps: Vec<&ReplayStep> = candidate
-            .iter()
-            .map(|&i| plan.step(i).ok_or(ReplayError::UnknownStep { step: i }))
-            .collect::<Result<_, _>>()?;
+    /// The run's replay context on `device`: a pool device is the same run on another
+    /// device, with that device's own timing.
+    fn context_on(&self, device: &str) -> Cow<'_, ReplayContext> {
         if device == self.run.ctx.device {
-            return replay_observed(self.hub, &self.run.ctx, &steps, film).await;
+            return Cow::Borrowed(&self.run.ctx);
         }
-        // A pool device: the same run, another device (its own timing is the replay
-        // module's business).
         let mut ctx = self.run.ctx.clone();
         ctx.device = device.to_string();
         ctx.timing = self.config.timing_for(device);
-        replay_observed(self.hub, &ctx, &steps, film).await
-    }
-}
-
-/// The journal's record of one finished attempt.
-fn journal_entry(
-    (round, round_jobs): (u32, u32),
-    job: &Job,
-    device: &str,
-    outcome: AttemptOutcome,
-    shot: &AttemptShot,
-    duration_ms: u32,
-) -> JournalAttempt {
-    JournalAttempt {
-        round,
-        round_jobs,
-        attempt: job.attempt,
-        phase: job.phase,
-        candidate: job.candidate.clone(),
-        speculative: job.speculative,
-        device: device.to_string(),
-        outcome,
-        duration_ms,
-        screenshot_src: shot.shot.src.clone(),
-        screenshot_redacted: shot.shot.redacted,
-        screenshot_omitted: shot.shot.omitted_because.clone(),
-        screenshot_before_step: shot.before_step,
-        finished_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        Cow::Owned(ctx)
     }
 }
 
