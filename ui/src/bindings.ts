@@ -511,6 +511,11 @@ export type FilmFrame_Deserialize = {
 	image?: string | null,
 	/**  Why the frame is missing, when it is. */
 	omitted?: ShotOmission | null,
+	/**
+	 *  The frame shows the screen right before `step`'s action (which crashed the app),
+	 *  not after it.
+	 */
+	before_action: boolean,
 };
 
 export type FilmFrame_Serialize = {
@@ -530,6 +535,11 @@ export type FilmFrame_Serialize = {
 	image: string | null,
 	/**  Why the frame is missing, when it is. */
 	omitted: ShotOmission | null,
+	/**
+	 *  The frame shows the screen right before `step`'s action (which crashed the app),
+	 *  not after it.
+	 */
+	before_action: boolean,
 };
 
 export type Filmstrip = Filmstrip_Serialize | Filmstrip_Deserialize;

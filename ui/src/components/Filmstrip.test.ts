@@ -12,16 +12,27 @@ const kept = (position: number, step: number) => ({
   name: `filmstrip/attempt-016/step-0${position}.png`,
   image: pixel,
   omitted: null,
+  before_action: false,
 });
 
 /** The strip as the backend sends it. */
 const strip = (frames: unknown[]) => ({ attempt: 16, extra_device_ms: 946, frames });
 
 describe("Filmstrip", () => {
+  it("says when the crash step's frame is the screen right before its action", async () => {
+    fakeBackend({
+      filmstrip: () => strip([kept(1, 1), kept(2, 8), { ...kept(3, 11), before_action: true }]),
+    });
+    render(Filmstrip, { workspace: "/ws", evidenceSession: "ev-1" });
+    await waitFor(() => expect(screen.getByTestId("filmstrip")).toBeInTheDocument());
+    expect(screen.getByText(/Step 3 · right before original step 11, which crashed the app/)).toBeInTheDocument();
+    expect(screen.getByText(/Step 2 · original step 8$/)).toBeInTheDocument();
+  });
+
   it("shows each frame numbered as the steps, an omitted one with its reason, and the device time", async () => {
     const calls = fakeBackend({
       filmstrip: () =>
-        strip([kept(1, 1), kept(2, 8), { position: 3, step: 11, name: null, image: null, omitted: { kind: "empty_hierarchy" } }]),
+        strip([kept(1, 1), kept(2, 8), { position: 3, step: 11, name: null, image: null, omitted: { kind: "empty_hierarchy" }, before_action: false }]),
     });
     render(Filmstrip, { workspace: "/ws", evidenceSession: "ev-1" });
     await waitFor(() => expect(screen.getByTestId("filmstrip")).toBeInTheDocument());
@@ -39,7 +50,7 @@ describe("Filmstrip", () => {
       filmstrip: () =>
         strip([
           kept(1, 1),
-          omitted ? { position: 2, step: 8, name: null, image: null, omitted: { kind: "by_reviewer" } } : kept(2, 8),
+          omitted ? { position: 2, step: 8, name: null, image: null, omitted: { kind: "by_reviewer" }, before_action: false } : kept(2, 8),
         ]),
     });
     const onopen = vi.fn();

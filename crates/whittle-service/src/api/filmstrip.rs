@@ -39,6 +39,9 @@ pub struct FilmFrame {
     pub image: Option<String>,
     /// Why the frame is missing, when it is.
     pub omitted: Option<ShotOmission>,
+    /// The frame shows the screen right before `step`'s action (which crashed the app),
+    /// not after it.
+    pub before_action: bool,
 }
 
 /// The filmstrip of evidence session `evidence_session`, frames `height` pixels high;
@@ -81,6 +84,7 @@ pub fn filmstrip(
                 },
                 name,
                 image,
+                before_action: frame.before_action,
             }
         })
         .collect();

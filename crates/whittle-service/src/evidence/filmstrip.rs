@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::mask_record::record_path;
 use super::picture::PictureName;
 use super::screenshot::{archive_to, ArchivedShot, HubScreen};
 use super::shot_name::shot_path;
@@ -50,6 +51,11 @@ pub struct StripFrame {
     pub src: Option<String>,
     #[serde(default, deserialize_with = "ShotOmission::read_compat")]
     pub omitted: Option<ShotOmission>,
+    /// The frame shows the screen right before `step`'s action, not after it: the step
+    /// crashed the app, so nothing could be masked after it, and the replay's masked
+    /// frame before its last action stands in (as it does for the attempt's screenshot).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_action: bool,
 }
 
 impl FilmstripRecord {
@@ -185,15 +191,59 @@ impl<'a> FilmRecorder<'a> {
             step,
             src: shot.src,
             omitted: shot.omitted_because,
+            before_action: false,
         });
     }
 
-    /// Records the strip (with the replay's verdict) in `filmstrip.json`; returns the
-    /// device time the frames cost.
-    pub fn finish(self, reproduced: bool) -> Duration {
+    /// The last step's frame, when it could not be kept (the step crashed the app, so
+    /// there was no hierarchy to mask by), becomes a copy of the attempt's masked frame
+    /// before that step's action (`before_last`: the step and the picture, relative to
+    /// the evidence session), when the attempt has one (`before_frame.rs`). Never an
+    /// unmasked picture: the copy is of a file the masking already wrote, with its mask
+    /// record.
+    fn stand_in_before_action(&mut self, before_last: Option<(u32, &str)>) {
+        let Some((step, src)) = before_last else {
+            return;
+        };
+        let Some((index, frame)) = self.frames.iter_mut().enumerate().next_back() else {
+            return;
+        };
+        if frame.step != Some(step) || frame.src.is_some() {
+            return;
+        }
+        let picture = PictureName::Frame {
+            attempt: self.attempt,
+            frame: u32::try_from(index + 1).unwrap_or(u32::MAX),
+        };
+        let from = self.source.evidence_dir.join(src);
+        let to = picture.path_in(self.source.evidence_dir);
+        let copied = std::fs::copy(&from, &to).and_then(|_| {
+            match std::fs::copy(record_path(&from), record_path(&to)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            }
+        });
+        match copied {
+            Ok(()) => {
+                frame.src = Some(picture.to_string());
+                frame.omitted = None;
+                frame.before_action = true;
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&to);
+                tracing::warn!(error = %e, "the frame before the crashing action was not copied into the filmstrip");
+            }
+        }
+    }
+
+    /// Records the strip (with the replay's verdict) in `filmstrip.json`, the last step's
+    /// frame standing in from the attempt's frame before its last action where it must;
+    /// returns the device time the frames cost.
+    pub fn finish(mut self, reproduced: bool, before_last: Option<(u32, &str)>) -> Duration {
         if !self.enabled || self.frames.is_empty() {
             return Duration::ZERO;
         }
+        self.stand_in_before_action(before_last);
         let strip = Strip {
             attempt: self.attempt,
             candidate: self.candidate,
@@ -243,6 +293,7 @@ pub(crate) fn for_export(evidence_dir: &Path, minimal_path: &[u32]) -> Option<Fi
         .iter()
         .map(|f| BundleFrame {
             step: f.step,
+            before_action: f.before_action,
             path: f
                 .src
                 .as_deref()
@@ -273,6 +324,7 @@ mod tests {
                 step: Some(1),
                 src: Some((*src).to_owned()),
                 omitted: None,
+                before_action: false,
             })
             .collect();
         let strip = Strip {

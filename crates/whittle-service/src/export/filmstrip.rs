@@ -40,6 +40,7 @@ pub(crate) fn write_filmstrip(
         let mut entry = ManifestFrame {
             position,
             step: frame.step,
+            before_action: frame.before_action,
             path: None,
             omitted: frame.omitted.clone(),
         };

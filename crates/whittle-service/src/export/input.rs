@@ -65,6 +65,8 @@ pub struct FilmstripInput {
 pub struct BundleFrame {
     /// The original session's step it follows (`None`: the launch had no step).
     pub step: Option<u32>,
+    /// It shows the screen right before `step`'s action, which crashed the app.
+    pub before_action: bool,
     /// The masked PNG; `None` when it was omitted.
     pub path: Option<PathBuf>,
     pub omitted: Option<String>,

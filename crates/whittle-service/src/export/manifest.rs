@@ -68,6 +68,10 @@ pub struct ManifestFrame {
     pub position: u32,
     /// The original session's step the frame follows.
     pub step: Option<u32>,
+    /// The frame shows the screen right before `step`'s action (which crashed the app,
+    /// leaving nothing to show after it); absent when it follows the step.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_action: bool,
     /// Relative to the bundle; absent when the frame was omitted.
     pub path: Option<String>,
     pub omitted: Option<String>,

@@ -45,6 +45,9 @@ pub(crate) fn render(input: &ExportInput, filmstrip: Option<&ManifestFilmstrip>)
     for frame in &film.frames {
         let step = frame.step.map(|s| s.to_string()).unwrap_or_default();
         let shown = match (&frame.path, &frame.omitted) {
+            (Some(path), _) if frame.before_action => {
+                format!("`{path}` (right before this step's action, which crashed the app)")
+            }
             (Some(path), _) => format!("`{path}`"),
             (None, Some(why)) => format!("omitted: {}", super::redact::safe_line(why)),
             (None, None) => "omitted".into(),

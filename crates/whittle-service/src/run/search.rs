@@ -236,10 +236,18 @@ impl<E: RunEvents> Search<'_, E> {
         let (replayed, film) = attempt
             .replay(self.film_recorder(&attempt), watch.as_ref())
             .await;
-        film.finish(replayed.outcome.verdict().is_some_and(|v| v.reproduced));
+        let reproduced = replayed.outcome.verdict().is_some_and(|v| v.reproduced);
         let entry = attempt
             .journal_attempt(replayed, (round, round_jobs), ShotAfterCancel::Omitted)
             .await;
+        // After the attempt's screenshot is chosen: the strip's crash step may take the
+        // frame before the last action that became it.
+        film.finish(
+            reproduced,
+            entry
+                .screenshot_before_step
+                .zip(entry.screenshot_src.as_deref()),
+        );
         let journaled = match self.journal {
             Some(journal) => journal.record_attempt(&entry).map_err(|e| e.to_string()),
             None => Err("the run has no journal".to_owned()),

@@ -108,6 +108,29 @@ async fn every_kept_frame_is_reviewed_masked_and_exported_only_as_reviewed() {
         "{checklist:?}"
     );
 
+    // The crash step's frame: after the crashing tap nothing could be masked (the app is
+    // gone), so the strip holds the attempt's masked frame from right before that tap —
+    // a copy of the attempt's screenshot, never a capture of its own.
+    let record = FilmstripRecord::read(&evidence);
+    let strip = record
+        .strips
+        .iter()
+        .find(|s| s.reproduced)
+        .expect("a strip");
+    let (crash_frame, others) = strip.frames.split_last().unwrap();
+    assert!(crash_frame.before_action, "{strip:?}");
+    assert!(others.iter().all(|f| !f.before_action), "{strip:?}");
+    assert_eq!(crash_frame.step, strip.candidate.last().copied());
+    let src = crash_frame
+        .src
+        .as_deref()
+        .expect("the crash step's frame is kept");
+    let shot = evidence.join(format!("screenshots/attempt-{:03}.png", strip.attempt));
+    assert_eq!(
+        std::fs::read(evidence.join(src)).unwrap(),
+        std::fs::read(shot).unwrap()
+    );
+
     // Before: every frame shows its button where the mask will go.
     for frame in &listed {
         let img = image::open(frame.path_in(&evidence)).unwrap().to_rgba8();
@@ -136,6 +159,11 @@ async fn every_kept_frame_is_reviewed_masked_and_exported_only_as_reviewed() {
         .filter_map(|f| f.path.as_deref())
         .collect();
     assert!(exported.len() >= 3, "{film:?}");
+    let last_frame = film.frames.last().unwrap();
+    assert!(
+        last_frame.before_action && last_frame.path.is_some(),
+        "{film:?}"
+    );
     let width = image::open(dir.join(exported[0])).unwrap().width();
     for path in &exported {
         let img = image::open(dir.join(path)).unwrap().to_rgba8();

@@ -230,6 +230,7 @@ export const outcomes = {
   "filmstrip.step": "Step {position}",
   "filmstrip.original": "original step {step}",
   "filmstrip.launch": "after the launch",
+  "filmstrip.beforeAction": "right before original step {step}, which crashed the app",
   "filmstrip.omitted": "Omitted: {reason}",
   "filmstrip.open": "Open this frame in the screenshot viewer to mask, check or omit it",
   "error.import_failed": "The flow was not imported.",

@@ -217,6 +217,7 @@ export const outcomes = {
   "filmstrip.step": "步骤 {position}",
   "filmstrip.original": "原步骤 {step}",
   "filmstrip.launch": "启动之后",
+  "filmstrip.beforeAction": "原步骤 {step} 的操作之前（该操作使应用崩溃）",
   "filmstrip.omitted": "已省略：{reason}",
   "filmstrip.open": "在截图查看器中打开此帧，以遮盖、检查或省略",
   "error.import_failed": "流程未能导入。",
