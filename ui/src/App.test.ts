@@ -62,7 +62,7 @@ describe("App (mocked IPC)", () => {
 
     const running = { state: "running", evidence_session: "e1", attempts: 2, max_replays: 30 };
     send({ kind: "queue", view: { ...first, entries: [entry(1, running), entry(2, { state: "waiting" })] } });
-    const frame = { device: "sim-1", attempt: 3, step: null, before_action: false, seq: 1, image: { data_url: "data:image/png;base64,QQ==", width: 10, height: 20 }, omitted: null, outline: null };
+    const frame = { device: "sim-1", attempt: 3, step: null, step_words: null, before_action: false, seq: 1, image: { data_url: "data:image/png;base64,QQ==", width: 10, height: 20 }, omitted: null, outline: null };
     send({ kind: "run", entry: 1, update: { kind: "frame", run_id: 1, frame } });
     expect(await screen.findByTestId("live-view")).toBeInTheDocument();
     await waitFor(() =>

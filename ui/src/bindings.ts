@@ -691,6 +691,11 @@ export type LiveFrame_Deserialize = {
 	 */
 	step?: number | null,
 	/**
+	 *  `step`'s action as data for the front end to word (the queue holds no plan to
+	 *  look it up in); `None` while the app launches.
+	 */
+	step_words?: StepWords_Deserialize | null,
+	/**
 	 *  Taken after the replay reached `step` and before its action: the screen the
 	 *  action is about to act on, the only frame with an `outline`. `false` once the
 	 *  action is done (the frame shows its result) and while the app launches.
@@ -717,6 +722,11 @@ export type LiveFrame_Serialize = {
 	 *  `None` while the app launches.
 	 */
 	step: number | null,
+	/**
+	 *  `step`'s action as data for the front end to word (the queue holds no plan to
+	 *  look it up in); `None` while the app launches.
+	 */
+	step_words: StepWords_Serialize | null,
 	/**
 	 *  Taken after the replay reached `step` and before its action: the screen the
 	 *  action is about to act on, the only frame with an `outline`. `false` once the

@@ -230,6 +230,7 @@ describe("QueuePanel", () => {
     device: "sim-1",
     attempt: 3,
     step: 2,
+    step_words: null,
     before_action: true,
     seq: 1,
     image: { data_url: "data:image/png;base64,QQ==", width: 1080, height: 1920 },

@@ -71,6 +71,7 @@ describe("RunView", () => {
       device,
       attempt: 2,
       step,
+      step_words: null,
       before_action: step !== null,
       seq,
       image: { data_url: `data:image/png;base64,${device}${seq}`, width: 108, height: 192 },

@@ -6,6 +6,7 @@ const frame = (device: string, attempt: number, seq: number): LiveFrame => ({
   device,
   attempt,
   step: null,
+  step_words: null,
   before_action: false,
   seq,
   image: { data_url: `data:${device}-${attempt}-${seq}`, width: 10, height: 20 },

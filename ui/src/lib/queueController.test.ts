@@ -6,6 +6,7 @@ const frame = (device: string, seq: number): LiveFrame => ({
   device,
   attempt: 1,
   step: 2,
+  step_words: null,
   before_action: false,
   seq,
   image: { data_url: `data:image/png;base64,${device}${seq}`, width: 1080, height: 2400 },

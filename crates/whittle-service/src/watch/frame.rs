@@ -1,4 +1,5 @@
 use serde::Serialize;
+use whittle_core::plan::StepWords;
 
 use crate::evidence::ShotOmission;
 
@@ -11,6 +12,9 @@ pub struct LiveFrame {
     /// The plan step being replayed (the last one while the replay waits for a crash);
     /// `None` while the app launches.
     pub step: Option<u32>,
+    /// `step`'s action as data for the front end to word (the queue holds no plan to
+    /// look it up in); `None` while the app launches.
+    pub step_words: Option<StepWords>,
     /// Taken after the replay reached `step` and before its action: the screen the
     /// action is about to act on, the only frame with an `outline`. `false` once the
     /// action is done (the frame shows its result) and while the app launches.

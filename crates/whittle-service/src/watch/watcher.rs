@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{watch, Notify};
-use whittle_core::plan::{element_match, ReplayAction, ReplayPlan};
+use whittle_core::plan::{element_match, ReplayAction, ReplayPlan, StepWords};
 
 use super::frame::{LiveFrame, LiveImage};
 use super::take::{take_frame, NoFrame, Taken};
@@ -136,6 +136,7 @@ impl<'a> LiveWatch<'a> {
             device: self.device.to_owned(),
             attempt: self.attempt,
             step,
+            step_words: step.and_then(|s| self.words(s)),
             before_action: before_action.is_some(),
             seq: *seq,
             image,
@@ -145,6 +146,11 @@ impl<'a> LiveWatch<'a> {
         if before_action.is_some() {
             self.shown_before.send_replace(before_action);
         }
+    }
+
+    fn words(&self, step: u32) -> Option<StepWords> {
+        let planned = self.plan.steps.iter().find(|p| p.index == step)?;
+        Some(planned.words.clone())
     }
 
     fn position(&self) -> Position {

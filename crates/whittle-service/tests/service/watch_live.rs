@@ -90,6 +90,8 @@ async fn a_watched_run_streams_masked_frames_of_each_replay_and_archives_none() 
     for f in &frames {
         assert!(f.before_action || f.outline.is_none(), "{f:?}");
         assert!(f.step.is_some() || !f.before_action, "{f:?}");
+        // Worded from the plan in the frame itself, for a host that holds no plan.
+        assert_eq!(f.step.is_some(), f.step_words.is_some(), "{f:?}");
     }
     // The replay waits for that frame, so every action it took has one: per replay, the
     // steps shown before their actions are consecutive steps of its candidate (the
