@@ -40,7 +40,7 @@ export const commands = {
 	 *  and runs them one after another; every change and each item's run arrive on
 	 *  `on_update`. Holds the run slot: no single run starts until the queue ends.
 	 */
-	startQueue: (workspace: string, session: string | null, includeMinimized: boolean, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, includeMinimized, locale, onUpdate })),
+	startQueue: (workspace: string, session: string | null, options: QueueOptions, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, options, locale, onUpdate })),
 	/**  The running item finishes; the next one waits for `resume_queue`. */
 	pauseQueue: () => __TAURI_INVOKE<boolean>("pause_queue"),
 	resumeQueue: () => __TAURI_INVOKE<boolean>("resume_queue"),
@@ -1147,18 +1147,36 @@ export type QueueEntry_Deserialize = {
 	/**  Unique within the queue, from 1 in the queue's first order. */
 	id: number,
 	session: string,
-	crash_id: string,
+	/**
+ *  The crash group; `None` only for a session that cannot be read (skipped as
+ *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+ */
+	crash_id?: string | null,
 	label?: string | null,
 	state: QueueState_Deserialize,
+	/**
+ *  What to try next for this crash group, once its run ended without a result a
+ *  change of options may give ([`run_hint`]).
+ */
+	hint?: RunHint | null,
 };
 
 export type QueueEntry_Serialize = {
 	/**  Unique within the queue, from 1 in the queue's first order. */
 	id: number,
 	session: string,
-	crash_id: string,
+	/**
+ *  The crash group; `None` only for a session that cannot be read (skipped as
+ *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+ */
+	crash_id: string | null,
 	label: string | null,
 	state: QueueState_Serialize,
+	/**
+ *  What to try next for this crash group, once its run ended without a result a
+ *  change of options may give ([`run_hint`]).
+ */
+	hint: RunHint | null,
 };
 
 /**  Why a crash group is in the queue but will not be run. */
@@ -1169,20 +1187,63 @@ export type QueueSkipReason_Deserialize =
 /**  Its approved result still validates (see the module documentation). */
 { kind: "already_minimized"; evidence_session: string } | 
 /**
+ *  Its newest run, not approved, found a result that may be written back and that
+ *  still validates: the session has not changed since (see the module
+ *  documentation). Approving or discarding it is the tester's next step.
+ */
+{ kind: "minimized_unchanged"; evidence_session: string } | 
+/**
  *  Its replay plan does not allow a live run (a run would only give a static
  *  suggestion); `plan_problem` says why when the plan cannot be built at all.
  */
-{ kind: "no_live_run"; plan_problem?: string | null };
+{ kind: "no_live_run"; plan_problem?: string | null } | 
+/**
+ *  Not a crash group: a session of the workspace that cannot be read, so none of
+ *  its crash groups can be queued. `detail` is the reader's own message.
+ */
+{ kind: "session_unreadable"; problem: SessionReadProblem; detail: string };
 
 /**  Why a crash group is in the queue but will not be run. */
 export type QueueSkipReason_Serialize = 
 /**  Its approved result still validates (see the module documentation). */
 { kind: "already_minimized"; evidence_session: string } | 
 /**
+ *  Its newest run, not approved, found a result that may be written back and that
+ *  still validates: the session has not changed since (see the module
+ *  documentation). Approving or discarding it is the tester's next step.
+ */
+{ kind: "minimized_unchanged"; evidence_session: string } | 
+/**
  *  Its replay plan does not allow a live run (a run would only give a static
  *  suggestion); `plan_problem` says why when the plan cannot be built at all.
  */
-{ kind: "no_live_run"; plan_problem: string | null };
+{ kind: "no_live_run"; plan_problem: string | null } | 
+/**
+ *  Not a crash group: a session of the workspace that cannot be read, so none of
+ *  its crash groups can be queued. `detail` is the reader's own message.
+ */
+{ kind: "session_unreadable"; problem: SessionReadProblem; detail: string };
+
+/**
+ *  The queue-wide options the window asks for before *Minimize all* starts: every item
+ *  runs with them (the CLI's `minimize --all --max-replays --strategy
+ *  --baseline-tries --include-minimized`).
+ */
+export type QueueOptions = {
+	/**  Each item's replay budget (>= 1). */
+	max_replays: number,
+	strategy: SearchStrategy,
+	/**
+ *  Replays of the full path allowed until it reproduces (>= 1; 1 is the seed's
+ *  single try).
+ */
+	baseline_tries: number,
+	/**
+ *  Queue the crash groups already minimized too: approved, or minimized and not
+ *  changed since.
+ */
+	include_minimized: boolean,
+};
 
 export type QueueState = QueueState_Serialize | QueueState_Deserialize;
 
@@ -1462,6 +1523,14 @@ export type ReopenedRun_Serialize = {
 	/**  Steps of the evidence that are not attempt records (skipped when reading). */
 	unreadable_steps: number,
 };
+
+/**  A change of options that may give the crash group a result next time. */
+export type RunHint = 
+/**
+ *  The baseline missed on its only try: the crash may be flaky; run it again with
+ *  more baseline tries.
+ */
+{ kind: "more_baseline_tries" };
 
 export type ReplayEstimate = {
 	/**  See [`ReplayEstimate::fewer_pays_off`]. */
@@ -1997,6 +2066,15 @@ export type ServerProblem_Serialize = {
 	server: string | null,
 	problem: ServerProblemKind,
 };
+
+/**  Why a session of the workspace cannot be read (from [`SessionReadError`]'s case). */
+export type SessionReadProblem = 
+/**  Its folder's name is not a session id. */
+"invalid_id" | 
+/**  Its folder went away while the queue was being built. */
+"not_found" | 
+/**  Its files cannot be read or parsed (a truncated `steps.jsonl`, ...). */
+"unreadable";
 
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 
