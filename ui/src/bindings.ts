@@ -1148,16 +1148,16 @@ export type QueueEntry_Deserialize = {
 	id: number,
 	session: string,
 	/**
- *  The crash group; `None` only for a session that cannot be read (skipped as
- *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
- */
+	 *  The crash group; `None` only for a session that cannot be read (skipped as
+	 *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+	 */
 	crash_id?: string | null,
 	label?: string | null,
 	state: QueueState_Deserialize,
 	/**
- *  What to try next for this crash group, once its run ended without a result a
- *  change of options may give ([`run_hint`]).
- */
+	 *  What to try next for this crash group, once its run ended without a result a
+	 *  change of options may give ([`run_hint`]).
+	 */
 	hint?: RunHint | null,
 };
 
@@ -1166,17 +1166,38 @@ export type QueueEntry_Serialize = {
 	id: number,
 	session: string,
 	/**
- *  The crash group; `None` only for a session that cannot be read (skipped as
- *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
- */
+	 *  The crash group; `None` only for a session that cannot be read (skipped as
+	 *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+	 */
 	crash_id: string | null,
 	label: string | null,
 	state: QueueState_Serialize,
 	/**
- *  What to try next for this crash group, once its run ended without a result a
- *  change of options may give ([`run_hint`]).
- */
+	 *  What to try next for this crash group, once its run ended without a result a
+	 *  change of options may give ([`run_hint`]).
+	 */
 	hint: RunHint | null,
+};
+
+/**
+ *  The queue-wide options the window asks for before *Minimize all* starts: every item
+ *  runs with them (the CLI's `minimize --all --max-replays --strategy
+ *  --baseline-tries --include-minimized`).
+ */
+export type QueueOptions = {
+	/**  Each item's replay budget (>= 1). */
+	max_replays: number,
+	strategy: SearchStrategy,
+	/**
+	 *  Replays of the full path allowed until it reproduces (>= 1; 1 is the seed's
+	 *  single try).
+	 */
+	baseline_tries: number,
+	/**
+	 *  Queue the crash groups already minimized too: approved, or minimized and not
+	 *  changed since.
+	 */
+	include_minimized: boolean,
 };
 
 /**  Why a crash group is in the queue but will not be run. */
@@ -1223,27 +1244,6 @@ export type QueueSkipReason_Serialize =
  *  its crash groups can be queued. `detail` is the reader's own message.
  */
 { kind: "session_unreadable"; problem: SessionReadProblem; detail: string };
-
-/**
- *  The queue-wide options the window asks for before *Minimize all* starts: every item
- *  runs with them (the CLI's `minimize --all --max-replays --strategy
- *  --baseline-tries --include-minimized`).
- */
-export type QueueOptions = {
-	/**  Each item's replay budget (>= 1). */
-	max_replays: number,
-	strategy: SearchStrategy,
-	/**
- *  Replays of the full path allowed until it reproduces (>= 1; 1 is the seed's
- *  single try).
- */
-	baseline_tries: number,
-	/**
- *  Queue the crash groups already minimized too: approved, or minimized and not
- *  changed since.
- */
-	include_minimized: boolean,
-};
 
 export type QueueState = QueueState_Serialize | QueueState_Deserialize;
 
@@ -1524,14 +1524,6 @@ export type ReopenedRun_Serialize = {
 	unreadable_steps: number,
 };
 
-/**  A change of options that may give the crash group a result next time. */
-export type RunHint = 
-/**
- *  The baseline missed on its only try: the crash may be flaky; run it again with
- *  more baseline tries.
- */
-{ kind: "more_baseline_tries" };
-
 export type ReplayEstimate = {
 	/**  See [`ReplayEstimate::fewer_pays_off`]. */
 	fewer_pays_off: boolean,
@@ -1721,6 +1713,14 @@ devices: string[] }) & { attempt?: never; candidate?: never; message?: never; no
 ({ type: "notice"; notice: RunNotice }) & { attempt?: never; candidate?: never; candidates?: never; device?: never; devices?: never; evidence_session?: never; max_replays?: never; message?: never; phase?: never; plan_steps?: never } | {
 	type: "finished",
 } & RunSummary_Serialize;
+
+/**  A change of options that may give the crash group a result next time. */
+export type RunHint = 
+/**
+ *  The baseline missed on its only try: the crash may be flaky; run it again with
+ *  more baseline tries.
+ */
+{ kind: "more_baseline_tries" };
 
 export type RunNotice = 
 /**  About the replay plan (skipped steps, legacy steps, low coverage). */
@@ -2067,15 +2067,6 @@ export type ServerProblem_Serialize = {
 	problem: ServerProblemKind,
 };
 
-/**  Why a session of the workspace cannot be read (from [`SessionReadError`]'s case). */
-export type SessionReadProblem = 
-/**  Its folder's name is not a session id. */
-"invalid_id" | 
-/**  Its folder went away while the queue was being built. */
-"not_found" | 
-/**  Its files cannot be read or parsed (a truncated `steps.jsonl`, ...). */
-"unreadable";
-
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 
 export type SessionDetail_Deserialize = {
@@ -2145,6 +2136,15 @@ export type SessionError_Serialize = {
 };
 
 export type SessionProblem = { code: "folder_missing" } | { code: "bad_folder_name"; detail: string } | { code: "symlinked_folder" } | { code: "missing" } | { code: "unreadable"; detail: string } | { code: "not_utf8" } | { code: "file_too_large"; limit_bytes: number } | { code: "file_past_limit"; limit_bytes: number } | { code: "symlink_outside" } | { code: "line_too_long"; limit_bytes: number } | { code: "too_many_records"; limit: number } | { code: "invalid_json"; detail: string } | { code: "truncated" } | { code: "invalid_record"; what: string; detail: string } | { code: "unknown_crash_kind"; kind: string } | { code: "empty_crash_id" } | { code: "duplicate_crash_id"; crash_id: string; first_line: number } | { code: "step_index_zero" } | { code: "duplicate_step_index"; index: number; first_line: number } | { code: "missing_step_indexes"; previous: number; found: number } | { code: "step_out_of_order"; index: number; previous: number } | { code: "screenshot_outside_session"; path: string } | { code: "repro_path_unknown_step"; crash_id: string; index: number } | { code: "repro_path_repeats_step"; crash_id: string; index: number };
+
+/**  Why a session of the workspace cannot be read (from [`SessionReadError`]'s case). */
+export type SessionReadProblem = 
+/**  Its folder's name is not a session id. */
+"invalid_id" | 
+/**  Its folder went away while the queue was being built. */
+"not_found" | 
+/**  Its files cannot be read or parsed (a truncated `steps.jsonl`, ...). */
+"unreadable";
 
 export type SessionStatus = "running" | "passed" | "failed";
 
