@@ -6,9 +6,11 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use whittle_core::strategy::SearchStrategy;
 use whittle_service::api::{
-    plan_queue, queue_lanes, Queue, QueueEvent, QueueScope, QueueView, RunSpec,
+    count_of, plan_queue, queue_lanes, AskedRun, CountField, InvalidCount, Queue, QueueEvent,
+    QueueScope, QueueView, RunSpec,
 };
 use whittle_text::Locale;
 
@@ -51,10 +53,42 @@ pub struct QueueRequest {
     pub workspace: String,
     /// One session's crash groups; `None`: the whole workspace's.
     pub session: Option<String>,
-    /// Queue the groups already minimized too.
-    pub include_minimized: bool,
+    /// The options every item of the queue runs with, chosen before it starts.
+    pub options: QueueOptions,
     /// The window's language: each item's result is worded in it, as a single run's.
     pub locale: Locale,
+}
+
+/// The queue-wide options the window asks for before *Minimize all* starts: every item
+/// runs with them (the CLI's `minimize --all --max-replays --strategy
+/// --baseline-tries --include-minimized`).
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct QueueOptions {
+    /// Each item's replay budget (>= 1).
+    pub max_replays: u32,
+    pub strategy: SearchStrategy,
+    /// Replays of the full path allowed until it reproduces (>= 1; 1 is the seed's
+    /// single try).
+    pub baseline_tries: u32,
+    /// Queue the crash groups already minimized too: approved, or minimized and not
+    /// changed since.
+    pub include_minimized: bool,
+}
+
+impl QueueOptions {
+    /// The run every item is made from (its session and crash are the item's); the
+    /// counts checked once, by the application API.
+    pub fn template(&self) -> Result<RunSpec, InvalidCount> {
+        Ok(RunSpec::asked(
+            "",
+            AskedRun {
+                max_replays: Some(count_of(CountField::MaxReplays, self.max_replays)?),
+                strategy: Some(self.strategy),
+                baseline_tries: Some(count_of(CountField::BaselineTries, self.baseline_tries)?),
+                ..AskedRun::default()
+            },
+        ))
+    }
 }
 
 /// Builds the queue `request` asks for and starts it in the background; its first view
@@ -66,14 +100,20 @@ pub fn start(
     request: QueueRequest,
     send: impl Fn(QueueUpdate) + Send + Sync + 'static,
 ) -> Result<QueueView, AppError> {
+    // Bad input is refused here, before any side effect.
+    let template = request
+        .options
+        .template()
+        .map_err(|e| AppError::invalid_count(&e))?;
     let config = config_for(config_path, Path::new(&request.workspace))?;
     let scope = request
         .session
         .map_or(QueueScope::Workspace, QueueScope::Session);
-    let plan = plan_queue(&config.workspace, &scope, request.include_minimized)?;
+    let plan = plan_queue(&config.workspace, &scope, request.options.include_minimized)?;
     let locale = request.locale;
+    // Listed in the queue as skipped, with why; logged for the record.
     for s in &plan.unreadable {
-        tracing::warn!(session = %s.session, detail = %s.detail, "session left out of the queue");
+        tracing::warn!(session = %s.session, detail = %s.detail, "session cannot be read: no crash group of it is queued");
     }
     let (run_id, cancel) = runs.begin()?;
     let queue = Arc::new(Queue::with_cancel(&plan, cancel));
@@ -125,9 +165,8 @@ pub fn start(
                 });
             }
         };
-        // Every item from the defaults of a single run; side by side when several
-        // devices are online (api::queue_lanes).
-        let template = RunSpec::new("");
+        // Every item from the queue's options; side by side when several devices are
+        // online (api::queue_lanes).
         driver.side_by_side(queue_lanes(&config, &template).await);
         driver.run(&config, &template, on_event).await;
         tracing::info!(run_id, "minimize queue ended");

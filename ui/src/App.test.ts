@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import { checkoutDetail, checkoutNpe, sessions } from "./test/fixtures";
 import { channelSender, commandCalls, emitEvents, fakeBackend } from "./test/ipc";
-import { events } from "./test/runFixtures";
+import { events, summary } from "./test/runFixtures";
 
 type Calls = Array<{ cmd: string; args: unknown }>;
 
@@ -75,6 +75,65 @@ describe("App (mocked IPC)", () => {
     expect(screen.getByTestId("minimize-all")).toBeEnabled();
     await fireEvent.click(screen.getByTestId("queue-close"));
     expect(screen.queryByTestId("queue-panel")).not.toBeInTheDocument();
+  });
+
+  it("queues with the options chosen in the question, and a finished or running item opens its run", async () => {
+    let send: (message: unknown) => void = () => {};
+    const entry = (id: number, state: unknown) => ({ id, session: checkoutNpe.session_id, crash_id: "c1", label: null, state, hint: null });
+    const first = { entries: [entry(1, { state: "waiting" })], paused: false, running: true };
+    const calls = backend({
+      start_queue: (args) => {
+        send = channelSender((args as { onUpdate: unknown }).onUpdate);
+        return first;
+      },
+      interrupted_runs: () => [],
+      open_past_run: () => ({ evidence_session: "ev-1", created_at: "2026-05-20T10:15:00+00:00", events, result: null, unreadable_steps: 0 }),
+      list_devices: () => [],
+      review_checklist: () => null,
+    });
+    render(App);
+    await screen.findByRole("listbox", { name: "Sessions" });
+    await fireEvent.click(screen.getByTestId("minimize-all"));
+    const ask = screen.getByTestId("minimize-all-confirm");
+    const budget = within(ask).getByTestId("queue-max-replays");
+    // A budget that is no count: nothing can be queued, and the question says why.
+    await fireEvent.input(budget, { target: { value: "0" } });
+    expect(screen.getByTestId("minimize-all-confirm-yes")).toBeDisabled();
+    expect(ask).toHaveTextContent("At least 1 replay is needed.");
+    await fireEvent.input(budget, { target: { value: "12" } });
+    await fireEvent.change(within(ask).getByTestId("queue-strategy"), { target: { value: "flaky" } });
+    await fireEvent.change(within(ask).getByTestId("queue-baseline-tries"), { target: { value: "3" } });
+    // The single run's form's help, for the same choice.
+    expect(within(ask).getByTestId("queue-options-help")).toHaveTextContent("until it reproduces");
+    await fireEvent.click(within(ask).getByTestId("queue-include-minimized"));
+    await fireEvent.click(screen.getByTestId("minimize-all-confirm-yes"));
+    await waitFor(() => expect(screen.getAllByTestId("queue-entry")).toHaveLength(1));
+    expect(commandCalls(calls as never, "start_queue")).toEqual([
+      expect.objectContaining({
+        options: { max_replays: 12, strategy: "flaky", baseline_tries: 3, include_minimized: true },
+      }),
+    ]);
+
+    // Running, its evidence known: it opens live, in the run view.
+    send({ kind: "run", entry: 1, update: { kind: "event", run_id: 1, event: events[1] } });
+    send({ kind: "queue", view: { ...first, entries: [entry(1, { state: "running", evidence_session: "ev-1", device: "sim-1", attempts: 0, max_replays: 12 })] } });
+    await fireEvent.click(await screen.findByTestId("queue-open"));
+    expect(await screen.findByTestId("run-panel")).toBeInTheDocument();
+    // Followed: its Cancel works (on that item alone, see queueController.test.ts).
+    await waitFor(() => expect(screen.getByTestId("cancel-run")).toBeEnabled());
+    expect(commandCalls(calls as never, "open_past_run")).toEqual([]);
+
+    // Finished: it opens as a past run does, from its evidence.
+    const done = { state: "finished", summary: { ...summary, evidence_session: "ev-1" } };
+    send({ kind: "run", entry: 1, update: { kind: "ended", run_id: 1, result: null, error: null } });
+    send({ kind: "queue", view: { ...first, running: false, entries: [entry(1, done)] } });
+    await waitFor(() => expect(screen.getByTestId("cancel-run")).toBeDisabled());
+    await fireEvent.click(screen.getByTestId("queue-open"));
+    await waitFor(() =>
+      expect(commandCalls(calls as never, "open_past_run")).toEqual([
+        { workspace: "/home/tester/whittle/demo/workspace", sessionId: checkoutNpe.session_id, evidenceSession: "ev-1" },
+      ]),
+    );
   });
 
   it("opens on the default workspace and lists its sessions", async () => {

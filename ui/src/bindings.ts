@@ -40,7 +40,7 @@ export const commands = {
 	 *  and runs them one after another; every change and each item's run arrive on
 	 *  `on_update`. Holds the run slot: no single run starts until the queue ends.
 	 */
-	startQueue: (workspace: string, session: string | null, includeMinimized: boolean, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, includeMinimized, locale, onUpdate })),
+	startQueue: (workspace: string, session: string | null, options: QueueOptions, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, options, locale, onUpdate })),
 	/**  The running item finishes; the next one waits for `resume_queue`. */
 	pauseQueue: () => __TAURI_INVOKE<boolean>("pause_queue"),
 	resumeQueue: () => __TAURI_INVOKE<boolean>("resume_queue"),
@@ -1179,18 +1179,57 @@ export type QueueEntry_Deserialize = {
 	/**  Unique within the queue, from 1 in the queue's first order. */
 	id: number,
 	session: string,
-	crash_id: string,
+	/**
+	 *  The crash group; `None` only for a session that cannot be read (skipped as
+	 *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+	 */
+	crash_id?: string | null,
 	label?: string | null,
 	state: QueueState_Deserialize,
+	/**
+	 *  What to try next for this crash group, once its run ended without a result a
+	 *  change of options may give ([`run_hint`]).
+	 */
+	hint?: RunHint | null,
 };
 
 export type QueueEntry_Serialize = {
 	/**  Unique within the queue, from 1 in the queue's first order. */
 	id: number,
 	session: string,
-	crash_id: string,
+	/**
+	 *  The crash group; `None` only for a session that cannot be read (skipped as
+	 *  [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+	 */
+	crash_id: string | null,
 	label: string | null,
 	state: QueueState_Serialize,
+	/**
+	 *  What to try next for this crash group, once its run ended without a result a
+	 *  change of options may give ([`run_hint`]).
+	 */
+	hint: RunHint | null,
+};
+
+/**
+ *  The queue-wide options the window asks for before *Minimize all* starts: every item
+ *  runs with them (the CLI's `minimize --all --max-replays --strategy
+ *  --baseline-tries --include-minimized`).
+ */
+export type QueueOptions = {
+	/**  Each item's replay budget (>= 1). */
+	max_replays: number,
+	strategy: SearchStrategy,
+	/**
+	 *  Replays of the full path allowed until it reproduces (>= 1; 1 is the seed's
+	 *  single try).
+	 */
+	baseline_tries: number,
+	/**
+	 *  Queue the crash groups already minimized too: approved, or minimized and not
+	 *  changed since.
+	 */
+	include_minimized: boolean,
 };
 
 /**  Why a crash group is in the queue but will not be run. */
@@ -1201,20 +1240,42 @@ export type QueueSkipReason_Deserialize =
 /**  Its approved result still validates (see the module documentation). */
 { kind: "already_minimized"; evidence_session: string } | 
 /**
+ *  Its newest run, not approved, found a result that may be written back and that
+ *  still validates: the session has not changed since (see the module
+ *  documentation). Approving or discarding it is the tester's next step.
+ */
+{ kind: "minimized_unchanged"; evidence_session: string } | 
+/**
  *  Its replay plan does not allow a live run (a run would only give a static
  *  suggestion); `plan_problem` says why when the plan cannot be built at all.
  */
-{ kind: "no_live_run"; plan_problem?: string | null };
+{ kind: "no_live_run"; plan_problem?: string | null } | 
+/**
+ *  Not a crash group: a session of the workspace that cannot be read, so none of
+ *  its crash groups can be queued. `detail` is the reader's own message.
+ */
+{ kind: "session_unreadable"; problem: SessionReadProblem; detail: string };
 
 /**  Why a crash group is in the queue but will not be run. */
 export type QueueSkipReason_Serialize = 
 /**  Its approved result still validates (see the module documentation). */
 { kind: "already_minimized"; evidence_session: string } | 
 /**
+ *  Its newest run, not approved, found a result that may be written back and that
+ *  still validates: the session has not changed since (see the module
+ *  documentation). Approving or discarding it is the tester's next step.
+ */
+{ kind: "minimized_unchanged"; evidence_session: string } | 
+/**
  *  Its replay plan does not allow a live run (a run would only give a static
  *  suggestion); `plan_problem` says why when the plan cannot be built at all.
  */
-{ kind: "no_live_run"; plan_problem: string | null };
+{ kind: "no_live_run"; plan_problem: string | null } | 
+/**
+ *  Not a crash group: a session of the workspace that cannot be read, so none of
+ *  its crash groups can be queued. `detail` is the reader's own message.
+ */
+{ kind: "session_unreadable"; problem: SessionReadProblem; detail: string };
 
 export type QueueState = QueueState_Serialize | QueueState_Deserialize;
 
@@ -1685,6 +1746,14 @@ devices: string[] }) & { attempt?: never; candidate?: never; message?: never; no
 	type: "finished",
 } & RunSummary_Serialize;
 
+/**  A change of options that may give the crash group a result next time. */
+export type RunHint = 
+/**
+ *  The baseline missed on its only try: the crash may be flaky; run it again with
+ *  more baseline tries.
+ */
+{ kind: "more_baseline_tries" };
+
 export type RunNotice = 
 /**  About the replay plan (skipped steps, legacy steps, low coverage). */
 { kind: "plan"; notice: PlanNotice } | 
@@ -2099,6 +2168,15 @@ export type SessionError_Serialize = {
 };
 
 export type SessionProblem = { code: "folder_missing" } | { code: "bad_folder_name"; detail: string } | { code: "symlinked_folder" } | { code: "missing" } | { code: "unreadable"; detail: string } | { code: "not_utf8" } | { code: "file_too_large"; limit_bytes: number } | { code: "file_past_limit"; limit_bytes: number } | { code: "symlink_outside" } | { code: "line_too_long"; limit_bytes: number } | { code: "too_many_records"; limit: number } | { code: "invalid_json"; detail: string } | { code: "truncated" } | { code: "invalid_record"; what: string; detail: string } | { code: "unknown_crash_kind"; kind: string } | { code: "empty_crash_id" } | { code: "duplicate_crash_id"; crash_id: string; first_line: number } | { code: "step_index_zero" } | { code: "duplicate_step_index"; index: number; first_line: number } | { code: "missing_step_indexes"; previous: number; found: number } | { code: "step_out_of_order"; index: number; previous: number } | { code: "screenshot_outside_session"; path: string } | { code: "repro_path_unknown_step"; crash_id: string; index: number } | { code: "repro_path_repeats_step"; crash_id: string; index: number };
+
+/**  Why a session of the workspace cannot be read (from [`SessionReadError`]'s case). */
+export type SessionReadProblem = 
+/**  Its folder's name is not a session id. */
+"invalid_id" | 
+/**  Its folder went away while the queue was being built. */
+"not_found" | 
+/**  Its files cannot be read or parsed (a truncated `steps.jsonl`, ...). */
+"unreadable";
 
 export type SessionStatus = "running" | "passed" | "failed";
 

@@ -6,7 +6,7 @@ use whittle_service::api::QueueView;
 use whittle_text::Locale;
 
 use crate::error::AppError;
-use crate::queue_control::{self, QueueRequest, QueueUpdate};
+use crate::queue_control::{self, QueueOptions, QueueRequest, QueueUpdate};
 use crate::state::AppState;
 
 /// Queues every crash group of `session` (or of the whole workspace) not yet minimized
@@ -19,7 +19,7 @@ pub fn start_queue(
     state: State<'_, AppState>,
     workspace: String,
     session: Option<String>,
-    include_minimized: bool,
+    options: QueueOptions,
     locale: String,
     on_update: Channel<QueueUpdate>,
 ) -> Result<QueueView, AppError> {
@@ -30,7 +30,7 @@ pub fn start_queue(
         QueueRequest {
             workspace,
             session,
-            include_minimized,
+            options,
             locale: Locale::from_env_value(&locale),
         },
         move |u| {

@@ -14,6 +14,7 @@ const entry = (state: QueueState, over: Partial<QueueEntry> = {}): QueueEntry =>
   crash_id: `c${nextId}`,
   label: `NPE in Cart ${nextId}`,
   state,
+  hint: null,
   ...over,
 });
 
@@ -24,6 +25,7 @@ function setup(queue: QueueView, frames?: LiveFrame[]) {
     onMove: vi.fn(),
     onCancel: vi.fn(),
     onCancelAll: vi.fn(),
+    onOpen: vi.fn(),
   };
   const view = render(QueuePanel, { queue, frames, ...callbacks });
   return { ...callbacks, rerender: (next: QueueView, nextFrames?: LiveFrame[]) => view.rerender({ queue: next, frames: nextFrames, ...callbacks }) };
@@ -330,5 +332,101 @@ describe("QueuePanel", () => {
     // c ended: nothing of it is left to click; the focus stays on its row, not the page.
     await rerender({ entries: [{ ...c, state: { state: "cancelled" } }, a, b], paused: false, running: true });
     expect(document.activeElement).toBe(rowOf(c));
+  });
+
+  describe("issue 43", () => {
+    it("opens a finished, a running and an already-minimized entry's run by click or Enter, and no other", async () => {
+      const finished = entry({ state: "finished", summary });
+      const running = entry({ state: "running", evidence_session: "ev-run", device: "sim-1", attempts: 2, max_replays: 30 });
+      const starting = entry({ state: "running", evidence_session: null, device: null, attempts: 0, max_replays: 0 });
+      const unchanged = entry({ state: "skipped", reason: { kind: "minimized_unchanged", evidence_session: "ev-old" } });
+      const waiting = entry({ state: "waiting" });
+      const cancelled = entry({ state: "cancelled" });
+      const { onOpen } = setup({ entries: [finished, running, starting, unchanged, waiting, cancelled], paused: false, running: true });
+      const openOf = (row: HTMLElement) => within(row).queryByTestId("queue-open");
+      const [r0, r1, r2, r3, r4, r5] = rows();
+      expect([r0, r1, r2, r3, r4, r5].map((r) => openOf(r!) !== null)).toEqual([true, true, false, true, false, false]);
+      const open = openOf(r0!)!;
+      // A button: a click, and Enter or Space on it once focused, open the run.
+      expect(open.tagName).toBe("BUTTON");
+      expect(open).toHaveAccessibleName(`Open the run of ${finished.label} · ${finished.session}`);
+      expect(open).toHaveTextContent(finished.label!);
+      await fireEvent.click(open);
+      expect(onOpen).toHaveBeenLastCalledWith(finished);
+      await fireEvent.click(openOf(r1!)!);
+      expect(onOpen).toHaveBeenLastCalledWith(running);
+      await fireEvent.click(openOf(r3!)!);
+      expect(onOpen).toHaveBeenLastCalledWith(unchanged);
+      expect(onOpen).toHaveBeenCalledTimes(3);
+    });
+
+    it("opens nothing when the host does not ask to", () => {
+      render(QueuePanel, {
+        queue: { entries: [entry({ state: "finished", summary })], paused: false, running: false },
+        onPause: vi.fn(),
+        onResume: vi.fn(),
+        onMove: vi.fn(),
+        onCancel: vi.fn(),
+        onCancelAll: vi.fn(),
+      });
+      expect(screen.queryByTestId("queue-open")).toBeNull();
+    });
+
+    it("words every skip reason, an unreadable session with its detail on hover", () => {
+      setup({
+        entries: [
+          entry({ state: "skipped", reason: { kind: "minimized_unchanged", evidence_session: "ev-7" } }),
+          entry({ state: "skipped", reason: { kind: "no_live_run", plan_problem: null } }),
+          entry(
+            { state: "skipped", reason: { kind: "session_unreadable", problem: "unreadable", detail: "steps.jsonl line 3 is not JSON" } },
+            { crash_id: null, label: null, session: "2026-05-16_120000_broken-export" },
+          ),
+          entry(
+            { state: "skipped", reason: { kind: "session_unreadable", problem: "invalid_id", detail: "x" } },
+            { crash_id: null, label: null },
+          ),
+        ],
+        paused: false,
+        running: false,
+      });
+      expect(stateOf(rows()[0]!)).toHaveTextContent("Skipped: minimized, not approved yet, unchanged since (evidence ev-7)");
+      expect(stateOf(rows()[1]!)).toHaveTextContent("Skipped: this crash cannot be replayed live");
+      expect(stateOf(rows()[2]!)).toHaveTextContent("Skipped: this session cannot be read");
+      expect(rows()[2]).toHaveTextContent("2026-05-16_120000_broken-export");
+      expect(rows()[2]).toHaveTextContent("Session");
+      expect(stateOf(rows()[3]!)).toHaveTextContent("Skipped: this folder’s name is not a session id");
+    });
+
+    it("words an unreadable session in Chinese too", () => {
+      setLocale("zh-CN", false);
+      setup({
+        entries: [
+          entry(
+            { state: "skipped", reason: { kind: "session_unreadable", problem: "not_found", detail: "gone" } },
+            { crash_id: null, label: null },
+          ),
+        ],
+        paused: false,
+        running: false,
+      });
+      expect(stateOf(rows()[0]!)).toHaveTextContent("已跳过：此会话已不存在");
+      expect(rows()[0]).toHaveTextContent("会话");
+    });
+
+    it("gives a finished entry's hint: a baseline miss on one try may be a flaky crash", () => {
+      const missed = { ...summary, status: "not_reproduced" as const, minimal_path: [] };
+      setup({
+        entries: [
+          entry({ state: "finished", summary: missed }, { hint: { kind: "more_baseline_tries" } }),
+          entry({ state: "finished", summary }),
+        ],
+        paused: false,
+        running: false,
+      });
+      expect(within(rows()[0]!).getByTestId("queue-hint")).toHaveTextContent(
+        "The crash may be flaky: run it again with more baseline tries.",
+      );
+      expect(within(rows()[1]!).queryByTestId("queue-hint")).toBeNull();
+    });
   });
 });

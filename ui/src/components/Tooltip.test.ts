@@ -31,7 +31,7 @@ function layOut(boxes: Array<[Element | ((el: Element) => boolean), Box]>) {
 
 const isTip = (el: Element) => el.getAttribute("role") === "tooltip";
 
-const waiting = (id: number): QueueEntry => ({ id, session: `s${id}`, crash_id: `c${id}`, label: `Crash ${id}`, state: { state: "waiting" } });
+const waiting = (id: number): QueueEntry => ({ id, session: `s${id}`, crash_id: `c${id}`, label: `Crash ${id}`, state: { state: "waiting" }, hint: null });
 
 function queue(view: QueueView) {
   const callbacks = { onPause: vi.fn(), onResume: vi.fn(), onMove: vi.fn(), onCancel: vi.fn(), onCancelAll: vi.fn() };

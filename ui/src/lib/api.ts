@@ -15,6 +15,7 @@ import {
 import { locale, t } from "./i18n/index.svelte";
 import type { ErrorPayload, SessionDetail, SessionSummary } from "./types";
 import type { InspectedNode, LiveFrame, NearNode, QueueUpdate, QueueView } from "./watchTypes";
+import type { QueueRunOptions } from "./queueOptions.svelte";
 import type {
   Approval,
   Device,
@@ -159,17 +160,19 @@ export const api = {
   nearestNodes: async (workspace: string, evidenceSession: string, name: string, step: number): Promise<NearNode[]> =>
     unwrap(await commands.nearestNodes(workspace, evidenceSession, name, step)),
   /** *Minimize all*: the crash groups of `session` (or of the whole workspace) not yet
-   *  minimized, queued; every change of the queue and its runs goes to `onUpdate`. */
+   *  minimized (unless `options` include them), queued, each run with `options`; every
+   *  change of the queue and its runs goes to `onUpdate`. */
   startQueue: async (
     workspace: string,
     session: string | null,
+    options: QueueRunOptions,
     onUpdate: (update: QueueUpdate) => void,
   ): Promise<QueueView> =>
     unwrap(
       await commands.startQueue(
         workspace,
         session,
-        false,
+        options,
         // Each item's result is worded in the window's language, as a single run's.
         locale(),
         // The backend sends, the window receives: the channel carries the Serialize shape.

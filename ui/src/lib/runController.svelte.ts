@@ -3,6 +3,7 @@
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
 import { api, describeError, errorCode, type RunSink } from "./api";
+import { t } from "./i18n/index.svelte";
 import type { LiveFrame } from "./watchTypes";
 import { initialRunScreenState, reduce, replayAll, type RunScreenState } from "./runScreenState";
 import type {
@@ -44,6 +45,8 @@ export class RunController {
 
   #held: Incoming[] = [];
   #disposed = false;
+  /** How a followed run is cancelled (`follow`); otherwise by its run id. */
+  #cancel: (() => Promise<unknown>) | null = null;
   readonly #clock: () => number;
 
   constructor(clock: () => number = Date.now) {
@@ -55,11 +58,13 @@ export class RunController {
   }
 
   async start(request: StartRunRequest): Promise<void> {
+    if (!this.busy) this.#cancel = null;
     await this.#launch(request, (sink) => api.startRun(request, sink));
   }
 
   /** Goes on with an interrupted run from its journal (nothing recorded is replayed). */
   async resume(request: ResumeRequest): Promise<void> {
+    if (!this.busy) this.#cancel = null;
     await this.#launch(null, (sink) => api.resumeRun(request, sink));
   }
 
@@ -97,12 +102,25 @@ export class RunController {
     }
   }
 
+  /** Shows a run another part of the window started and watches (a queue item's):
+   *  `subscribe` hands its messages so far, then each new one, to the sink and returns the
+   *  run's id (null: nothing to follow). Cancel asks `cancel` (that item alone). */
+  async follow(subscribe: (sink: RunSink) => number | null, cancel: () => Promise<unknown>): Promise<void> {
+    if (!this.busy) this.#cancel = cancel;
+    await this.#launch(null, async (sink) => {
+      const id = subscribe(sink);
+      if (id === null) throw new Error(t("queue.nothingToFollow"));
+      return id;
+    });
+  }
+
   async cancel(): Promise<void> {
     if (this.lifecycle !== "running" || this.runId === null || this.cancelRequested) return;
     this.cancelRequested = true;
     this.cancelError = null;
     try {
-      await api.cancelRun(this.runId);
+      if (this.#cancel) await this.#cancel();
+      else await api.cancelRun(this.runId);
     } catch (err) {
       this.cancelRequested = false;
       this.cancelError = { message: describeError(err), code: errorCode(err) };

@@ -274,6 +274,67 @@ fn all_in_text_ends_with_the_table_and_takes_another_workspace() {
     }
 }
 
+/// A second `--all` leaves a group it just minimized (not approved, its session
+/// unchanged) to be reviewed, and says so; `--include-minimized` runs it anyway.
+#[test]
+fn a_second_all_skips_what_it_just_minimized_unless_asked() {
+    let root = tempfile::tempdir().unwrap();
+    let config = demo_copy(root.path());
+    let workspace = config.parent().unwrap().join("workspace");
+    for entry in std::fs::read_dir(workspace.join("sessions"))
+        .unwrap()
+        .flatten()
+    {
+        if entry.file_name() != CHECKOUT {
+            std::fs::remove_dir_all(entry.path()).unwrap();
+        }
+    }
+    let first = whittle(&config, &["minimize", "--all", "--json"]);
+    let line: Value = serde_json::from_str(stdout(&first).lines().next().unwrap()).unwrap();
+    let evidence = line["state"]["summary"]["evidence_session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{}", streams(&first)))
+        .to_owned();
+
+    let listed = json_out(&whittle(
+        &config,
+        &["minimize", "--all", "--list", "--json"],
+    ));
+    let skip = &listed["groups"][0]["skip"];
+    assert_eq!(skip["kind"], "minimized_unchanged", "{listed}");
+    assert_eq!(skip["evidence_session"], evidence.as_str(), "{listed}");
+
+    let second = whittle(&config, &["minimize", "--all"]);
+    assert_exit(&second, 0);
+    let row = stdout(&second)
+        .lines()
+        .find(|l| l.starts_with(CHECKOUT))
+        .unwrap_or_else(|| panic!("{}", streams(&second)))
+        .to_owned();
+    assert!(
+        row.contains("skipped: minimized, not approved yet, unchanged since")
+            && row.contains(&evidence),
+        "{row}"
+    );
+    assert_eq!(
+        evidence_of(&workspace, CHECKOUT).len(),
+        1,
+        "nothing ran again"
+    );
+
+    let listed = json_out(&whittle(
+        &config,
+        &[
+            "minimize",
+            "--all",
+            "--list",
+            "--json",
+            "--include-minimized",
+        ],
+    ));
+    assert!(listed["groups"][0]["skip"].is_null(), "{listed}");
+}
+
 /// The evidence sessions of `session`'s runs in `workspace`, by folder name.
 fn evidence_of(workspace: &Path, session: &str) -> Vec<PathBuf> {
     let suffix = session.splitn(3, '_').nth(2).unwrap();

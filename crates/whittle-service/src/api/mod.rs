@@ -7,7 +7,7 @@
 //! | Action | Here |
 //! |---|---|
 //! | start, resume and cancel a run, with its events and (for a front end that watches) live frames of the devices ([`RunEvents`], [`Watched`], [`LiveFrame`]); the runs a front end holds ([`Runs`], [`OwnRuns`], [`interrupted_runs`]) | [`run`] over a [`RunJob`] ([`RunSpec`], counts by [`parse_count`]/[`count_of`]); a refusal is a [`RunRefusal`] |
-//! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled; a group's unfinished run resumed, its others discarded | [`plan_queue`] ([`QueueScope`], the skip rule, [`ResumableRun`]) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
+//! | *Minimize all*: a queue of crash groups, run one after another or side by side on the online devices, paused, reordered, cancelled; a group's unfinished run resumed, its others discarded | [`plan_queue`] ([`QueueScope`], the skip rule, [`ResumableRun`]) and what to try next ([`run_hint`]) → [`queue_lanes`] → [`Queue`] ([`Queue::side_by_side`], [`Queue::run`], [`Queue::view`] → [`QueueView`]) |
 //! | the sessions every front end lists, each with its crashes and runs; a session and its past runs; the sessions that changed on disk | [`listed_sessions`] (on [`sessions`]), [`session_detail`], [`past_runs`], [`WorkspaceWatch`] |
 //! | reopen a past run; approve or export a result a front end holds | [`reopen`], [`Runs::reopen_run`], [`Runs::approve_held`], [`Runs::export_held`] ([`HeldResultError`]) |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
@@ -50,6 +50,7 @@ mod refusal;
 mod reopen;
 mod result_against_journal;
 mod result_view;
+mod run_hint;
 mod run_job;
 mod runs;
 mod session_detail;
@@ -86,7 +87,8 @@ pub use privacy_setting::{privacy_level, set_privacy_level};
 pub use queue::{Queue, QueueEntry, QueueEvent, QueueState, QueueView};
 pub use queue_lanes::{queue_lanes, QueueLane};
 pub use queue_plan::{
-    plan_queue, QueueItem, QueuePlan, QueueScope, QueueSkipReason, UnreadableSession,
+    plan_queue, QueueItem, QueuePlan, QueueScope, QueueSkipReason, SessionReadProblem,
+    UnreadableSession,
 };
 pub use queue_resume::ResumableRun;
 pub use record::{import_and_record, record, ImportRecordRefusal, ImportRecorded, RecordFailure};
@@ -98,6 +100,7 @@ pub use result_against_journal::ChangedResult;
 pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
 };
+pub use run_hint::{run_hint, RunHint};
 pub use run_job::{run, RunFailure, RunJob};
 // How a front end takes a run's events, and live frames when it watches the devices.
 pub use crate::run::{RunEvents, Watched};

@@ -43,6 +43,7 @@ use super::queue_lanes::QueueLane;
 use super::queue_plan::{QueuePlan, QueueSkipReason};
 use super::queue_resume::{discard_left_behind, ResumableRun};
 use super::refusal::RunRefusal;
+use super::run_hint::{run_hint, RunHint};
 use super::run_job::{run, RunFailure, RunJob};
 use crate::config::Config;
 use crate::result::RunSummary;
@@ -68,9 +69,14 @@ pub struct QueueEntry {
     /// Unique within the queue, from 1 in the queue's first order.
     pub id: u32,
     pub session: String,
-    pub crash_id: String,
+    /// The crash group; `None` only for a session that cannot be read (skipped as
+    /// [`QueueSkipReason::SessionUnreadable`], listed after the crash groups).
+    pub crash_id: Option<String>,
     pub label: Option<String>,
     pub state: QueueState,
+    /// What to try next for this crash group, once its run ended without a result a
+    /// change of options may give ([`run_hint`]).
+    pub hint: Option<RunHint>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -158,6 +164,9 @@ struct Slot {
     /// The group's run to go on with, and its other unfinished runs (`queue_resume.rs`).
     resume: Option<ResumableRun>,
     left_behind: Vec<String>,
+    /// The baseline tries its run was started with (once it started): its hint's rule
+    /// reads them.
+    baseline_tries: u32,
 }
 
 /// A lane free to take an item: `None` is the one lane of a queue not side by side.
@@ -200,7 +209,7 @@ impl Queue {
                 entry: QueueEntry {
                     id,
                     session: item.session.clone(),
-                    crash_id: item.crash_id.clone(),
+                    crash_id: Some(item.crash_id.clone()),
                     label: item.label.clone(),
                     state: match &item.skip {
                         Some(reason) => QueueState::Skipped {
@@ -208,12 +217,42 @@ impl Queue {
                         },
                         None => QueueState::Waiting,
                     },
+                    hint: None,
                 },
                 package: item.package.clone(),
                 cancel: None,
                 resume: item.resume.clone(),
                 left_behind: item.left_behind.clone(),
+                baseline_tries: 1,
             })
+            // Unreadable sessions after the crash groups: the groups' ids stay the
+            // plan's order from 1, which front ends rely on.
+            .chain(
+                plan.unreadable
+                    .iter()
+                    .zip(
+                        u32::try_from(plan.items.len())
+                            .unwrap_or(u32::MAX)
+                            .saturating_add(1)..,
+                    )
+                    .map(|(session, id)| Slot {
+                        entry: QueueEntry {
+                            id,
+                            session: session.session.clone(),
+                            crash_id: None,
+                            label: None,
+                            state: QueueState::Skipped {
+                                reason: session.skip_reason(),
+                            },
+                            hint: None,
+                        },
+                        package: None,
+                        cancel: None,
+                        resume: None,
+                        left_behind: Vec::new(),
+                        baseline_tries: 1,
+                    }),
+            )
             .collect();
         Queue {
             inner: Mutex::new(Inner {
@@ -420,9 +459,10 @@ impl Queue {
             attempts: 0,
             max_replays: 0,
         };
+        slot.baseline_tries = template.baseline_tries.get();
         let fresh = RunSpec {
             session: slot.entry.session.clone(),
-            crash: Some(slot.entry.crash_id.clone()),
+            crash: slot.entry.crash_id.clone(),
             device: device.or_else(|| template.device.clone()),
             ..template.clone()
         };
@@ -562,6 +602,10 @@ impl Queue {
             return;
         };
         slot.cancel = None;
+        slot.entry.hint = result
+            .as_ref()
+            .ok()
+            .and_then(|outcome| run_hint(&outcome.summary.end, slot.baseline_tries));
         slot.entry.state = match result {
             Ok(outcome) => QueueState::Finished {
                 summary: outcome.summary.clone(),
@@ -751,13 +795,55 @@ mod tests {
     }
 
     #[test]
+    fn an_unreadable_session_is_listed_skipped_after_the_crash_groups_and_never_runs() {
+        use super::super::queue_plan::{SessionReadProblem, UnreadableSession};
+        let plan = QueuePlan {
+            items: vec![QueueItem {
+                session: "s0".into(),
+                crash_id: "c1".into(),
+                label: None,
+                package: None,
+                skip: None,
+                resume: None,
+                left_behind: Vec::new(),
+            }],
+            unreadable: vec![UnreadableSession {
+                session: "broken".into(),
+                problem: SessionReadProblem::Unreadable,
+                detail: "steps.jsonl line 3".into(),
+            }],
+        };
+        let q = Queue::new(&plan);
+        let entries = q.view().entries;
+        assert_eq!(ids(&q), [1, 2], "the crash group keeps the plan's id");
+        assert_eq!(entries[1].session, "broken");
+        assert_eq!(entries[1].crash_id, None);
+        assert_eq!(
+            entries[1].state,
+            QueueState::Skipped {
+                reason: QueueSkipReason::SessionUnreadable {
+                    problem: SessionReadProblem::Unreadable,
+                    detail: "steps.jsonl line 3".into(),
+                }
+            }
+        );
+        assert!(!q.move_entry(2, 0), "a skipped entry does not move");
+        assert!(!q.cancel_entry(2), "nor cancels");
+        match q.next(&RunSpec::new(""), &[None]) {
+            Next::Run(id, _, _, _) => assert_eq!(id, 1),
+            _ => panic!("the crash group runs"),
+        }
+        assert!(matches!(q.next(&RunSpec::new(""), &[None]), Next::Done));
+    }
+
+    #[test]
     fn the_view_has_the_shape_the_window_reads() {
         let q = queue(1);
         let json = serde_json::to_value(q.view()).unwrap();
         assert_eq!(
             json,
             serde_json::json!({"entries": [{"id": 1, "session": "s0", "crash_id": "c1",
-                "label": null, "state": {"state": "waiting"}}], "paused": false, "running": false})
+                "label": null, "state": {"state": "waiting"}, "hint": null}], "paused": false, "running": false})
         );
     }
 }

@@ -21,6 +21,20 @@
 //! matches the session (it was re-recorded) does not count: that crash group is queued
 //! again.
 //!
+//! **Minimized, not approved, unchanged since.** Likewise — and under the same "include
+//! minimized" — a crash group is skipped as [`QueueSkipReason::MinimizedUnchanged`] when
+//! its newest run (a discarded one aside: the tester ended it) found a result that may
+//! be written back and that result passes the same checks now. A second *Minimize all*
+//! minutes after the first then leaves the groups it just minimized to be reviewed and
+//! approved, instead of replaying them again. A newer run that ended otherwise (not
+//! reproduced, cancelled, interrupted, going on) is what the tester saw last: the group
+//! is queued.
+//!
+//! **Unreadable sessions.** A session of the workspace that cannot be read holds no crash
+//! group the queue could know of; it is listed in [`QueuePlan::unreadable`] with why
+//! ([`SessionReadProblem`]), and the queue shows it as skipped
+//! ([`QueueSkipReason::SessionUnreadable`]), so it is not left out silently.
+//!
 //! **Unfinished runs.** A queued crash group names its newest run that can go on from
 //! its journal ([`QueueItem::resume`]) and its other unfinished runs
 //! ([`QueueItem::left_behind`]); the queue resumes the one when its options fit and
@@ -35,7 +49,7 @@ use super::evidence_check::approvable_from_files;
 use super::queue_resume::{unfinished_runs, ResumableRun};
 use super::session_detail::{session_detail, CrashDetail, SessionDetail};
 use super::session_error::{read_run, session_dir, SessionReadError};
-use crate::run::lock_is_held;
+use crate::run::{lock_is_held, PastRunOutcome};
 
 /// Which sessions a queue is built from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,9 +68,45 @@ pub enum QueueScope {
 pub enum QueueSkipReason {
     /// Its approved result still validates (see the module documentation).
     AlreadyMinimized { evidence_session: String },
+    /// Its newest run, not approved, found a result that may be written back and that
+    /// still validates: the session has not changed since (see the module
+    /// documentation). Approving or discarding it is the tester's next step.
+    MinimizedUnchanged { evidence_session: String },
     /// Its replay plan does not allow a live run (a run would only give a static
     /// suggestion); `plan_problem` says why when the plan cannot be built at all.
     NoLiveRun { plan_problem: Option<String> },
+    /// Not a crash group: a session of the workspace that cannot be read, so none of
+    /// its crash groups can be queued. `detail` is the reader's own message.
+    SessionUnreadable {
+        problem: SessionReadProblem,
+        detail: String,
+    },
+}
+
+/// Why a session of the workspace cannot be read (from [`SessionReadError`]'s case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SessionReadProblem {
+    /// Its folder's name is not a session id.
+    InvalidId,
+    /// Its folder went away while the queue was being built.
+    NotFound,
+    /// Its files cannot be read or parsed (a truncated `steps.jsonl`, ...).
+    Unreadable,
+}
+
+impl From<&SessionReadError> for SessionReadProblem {
+    fn from(error: &SessionReadError) -> Self {
+        match error {
+            SessionReadError::InvalidId { .. } => SessionReadProblem::InvalidId,
+            SessionReadError::NotFound { .. } => SessionReadProblem::NotFound,
+            SessionReadError::Unreadable { .. } | SessionReadError::Workspace { .. } => {
+                SessionReadProblem::Unreadable
+            }
+        }
+    }
 }
 
 /// One crash group of a queue, before it runs.
@@ -84,7 +134,18 @@ pub struct QueueItem {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UnreadableSession {
     pub session: String,
+    pub problem: SessionReadProblem,
     pub detail: String,
+}
+
+impl UnreadableSession {
+    /// How the queue lists it: skipped, with why.
+    pub fn skip_reason(&self) -> QueueSkipReason {
+        QueueSkipReason::SessionUnreadable {
+            problem: self.problem,
+            detail: self.detail.clone(),
+        }
+    }
 }
 
 /// What [`plan_queue`] found.
@@ -95,8 +156,8 @@ pub struct QueuePlan {
 }
 
 /// The crash groups of `scope` in `workspace` (see the module documentation). With
-/// `include_minimized`, a crash group whose approved result still validates is queued
-/// like any other. An unreadable workspace, or the one session asked for, is an error;
+/// `include_minimized`, a crash group whose approved result — or newest run's result,
+/// not approved — still validates is queued like any other. An unreadable workspace, or the one session asked for, is an error;
 /// in a workspace, an unreadable session is reported in [`QueuePlan::unreadable`].
 pub fn plan_queue(
     workspace: &Path,
@@ -124,6 +185,7 @@ pub fn plan_queue(
             Ok(detail) => add_session(&mut plan, workspace, &detail, include_minimized),
             Err(e) => plan.unreadable.push(UnreadableSession {
                 session: id,
+                problem: SessionReadProblem::from(&e),
                 detail: e.to_string(),
             }),
         }
@@ -145,8 +207,7 @@ fn add_session(
         } else if include_minimized {
             None
         } else {
-            still_valid(workspace, &detail.session_id, crash)
-                .map(|evidence_session| QueueSkipReason::AlreadyMinimized { evidence_session })
+            already_minimized(workspace, &detail.session_id, crash)
         };
         // A skipped group is left as it is, its unfinished runs included.
         let (resume, left_behind) = match skip {
@@ -165,26 +226,58 @@ fn add_session(
     }
 }
 
-/// The evidence session of `crash`'s approved result, when that result still
-/// validates (see the module documentation).
-fn still_valid(workspace: &Path, session_id: &str, crash: &CrashDetail) -> Option<String> {
-    let evidence = &crash
+/// Why `crash` needs no run now, if it does not: its approved result, else its newest
+/// run's result, still validates (see the module documentation).
+fn already_minimized(
+    workspace: &Path,
+    session_id: &str,
+    crash: &CrashDetail,
+) -> Option<QueueSkipReason> {
+    let valid = |evidence: &String| {
+        still_valid(workspace, session_id, crash, evidence).then(|| evidence.clone())
+    };
+    if let Some(evidence_session) = crash
         .past_runs
         .iter()
-        .find(|r| r.approved)?
-        .evidence_session;
-    let dir = session_dir(workspace, evidence).ok()?;
+        .find(|r| r.approved)
+        .and_then(|r| valid(&r.evidence_session))
+    {
+        return Some(QueueSkipReason::AlreadyMinimized { evidence_session });
+    }
+    let newest = crash
+        .past_runs
+        .iter()
+        .filter(|r| r.outcome != PastRunOutcome::Discarded)
+        .max_by(|a, b| a.created_at.cmp(&b.created_at))?;
+    if !matches!(
+        newest.outcome,
+        PastRunOutcome::Minimized | PastRunOutcome::Unproven
+    ) {
+        return None;
+    }
+    valid(&newest.evidence_session)
+        .map(|evidence_session| QueueSkipReason::MinimizedUnchanged { evidence_session })
+}
+
+/// Whether the result of `evidence`, a run of `crash`, still validates: no process
+/// holds the run, it is of this session and crash, and [`approvable_from_files`]
+/// accepts it against the session as it is now.
+fn still_valid(workspace: &Path, session_id: &str, crash: &CrashDetail, evidence: &str) -> bool {
+    let Ok(dir) = session_dir(workspace, evidence) else {
+        return false;
+    };
     if lock_is_held(&dir) {
-        return None;
+        return false;
     }
-    let recorded = read_run(&dir, evidence).ok()?;
+    let Ok(recorded) = read_run(&dir, evidence) else {
+        return false;
+    };
     if recorded.original_session.as_deref() != Some(session_id) {
-        return None;
+        return false;
     }
-    let result = recorded.result.as_ref().ok()?;
-    if result.crash_id != crash.crash_id {
-        return None;
-    }
-    approvable_from_files(workspace, session_id, evidence, &recorded, result).ok()?;
-    Some(evidence.clone())
+    let Ok(result) = recorded.result.as_ref() else {
+        return false;
+    };
+    result.crash_id == crash.crash_id
+        && approvable_from_files(workspace, session_id, evidence, &recorded, result).is_ok()
 }

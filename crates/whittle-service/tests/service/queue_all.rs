@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEvent, QueueItem, QueuePlan,
-    QueueScope, QueueSkipReason, QueueState, Replace, RunRefusal, RunSpec,
+    QueueScope, QueueSkipReason, QueueState, Replace, RunRefusal, RunSpec, SessionReadProblem,
 };
 use whittle_service::config::Config;
 use whittle_service::run::{RunEnd, RunEvent};
@@ -172,6 +172,95 @@ async fn an_approved_result_that_still_validates_is_skipped_unless_asked() {
     std::fs::remove_dir_all(ws.join("sessions").join(&evidence)).unwrap();
     let gone = plan_queue(&ws, &QueueScope::Session(CHECKOUT.into()), false).unwrap();
     assert_eq!(gone.items[0].skip, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_minimized_and_unchanged_since_is_skipped_until_its_session_changes() {
+    if servers_bin().is_none() {
+        return;
+    }
+    let (_dir, config) = demo();
+    let ws = config.workspace.clone();
+    let checkout = || plan_queue(&ws, &QueueScope::Session(CHECKOUT.into()), false).unwrap();
+    let first = checkout();
+    assert_eq!(first.items[0].skip, None, "never run: queued");
+    // Minimized by a queue, not approved (no --approve, nobody pressed Approve).
+    let queue = Queue::new(&first);
+    queue.run(&config, &budget(30), |_| {}).await;
+    let QueueState::Finished { summary } = state_of(&queue, 1) else {
+        panic!("{:?}", state_of(&queue, 1));
+    };
+    assert!(summary.end.may_write_back(), "{summary:?}");
+    let evidence = summary.evidence_session.expect("its evidence");
+
+    // A second Minimize all minutes later leaves it to be reviewed and approved.
+    let again = checkout();
+    assert_eq!(
+        again.items[0].skip,
+        Some(QueueSkipReason::MinimizedUnchanged {
+            evidence_session: evidence.clone()
+        })
+    );
+    let whole = plan_queue(&ws, &QueueScope::Workspace, false).unwrap();
+    assert_eq!(
+        whole
+            .items
+            .iter()
+            .find(|i| i.session == CHECKOUT)
+            .unwrap()
+            .skip,
+        again.items[0].skip,
+        "the workspace's queue skips it too"
+    );
+    let included = plan_queue(&ws, &QueueScope::Session(CHECKOUT.into()), true).unwrap();
+    assert_eq!(
+        included.items[0].skip, None,
+        "include minimized: run anyway"
+    );
+    assert!(
+        included.items[0].resume.is_none() && included.items[0].left_behind.is_empty(),
+        "a finished run is nothing to resume or leave behind"
+    );
+
+    // Re-recorded (its crash's path without step 4): the result no longer holds for it.
+    let crashes = ws.join("sessions").join(CHECKOUT).join("crashes.jsonl");
+    let text = std::fs::read_to_string(&crashes).unwrap();
+    let mut crash: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    crash["repro_path"] = json!([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12]);
+    std::fs::write(&crashes, format!("{crash}\n")).unwrap();
+    let changed = checkout();
+    assert_eq!(changed.items[0].skip, None, "changed since: queued again");
+}
+
+#[test]
+fn an_unreadable_session_is_listed_as_skipped_with_its_typed_reason() {
+    let (_dir, config) = demo();
+    let plan = plan_queue(&config.workspace, &QueueScope::Workspace, false).unwrap();
+    let broken = plan
+        .unreadable
+        .iter()
+        .find(|u| u.session == BROKEN)
+        .expect("the demo's broken session");
+    assert_eq!(broken.problem, SessionReadProblem::Unreadable, "{broken:?}");
+    assert!(!broken.detail.is_empty());
+    let view = Queue::new(&plan).view();
+    let last = view.entries.last().unwrap();
+    assert_eq!(
+        (last.session.as_str(), last.crash_id.as_deref()),
+        (BROKEN, None),
+        "listed after the crash groups"
+    );
+    assert_eq!(
+        last.state,
+        QueueState::Skipped {
+            reason: broken.skip_reason()
+        }
+    );
+    assert_eq!(
+        view.entries.len(),
+        plan.items.len() + 1,
+        "every crash group, and the session that cannot be read"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -228,7 +228,17 @@ pub(super) static EN: Catalogue = Catalogue {
         queue_cancelled: "cancelled",
         queue_waiting: "not run",
         queue_already_minimized: "skipped: already minimized",
+        queue_minimized_unchanged: "skipped: minimized, not approved yet, unchanged since",
         queue_no_live_run: "skipped: no live run possible",
+        queue_session_invalid_id: "skipped: not a session id",
+        queue_session_not_found: "skipped: session gone",
+        queue_session_unreadable: "skipped: session cannot be read",
+        queue_hint_more_baseline_tries: |session, crash| {
+            format!(
+                "hint: {session} {crash} did not crash the same way on its only baseline try; \
+                 the crash may be flaky: run it again with --baseline-tries 3 (or more)"
+            )
+        },
         queue_unreadable: |session, why| format!("session {session} left out: {why}"),
         queue_empty: "no crash group to minimize",
         exit_codes: ExitWords {

@@ -140,8 +140,19 @@ pub struct CliWords {
     pub queue_waiting: &'static str,
     /// Skipped: its approved result still validates.
     pub queue_already_minimized: &'static str,
+    /// Skipped: its newest run, not approved, found a result that may be written back
+    /// and the session has not changed since.
+    pub queue_minimized_unchanged: &'static str,
     /// Skipped: its plan allows no live run.
     pub queue_no_live_run: &'static str,
+    /// Skipped sessions (no crash group of theirs can be queued), by why: the folder's
+    /// name is not a session id, the folder went away, its files cannot be read.
+    pub queue_session_invalid_id: &'static str,
+    pub queue_session_not_found: &'static str,
+    pub queue_session_unreadable: &'static str,
+    /// After the table: a crash group whose baseline missed on its only try (session,
+    /// crash) — the crash may be flaky, more baseline tries give it a chance.
+    pub queue_hint_more_baseline_tries: fn(&str, &str) -> String,
     /// A session left out of the queue because it cannot be read: the session, why.
     pub queue_unreadable: fn(&str, &str) -> String,
     /// No crash group to minimize.

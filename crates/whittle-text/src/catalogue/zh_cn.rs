@@ -203,7 +203,17 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         queue_cancelled: "已取消",
         queue_waiting: "未运行",
         queue_already_minimized: "已跳过：已最小化",
+        queue_minimized_unchanged: "已跳过：已最小化但尚未批准，此后未改动",
         queue_no_live_run: "已跳过：无法现场回放",
+        queue_session_invalid_id: "已跳过：不是会话 ID",
+        queue_session_not_found: "已跳过：会话已不存在",
+        queue_session_unreadable: "已跳过：会话无法读取",
+        queue_hint_more_baseline_tries: |session, crash| {
+            format!(
+                "提示：{session} {crash} 在唯一一次基线回放中没有以同样方式崩溃；\
+                 该崩溃可能是偶发的：请用 --baseline-tries 3（或更多）再运行一次"
+            )
+        },
         queue_unreadable: |session, why| format!("会话 {session} 未纳入：{why}"),
         queue_empty: "没有需要最小化的崩溃组",
         exit_codes: ExitWords {

@@ -19,7 +19,7 @@ use whittle_service::api::Config;
 use whittle_service::api::RunEvent;
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
-    QueueSkipReason, QueueState, Replace, RunSpec,
+    QueueSkipReason, QueueState, Replace, RunHint, RunSpec, SessionReadProblem,
 };
 
 use crate::cli::MinimizeCommand;
@@ -91,7 +91,8 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
                 let n = started.fetch_add(1, Ordering::Relaxed) + 1;
                 if !args.json {
                     if let Some(e) = queue.view().entries.iter().find(|e| e.id == entry) {
-                        eprintln!("{}", (words.queue_item)(n, to_run, &e.session, &e.crash_id));
+                        let crash = e.crash_id.as_deref().unwrap_or_default();
+                        eprintln!("{}", (words.queue_item)(n, to_run, &e.session, crash));
                     }
                     // It went on in the old evidence session: the resume was not refused.
                     if resumable.get(&entry) == Some(evidence_session) {
@@ -137,7 +138,9 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
     let view = queue.view();
     let sidecars = sidecars.into_inner().unwrap_or_else(|e| e.into_inner());
     if args.json {
-        for entry in &view.entries {
+        // One object per crash group: the unreadable sessions were warned about above
+        // (and `--list --json` names them, with why).
+        for entry in view.entries.iter().filter(|e| e.crash_id.is_some()) {
             let mut value = serde_json::to_value(entry).unwrap_or_default();
             if let Some(map) = value.as_object_mut() {
                 map.insert(
@@ -153,6 +156,15 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
         }
     } else {
         print!("{}", table(words, &view.entries));
+        for e in &view.entries {
+            let (Some(RunHint::MoreBaselineTries), Some(crash)) = (&e.hint, &e.crash_id) else {
+                continue;
+            };
+            eprintln!(
+                "{}",
+                (words.queue_hint_more_baseline_tries)(&e.session, crash)
+            );
+        }
     }
     view.entries
         .iter()
@@ -175,6 +187,20 @@ pub(crate) fn exit_of(state: &QueueState) -> Exit {
         QueueState::Skipped { .. } => Exit::Proven,
         // Left waiting or running only when the queue was cancelled.
         QueueState::Cancelled | QueueState::Waiting | QueueState::Running { .. } => Exit::Cancelled,
+    }
+}
+
+/// Why an item is skipped, in the terminal's words (the table and `--list`).
+pub(super) fn skipped(words: &CliWords, reason: &QueueSkipReason) -> &'static str {
+    match reason {
+        QueueSkipReason::AlreadyMinimized { .. } => words.queue_already_minimized,
+        QueueSkipReason::MinimizedUnchanged { .. } => words.queue_minimized_unchanged,
+        QueueSkipReason::NoLiveRun { .. } => words.queue_no_live_run,
+        QueueSkipReason::SessionUnreadable { problem, .. } => match problem {
+            SessionReadProblem::InvalidId => words.queue_session_invalid_id,
+            SessionReadProblem::NotFound => words.queue_session_not_found,
+            SessionReadProblem::Unreadable => words.queue_session_unreadable,
+        },
     }
 }
 
@@ -201,17 +227,17 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
             QueueState::Failed { refusal } => {
                 ((words.queue_failed)(refusal.code()), dash(), dash(), dash())
             }
-            QueueState::Skipped {
-                reason: QueueSkipReason::AlreadyMinimized { evidence_session },
-            } => (
-                words.queue_already_minimized.to_owned(),
-                dash(),
-                dash(),
-                evidence_session.clone(),
-            ),
-            QueueState::Skipped {
-                reason: QueueSkipReason::NoLiveRun { .. },
-            } => (words.queue_no_live_run.to_owned(), dash(), dash(), dash()),
+            QueueState::Skipped { reason } => {
+                let evidence = match reason {
+                    QueueSkipReason::AlreadyMinimized { evidence_session }
+                    | QueueSkipReason::MinimizedUnchanged { evidence_session } => {
+                        evidence_session.clone()
+                    }
+                    QueueSkipReason::NoLiveRun { .. }
+                    | QueueSkipReason::SessionUnreadable { .. } => dash(),
+                };
+                (skipped(words, reason).to_owned(), dash(), dash(), evidence)
+            }
             QueueState::Cancelled => (words.queue_cancelled.to_owned(), dash(), dash(), dash()),
             QueueState::Waiting | QueueState::Running { .. } => {
                 (words.queue_waiting.to_owned(), dash(), dash(), dash())
@@ -219,7 +245,7 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
         };
         rows.push([
             e.session.clone(),
-            e.crash_id.clone(),
+            e.crash_id.clone().unwrap_or_else(dash),
             result,
             steps,
             attempts,

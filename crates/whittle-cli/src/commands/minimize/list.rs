@@ -57,14 +57,8 @@ pub fn print(words: &CliWords, plan: &QueuePlan, json: bool) -> Exit {
         if let Some(label) = group.label {
             line.push_str(&format!("  {label}"));
         }
-        match group.skip {
-            Some(QueueSkipReason::AlreadyMinimized { .. }) => {
-                line.push_str(&format!("  ({})", words.queue_already_minimized))
-            }
-            Some(QueueSkipReason::NoLiveRun { .. }) => {
-                line.push_str(&format!("  ({})", words.queue_no_live_run))
-            }
-            None => {}
+        if let Some(reason) = group.skip {
+            line.push_str(&format!("  ({})", super::all::skipped(words, reason)));
         }
         // Labels are recorded data: no control character reaches the terminal.
         let line: String = line
@@ -72,6 +66,12 @@ pub fn print(words: &CliWords, plan: &QueuePlan, json: bool) -> Exit {
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
         println!("{line}");
+    }
+    // Sessions no crash group could be read from: listed as the queue lists them.
+    for session in &plan.unreadable {
+        let reason = super::all::skipped(words, &session.skip_reason());
+        let line = format!("{}  –  ({reason})", session.session);
+        println!("{}", line.replace(char::is_control, " "));
     }
     Exit::Proven
 }

@@ -184,6 +184,8 @@ pub async fn minimize_all(
         .view()
         .entries
         .into_iter()
+        // The unreadable sessions are answered in `unreadable`, with why.
+        .filter(|entry| entry.crash_id.is_some())
         .map(|entry| QueueItemAnswer {
             exit: exit_of(&entry.state) as u8,
             next: approvable_entries

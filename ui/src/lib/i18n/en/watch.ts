@@ -100,4 +100,17 @@ export const watch = {
   "queue.confirmAllYes.other": "Minimize all {count}",
   "queue.confirmAllNo": "Not now",
   "queue.allNone": "No crash is recorded in this workspace.",
+  // Issue 43: queue-wide options, items that open their run, why an item is skipped.
+  "queue.options": "Options for every crash of the queue",
+  "queue.optionsHelp": "Every crash of the queue runs with these, one budget each.",
+  "queue.includeMinimized": "Also minimize crashes already minimized (approved, or minimized and unchanged since)",
+  "queue.minimizedUnchanged": "Skipped: minimized, not approved yet, unchanged since (evidence {evidence}). Open it to review and approve.",
+  "queue.sessionProblem.invalid_id": "Skipped: this folder’s name is not a session id",
+  "queue.sessionProblem.not_found": "Skipped: this session is gone",
+  "queue.sessionProblem.unreadable": "Skipped: this session cannot be read",
+  "queue.sessionEntry": "Session",
+  "queue.hintMoreBaselineTries": "The crash may be flaky: run it again with more baseline tries.",
+  "queue.openTitle": "Open this run ({crash})",
+  "queue.openLabel": "Open the run of {entry}",
+  "queue.nothingToFollow": "This run has not started yet: try again in a moment.",
 } as const;

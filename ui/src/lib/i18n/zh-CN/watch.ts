@@ -92,4 +92,17 @@ export const watch = {
   "queue.confirmAllYes.other": "全部精简（{count} 个）",
   "queue.confirmAllNo": "暂不",
   "queue.allNone": "此工作区没有记录任何崩溃。",
+  // Issue 43：队列统一选项、条目可打开其运行、跳过原因。
+  "queue.options": "队列中每个崩溃的选项",
+  "queue.optionsHelp": "队列中的每个崩溃都按这些选项运行，各自使用一份预算。",
+  "queue.includeMinimized": "也精简已经精简过的崩溃（已批准的，或精简后未再改动的）",
+  "queue.minimizedUnchanged": "已跳过：已经精简、尚未批准，此后未改动（证据 {evidence}）。打开它以审阅并批准。",
+  "queue.sessionProblem.invalid_id": "已跳过：此文件夹的名称不是会话 ID",
+  "queue.sessionProblem.not_found": "已跳过：此会话已不存在",
+  "queue.sessionProblem.unreadable": "已跳过：此会话无法读取",
+  "queue.sessionEntry": "会话",
+  "queue.hintMoreBaselineTries": "该崩溃可能是偶发的：请增加基线重试次数后再运行。",
+  "queue.openTitle": "打开此运行（{crash}）",
+  "queue.openLabel": "打开 {entry} 的运行",
+  "queue.nothingToFollow": "此运行尚未开始：请稍后再试。",
 } as const;
