@@ -1,6 +1,7 @@
 // The replay budget as a tester types it: one rule for the single run's form and the
 // queue's options, so both refuse the same text with the same words.
 import { t } from "./i18n/index.svelte";
+import type { SearchStrategy } from "../bindings";
 
 const U32_MAX = 4_294_967_295;
 
@@ -13,6 +14,14 @@ export function replaysError(text: string): string | null {
   if (n < 1) return t("panel.replaysTooFew");
   if (n > U32_MAX) return t("panel.replaysTooMany");
   return null;
+}
+
+/** What the chosen search does, and what more baseline tries do when asked for: the
+ *  help line under the fields of both forms. */
+export function strategyHelp(strategy: SearchStrategy, baselineTries: number): string {
+  const what =
+    strategy === "seed" ? t("panel.strategySeedHelp") : strategy === "binary" ? t("panel.strategyBinaryHelp") : t("flaky.strategyHelp");
+  return baselineTries > 1 ? `${what} ${t("flaky.baselineTriesHelp")}` : what;
 }
 
 /** The baseline tries both forms offer (1, the seed's single try, first). */
