@@ -77,17 +77,22 @@ export type RunSink = {
   frame?: (runId: number, frame: LiveFrame) => void;
 };
 
+/** One message of a run to the view that shows it: from start_run's channel, or as the
+ *  queue hands on a run it holds. */
+export function deliverRunMessage(sink: RunSink, message: RunChannelMessage): void {
+  if (message.kind === "ended") {
+    sink.ended({ run_id: message.run_id, result: message.result ?? null, error: message.error ?? null });
+  } else if (message.kind === "frame") {
+    sink.frame?.(message.run_id, message.frame);
+  } else {
+    sink.update({ run_id: message.run_id, event: message.event });
+  }
+}
+
 /** start_run's progress channel: every event of the run in order, then one `ended`. */
 function progressChannel(sink: RunSink | undefined): Channel<RunChannelMessage> {
   return new Channel<RunChannelMessage>((message) => {
-    if (!sink) return;
-    if (message.kind === "ended") {
-      sink.ended({ run_id: message.run_id, result: message.result ?? null, error: message.error ?? null });
-    } else if (message.kind === "frame") {
-      sink.frame?.(message.run_id, message.frame);
-    } else {
-      sink.update({ run_id: message.run_id, event: message.event });
-    }
+    if (sink) deliverRunMessage(sink, message);
   });
 }
 

@@ -3,7 +3,7 @@
 // state the queue panel and the live view show. The backend decides every state; this
 // only keeps the newest. A running item's run can be followed in a run view of its own
 // (`follow`): it is handed the run's messages so far, then each new one.
-import { api, describeError, errorCode, type RunSink } from "./api";
+import { api, deliverRunMessage, describeError, errorCode, type RunSink } from "./api";
 import type { QueueRunOptions } from "./queueOptions.svelte";
 import { newestFrames, type ShownError } from "./runController.svelte";
 import type { LiveFrame, QueueUpdate, QueueView } from "./watchTypes";
@@ -73,14 +73,14 @@ export class QueueController {
       this.frames = this.frames.filter((f) => this.#frameEntry.get(f.device) !== update.entry);
       this.#messages.delete(update.entry);
       this.#followers.delete(update.entry);
-      for (const f of followers) deliver(f, run);
+      for (const f of followers) deliverRunMessage(f, run);
       this.#onitemended();
       return;
     }
     const kept = this.#messages.get(update.entry) ?? [];
     kept.push(run);
     this.#messages.set(update.entry, kept);
-    for (const f of followers) deliver(f, run);
+    for (const f of followers) deliverRunMessage(f, run);
   }
 
   /** Follows entry `entry`'s run (it must be running): `sink` gets its messages so far,
@@ -89,7 +89,7 @@ export class QueueController {
   follow(entry: number, sink: RunSink): number | null {
     const kept = this.#messages.get(entry);
     if (this.#runId === null || kept === undefined) return null;
-    for (const message of kept) deliver(sink, message);
+    for (const message of kept) deliverRunMessage(sink, message);
     this.#followers.set(entry, [...(this.#followers.get(entry) ?? []), sink]);
     return this.#runId;
   }
@@ -104,15 +104,4 @@ export class QueueController {
   move = (id: number, toIndex: number) => void api.moveQueueEntry(id, toIndex);
   cancel = (id: number) => void api.cancelQueueEntry(id);
   cancelAll = () => void api.cancelQueue();
-}
-
-/** One message of a run, as `start_run`'s channel hands it to a run view. */
-function deliver(sink: RunSink, message: RunMessage): void {
-  if (message.kind === "ended") {
-    sink.ended({ run_id: message.run_id, result: message.result ?? null, error: message.error ?? null });
-  } else if (message.kind === "frame") {
-    sink.frame?.(message.run_id, message.frame);
-  } else {
-    sink.update({ run_id: message.run_id, event: message.event });
-  }
 }
