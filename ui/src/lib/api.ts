@@ -54,10 +54,13 @@ export class CommandError extends Error {
   readonly code: ErrorPayload["code"] | (string & {});
   /** With `newer_approval`: the approval the sidecar keeps and the one refused, to ask. */
   readonly newerApproval: NewerApprovalView | null;
+  /** The typed error, which the window words from its catalogue (lib/errorWords.ts). */
+  readonly payload: ErrorPayload;
   constructor(payload: ErrorPayload | RunErrorPayload) {
     super(payload.message);
     this.code = payload.code;
-    this.newerApproval = payload.newer_approval ?? null;
+    this.newerApproval = payload.code === "newer_approval" ? payload.newer_approval : null;
+    this.payload = payload;
   }
 }
 
@@ -95,6 +98,11 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (typeof err === "string") return err;
   return t("error.noBackend");
+}
+
+/** The typed error of a failed command, when it is one. */
+export function errorPayload(err: unknown): ErrorPayload | null {
+  return err instanceof CommandError ? err.payload : null;
 }
 
 /** The stable code of a failed command, when it has one. */

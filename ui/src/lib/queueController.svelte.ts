@@ -2,7 +2,8 @@
 // sends (the queue's view on every change, and each running item's live frames) into
 // state the queue panel and the live view show. The backend decides every state; this
 // only keeps the newest.
-import { api, describeError, errorCode } from "./api";
+import { api } from "./api";
+import { shownError } from "./problem";
 import { newestFrames, type ShownError } from "./runController.svelte";
 import type { LiveFrame, QueueUpdate, QueueView } from "./watchTypes";
 
@@ -34,7 +35,7 @@ export class QueueController {
       // A change may have arrived before the first view was returned.
       if (this.view === null) this.view = view;
     } catch (err) {
-      this.error = { message: describeError(err), code: errorCode(err) };
+      this.error = shownError(err);
     }
   }
 

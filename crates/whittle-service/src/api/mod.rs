@@ -107,6 +107,7 @@ pub use session_detail::{
     session_detail, sessions, CoverageView, CrashDetail, PlanView, SessionDetail, StepRole,
     StepView,
 };
+pub use crate::run::RecordedRunError;
 pub use session_error::{SessionReadError, UnreadableEvidence};
 pub use session_list::{listed_sessions, ListedSession};
 pub use shot_labels::{recorded_attempts, ShotLabelled};
