@@ -14,15 +14,15 @@ use whittle_core::session::{ResolveError, SessionIdError};
 use whittle_core::workspace::WorkspaceError;
 use whittle_service::api::pictures::PictureError;
 use whittle_service::api::{
-    ApproveError, ApproveRunError, ConfigEditError, ConfigError, DevicesError,
-    EvidenceExportError, ExportRunError, HeldResultError, HubError, ImportRefusal,
-    InvalidCount, NotApprovable, RecordFailure, RecordedRunError, ReopenError, RunError, RunFailure,
-    RunInProgress, RunRefusal, SessionReadError, UnreadableEvidence, WatchError,
+    ApproveError, ApproveRunError, ConfigEditError, ConfigError, DevicesError, EvidenceExportError,
+    ExportRunError, HeldResultError, HubError, ImportRefusal, InvalidCount, NotApprovable,
+    RecordFailure, RecordedRunError, ReopenError, RunError, RunFailure, RunInProgress, RunRefusal,
+    SessionReadError, UnreadableEvidence, WatchError,
 };
 
 use crate::error_cause::{
-    ApproveCause, ConfigCause, ExportCause, ImportCause, RevealCause, ServersCause,
-    SessionCause, WorkspaceCause,
+    ApproveCause, ConfigCause, ExportCause, ImportCause, RevealCause, ServersCause, SessionCause,
+    WorkspaceCause,
 };
 use crate::newer_approval::NewerApprovalView;
 
@@ -127,7 +127,9 @@ pub enum ErrorCode {
 /// The wire shape of an [`AppError`]: its code and typed fields, and its sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct ErrorPayload {
+    // `AppError::serialize` is the derived shape of `AppError`'s type.
     #[serde(flatten, serialize_with = "AppError::serialize")]
+    #[specta(type = AppError)]
     pub error: AppError,
     /// The English sentence, for logs; the window words the error from its fields.
     pub message: String,
@@ -569,8 +571,12 @@ impl AppError {
     pub fn import_failed(error: &ImportRefusal) -> AppError {
         AppError::ImportFailed {
             cause: match error {
-                ImportRefusal::NotAbsolute(file) => ImportCause::FileNotAbsolute { file: file.clone() },
-                ImportRefusal::VariableName(name) => ImportCause::VariableName { name: name.clone() },
+                ImportRefusal::NotAbsolute(file) => {
+                    ImportCause::FileNotAbsolute { file: file.clone() }
+                }
+                ImportRefusal::VariableName(name) => {
+                    ImportCause::VariableName { name: name.clone() }
+                }
                 ImportRefusal::Import(e) => ImportCause::Failed {
                     detail: e.to_string(),
                 },

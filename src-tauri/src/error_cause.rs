@@ -80,36 +80,68 @@ pub enum ApproveCause {
     /// The run's result may not be written back (the crash did not reproduce, or the
     /// capture or a server failed).
     NotWritable,
-    NotARun { evidence: String },
-    Running { evidence: String },
-    NoResult { evidence: String, detail: String },
+    NotARun {
+        evidence: String,
+    },
+    Running {
+        evidence: String,
+    },
+    NoResult {
+        evidence: String,
+        detail: String,
+    },
     OtherCrash {
         evidence: String,
         crash_id: String,
         asked: String,
     },
     /// The run ended with `status`, which is never written back.
-    NotWrittenBack { evidence: String, status: String },
+    NotWrittenBack {
+        evidence: String,
+        status: String,
+    },
     /// The evidence does not hold together any more.
-    Inconsistent { evidence: String, detail: String },
-    ChangedSinceShown { evidence: String },
+    Inconsistent {
+        evidence: String,
+        detail: String,
+    },
+    ChangedSinceShown {
+        evidence: String,
+    },
     /// The sidecar file could not be written.
-    SidecarUnwritable { detail: String },
+    SidecarUnwritable {
+        detail: String,
+    },
 }
 
 /// Why the bug-ticket bundle (or its ticket text) was not made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ExportCause {
-    FolderNotAbsolute { folder: String },
-    FolderUnwritable { folder: String, detail: String },
-    EvidenceNotFound { evidence: String },
-    ResultUnreadable { detail: String },
+    FolderNotAbsolute {
+        folder: String,
+    },
+    FolderUnwritable {
+        folder: String,
+        detail: String,
+    },
+    EvidenceNotFound {
+        evidence: String,
+    },
+    ResultUnreadable {
+        detail: String,
+    },
     /// The run has no live result (the crash did not reproduce).
-    NoLiveResult { evidence: String },
+    NoLiveResult {
+        evidence: String,
+    },
     /// The run was interrupted, is still going, or the recording caught no crash.
-    NoResultFile { evidence: String },
-    BundleFailed { detail: String },
+    NoResultFile {
+        evidence: String,
+    },
+    BundleFailed {
+        detail: String,
+    },
 }
 
 /// Why a folder could not be shown in the file manager.

@@ -6,9 +6,7 @@ use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::pictures::evidence_dir;
-use whittle_service::api::{
-    ticket_markdown, Filmstrip, RecordOptions, RecordOutcome,
-};
+use whittle_service::api::{ticket_markdown, Filmstrip, RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;

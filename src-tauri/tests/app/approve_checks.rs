@@ -110,9 +110,10 @@ fn replacing_a_newer_approval_needs_the_testers_confirm() {
     let held = std::fs::read(&sidecar).unwrap();
 
     let refused = approve(&runs, &older, false).unwrap_err();
-    let payload = refused.payload();
-    assert_eq!(payload.code, ErrorCode::NewerApproval);
-    let both = payload.newer_approval.expect("both entries");
+    assert_eq!(refused.code(), ErrorCode::NewerApproval);
+    let AppError::NewerApproval { newer: both, .. } = refused else {
+        panic!("both entries: {refused:?}");
+    };
     assert_eq!(both.crash_id, "c1");
     assert_eq!(both.held_evidence_session, newer);
     assert!(both.held_text.contains(&newer), "{}", both.held_text);

@@ -120,7 +120,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(thumb.starts_with("data:image/png;base64,") && thumb.len() < view.data_url.len());
     assert!(matches!(
         screenshots::step_thumbnail(&ws, SESSION, "../../whittle.json"),
-        Err(screenshots::PictureError::Unavailable(_))
+        Err(screenshots::PictureError::Unavailable { .. })
     ));
     let before = view.data_url.clone();
     let request = screenshots::MaskRequest {
@@ -142,7 +142,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(after.masks.iter().any(|m| m.reason == "reviewer"));
     assert!(matches!(
         screenshots::view(&ws, &evidence, "screenshots/../result.json"),
-        Err(screenshots::PictureError::Unavailable(_))
+        Err(screenshots::PictureError::Unavailable { .. })
     ));
 
     // Approval writes exactly the sidecar entry, next to the original session.

@@ -3,6 +3,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
+  type AppError_Serialize,
   type DeviceSetupReport_Serialize,
   type PrivacyLevel,
   type Filmstrip_Serialize,
@@ -64,11 +65,14 @@ export class CommandError extends Error {
   }
 }
 
-type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorPayload };
+// The bindings type a command's error as `AppError` (its code and typed fields); what
+// arrives also carries the English `message` (src-tauri's `impl Serialize for AppError`
+// writes the `ErrorPayload` shape, pinned in tests/app/error_payload.rs).
+type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: AppError_Serialize };
 
 function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.status === "ok") return outcome.data;
-  throw new CommandError(outcome.error);
+  throw new CommandError(outcome.error as ErrorPayload);
 }
 
 /** Where a run's progress goes, whichever way the backend sends it. */

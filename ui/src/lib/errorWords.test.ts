@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AppError } from "../bindings";
+import type { AppError_Serialize as AppError } from "../bindings";
 import { errorCauseWords, errorDetail } from "./errorWords";
 import { setLocale } from "./i18n/index.svelte";
 

@@ -2,7 +2,7 @@
 // the window's language: what went wrong, from the code and its fields. Only a `detail`
 // — text from outside the product (an OS error, a parser's or a server's message) — is
 // shown as it came; the backend's English `message` never is.
-import type { AppError, SessionIdError } from "../bindings";
+import type { AppError_Serialize as AppError, SessionIdError } from "../bindings";
 import { t } from "./i18n/index.svelte";
 import { refusalNote } from "./refusal";
 import { sessionProblemWords } from "./wording";

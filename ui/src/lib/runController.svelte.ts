@@ -2,7 +2,7 @@
 // backend's events (from start_run's channel) into RunScreenState. They are checked against
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
-import type { AppError } from "../bindings";
+import type { AppError_Serialize as AppError } from "../bindings";
 import { api, type RunSink } from "./api";
 import { shownError } from "./problem";
 import type { LiveFrame } from "./watchTypes";

@@ -98,10 +98,15 @@ fn picture_nodes(
     picture: &str,
 ) -> Result<Vec<InspectNode>, PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
-    let name: PictureName = picture
-        .parse()
-        .map_err(|e: crate::evidence::NotAPicture| PictureError::Unavailable { detail: e.to_string() })?;
-    let shot = review_shot(&dir, name).map_err(|e| PictureError::Unavailable { detail: e.to_string() })?;
+    let name: PictureName =
+        picture.parse().map_err(
+            |e: crate::evidence::NotAPicture| PictureError::Unavailable {
+                detail: e.to_string(),
+            },
+        )?;
+    let shot = review_shot(&dir, name).map_err(|e| PictureError::Unavailable {
+        detail: e.to_string(),
+    })?;
     Ok(shot.record.nodes)
 }
 

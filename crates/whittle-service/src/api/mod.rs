@@ -100,6 +100,7 @@ pub use result_view::{
 };
 pub use run_job::{run, RunFailure, RunJob};
 // How a front end takes a run's events, and live frames when it watches the devices.
+pub use crate::run::RecordedRunError;
 pub use crate::run::{RunEvents, Watched};
 pub use crate::watch::{LiveFrame, LiveImage};
 pub use runs::{ActiveRun, FinishedRun, RunInProgress, Runs};
@@ -107,7 +108,6 @@ pub use session_detail::{
     session_detail, sessions, CoverageView, CrashDetail, PlanView, SessionDetail, StepRole,
     StepView,
 };
-pub use crate::run::RecordedRunError;
 pub use session_error::{SessionReadError, UnreadableEvidence};
 pub use session_list::{listed_sessions, ListedSession};
 pub use shot_labels::{recorded_attempts, ShotLabelled};
