@@ -7,6 +7,17 @@ use std::path::{Path, PathBuf};
 use whittle_service::api::{expected_config_file, Config, CONFIG_ENV};
 
 use crate::error::AppError;
+use crate::error_cause::ConfigCause;
+
+/// No `whittle.json` to run with or to change: where Whittle looks for one.
+pub fn no_config() -> AppError {
+    AppError::ConfigUnavailable {
+        cause: ConfigCause::NoConfig {
+            env: CONFIG_ENV.to_owned(),
+            expected: expected_config_file().display().to_string(),
+        },
+    }
+}
 
 /// The workspace a config names, when it loads.
 pub fn configured_workspace(path: &Path) -> Option<PathBuf> {
@@ -15,14 +26,7 @@ pub fn configured_workspace(path: &Path) -> Option<PathBuf> {
 
 /// The config for a run in `workspace` (the one open in the window).
 pub fn config_for(path: Option<&Path>, workspace: &Path) -> Result<Config, AppError> {
-    let path = path.ok_or_else(|| AppError::ConfigUnavailable {
-        reason: format!(
-            "no whittle.json was found; set {CONFIG_ENV} to its path or create {}",
-            expected_config_file().display()
-        ),
-    })?;
-    let config = Config::load(path).map_err(|e| AppError::ConfigUnavailable {
-        reason: e.to_string(),
-    })?;
+    let path = path.ok_or_else(no_config)?;
+    let config = Config::load(path).map_err(|e| AppError::config(&e))?;
     Ok(config.for_workspace(workspace))
 }

@@ -16,7 +16,7 @@ pub struct SystemClipboard {
 impl SystemClipboard {
     pub fn put_text(&self, text: String) -> Result<(), AppError> {
         let refused = |e: arboard::Error| AppError::ClipboardRefused {
-            reason: e.to_string(),
+            detail: e.to_string(),
         };
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let clipboard = match &mut *open {

@@ -6,9 +6,7 @@ use std::path::Path;
 
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::pictures::evidence_dir;
-use whittle_service::api::{
-    ticket_markdown, Filmstrip, RecordFailure, RecordOptions, RecordOutcome,
-};
+use whittle_service::api::{ticket_markdown, Filmstrip, RecordOptions, RecordOutcome};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
@@ -26,22 +24,13 @@ pub async fn record(
         device,
     };
     let outcome = whittle_service::api::record(&config, &opts, &CancellationToken::new()).await;
-    outcome.map_err(|e| match e {
-        RecordFailure::Servers(e) => AppError::ServersUnavailable {
-            reason: e.to_string(),
-        },
-        RecordFailure::Record(e) => AppError::RecordFailed {
-            reason: e.to_string(),
-        },
-    })
+    outcome.map_err(|e| AppError::record_failed(&e))
 }
 
 /// The ticket text of a finished run's evidence session.
 pub fn markdown(workspace: &str, evidence_session: &str) -> Result<String, AppError> {
     evidence_dir(workspace, evidence_session)?;
-    ticket_markdown(Path::new(workspace), evidence_session).map_err(|e| AppError::ExportFailed {
-        reason: e.to_string(),
-    })
+    ticket_markdown(Path::new(workspace), evidence_session).map_err(AppError::export_failed)
 }
 
 /// Frame height in the result view.

@@ -9,6 +9,7 @@ pub mod bindings;
 pub mod clipboard;
 pub mod commands;
 pub mod error;
+pub mod error_cause;
 pub mod formats;
 pub mod logging;
 pub mod newer_approval;

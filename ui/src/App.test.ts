@@ -165,25 +165,36 @@ describe("App (mocked IPC)", () => {
       list_sessions: () => {
         throw {
           code: "workspace_unreadable",
-          message: "the workspace folder /tmp/x cannot be read: it has no sessions folder",
+          path: "/tmp/x",
+          cause: { kind: "no_sessions_folder" },
+          message: "the workspace folder /tmp/x cannot be read: it has no sessions folder, so it is not a Whittle workspace",
         };
       },
     });
     render(App);
     const alert = await screen.findByRole("alert");
-    expect(alert).toHaveTextContent("it has no sessions folder");
+    // Worded by the window from the typed fields, not the backend's English sentence.
+    expect(alert).toHaveTextContent("/tmp/x has no sessions folder, so it is not a Whittle workspace.");
+    expect(alert).not.toHaveTextContent("cannot be read");
     expect(screen.queryByRole("listbox")).toBeNull();
   });
 
   it("shows a session's error in the detail pane and keeps the list usable", async () => {
     backend({
       session_detail: () => {
-        throw { code: "session_unreadable", message: "session x cannot be opened: steps.jsonl line 4" };
+        throw {
+          code: "session_unreadable",
+          id: "x",
+          cause: { kind: "invalid", error: { file: "steps.jsonl", line: 4, problem: { code: "truncated" } } },
+          message: "session x cannot be opened: steps.jsonl line 4: ends in the middle of a record",
+        };
       },
     });
     render(App);
     await fireEvent.click(await screen.findByText("broken-export"));
-    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("steps.jsonl line 4"));
+    await waitFor(() =>
+      expect(screen.getByRole("alert")).toHaveTextContent("Session x: steps.jsonl line 4: ends in the middle of a record"),
+    );
     expect(screen.getByRole("listbox")).toBeInTheDocument();
   });
 });

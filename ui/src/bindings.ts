@@ -10,27 +10,27 @@ export const commands = {
 	/**  The workspace the window opens on. */
 	defaultWorkspace: () => __TAURI_INVOKE<string>("default_workspace"),
 	/**  The sessions of a workspace, newest first; malformed ones carry their problem. */
-	listSessions: (workspace: string) => typedError<SessionSummary_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("list_sessions", { workspace })),
+	listSessions: (workspace: string) => typedError<SessionSummary_Serialize[], AppError_Serialize>(__TAURI_INVOKE("list_sessions", { workspace })),
 	/**  One session with its crashes and each crash's step path. */
-	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
+	sessionDetail: (workspace: string, sessionId: string) => typedError<SessionDetail_Serialize, AppError_Serialize>(__TAURI_INVOKE("session_detail", { workspace, sessionId })),
 	/**  A past minimize run of `session_id`, read from its evidence without replaying it. */
-	openPastRun: (workspace: string, sessionId: string, evidenceSession: string) => typedError<ReopenedRun_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("open_past_run", { workspace, sessionId, evidenceSession })),
+	openPastRun: (workspace: string, sessionId: string, evidenceSession: string) => typedError<ReopenedRun_Serialize, AppError_Serialize>(__TAURI_INVOKE("open_past_run", { workspace, sessionId, evidenceSession })),
 	/**
 	 *  Follows `workspace`'s sessions folder (replacing the previous one); each burst of
 	 *  changes arrives on `on_change` with the names of the sessions that changed.
 	 */
-	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
+	watchWorkspace: (workspace: string, onChange: Channel<WorkspaceChange>) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("watch_workspace", { workspace, onChange })),
 	/**  The devices the configured mobile server offers. */
-	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("list_devices", { workspace })),
+	listDevices: (workspace: string) => typedError<DeviceView_Serialize[], AppError_Serialize>(__TAURI_INVOKE("list_devices", { workspace })),
 	/**  Starts minimizing one crash; progress and the end arrive on `on_update`. */
-	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("start_run", { request, onUpdate })),
+	startRun: (request: RunRequest_Deserialize, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, AppError_Serialize>(__TAURI_INVOKE("start_run", { request, onUpdate })),
 	/**
 	 *  Resumes an interrupted (or failed, or cancelled) run from its journal; progress and
 	 *  the end arrive on `on_update` as for `start_run`.
 	 */
-	resumeRun: (request: ResumeRequest, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("resume_run", { request, onUpdate })),
+	resumeRun: (request: ResumeRequest, onUpdate: Channel<RunUpdate_Deserialize>) => typedError<number, AppError_Serialize>(__TAURI_INVOKE("resume_run", { request, onUpdate })),
 	/**  Ends an interrupted run without resuming it; its evidence stays readable. */
-	discardRun: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("discard_run", { workspace, evidenceSession })),
+	discardRun: (workspace: string, evidenceSession: string) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("discard_run", { workspace, evidenceSession })),
 	/**  The workspace's interrupted runs (`own`: this app was closed while it ran them). */
 	interruptedRuns: (workspace: string) => __TAURI_INVOKE<InterruptedRun[]>("interrupted_runs", { workspace }),
 	/**  Asks the live run to stop; it still finishes its evidence and sends `ended`. */
@@ -40,7 +40,7 @@ export const commands = {
 	 *  and runs them one after another; every change and each item's run arrive on
 	 *  `on_update`. Holds the run slot: no single run starts until the queue ends.
 	 */
-	startQueue: (workspace: string, session: string | null, options: QueueOptions, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, options, locale, onUpdate })),
+	startQueue: (workspace: string, session: string | null, options: QueueOptions, locale: string, onUpdate: Channel<QueueUpdate_Deserialize>) => typedError<QueueView_Serialize, AppError_Serialize>(__TAURI_INVOKE("start_queue", { workspace, session, options, locale, onUpdate })),
 	/**  The running item finishes; the next one waits for `resume_queue`. */
 	pauseQueue: () => __TAURI_INVOKE<boolean>("pause_queue"),
 	resumeQueue: () => __TAURI_INVOKE<boolean>("resume_queue"),
@@ -56,75 +56,75 @@ export const commands = {
 	 *  Writes the finished run's result into the original session's sidecar; `replace`
 	 *  once the tester confirmed replacing a newer approval.
 	 */
-	approveRun: (evidenceSession: string, replace: boolean) => typedError<Approval, ErrorPayload_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession, replace })),
+	approveRun: (evidenceSession: string, replace: boolean) => typedError<Approval, AppError_Serialize>(__TAURI_INVOKE("approve_run", { evidenceSession, replace })),
 	/**  Writes the bug-ticket bundle into `folder` and returns the bundle's path. */
-	exportRun: (evidenceSession: string, folder: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
+	exportRun: (evidenceSession: string, folder: string) => typedError<string, AppError_Serialize>(__TAURI_INVOKE("export_run", { evidenceSession, folder })),
 	/**  Opens the file manager on something this window wrote. */
-	revealPath: (path: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("reveal_path", { path })),
+	revealPath: (path: string) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("reveal_path", { path })),
 	/**
 	 *  One archived (masked) picture of an evidence session: an attempt's screenshot or a
 	 *  filmstrip frame.
 	 */
-	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
+	screenshotImage: (workspace: string, evidenceSession: string, name: string) => typedError<ScreenshotView, AppError_Serialize>(__TAURI_INVOKE("screenshot_image", { workspace, evidenceSession, name })),
 	/**
 	 *  The hierarchy nodes under a point (picture pixels) of a kept picture, innermost
 	 *  first, each with its Maestro selector and Robo descriptor.
 	 */
-	inspectPoint: (workspace: string, evidenceSession: string, name: string, x: number, y: number) => typedError<InspectedNode_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("inspect_point", { workspace, evidenceSession, name, x, y })),
+	inspectPoint: (workspace: string, evidenceSession: string, name: string, x: number, y: number) => typedError<InspectedNode_Serialize[], AppError_Serialize>(__TAURI_INVOKE("inspect_point", { workspace, evidenceSession, name, x, y })),
 	/**
 	 *  On an attempt that stopped because plan step `step`'s element was not found: the
 	 *  nodes of its picture closest to what the step looked for.
 	 */
-	nearestNodes: (workspace: string, evidenceSession: string, name: string, step: number) => typedError<NearNode_Serialize[], ErrorPayload_Serialize>(__TAURI_INVOKE("nearest_nodes", { workspace, evidenceSession, name, step })),
+	nearestNodes: (workspace: string, evidenceSession: string, name: string, step: number) => typedError<NearNode_Serialize[], AppError_Serialize>(__TAURI_INVOKE("nearest_nodes", { workspace, evidenceSession, name, step })),
 	/**
 	 *  Puts a selector or descriptor the inspector shows on the system clipboard (see
 	 *  `clipboard.rs` for why the backend writes it).
 	 */
-	copyText: (text: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("copy_text", { text })),
+	copyText: (text: string) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("copy_text", { text })),
 	/**  A small preview of an archived screenshot, as a data URL. */
-	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
+	screenshotThumbnail: (workspace: string, evidenceSession: string, name: string) => typedError<string, AppError_Serialize>(__TAURI_INVOKE("screenshot_thumbnail", { workspace, evidenceSession, name })),
 	/**  A small preview of a recorded step's own screenshot, as a data URL. */
-	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
+	stepThumbnail: (workspace: string, sessionId: string, src: string) => typedError<string, AppError_Serialize>(__TAURI_INVOKE("step_thumbnail", { workspace, sessionId, src })),
 	/**  Burns the reviewer's rectangles into the named pictures (screenshots and frames). */
-	applyMasks: (request: MaskRequest) => typedError<number, ErrorPayload_Serialize>(__TAURI_INVOKE("apply_masks", { request })),
+	applyMasks: (request: MaskRequest) => typedError<number, AppError_Serialize>(__TAURI_INVOKE("apply_masks", { request })),
 	/**  Deletes a picture (a screenshot or a frame) from the evidence and so from any export. */
-	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
+	omitScreenshot: (workspace: string, evidenceSession: string, name: string) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("omit_screenshot", { workspace, evidenceSession, name })),
 	/**
 	 *  The reviewer's unapplied masks on one screenshot, rendered exactly as Apply will burn
 	 *  them (nothing is written).
 	 */
-	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], ErrorPayload_Serialize>(__TAURI_INVOKE("preview_masks", { request })),
+	previewMasks: (request: MaskPreviewRequest) => typedError<MaskPatchView[], AppError_Serialize>(__TAURI_INVOKE("preview_masks", { request })),
 	/**
 	 *  Which pictures of an evidence session (screenshots and filmstrip frames) a person has
 	 *  checked, and which were omitted.
 	 */
-	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
+	reviewChecklist: (workspace: string, evidenceSession: string) => typedError<ReviewChecklist_Serialize, AppError_Serialize>(__TAURI_INVOKE("review_checklist", { workspace, evidenceSession })),
 	/**  Marks one picture as checked (or not) on the review checklist. */
-	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
+	markReviewed: (workspace: string, evidenceSession: string, name: string, reviewed: boolean) => typedError<ReviewChecklist_Serialize, AppError_Serialize>(__TAURI_INVOKE("mark_reviewed", { workspace, evidenceSession, name, reviewed })),
 	/**  Where the config is, whether this start created it, where the logs go. */
 	appSetup: () => __TAURI_INVOKE<SetupView_Serialize>("app_setup"),
 	/**  Opens the log folder in the file manager. */
-	revealLogs: () => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("reveal_logs")),
+	revealLogs: () => typedError<null, AppError_Serialize>(__TAURI_INVOKE("reveal_logs")),
 	/**  The doctor's checks for a phone on adb, each with its fix. */
-	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("check_real_device", { workspace })),
+	checkRealDevice: (workspace: string) => typedError<DeviceSetupReport_Serialize, AppError_Serialize>(__TAURI_INVOKE("check_real_device", { workspace })),
 	/**  Points the config's device roles at the adb backend (`real`) or the simulator. */
-	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("use_real_device", { real })),
+	useRealDevice: (real: boolean) => typedError<SetupView_Serialize, AppError_Serialize>(__TAURI_INVOKE("use_real_device", { real })),
 	/**  Sets the screenshot privacy level in the config (from the next run on). */
-	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("set_privacy_level", { level })),
+	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, AppError_Serialize>(__TAURI_INVOKE("set_privacy_level", { level })),
 	/**  Imports a Maestro flow or a Robo script as a new session of the workspace. */
-	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, ErrorPayload_Serialize>(__TAURI_INVOKE("import_flow", { request })),
+	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, AppError_Serialize>(__TAURI_INVOKE("import_flow", { request })),
 	/**  Replays an imported session once and records the crashes it causes. */
-	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, ErrorPayload_Serialize>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
+	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, AppError_Serialize>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
 	/**  A finished run's result as ticket-ready Markdown. */
-	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, ErrorPayload_Serialize>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
+	ticketMarkdown: (workspace: string, evidenceSession: string) => typedError<string, AppError_Serialize>(__TAURI_INVOKE("ticket_markdown", { workspace, evidenceSession })),
 	/**
 	 *  Puts a finished run's ticket Markdown on the system clipboard. Written from Rust:
 	 *  WebKitGTK's `navigator.clipboard` refuses a write that follows an await (the text is
 	 *  fetched first), which on Linux made *Copy as Markdown* always fail.
 	 */
-	copyTicketMarkdown: (workspace: string, evidenceSession: string) => typedError<null, ErrorPayload_Serialize>(__TAURI_INVOKE("copy_ticket_markdown", { workspace, evidenceSession })),
+	copyTicketMarkdown: (workspace: string, evidenceSession: string) => typedError<null, AppError_Serialize>(__TAURI_INVOKE("copy_ticket_markdown", { workspace, evidenceSession })),
 	/**  The masked frames of the minimal path, when the final confirmation took them. */
-	filmstrip: (workspace: string, evidenceSession: string) => typedError<Filmstrip_Serialize | null, ErrorPayload_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
+	filmstrip: (workspace: string, evidenceSession: string) => typedError<Filmstrip_Serialize | null, AppError_Serialize>(__TAURI_INVOKE("filmstrip", { workspace, evidenceSession })),
 };
 
 /* Types */
@@ -133,6 +133,36 @@ export const commands = {
  *  one of the [`ReplayAction`]s. Written as the session's own `action_type` words.
  */
 export type ActionKind = "launch" | "tap" | "input_text" | "press_button" | "long_press" | "relaunch";
+
+/**
+ *  Every variant's English sentence is its `Display`; its fields are what the window
+ *  gets. Fields marked `serde(skip)` only feed the sentence.
+ */
+export type AppError = AppError_Serialize | AppError_Deserialize;
+
+/**
+ *  Every variant's English sentence is its `Display`; its fields are what the window
+ *  gets. Fields marked `serde(skip)` only feed the sentence.
+ */
+export type AppError_Deserialize = { code: "workspace_unreadable"; path: string; cause: WorkspaceCause } | { code: "invalid_session_id"; id: string; problem: SessionIdError } | { code: "session_unreadable"; id: string; cause: SessionCause_Deserialize } | { code: "plan_unavailable"; crash_id: string; detail: string } | { code: "config_unavailable"; cause: ConfigCause } | { code: "servers_unavailable"; cause: ServersCause_Deserialize } | { code: "run_in_progress" } | { code: "run_refused"; refusal: RunRefusal_Deserialize } | { code: "no_result"; evidence_session: string } | { code: "approve_failed"; cause: ApproveCause } | { code: "newer_approval"; 
+/**  Boxed: both entries' texts would make every command's error large. */
+newer_approval: NewerApprovalView } | { code: "export_failed"; cause: ExportCause } | { code: "clipboard_refused"; detail: string } | { code: "screenshot_unavailable"; cause: PictureError } | { code: "reveal_failed"; path: string; cause: RevealCause } | 
+/**  `detail`: the resume check's sentence (its typed form is the run's refusal). */
+{ code: "discard_failed"; evidence_session: string; detail: string } | { code: "import_failed"; cause: ImportCause } | 
+/**  `detail`: the recorder's sentence (a device's or the app's failure). */
+{ code: "record_failed"; detail: string };
+
+/**
+ *  Every variant's English sentence is its `Display`; its fields are what the window
+ *  gets. Fields marked `serde(skip)` only feed the sentence.
+ */
+export type AppError_Serialize = { code: "workspace_unreadable"; path: string; cause: WorkspaceCause } | { code: "invalid_session_id"; id: string; problem: SessionIdError } | { code: "session_unreadable"; id: string; cause: SessionCause_Serialize } | { code: "plan_unavailable"; crash_id: string; detail: string } | { code: "config_unavailable"; cause: ConfigCause } | { code: "servers_unavailable"; cause: ServersCause_Serialize } | { code: "run_in_progress" } | { code: "run_refused"; refusal: RunRefusal_Serialize } | { code: "no_result"; evidence_session: string } | { code: "approve_failed"; cause: ApproveCause } | { code: "newer_approval"; 
+/**  Boxed: both entries' texts would make every command's error large. */
+newer_approval: NewerApprovalView } | { code: "export_failed"; cause: ExportCause } | { code: "clipboard_refused"; detail: string } | { code: "screenshot_unavailable"; cause: PictureError } | { code: "reveal_failed"; path: string; cause: RevealCause } | 
+/**  `detail`: the resume check's sentence (its typed form is the run's refusal). */
+{ code: "discard_failed"; evidence_session: string; detail: string } | { code: "import_failed"; cause: ImportCause } | 
+/**  `detail`: the recorder's sentence (a device's or the app's failure). */
+{ code: "record_failed"; detail: string };
 
 export type AppVersion = AppVersion_Serialize | AppVersion_Deserialize;
 
@@ -160,6 +190,20 @@ export type ApproveBlock =
  *  be written back; the detail says what did not match.
  */
 { code: "inconsistent"; detail: string };
+
+/**  Why the result was not approved (written back). */
+export type ApproveCause = 
+/**
+ *  The run's result may not be written back (the crash did not reproduce, or the
+ *  capture or a server failed).
+ */
+{ kind: "not_writable" } | { kind: "not_a_run"; evidence: string } | { kind: "running"; evidence: string } | { kind: "no_result"; evidence: string; detail: string } | { kind: "other_crash"; evidence: string; crash_id: string; asked: string } | 
+/**  The run ended with `status`, which is never written back. */
+{ kind: "not_written_back"; evidence: string; status: string } | 
+/**  The evidence does not hold together any more. */
+{ kind: "inconsistent"; evidence: string; detail: string } | { kind: "changed_since_shown"; evidence: string } | 
+/**  The sidecar file could not be written. */
+{ kind: "sidecar_unwritable"; detail: string };
 
 export type AttemptVerdict = AttemptVerdict_Serialize | AttemptVerdict_Deserialize;
 
@@ -257,6 +301,24 @@ export type Check_Serialize = {
 
 /**  How sure a minimized result is: `low` only for a static suggestion (no live replay). */
 export type Confidence = "low" | "medium" | "high";
+
+/**  Why Whittle's configuration (`whittle.json`) cannot be used or changed. */
+export type ConfigCause = 
+/**
+ *  No `whittle.json` was found: `env` names the variable that points at one,
+ *  `expected` is where Whittle looks by default.
+ */
+{ kind: "no_config"; env: string; expected: string } | 
+/**  The OS refused to read the file. */
+{ kind: "unreadable"; file: string; detail: string } | 
+/**  The file is not JSON (`detail`: the parser's message). */
+{ kind: "not_json"; file: string; line: number; column: number; detail: string } | 
+/**  A field holds what Whittle cannot use. */
+{ kind: "bad_field"; file: string; field: string; detail: string } | 
+/**  The changed file could not be written. */
+{ kind: "not_written"; file: string; detail: string } | 
+/**  The config has no simulator server to switch back to. */
+{ kind: "no_simulator" };
 
 /**  Which count of the run a value was given for. */
 export type CountField = "max_replays" | "devices" | "baseline_tries";
@@ -416,33 +478,27 @@ export type EngineSnapshot_Serialize = {
 	outcome_history: CandidateHistory[],
 };
 
-/**  Stable codes; renaming one is a breaking change for the UI. */
-export type ErrorCode = "workspace_unreadable" | "invalid_session_id" | "session_unreadable" | "plan_unavailable" | "config_unavailable" | "servers_unavailable" | "run_in_progress" | "run_refused" | "no_result" | "approve_failed" | 
-/**  The sidecar holds a newer approval of the crash: confirm to replace it. */
-"newer_approval" | "export_failed" | "clipboard_refused" | "screenshot_unavailable" | "reveal_failed" | "discard_failed" | "import_failed" | "record_failed";
-
-/**  The wire shape of an [`AppError`]. */
+/**  The wire shape of an [`AppError`]: its code and typed fields, and its sentence. */
 export type ErrorPayload = ErrorPayload_Serialize | ErrorPayload_Deserialize;
 
-/**  The wire shape of an [`AppError`]. */
+/**  The wire shape of an [`AppError`]: its code and typed fields, and its sentence. */
 export type ErrorPayload_Deserialize = {
-	code: ErrorCode,
+	/**  The English sentence, for logs; the window words the error from its fields. */
 	message: string,
-	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
-	refusal?: RunRefusal_Deserialize | null,
-	/**  Only with `newer_approval`: the approval kept and the one refused. */
-	newer_approval?: NewerApprovalView | null,
-};
+} & AppError_Deserialize;
 
-/**  The wire shape of an [`AppError`]. */
+/**  The wire shape of an [`AppError`]: its code and typed fields, and its sentence. */
 export type ErrorPayload_Serialize = {
-	code: ErrorCode,
+	/**  The English sentence, for logs; the window words the error from its fields. */
 	message: string,
-	/**  Only with `run_refused`: which refusal, with what the user can choose from. */
-	refusal?: RunRefusal_Serialize,
-	/**  Only with `newer_approval`: the approval kept and the one refused. */
-	newer_approval?: NewerApprovalView,
-};
+} & AppError_Serialize;
+
+/**  Why the bug-ticket bundle (or its ticket text) was not made. */
+export type ExportCause = { kind: "folder_not_absolute"; folder: string } | { kind: "folder_unwritable"; folder: string; detail: string } | { kind: "evidence_not_found"; evidence: string } | { kind: "result_unreadable"; detail: string } | 
+/**  The run has no live result (the crash did not reproduce). */
+{ kind: "no_live_result"; evidence: string } | 
+/**  The run was interrupted, is still going, or the recording caught no crash. */
+{ kind: "no_result_file"; evidence: string } | { kind: "bundle_failed"; detail: string };
 
 export type FailureCause = FailureCause_Serialize | FailureCause_Deserialize;
 
@@ -581,6 +637,18 @@ export type FrameRef = {
 	attempt: number,
 	frame: number,
 };
+
+/**  Why a flow was not imported. */
+export type ImportCause = 
+/**  The flow file was not given as a full path. */
+{ kind: "file_not_absolute"; file: string } | 
+/**  A variable name is not letters, digits and `_`. */
+{ kind: "variable_name"; name: string } | 
+/**
+ *  The flow cannot be read or turned into a session (the importer's sentence, with
+ *  file, line and field).
+ */
+{ kind: "failed"; detail: string };
 
 /**  What to import, and into which workspace. */
 export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
@@ -1054,6 +1122,14 @@ export type Phase =
 "audit" | 
 /**  A repeated positive sample of the final candidate. */
 "confirm";
+
+/**  Why a picture action failed; front ends switch on `kind`. */
+export type PictureError = { kind: "invalid_session_id"; id: string; problem: SessionIdError } | 
+/**
+ *  The picture, its folder or its record cannot be read or changed; `detail` is the
+ *  reader's own sentence.
+ */
+{ kind: "unavailable"; detail: string };
 
 /**
  *  One step of the minimal path, replayable without the original session. An input
@@ -1589,6 +1665,15 @@ export type ResumeRequest = {
 	locale: string,
 };
 
+/**  Why a folder could not be shown in the file manager. */
+export type RevealCause = 
+/**  Only files Whittle wrote in this window can be shown. */
+{ kind: "not_allowed" } | 
+/**  This system has no log folder for Whittle. */
+{ kind: "no_log_folder" } | 
+/**  The file manager did not start (`detail`: the OS error). */
+{ kind: "not_opened"; detail: string };
+
 export type ReviewChecklist = ReviewChecklist_Serialize | ReviewChecklist_Deserialize;
 
 export type ReviewChecklist_Deserialize = {
@@ -2099,6 +2184,52 @@ export type ServerProblem_Serialize = {
 	problem: ServerProblemKind,
 };
 
+/**  Why the device servers cannot be used. */
+export type ServersCause = ServersCause_Serialize | ServersCause_Deserialize;
+
+/**  Why the device servers cannot be used. */
+export type ServersCause_Deserialize = 
+/**  Roles whose servers did not start, refused the credentials or lack tools. */
+{ kind: "not_started"; problems: ServerProblem_Deserialize[] } | 
+/**  A server failed to answer (`detail`: its own message). */
+{ kind: "failed"; detail: string };
+
+/**  Why the device servers cannot be used. */
+export type ServersCause_Serialize = 
+/**  Roles whose servers did not start, refused the credentials or lack tools. */
+{ kind: "not_started"; problems: ServerProblem_Serialize[] } | 
+/**  A server failed to answer (`detail`: its own message). */
+{ kind: "failed"; detail: string };
+
+/**  Why a session (or an evidence session) cannot be opened. */
+export type SessionCause = SessionCause_Serialize | SessionCause_Deserialize;
+
+/**  Why a session (or an evidence session) cannot be opened. */
+export type SessionCause_Deserialize = 
+/**  No such session folder in the workspace. */
+{ kind: "not_found" } | 
+/**  The OS refused to read its folder. */
+{ kind: "unreadable"; detail: string } | 
+/**  A file of the session is not what Whittle wrote (typed: file, line, problem). */
+{ kind: "invalid"; error: SessionError_Deserialize } | 
+/**  A file of the evidence session cannot be read. */
+{ kind: "file_unreadable"; file: string; detail: string } | 
+/**  It is not a minimize run of the session it was opened from. */
+{ kind: "not_a_run_of"; session: string };
+
+/**  Why a session (or an evidence session) cannot be opened. */
+export type SessionCause_Serialize = 
+/**  No such session folder in the workspace. */
+{ kind: "not_found" } | 
+/**  The OS refused to read its folder. */
+{ kind: "unreadable"; detail: string } | 
+/**  A file of the session is not what Whittle wrote (typed: file, line, problem). */
+{ kind: "invalid"; error: SessionError_Serialize } | 
+/**  A file of the evidence session cannot be read. */
+{ kind: "file_unreadable"; file: string; detail: string } | 
+/**  It is not a minimize run of the session it was opened from. */
+{ kind: "not_a_run_of"; session: string };
+
 export type SessionDetail = SessionDetail_Serialize | SessionDetail_Deserialize;
 
 export type SessionDetail_Deserialize = {
@@ -2166,6 +2297,9 @@ export type SessionError_Serialize = {
 	line: number | null,
 	problem: SessionProblem,
 };
+
+/**  Why a name is not a session id; typed on the wire too, so the window words it. */
+export type SessionIdError = { kind: "empty" } | { kind: "too_long"; len: number } | { kind: "dot_name" } | { kind: "invalid_char"; found: string; position: number };
 
 export type SessionProblem = { code: "folder_missing" } | { code: "bad_folder_name"; detail: string } | { code: "symlinked_folder" } | { code: "missing" } | { code: "unreadable"; detail: string } | { code: "not_utf8" } | { code: "file_too_large"; limit_bytes: number } | { code: "file_past_limit"; limit_bytes: number } | { code: "symlink_outside" } | { code: "line_too_long"; limit_bytes: number } | { code: "too_many_records"; limit: number } | { code: "invalid_json"; detail: string } | { code: "truncated" } | { code: "invalid_record"; what: string; detail: string } | { code: "unknown_crash_kind"; kind: string } | { code: "empty_crash_id" } | { code: "duplicate_crash_id"; crash_id: string; first_line: number } | { code: "step_index_zero" } | { code: "duplicate_step_index"; index: number; first_line: number } | { code: "missing_step_indexes"; previous: number; found: number } | { code: "step_out_of_order"; index: number; previous: number } | { code: "screenshot_outside_session"; path: string } | { code: "repro_path_unknown_step"; crash_id: string; index: number } | { code: "repro_path_repeats_step"; crash_id: string; index: number };
 
@@ -2442,6 +2576,15 @@ export type TargetWords =
 
 /**  Which unstable key a step was recorded with: it names no element for sure. */
 export type UnstableKeyKind = "class" | "screen_position";
+
+/**  Why the workspace folder cannot be used. */
+export type WorkspaceCause = 
+/**  It has no `sessions` folder: not a Whittle workspace. */
+{ kind: "no_sessions_folder" } | 
+/**  The OS refused to list it. */
+{ kind: "unreadable"; detail: string } | 
+/**  Its changes cannot be followed (the OS watcher refused it). */
+{ kind: "not_followed"; detail: string };
 
 export type WorkspaceChange = {
 	/**  The session folders that changed (folder names), sorted. */

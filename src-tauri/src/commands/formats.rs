@@ -14,9 +14,7 @@ use crate::state::AppState;
 #[specta::specta]
 #[tracing::instrument(err)]
 pub fn import_flow(request: ImportRequest) -> Result<ImportSummary, AppError> {
-    api::import(&request).map_err(|e| AppError::ImportFailed {
-        reason: e.to_string(),
-    })
+    api::import(&request).map_err(|e| AppError::import_failed(&e))
 }
 
 /// Replays an imported session once and records the crashes it causes.

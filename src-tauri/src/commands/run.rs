@@ -4,7 +4,7 @@ use std::path::Path;
 
 use tauri::ipc::Channel;
 use tauri::State;
-use whittle_service::api::{self, DeviceView, DevicesError, InterruptedRun};
+use whittle_service::api::{self, DeviceView, InterruptedRun};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
@@ -22,14 +22,9 @@ pub async fn list_devices(
     workspace: String,
 ) -> Result<Vec<DeviceView>, AppError> {
     let config = config_for(state.config_path.as_deref(), Path::new(&workspace))?;
-    api::list_devices(&config).await.map_err(|e| match e {
-        DevicesError::Servers(e) => AppError::ServersUnavailable {
-            reason: e.to_string(),
-        },
-        DevicesError::List(e) => AppError::ServersUnavailable {
-            reason: e.to_string(),
-        },
-    })
+    api::list_devices(&config)
+        .await
+        .map_err(|e| AppError::devices(&e))
 }
 
 /// Starts minimizing one crash; progress and the end arrive on `on_update`.
@@ -86,7 +81,8 @@ pub fn discard_run(
 ) -> Result<(), AppError> {
     whittle_service::api::discard(Path::new(&workspace), &evidence_session).map_err(|e| {
         AppError::DiscardFailed {
-            reason: e.to_string(),
+            evidence_session: evidence_session.clone(),
+            detail: e.to_string(),
         }
     })?;
     state.runs.own().ended(&evidence_session);

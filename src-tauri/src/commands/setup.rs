@@ -8,6 +8,7 @@ use whittle_service::api::{self, DeviceSetupReport};
 
 use crate::app_config::config_for;
 use crate::error::AppError;
+use crate::error_cause::RevealCause;
 use crate::reveal::open_folder;
 use crate::setup_view::{self, SetupView};
 use crate::state::AppState;
@@ -30,11 +31,13 @@ pub fn reveal_logs(state: State<'_, AppState>) -> Result<(), AppError> {
         .as_deref()
         .ok_or_else(|| AppError::RevealFailed {
             path: "logs".into(),
-            reason: "this system has no log folder for Whittle".into(),
+            cause: RevealCause::NoLogFolder,
         })?;
     open_folder(dir).map_err(|e| AppError::RevealFailed {
         path: dir.display().to_string(),
-        reason: e.to_string(),
+        cause: RevealCause::NotOpened {
+            detail: e.0.to_string(),
+        },
     })
 }
 
@@ -78,7 +81,5 @@ fn config_file(state: &AppState) -> Result<&Path, AppError> {
     state
         .config_path
         .as_deref()
-        .ok_or_else(|| AppError::ConfigUnavailable {
-            reason: "there is no whittle.json to change".into(),
-        })
+        .ok_or_else(crate::app_config::no_config)
 }

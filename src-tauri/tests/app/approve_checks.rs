@@ -12,6 +12,7 @@ use std::sync::Arc;
 use common::*;
 use serde_json::{json, Value};
 use whittle_app::error::{AppError, ErrorCode};
+use whittle_app::error_cause::ApproveCause;
 use whittle_app::runs::WindowRuns;
 
 const SIDECAR: &str = "crashes.minimized.json";
@@ -61,10 +62,16 @@ fn a_reopened_run_is_approved_into_its_workspace_only_while_its_journal_proves_i
         .unwrap()
         + 1;
     match approve(&runs, &evidence, false) {
-        Err(AppError::ApproveFailed { reason }) => assert!(
-            reason.contains(&format!("result.json line {line} (minimal_path)")),
-            "{reason}"
-        ),
+        Err(AppError::ApproveFailed {
+            reason,
+            cause: ApproveCause::Inconsistent { evidence: e, .. },
+        }) => {
+            assert!(
+                reason.contains(&format!("result.json line {line} (minimal_path)")),
+                "{reason}"
+            );
+            assert_eq!(e, evidence);
+        }
         other => panic!("{other:?}"),
     }
     assert!(!session.join(SIDECAR).exists());
@@ -103,9 +110,10 @@ fn replacing_a_newer_approval_needs_the_testers_confirm() {
     let held = std::fs::read(&sidecar).unwrap();
 
     let refused = approve(&runs, &older, false).unwrap_err();
-    let payload = refused.payload();
-    assert_eq!(payload.code, ErrorCode::NewerApproval);
-    let both = payload.newer_approval.expect("both entries");
+    assert_eq!(refused.code(), ErrorCode::NewerApproval);
+    let AppError::NewerApproval { newer: both, .. } = refused else {
+        panic!("both entries: {refused:?}");
+    };
     assert_eq!(both.crash_id, "c1");
     assert_eq!(both.held_evidence_session, newer);
     assert!(both.held_text.contains(&newer), "{}", both.held_text);

@@ -160,6 +160,9 @@ fn list_sessions_of_a_folder_without_sessions_is_a_coded_error() {
         "{message}"
     );
     assert!(message.contains("no sessions folder"), "{message}");
+    // Typed, so the window words it in its own language.
+    assert_eq!(err["path"], empty.path().display().to_string());
+    assert_eq!(err["cause"], json!({"kind": "no_sessions_folder"}));
 }
 
 #[test]
@@ -231,4 +234,8 @@ fn session_detail_of_the_malformed_session_explains_the_line() {
         message.contains("steps.jsonl") && message.contains("line 3"),
         "{message}"
     );
+    assert_eq!(err["id"], "2026-05-16_120000_broken-export");
+    assert_eq!(err["cause"]["kind"], "invalid", "{err}");
+    assert_eq!(err["cause"]["error"]["file"], "steps.jsonl", "{err}");
+    assert_eq!(err["cause"]["error"]["line"], 3, "{err}");
 }

@@ -12,6 +12,7 @@ use common::*;
 
 use serde_json::{json, Value};
 use whittle_app::error::AppError;
+use whittle_app::error_cause::{ConfigCause, ExportCause, RevealCause};
 use whittle_app::run_update::RunUpdate;
 use whittle_app::runs::WindowRuns;
 use whittle_app::{reveal, run_control};
@@ -119,7 +120,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(thumb.starts_with("data:image/png;base64,") && thumb.len() < view.data_url.len());
     assert!(matches!(
         screenshots::step_thumbnail(&ws, SESSION, "../../whittle.json"),
-        Err(screenshots::PictureError::Unavailable(_))
+        Err(screenshots::PictureError::Unavailable { .. })
     ));
     let before = view.data_url.clone();
     let request = screenshots::MaskRequest {
@@ -141,7 +142,7 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(after.masks.iter().any(|m| m.reason == "reviewer"));
     assert!(matches!(
         screenshots::view(&ws, &evidence, "screenshots/../result.json"),
-        Err(screenshots::PictureError::Unavailable(_))
+        Err(screenshots::PictureError::Unavailable { .. })
     ));
 
     // Approval writes exactly the sidecar entry, next to the original session.
@@ -172,13 +173,19 @@ fn a_run_streams_its_events_and_its_result_can_be_masked_approved_and_exported()
     assert!(Path::new(&first).join("manifest.json").is_file());
     assert!(matches!(
         export(&runs, &evidence, "relative/folder"),
-        Err(AppError::ExportFailed { .. })
+        Err(AppError::ExportFailed {
+            cause: ExportCause::FolderNotAbsolute { folder },
+            ..
+        }) if folder == "relative/folder"
     ));
 
     // Only what the app wrote may be revealed.
     assert!(matches!(
         reveal::reveal(&runs, "/etc"),
-        Err(AppError::RevealFailed { .. })
+        Err(AppError::RevealFailed {
+            cause: RevealCause::NotAllowed,
+            ..
+        })
     ));
 }
 
@@ -256,7 +263,12 @@ fn bad_requests_are_refused_before_anything_starts() {
         })
     ));
     let no_config = run_control::start(None, &runs, setup.request(5), |_| {});
-    assert!(matches!(no_config, Err(AppError::ConfigUnavailable { .. })));
+    assert!(matches!(
+        no_config,
+        Err(AppError::ConfigUnavailable {
+            cause: ConfigCause::NoConfig { .. }
+        })
+    ));
     assert!(!runs.is_running());
 }
 

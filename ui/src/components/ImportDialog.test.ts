@@ -48,7 +48,10 @@ describe("ImportDialog", () => {
 
   it("shows a refused file with its line and field, and what to do", async () => {
     fakeBackend({
-      import_flow: () => fail("import_failed", "the flow was not imported: bad.yaml line 5, field commands[1].tapOn.idd: unknown selector key"),
+      import_flow: () =>
+        fail("import_failed", "the flow was not imported: bad.yaml line 5, field commands[1].tapOn.idd: unknown selector key", {
+          cause: { kind: "failed", detail: "bad.yaml line 5, field commands[1].tapOn.idd: unknown selector key" },
+        }),
     });
     render(ImportDialog, { workspace: "/ws", onclose: () => {} });
     await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/bad.yaml" } });

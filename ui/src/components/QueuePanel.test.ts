@@ -89,7 +89,10 @@ describe("QueuePanel", () => {
     expect(stateOf(a!)).toHaveTextContent("The run was refused.");
     expect(stateOf(a!)).toHaveTextContent("sim-1 is not a connected Android device: choose one that is.");
     expect(stateOf(b!)).toHaveTextContent("The run was refused. Steps.jsonl line 3 is not JSON");
-    expect(stateOf(c!).textContent?.trim()).toBe("The run was refused.");
+    // No device online has words of its own now (refusal.noDevice), as in the run view.
+    expect(stateOf(c!).textContent?.trim()).toBe(
+      "The run was refused. No Android device is online: connect one or start the simulator.",
+    );
   });
 
   it("shows cancelled and skipped entries, the skipped one with its evidence session", () => {

@@ -65,7 +65,10 @@ describe("Run once and record", () => {
   it("shows a failed recording in words", async () => {
     fakeBackend({
       list_devices: () => [android("sim-1")],
-      record_flow: () => fail("record_failed", "the flow was not recorded: com.example.shop is not installed as a user app on sim-1"),
+      record_flow: () =>
+        fail("record_failed", "the flow was not recorded: com.example.shop is not installed as a user app on sim-1", {
+          detail: "com.example.shop is not installed as a user app on sim-1",
+        }),
     });
     render(SessionDetailView, { detail: imported, workspace: "/ws" });
     await fireEvent.click(screen.getByTestId("record-once"));

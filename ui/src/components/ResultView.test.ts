@@ -155,11 +155,17 @@ describe("ResultView", () => {
   });
 
   it("shows an approval failure in place with a next step", async () => {
-    fakeBackend({ approve_run: () => fail("approve_failed", "the result was not written: read-only folder") });
+    fakeBackend({
+      approve_run: () =>
+        fail("approve_failed", "the result was not written: read-only folder", {
+          cause: { kind: "sidecar_unwritable", detail: "Read-only file system (os error 30)" },
+        }),
+    });
     render(ResultView, { result, steps: planSteps });
     await fireEvent.click(screen.getByTestId("approve"));
     const alert = await screen.findByRole("alert");
-    expect(alert).toHaveTextContent("read-only folder");
+    expect(alert).toHaveTextContent("The session's crashes.minimized.json could not be written.");
+    expect(alert).toHaveTextContent("Read-only file system (os error 30)");
     expect(alert).toHaveTextContent("Check that the session folder is writable");
     expect(screen.getByTestId("approve")).toBeEnabled();
   });
@@ -196,7 +202,7 @@ describe("ResultView: Copy as Markdown", () => {
 
   it("shows the text to copy by hand when the clipboard refuses it", async () => {
     fakeBackend({
-      copy_ticket_markdown: () => fail("clipboard_refused", "the clipboard refused the text: no display"),
+      copy_ticket_markdown: () => fail("clipboard_refused", "the clipboard refused the text: no display", { detail: "no display" }),
       ticket_markdown: () => "### Crash: NPE",
       filmstrip: () => null,
     });

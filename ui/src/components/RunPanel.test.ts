@@ -120,20 +120,36 @@ describe("RunPanel", () => {
   });
 
   it("shows why a run could not start, with a next step", async () => {
-    setup({ start_run: () => fail("servers_unavailable", "the device servers did not start: no adb") });
+    setup({
+      start_run: () =>
+        fail("servers_unavailable", "the device servers did not start: no adb", {
+          cause: {
+            kind: "not_started",
+            problems: [{ role: "mobile", server: "adb", problem: { kind: "start_failed", detail: "no adb" } }],
+          },
+        }),
+    });
     await waitFor(() => expect(screen.getByTestId("start-run")).toBeEnabled());
     await fireEvent.click(screen.getByTestId("start-run"));
     const alert = await screen.findByRole("alert");
-    // What went wrong in the window's words (by the code), then the backend's own message.
+    // What went wrong in the window's words: by the code, then by its typed cause.
     expect(alert).toHaveTextContent("Not started. The device servers did not start.");
-    expect(alert).toHaveTextContent("The device servers did not start: no adb");
+    expect(alert).toHaveTextContent("These roles cannot be served: mobile (adb).");
+    expect(alert).not.toHaveTextContent("the device servers did not start: no adb");
     expect(alert).toHaveTextContent("whittle doctor");
     expect(screen.getByTestId("start-run")).toBeEnabled();
   });
 
   it("keeps working when the device list fails, offering the session's device", async () => {
-    setup({ list_devices: () => fail("config_unavailable", "Whittle's configuration cannot be used: bad json") });
-    expect(await screen.findByRole("alert")).toHaveTextContent("bad json");
+    setup({
+      list_devices: () =>
+        fail("config_unavailable", "Whittle's configuration cannot be used: bad json", {
+          cause: { kind: "not_json", file: "/w/whittle.json", line: 3, column: 7, detail: "expected `,`" },
+        }),
+    });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("/w/whittle.json is not valid JSON (line 3, column 7).");
+    expect(alert).toHaveTextContent("expected `,`");
     expect(screen.getByTestId("device-select")).toHaveValue("");
     expect(screen.getByTestId("start-run")).toBeEnabled();
   });

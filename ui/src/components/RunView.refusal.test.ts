@@ -70,7 +70,9 @@ describe("RunView after a refused run", () => {
       message: "the run cannot start: no online Android device is available; connect one or start the simulator",
       refusal: { kind: "no_device" },
     });
-    await waitFor(() => expect(screen.getByTestId("outcome-banner")).toHaveTextContent("no online Android device"));
+    await waitFor(() =>
+      expect(screen.getByTestId("refusal-note")).toHaveTextContent("No Android device is online: connect one or start the simulator."),
+    );
     expect(screen.queryByTestId("refusal-choice")).toBeNull();
   });
 });

@@ -343,7 +343,9 @@ describe("ScreenshotViewer", () => {
   });
 
   it("shows a load failure in place with a way to retry", async () => {
-    fakeBackend({ screenshot_image: () => fail("screenshot_unavailable", "the screenshot cannot be used: gone") });
+    fakeBackend({ screenshot_image: () => fail("screenshot_unavailable", "the screenshot cannot be used: gone", {
+        cause: { kind: "unavailable", detail: "gone" },
+      }) });
     open();
     expect(await screen.findByRole("alert")).toHaveTextContent("gone");
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();

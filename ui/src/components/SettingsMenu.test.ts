@@ -40,7 +40,11 @@ describe("SettingsMenu privacy level", () => {
     fakeBackend({
       app_setup: () => setup("standard"),
       set_privacy_level: () => {
-        throw { code: "config_unavailable", message: "whittle.json: not writable" };
+        throw {
+          code: "config_unavailable",
+          cause: { kind: "not_written", file: "/w/whittle.json", detail: "Permission denied (os error 13)" },
+          message: "Whittle's configuration cannot be used: cannot write /w/whittle.json: Permission denied (os error 13)",
+        };
       },
     });
     render(SettingsMenu, {});
@@ -48,6 +52,9 @@ describe("SettingsMenu privacy level", () => {
     const select = await screen.findByTestId("privacy-select");
     await fireEvent.change(select, { target: { value: "strict" } });
     await waitFor(() => expect(screen.getByRole("alert")).toBeInTheDocument());
+    // The cause in words, the OS's own text as it came.
+    expect(screen.getByRole("alert")).toHaveTextContent("/w/whittle.json could not be written.");
+    expect(screen.getByRole("alert")).toHaveTextContent("Permission denied (os error 13)");
     expect(screen.getByTestId("privacy-help")).toHaveTextContent("text that looks private");
   });
 });

@@ -3,6 +3,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
+  type AppError_Serialize,
   type DeviceSetupReport_Serialize,
   type PrivacyLevel,
   type Filmstrip_Serialize,
@@ -55,18 +56,24 @@ export class CommandError extends Error {
   readonly code: ErrorPayload["code"] | (string & {});
   /** With `newer_approval`: the approval the sidecar keeps and the one refused, to ask. */
   readonly newerApproval: NewerApprovalView | null;
+  /** The typed error, which the window words from its catalogue (lib/errorWords.ts). */
+  readonly payload: ErrorPayload;
   constructor(payload: ErrorPayload | RunErrorPayload) {
     super(payload.message);
     this.code = payload.code;
-    this.newerApproval = payload.newer_approval ?? null;
+    this.newerApproval = payload.code === "newer_approval" ? payload.newer_approval : null;
+    this.payload = payload;
   }
 }
 
-type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorPayload };
+// The bindings type a command's error as `AppError` (its code and typed fields); what
+// arrives also carries the English `message` (src-tauri's `impl Serialize for AppError`
+// writes the `ErrorPayload` shape, pinned in tests/app/error_payload.rs).
+type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: AppError_Serialize };
 
 function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.status === "ok") return outcome.data;
-  throw new CommandError(outcome.error);
+  throw new CommandError(outcome.error as ErrorPayload);
 }
 
 /** Where a run's progress goes, whichever way the backend sends it. */
@@ -101,6 +108,11 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (typeof err === "string") return err;
   return t("error.noBackend");
+}
+
+/** The typed error of a failed command, when it is one. */
+export function errorPayload(err: unknown): ErrorPayload | null {
+  return err instanceof CommandError ? err.payload : null;
 }
 
 /** The stable code of a failed command, when it has one. */

@@ -3,7 +3,8 @@
 // state the queue panel and the live view show. The backend decides every state; this
 // only keeps the newest. A running item's run can be followed in a run view of its own
 // (`follow`): it is handed the run's messages so far, then each new one.
-import { api, deliverRunMessage, describeError, errorCode, type RunSink } from "./api";
+import { api, deliverRunMessage, type RunSink } from "./api";
+import { shownError } from "./problem";
 import type { QueueRunOptions } from "./queueOptions.svelte";
 import { newestFrames, type ShownError } from "./runController.svelte";
 import type { LiveFrame, QueueUpdate, QueueView } from "./watchTypes";
@@ -49,7 +50,7 @@ export class QueueController {
       // A change may have arrived before the first view was returned.
       if (!this.#viewArrived) this.view = view;
     } catch (err) {
-      this.error = { message: describeError(err), code: errorCode(err) };
+      this.error = shownError(err);
     }
   }
 

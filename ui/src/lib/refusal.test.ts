@@ -55,7 +55,9 @@ describe("refusalNote", () => {
   });
 
   it("says nothing of its own for other refusals", () => {
-    expect(refusalNote({ kind: "no_device" })).toBeNull();
+    // `no_device` has words now: the window no longer shows the backend's English.
+    expect(refusalNote({ kind: "no_device" })).toBe("No Android device is online: connect one or start the simulator.");
+    expect(refusalNote({ kind: "no_crash" })).toBeNull();
     expect(refusalNote(null)).toBeNull();
   });
 });

@@ -57,6 +57,8 @@ export function holderWords(holder: DeviceHolder): string {
 export function refusalNote(refusal: RunRefusal | null | undefined): string | null {
   if (!refusal) return null;
   switch (refusal.kind) {
+    case "no_device":
+      return t("refusal.noDevice");
     case "device_busy":
       return t("refusal.deviceBusy", { device: refusal.device, holder: holderWords(refusal.holder) });
     case "missing_tool": {

@@ -2,8 +2,10 @@
 // backend's events (from start_run's channel) into RunScreenState. They are checked against
 // the run id; the ones that arrive before `start_run` has returned that id are held and
 // replayed once it is known.
-import { api, describeError, errorCode, type RunSink } from "./api";
+import type { AppError_Serialize as AppError } from "../bindings";
+import { api, type RunSink } from "./api";
 import { t } from "./i18n/index.svelte";
+import { shownError } from "./problem";
 import type { LiveFrame } from "./watchTypes";
 import { initialRunScreenState, reduce, replayAll, type RunScreenState } from "./runScreenState";
 import type {
@@ -18,7 +20,9 @@ import type {
 
 export type RunLifecycle = "idle" | "starting" | "running" | "ended";
 
-export type ShownError = { message: string; code: string | null };
+/** A failed command's typed error (`error`, worded by the window), or for anything else
+ *  thrown the thrown value's own message. */
+export type ShownError = { message: string; code: string | null; error?: AppError | null };
 
 type Incoming =
   | { kind: "update"; update: RunUpdate }
@@ -98,7 +102,7 @@ export class RunController {
       for (const item of held) this.#deliver(item);
     } catch (err) {
       this.lifecycle = "idle";
-      this.startError = { message: describeError(err), code: errorCode(err) };
+      this.startError = shownError(err);
     }
   }
 
@@ -123,7 +127,7 @@ export class RunController {
       else await api.cancelRun(this.runId);
     } catch (err) {
       this.cancelRequested = false;
-      this.cancelError = { message: describeError(err), code: errorCode(err) };
+      this.cancelError = shownError(err);
     }
   }
 

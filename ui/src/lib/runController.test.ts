@@ -22,7 +22,7 @@ describe("RunController", () => {
     expect(run.state.rows).toHaveLength(4);
     expect(run.state.summary).toEqual(summary);
 
-    await emitEnded(9, null, { code: "run_refused", message: "not ours" });
+    await emitEnded(9, null, { code: "run_refused", refusal: { kind: "cancelled" }, message: "not ours" });
     expect(run.lifecycle).toBe("running");
     await emitEnded(4, result);
     expect(run.lifecycle).toBe("ended");
@@ -47,13 +47,15 @@ describe("RunController", () => {
   });
 
   it("shows why a run could not start and lets it be started again", async () => {
-    fakeBackend({ start_run: () => fail("config_unavailable", "Whittle's configuration cannot be used: no roles") });
+    const cause = { kind: "no_config", env: "WHITTLE_CONFIG", expected: "/home/t/.config/whittle/whittle.json" };
+    fakeBackend({ start_run: () => fail("config_unavailable", "Whittle's configuration cannot be used: none", { cause }) });
     const run = new RunController();
     await run.start(request);
     expect(run.lifecycle).toBe("idle");
     expect(run.startError).toEqual({
-      message: "Whittle's configuration cannot be used: no roles",
+      message: "Whittle's configuration cannot be used: none",
       code: "config_unavailable",
+      error: { code: "config_unavailable", cause, message: "Whittle's configuration cannot be used: none" },
     });
     run.dispose();
   });
@@ -66,9 +68,10 @@ describe("RunController", () => {
     await run.cancel();
     expect(commandCalls(calls, "cancel_run")).toEqual([{ runId: 2 }]);
     expect(run.cancelRequested).toBe(true);
-    await emitEnded(2, null, { code: "servers_unavailable", message: "device lost" });
+    const lost = { code: "servers_unavailable", cause: { kind: "failed", detail: "device lost" }, message: "m" } as const;
+    await emitEnded(2, null, lost);
     expect(run.lifecycle).toBe("ended");
-    expect(run.endError).toEqual({ code: "servers_unavailable", message: "device lost" });
+    expect(run.endError).toEqual(lost);
     run.dispose();
   });
 
@@ -122,12 +125,15 @@ describe("RunController", () => {
 
   it("shows why a resume was refused", async () => {
     fakeBackend({
-      resume_run: () => fail("run_refused", "the run cannot start: the files of session s changed since the run started"),
+      resume_run: () =>
+        fail("run_refused", "the run cannot start: the files of session s changed since the run started", {
+          refusal: { kind: "resume_refused", detail: "the files of session s changed since the run started" },
+        }),
     });
     const run = new RunController();
     await run.resume({ workspace: "/ws", evidence_session: "e1", locale: "en" });
     expect(run.lifecycle).toBe("idle");
-    expect(run.startError?.message).toContain("the files of session s changed");
+    expect(run.startError?.error).toMatchObject({ code: "run_refused", refusal: { kind: "resume_refused" } });
     run.dispose();
   });
 });

@@ -46,7 +46,7 @@ export type {
   RunUpdate_Serialize as RunChannelMessage,
   ScreenshotView,
 } from "../bindings";
-import type { ErrorPayload, RunEnd_Serialize, RunEvent_Serialize, RunResultView_Serialize } from "../bindings";
+import type { ErrorPayload_Serialize as ErrorPayload, RunEnd_Serialize, RunEvent_Serialize, RunResultView_Serialize } from "../bindings";
 
 /** How a run ended (`RunEnd` in the core): the one status every view switches on. */
 export type RunStatus = RunEnd_Serialize["status"];

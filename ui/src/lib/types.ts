@@ -4,8 +4,7 @@ export type {
   AppVersion_Serialize as AppVersion,
   CrashDetail_Serialize as CrashDetail,
   CrashKind,
-  ErrorCode,
-  ErrorPayload,
+  ErrorPayload_Serialize as ErrorPayload,
   PlanView_Serialize as PlanView,
   SessionDetail_Serialize as SessionDetail,
   SessionStatus,
@@ -13,3 +12,6 @@ export type {
   StepRole,
   StepView_Serialize as StepView,
 } from "../bindings";
+
+/** The stable code of a failed command (src-tauri's `ErrorCode`, the wire's `code`). */
+export type ErrorCode = import("../bindings").AppError_Serialize["code"];

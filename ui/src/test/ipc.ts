@@ -52,8 +52,9 @@ export async function emitEnded(runId: number, result: RunResultView | null, err
 }
 
 /** A payload-shaped rejection, as Tauri delivers a command's Err. */
-export function fail(code: string, message: string): never {
-  throw { code, message };
+/** A command's error as the backend sends it: its code, typed fields and English sentence. */
+export function fail(code: string, message: string, fields: Record<string, unknown> = {}): never {
+  throw { code, ...fields, message };
 }
 
 /** Sends messages on a channel argument, as the backend would (in order, by index). */

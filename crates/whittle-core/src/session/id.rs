@@ -9,16 +9,38 @@ use thiserror::Error;
 pub const SESSIONS_DIR: &str = "sessions";
 const MAX_ID_LEN: usize = 128;
 
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+/// Why a name is not a session id; typed on the wire too, so the window words it.
+#[derive(Debug, Clone, PartialEq, Eq, Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SessionIdError {
     #[error("a session id cannot be empty")]
     Empty,
     #[error("a session id is at most {MAX_ID_LEN} characters (this one has {len})")]
-    TooLong { len: usize },
+    TooLong {
+        #[cfg_attr(feature = "specta", specta(type = u32))]
+        len: usize,
+    },
     #[error("\".\" and \"..\" are not session ids")]
     DotName,
     #[error("a session id may only use letters, digits, '.', '_' and '-' (found {} at position {position})", .found.escape_debug())]
-    InvalidChar { found: char, position: usize },
+    InvalidChar {
+        found: char,
+        #[cfg_attr(feature = "specta", specta(type = u32))]
+        position: usize,
+    },
+}
+
+impl SessionIdError {
+    /// The stable code: its `kind` in JSON.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SessionIdError::Empty => "empty",
+            SessionIdError::TooLong { .. } => "too_long",
+            SessionIdError::DotName => "dot_name",
+            SessionIdError::InvalidChar { .. } => "invalid_char",
+        }
+    }
 }
 
 /// One path component of `[A-Za-z0-9._-]`, 1–128 characters, not `.` or `..`.
@@ -114,4 +136,30 @@ fn canonical(path: &Path) -> Result<PathBuf, ResolveError> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_the_kind_its_json_carries() {
+        let all = [
+            SessionIdError::Empty,
+            SessionIdError::TooLong { len: 200 },
+            SessionIdError::DotName,
+            SessionIdError::InvalidChar {
+                found: '/',
+                position: 3,
+            },
+        ];
+        for error in &all {
+            let json = serde_json::to_value(error).unwrap();
+            assert_eq!(json["kind"], error.code(), "{json}");
+        }
+        assert_eq!(
+            serde_json::to_value(&all[3]).unwrap(),
+            serde_json::json!({ "kind": "invalid_char", "found": "/", "position": 3 })
+        );
+    }
 }

@@ -56,6 +56,23 @@ pub enum ApproveRunError {
     Write(#[from] ApproveError),
 }
 
+impl ApproveRunError {
+    /// The stable code; a session or a write that failed keeps its own.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApproveRunError::Session(e) => e.code(),
+            ApproveRunError::Unreadable(e) => e.code(),
+            ApproveRunError::NotARun { .. } => "not_a_run",
+            ApproveRunError::Running { .. } => "running",
+            ApproveRunError::NoResult { .. } => "no_result",
+            ApproveRunError::OtherCrash { .. } => "other_crash",
+            ApproveRunError::NotApprovable { source, .. } => source.code(),
+            ApproveRunError::ChangedSinceShown { .. } => "changed_since_shown",
+            ApproveRunError::Write(e) => e.code(),
+        }
+    }
+}
+
 /// Checks the run of `request.evidence_session` in `workspace` and writes its entry.
 pub fn approve_evidence(
     workspace: &Path,

@@ -38,6 +38,19 @@ pub enum ConfigEditError {
     NoSimulator,
 }
 
+impl ConfigEditError {
+    /// The stable code; a changed file that would not load keeps the loader's.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConfigEditError::Read { .. } => "config_unreadable",
+            ConfigEditError::NotJson { .. } => "config_not_json",
+            ConfigEditError::Invalid(e) => e.code(),
+            ConfigEditError::Write { .. } => "config_not_written",
+            ConfigEditError::NoSimulator => "no_simulator",
+        }
+    }
+}
+
 pub fn edit_config(
     path: &Path,
     change: impl FnOnce(&mut Value) -> Result<(), ConfigEditError>,

@@ -29,6 +29,15 @@ pub enum DevicesError {
     List(#[from] McpError),
 }
 
+impl DevicesError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            DevicesError::Servers(_) => "servers_unavailable",
+            DevicesError::List(_) => "server_failed",
+        }
+    }
+}
+
 /// Starts the configured servers, lists the devices and shuts the servers down.
 pub async fn list_devices(config: &Config) -> Result<Vec<DeviceView>, DevicesError> {
     let hub = Hub::connect(config).await?;

@@ -29,6 +29,18 @@ pub enum EvidenceExportError {
     Export(#[from] ExportError),
 }
 
+impl EvidenceExportError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            EvidenceExportError::Resolve(_) => "evidence_not_found",
+            EvidenceExportError::Result(_) => "result_unreadable",
+            EvidenceExportError::NoResult(_) => "no_live_result",
+            EvidenceExportError::NoResultFile(_) => "no_result_file",
+            EvidenceExportError::Export(_) => "bundle_failed",
+        }
+    }
+}
+
 /// Bundles an evidence session (its `result.json`, masked screenshots labelled by
 /// attempt and verdict, the filmstrip, and the reviewer's checklist over all those
 /// pictures) for a bug ticket.

@@ -47,6 +47,15 @@ pub enum NotApprovable {
     Inconsistent(#[from] Inconsistency),
 }
 
+impl NotApprovable {
+    pub fn code(&self) -> &'static str {
+        match self {
+            NotApprovable::Ended { .. } => "not_written_back",
+            NotApprovable::Inconsistent(_) => "inconsistent",
+        }
+    }
+}
+
 /// What approving `result`, read from the evidence session `evidence_session` of
 /// `session_id`, would write — the one decision the window's reopened run and
 /// `whittle approve` share.

@@ -34,6 +34,17 @@ pub enum ExportRunError {
     Export(#[from] EvidenceExportError),
 }
 
+impl ExportRunError {
+    /// The stable code; a bundle that failed keeps its own.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ExportRunError::NotAbsolute(_) => "folder_not_absolute",
+            ExportRunError::Folder { .. } => "folder_unwritable",
+            ExportRunError::Export(e) => e.code(),
+        }
+    }
+}
+
 /// Writes the bundle of `request.evidence_session` (a run of `workspace`) and returns
 /// its folder.
 pub fn export(workspace: &Path, request: &ExportRequest) -> Result<PathBuf, ExportRunError> {

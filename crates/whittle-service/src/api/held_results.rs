@@ -28,6 +28,18 @@ pub enum HeldResultError {
     Export(#[from] ExportRunError),
 }
 
+impl HeldResultError {
+    /// The stable code; an approval or an export that failed keeps its own.
+    pub fn code(&self) -> &'static str {
+        match self {
+            HeldResultError::NoResult { .. } => "no_result",
+            HeldResultError::NotWritable => "not_writable",
+            HeldResultError::Approve(e) => e.code(),
+            HeldResultError::Export(e) => e.code(),
+        }
+    }
+}
+
 impl<Task> Runs<Task> {
     fn held(&self, evidence_session: &str) -> Result<FinishedRun, HeldResultError> {
         self.finished(evidence_session)
@@ -119,9 +131,24 @@ mod tests {
                 approvable: None,
             },
         );
-        assert!(matches!(
-            runs.approve_held("e1", Replace::Newer).unwrap_err(),
-            HeldResultError::NotWritable
+        let not_writable = runs.approve_held("e1", Replace::Newer).unwrap_err();
+        assert!(matches!(not_writable, HeldResultError::NotWritable));
+        // Stable codes: a front end switches on them.
+        assert_eq!(missing.code(), "no_result");
+        assert_eq!(not_writable.code(), "not_writable");
+    }
+
+    #[test]
+    fn an_approval_or_export_that_failed_keeps_its_own_code() {
+        let changed = HeldResultError::Approve(ApproveRunError::ChangedSinceShown {
+            evidence: "e1".into(),
+        });
+        assert_eq!(changed.code(), "changed_since_shown");
+        let relative = HeldResultError::Export(ExportRunError::NotAbsolute("rel".into()));
+        assert_eq!(relative.code(), "folder_not_absolute");
+        let session = HeldResultError::Approve(ApproveRunError::Session(
+            super::super::session_error::valid_id("a/b").unwrap_err(),
         ));
+        assert_eq!(session.code(), "invalid_session_id");
     }
 }

@@ -41,6 +41,16 @@ pub enum ImportRefusal {
     Import(#[from] ImportFailure),
 }
 
+impl ImportRefusal {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ImportRefusal::NotAbsolute(_) => "file_not_absolute",
+            ImportRefusal::VariableName(_) => "variable_name",
+            ImportRefusal::Import(_) => "import_failed",
+        }
+    }
+}
+
 /// Writes the session `request` describes and says what it made.
 pub fn import(request: &ImportRequest) -> Result<ImportSummary, ImportRefusal> {
     Ok(read_import(request)?.write()?)

@@ -98,10 +98,15 @@ fn picture_nodes(
     picture: &str,
 ) -> Result<Vec<InspectNode>, PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
-    let name: PictureName = picture
-        .parse()
-        .map_err(|e: crate::evidence::NotAPicture| PictureError::Unavailable(e.to_string()))?;
-    let shot = review_shot(&dir, name).map_err(|e| PictureError::Unavailable(e.to_string()))?;
+    let name: PictureName =
+        picture.parse().map_err(
+            |e: crate::evidence::NotAPicture| PictureError::Unavailable {
+                detail: e.to_string(),
+            },
+        )?;
+    let shot = review_shot(&dir, name).map_err(|e| PictureError::Unavailable {
+        detail: e.to_string(),
+    })?;
     Ok(shot.record.nodes)
 }
 
@@ -112,7 +117,7 @@ fn step_locator(
     evidence_dir: &Path,
     step: u32,
 ) -> Result<Option<Strategy>, PictureError> {
-    let unavailable = |e: String| PictureError::Unavailable(e);
+    let unavailable = |detail: String| PictureError::Unavailable { detail };
     let meta_file = std::fs::File::open(evidence_dir.join(META_FILE))
         .map_err(|e| unavailable(format!("the evidence session's meta cannot be read: {e}")))?;
     let meta = parse_meta(meta_file).map_err(|e| unavailable(e.to_string()))?;

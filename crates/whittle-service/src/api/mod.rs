@@ -103,6 +103,7 @@ pub use result_view::{
 pub use run_hint::{run_hint, RunHint};
 pub use run_job::{run, RunFailure, RunJob};
 // How a front end takes a run's events, and live frames when it watches the devices.
+pub use crate::run::RecordedRunError;
 pub use crate::run::{RunEvents, Watched};
 pub use crate::watch::{LiveFrame, LiveImage};
 pub use runs::{ActiveRun, FinishedRun, RunInProgress, Runs};

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use whittle_core::session::{resolve_session_dir, validate_session_id};
+use whittle_core::session::{resolve_session_dir, validate_session_id, SessionIdError};
 
 // Defined with the thumbnails; the window's pictures are all data URLs.
 pub use crate::evidence::png_data_url;
@@ -17,17 +17,33 @@ use crate::evidence::{
 };
 use crate::mask::{MaskRect, MaskStyle};
 
-/// Why a picture action failed.
-#[derive(Debug, thiserror::Error)]
+/// Why a picture action failed; front ends switch on `kind`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PictureError {
-    #[error("{id:?} is not a session name: {reason}")]
-    InvalidSessionId { id: String, reason: String },
-    #[error("the screenshot cannot be used: {0}")]
-    Unavailable(String),
+    #[error("{id:?} is not a session name: {problem}")]
+    InvalidSessionId { id: String, problem: SessionIdError },
+    /// The picture, its folder or its record cannot be read or changed; `detail` is the
+    /// reader's own sentence.
+    #[error("the screenshot cannot be used: {detail}")]
+    Unavailable { detail: String },
+}
+
+impl PictureError {
+    /// The stable code: its `kind` in JSON.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PictureError::InvalidSessionId { .. } => "invalid_session_id",
+            PictureError::Unavailable { .. } => "unavailable",
+        }
+    }
 }
 
 fn unavailable(reason: impl ToString) -> PictureError {
-    PictureError::Unavailable(reason.to_string())
+    PictureError::Unavailable {
+        detail: reason.to_string(),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,9 +96,9 @@ pub struct MaskPatchView {
 
 /// A session folder of the workspace, by id (evidence sessions are sessions too).
 pub fn evidence_dir(workspace: &str, evidence_session: &str) -> Result<PathBuf, PictureError> {
-    validate_session_id(evidence_session).map_err(|reason| PictureError::InvalidSessionId {
+    validate_session_id(evidence_session).map_err(|problem| PictureError::InvalidSessionId {
         id: evidence_session.to_owned(),
-        reason: reason.to_string(),
+        problem,
     })?;
     resolve_session_dir(Path::new(workspace), evidence_session).map_err(unavailable)
 }
@@ -183,4 +199,43 @@ pub fn mark(
 ) -> Result<ReviewChecklist, PictureError> {
     let dir = evidence_dir(workspace, evidence_session)?;
     mark_reviewed(&dir, picture(name)?, reviewed).map_err(unavailable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_the_kind_its_json_carries() {
+        let all = [
+            PictureError::InvalidSessionId {
+                id: "..".into(),
+                problem: SessionIdError::DotName,
+            },
+            PictureError::Unavailable { detail: "d".into() },
+        ];
+        for error in &all {
+            let json = serde_json::to_value(error).unwrap();
+            assert_eq!(json["kind"], error.code(), "{json}");
+        }
+        assert_eq!(
+            serde_json::to_value(&all[0]).unwrap(),
+            serde_json::json!({ "kind": "invalid_session_id", "id": "..", "problem": { "kind": "dot_name" } })
+        );
+    }
+
+    #[test]
+    fn a_path_is_refused_with_its_typed_problem() {
+        let refused = evidence_dir("/w", "a/b").unwrap_err();
+        assert_eq!(
+            refused,
+            PictureError::InvalidSessionId {
+                id: "a/b".into(),
+                problem: SessionIdError::InvalidChar {
+                    found: '/',
+                    position: 2
+                },
+            }
+        );
+    }
 }

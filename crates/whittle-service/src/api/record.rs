@@ -20,6 +20,15 @@ pub enum RecordFailure {
     Record(#[from] RecordError),
 }
 
+impl RecordFailure {
+    pub fn code(&self) -> &'static str {
+        match self {
+            RecordFailure::Servers(_) => "servers_unavailable",
+            RecordFailure::Record(_) => "record_failed",
+        }
+    }
+}
+
 /// Why `import --record` wrote nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportRecordRefusal {

@@ -54,6 +54,17 @@ pub enum ReopenError {
     NotARunOf { evidence: String, session: String },
 }
 
+impl ReopenError {
+    /// The stable code: the session's own when the session is what failed.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReopenError::Session(e) => e.code(),
+            ReopenError::Unreadable(e) => e.code(),
+            ReopenError::NotARunOf { .. } => "not_a_run_of",
+        }
+    }
+}
+
 /// Reads evidence session `evidence_session` of `session_id` in `workspace`. `held` is
 /// the result the caller kept in memory from watching the run live, which wins over the
 /// files (a file rewritten meanwhile cannot change what is approved).

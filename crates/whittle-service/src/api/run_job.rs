@@ -29,6 +29,16 @@ pub enum RunFailure {
 }
 
 impl RunFailure {
+    /// The stable code: the refusal's own for a run that was refused.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RunFailure::Servers(_) => "servers_unavailable",
+            RunFailure::Run(e) => super::RunRefusal::of(e).code(),
+        }
+    }
+}
+
+impl RunFailure {
     /// The typed cause, for a front end to act on.
     pub fn refusal(&self) -> RunRefusal {
         match self {

@@ -22,6 +22,12 @@ use crate::run::{RunEvent, RunOutcome};
 #[error("a minimize run is already in progress; cancel it or wait for it to end")]
 pub struct RunInProgress;
 
+impl RunInProgress {
+    pub fn code(&self) -> &'static str {
+        "run_in_progress"
+    }
+}
+
 pub struct ActiveRun<Task> {
     pub id: u32,
     pub cancel: CancellationToken,

@@ -38,6 +38,16 @@ pub enum SessionReadError {
 }
 
 impl SessionReadError {
+    /// The stable code a front end switches on and a catalogue words.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SessionReadError::Workspace { .. } => "workspace_unreadable",
+            SessionReadError::InvalidId { .. } => "invalid_session_id",
+            SessionReadError::NotFound { .. } => "session_not_found",
+            SessionReadError::Unreadable { .. } => "session_unreadable",
+        }
+    }
+
     /// The session the error is about, when it is about one.
     pub fn session_id(&self) -> Option<&str> {
         match self {
@@ -78,6 +88,12 @@ pub struct UnreadableEvidence {
     pub evidence: String,
     #[source]
     pub source: RecordedRunError,
+}
+
+impl UnreadableEvidence {
+    pub fn code(&self) -> &'static str {
+        "evidence_unreadable"
+    }
 }
 
 /// The run recorded in `dir`, the folder of evidence session `evidence`.

@@ -40,6 +40,12 @@ pub struct WatchError {
     pub source: notify_debouncer_mini::notify::Error,
 }
 
+impl WatchError {
+    pub fn code(&self) -> &'static str {
+        "workspace_not_followed"
+    }
+}
+
 /// The one watcher of a front end (a new workspace replaces it).
 #[derive(Default)]
 pub struct WorkspaceWatch {

@@ -23,3 +23,14 @@ pub enum ConfigError {
         message: String,
     },
 }
+
+impl ConfigError {
+    /// The stable code a front end switches on and a catalogue words.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConfigError::Read { .. } => "config_unreadable",
+            ConfigError::Syntax { .. } => "config_not_json",
+            ConfigError::Field { .. } => "config_field",
+        }
+    }
+}

@@ -164,6 +164,17 @@ pub enum ApproveError {
     Newer(Box<super::NewerApproval>),
 }
 
+impl ApproveError {
+    /// The stable code a front end switches on and a catalogue words.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApproveError::NotAllowed => "not_allowed",
+            ApproveError::Sidecar(_) => "sidecar_unwritable",
+            ApproveError::Newer(_) => "newer_approval",
+        }
+    }
+}
+
 /// The entry approval writes for `pending`, stamped `approved_at`; what the app shows
 /// before the user approves.
 pub fn sidecar_entry(

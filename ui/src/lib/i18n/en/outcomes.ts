@@ -106,6 +106,7 @@ export const outcomes = {
   "reopened.unreadableSteps.other": "{count} evidence steps could not be read and are not shown.",
   "reopened.runAgain": "Minimize again",
   // Outcome banner
+  "refusal.noDevice": "No Android device is online: connect one or start the simulator.",
   "refusal.needsDevice": "Several devices are connected and none was chosen: choose the one to run on.",
   "refusal.deviceNotFound": "{device} is not a connected Android device: choose one that is.",
   "refusal.device": "Device",

@@ -99,6 +99,7 @@ export const outcomes = {
   "reopened.unreadableSteps.one": "{count} 个证据步骤无法读取，未显示。",
   "reopened.unreadableSteps.other": "{count} 个证据步骤无法读取，未显示。",
   "reopened.runAgain": "重新最小化",
+  "refusal.noDevice": "没有在线的 Android 设备：请连接一台设备或启动模拟器。",
   "refusal.needsDevice": "已连接多台设备且未选择：请选择要运行的设备。",
   "refusal.deviceNotFound": "{device} 不是已连接的 Android 设备：请选择已连接的设备。",
   "refusal.device": "设备",
