@@ -130,6 +130,7 @@ fn facts(
     };
     ResultFacts {
         summary: summary_of(result),
+        purpose: result.purpose,
         report: report_text(dir),
         evidence_dir: Some(dir.to_path_buf()),
         approvable,

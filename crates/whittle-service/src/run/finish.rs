@@ -19,6 +19,7 @@ use super::{
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
+use crate::result::ResultPurpose;
 use crate::export::safe_block;
 
 /// How much of the target crash's stack a result keeps: the part a developer reads.
@@ -160,6 +161,7 @@ fn pending_result(
     let screenshots = screenshot_files(&evidence.dir);
     PendingResult {
         end: assessment.end.clone(),
+        purpose: ResultPurpose::Minimize,
         original_session: run.session_id.clone(),
         original_session_dir: run.session.dir.to_string_lossy().to_string(),
         crash_id: run.crash.crash_id.clone(),
