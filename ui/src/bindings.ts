@@ -919,6 +919,11 @@ export type PendingResult = PendingResult_Serialize | PendingResult_Deserialize;
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Deserialize = {
+	/**
+	 *  A minimize run's, or a recording's (absent: a minimize run's, as every result
+	 *  written before recordings left one).
+	 */
+	purpose?: ResultPurpose,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -967,6 +972,11 @@ export type PendingResult_Deserialize = {
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Serialize = {
+	/**
+	 *  A minimize run's, or a recording's (absent: a minimize run's, as every result
+	 *  written before recordings left one).
+	 */
+	purpose?: ResultPurpose,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -1867,6 +1877,11 @@ export type RunResultView_Deserialize = {
 /**  A finished run as the result screen shows it. */
 export type RunResultView_Serialize = {
 	summary: RunSummary_Serialize,
+	/**
+	 *  A minimize run's result, or a recording's: the window words a recording as what it
+	 *  recorded and never offers to approve it.
+	 */
+	purpose: ResultPurpose,
 	/**  The Phase-5 text, as in the report. */
 	report: string,
 	/**  Present only when the result may be written back. */
@@ -2028,6 +2043,12 @@ export type SessionDetail_Serialize = {
 	app_version: AppVersion_Serialize | null,
 	step_count: number,
 	crashes: CrashDetail_Serialize[],
+	/**
+	 *  The whole flow as a replay would run it, for a session without a crash to plan
+	 *  (an imported flow not run yet shows its steps before it runs); absent when the
+	 *  session has crashes (each carries its own plan) or the plan cannot be built.
+	 */
+	flow: PlanView_Serialize | null,
 };
 
 /**
@@ -2237,6 +2258,18 @@ export type SkippedStep = {
 	description: string,
 	reason: string,
 };
+
+/**
+ *  What made a result: a minimize run's search, or a recording's one replay of the whole
+ *  flow (*Run once and record*, `import --record`), which searched nothing and so has no
+ *  minimal path to show or approve. The window words the two apart from this field, never
+ *  from the evidence's name or its meta.
+ */
+export type ResultPurpose = 
+/**  A minimize run; also every result written before recordings left one. */
+"minimize" | 
+/**  One recorded replay of the whole flow; the crashes it caught are the session's. */
+"record";
 
 export type StepRole = "setup" | "replayable" | "skipped";
 
