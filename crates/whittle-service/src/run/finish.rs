@@ -19,8 +19,8 @@ use super::{
 };
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
-use crate::result::ResultPurpose;
 use crate::export::safe_block;
+use crate::result::ResultPurpose;
 
 /// How much of the target crash's stack a result keeps: the part a developer reads.
 const MAX_STACK_LINES: usize = 60;
