@@ -1489,6 +1489,12 @@ export type ReplayRange = {
 	max: number,
 };
 
+export type ResultPurpose = 
+/**  A minimize run; also every result written before recordings left one. */
+"minimize" | 
+/**  One recorded replay of the whole flow; the crashes it caught are the session's. */
+"record";
+
 /**  A resume of the run: when, and how many attempts were already done. */
 export type ResumeMark = {
 	at: string,
@@ -1847,6 +1853,11 @@ export type RunResultView = RunResultView_Serialize | RunResultView_Deserialize;
 /**  A finished run as the result screen shows it. */
 export type RunResultView_Deserialize = {
 	summary: RunSummary_Deserialize,
+	/**
+	 *  A minimize run's result, or a recording's: the window words a recording as what it
+	 *  recorded and never offers to approve it.
+	 */
+	purpose: ResultPurpose,
 	/**  The Phase-5 text, as in the report. */
 	report: string,
 	/**  Present only when the result may be written back. */
@@ -2028,6 +2039,12 @@ export type SessionDetail_Deserialize = {
 	app_version?: AppVersion_Deserialize | null,
 	step_count: number,
 	crashes: CrashDetail_Deserialize[],
+	/**
+	 *  The whole flow as a replay would run it, for a session without a crash to plan
+	 *  (an imported flow not run yet shows its steps before it runs); absent when the
+	 *  session has crashes (each carries its own plan) or the plan cannot be built.
+	 */
+	flow?: PlanView_Deserialize | null,
 };
 
 export type SessionDetail_Serialize = {
@@ -2258,18 +2275,6 @@ export type SkippedStep = {
 	description: string,
 	reason: string,
 };
-
-/**
- *  What made a result: a minimize run's search, or a recording's one replay of the whole
- *  flow (*Run once and record*, `import --record`), which searched nothing and so has no
- *  minimal path to show or approve. The window words the two apart from this field, never
- *  from the evidence's name or its meta.
- */
-export type ResultPurpose = 
-/**  A minimize run; also every result written before recordings left one. */
-"minimize" | 
-/**  One recorded replay of the whole flow; the crashes it caught are the session's. */
-"record";
 
 export type StepRole = "setup" | "replayable" | "skipped";
 
