@@ -118,6 +118,10 @@ async function fitsWithoutOverlap(mode) {
        if (r.width < 50 || r.height < 100) out.push("a picture is shown too small: " + [r.width, r.height].map(Math.round));
        if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1)
          out.push("a picture is cut: " + [r.left, r.top, r.right, r.bottom].map(Math.round) + " in " + window.innerWidth + "x" + window.innerHeight);
+       // Nor by the dialog's own edge (it would scroll to show the rest).
+       const d = box(dialog);
+       if (r.top < d.top || r.bottom > d.bottom + 1 || r.left < d.left || r.right > d.right + 1)
+         out.push("a picture is cut by the dialog: " + [r.top, r.bottom].map(Math.round) + " in " + [d.top, d.bottom].map(Math.round));
        const ratio = (r.width / r.height) / (img.naturalWidth / img.naturalHeight);
        if (Math.abs(ratio - 1) > 0.03) out.push("a picture lost its aspect: " + ratio.toFixed(3));
        // A scroll box around it (zoom) must not cut it at Fit either.
@@ -354,6 +358,15 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.deepEqual(await inView(["mask-apply-one", "mask-apply-all", "omit-screenshot"]), [], "the actions fit with a mask drawn");
   await click(await one(byTestId("compare-toggle")));
   await one(byTestId("compare-partner"), "the comparison");
+  // The baseline has no default partner (nothing replayed its steps plus more): pick one,
+  // as a reviewer would, so both pictures are shown side by side.
+  await exec(
+    `const pick = document.querySelector('[data-testid="compare-select"]');
+     if (!pick.value) {
+       pick.selectedIndex = 1;
+       pick.dispatchEvent(new Event("change", { bubbles: true }));
+     }`,
+  );
   await waitFor("both compared pictures to be decoded", () =>
     exec(
       `const imgs = [...document.querySelectorAll('[data-testid="screenshot-viewer"] .images img')];
