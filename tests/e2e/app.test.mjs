@@ -37,7 +37,7 @@ const port = Number(process.env.E2E_DRIVER_PORT ?? 4544);
 
 let w;
 // Bound once the window is open (see before()).
-let find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec;
+let find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec, keys;
 
 async function start() {
   w = await openWindow({
@@ -46,7 +46,7 @@ async function start() {
     artifacts,
     env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
   });
-  ({ find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec } = w);
+  ({ find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec, keys } = w);
   // The smallest window the app is designed for: what must be seen must fit it.
   await w.wd("POST", w.sessionPath("/window/rect"), { width: 1280, height: 720 }).catch(() => {});
 }
@@ -99,6 +99,60 @@ async function bannerInView() {
   );
   assert.equal(scrolled, 0, "the run view is shown from its top");
   assert.ok(top >= 0 && bottom <= height, `the outcome banner (${top}–${bottom}) is inside the ${height}px window`);
+}
+
+/**
+ * In the screenshot viewer at 1280×720: every picture is whole inside the window (scaled,
+ * aspect kept, never cut), and no two of its buttons, selects or checkboxes overlap (nor
+ * a picture and a control).
+ */
+async function fitsWithoutOverlap(mode) {
+  const problems = await exec(
+    `const dialog = document.querySelector('[data-testid="screenshot-viewer"]');
+     const box = (el) => el.getBoundingClientRect();
+     const out = [];
+     const pics = [...dialog.querySelectorAll(".images img, [data-testid='inspector-stage'] img")];
+     if (pics.length === 0) out.push("no picture shown");
+     for (const img of pics) {
+       const r = box(img);
+       if (r.width < 50 || r.height < 100) out.push("a picture is shown too small: " + [r.width, r.height].map(Math.round));
+       if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1)
+         out.push("a picture is cut: " + [r.left, r.top, r.right, r.bottom].map(Math.round) + " in " + window.innerWidth + "x" + window.innerHeight);
+       // Nor by the dialog's own edge (it would scroll to show the rest).
+       const d = box(dialog);
+       if (r.top < d.top || r.bottom > d.bottom + 1 || r.left < d.left || r.right > d.right + 1)
+         out.push("a picture is cut by the dialog: " + [r.top, r.bottom].map(Math.round) + " in " + [d.top, d.bottom].map(Math.round));
+       const ratio = (r.width / r.height) / (img.naturalWidth / img.naturalHeight);
+       if (Math.abs(ratio - 1) > 0.03) out.push("a picture lost its aspect: " + ratio.toFixed(3));
+       // A scroll box around it (zoom) must not cut it at Fit either.
+       const scroller = img.closest(".scroll");
+       if (scroller && (scroller.scrollHeight > scroller.clientHeight + 3 || scroller.scrollWidth > scroller.clientWidth + 3))
+         out.push("a picture's box scrolls at Fit: " + [scroller.scrollWidth, scroller.scrollHeight, scroller.clientWidth, scroller.clientHeight]);
+     }
+     // The controls shown: laid out, and not scrolled away inside a box (the element list).
+     const shown = (el, r) => {
+       if (r.width <= 1 || r.height <= 1) return false;
+       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+       return !!at && (at === el || el.contains(at) || at.contains(el) || at.closest("label")?.contains(el));
+     };
+     const controls = [...dialog.querySelectorAll("button, select, input[type=checkbox]")]
+       .map((el) => [el, box(el)])
+       .filter(([el, r]) => shown(el, r));
+     const named = (el) => el.dataset.testid || el.getAttribute("aria-label") || el.textContent.trim().slice(0, 24) || el.tagName;
+     const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+     for (let i = 0; i < controls.length; i++)
+       for (let j = i + 1; j < controls.length; j++) {
+         const [a, ra] = controls[i];
+         const [b, rb] = controls[j];
+         if (a.contains(b) || b.contains(a)) continue;
+         if (overlap(ra, rb)) out.push(named(a) + " overlaps " + named(b));
+       }
+     for (const img of pics)
+       for (const [el, r] of controls)
+         if (!el.contains(img) && !el.closest("[data-testid='inspector-stage']") && overlap(box(img), r)) out.push("a picture overlaps " + named(el));
+     return out;`,
+  );
+  assert.deepEqual(problems, [], `${mode} fits 1280×720 without overlap`);
 }
 
 // The window as the test left it (also on failure), then always end window and driver.
@@ -200,6 +254,24 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.match(await textOf(await one(byTestId("outcome-text"))), /Minimal path found: 12 → 4 steps/);
   await bannerInView();
   await saveScreenshot("3a-outcome-1280x720.png");
+  // The keyboard reaches Approve from the banner (which has the focus when the run
+  // ends) in two keystrokes: Tab to the skip link, Enter; Alt+A is listed and works too.
+  const TAB = "\uE004";
+  const ENTER = "\uE007";
+  const ALT = "\uE00A";
+  const focused = () => exec(`return document.activeElement?.dataset?.testid ?? document.activeElement?.tagName;`);
+  await exec(`document.querySelector('[data-testid="outcome-banner"]').focus();`);
+  await keys(TAB);
+  assert.equal(await focused(), "skip-approve", "the first Tab stop after the banner is Skip to Approve");
+  await new Promise((r) => setTimeout(r, 300));
+  await saveScreenshot("3c-skip-link-1280x720.png");
+  await keys(ENTER);
+  await waitFor("Approve to take the focus", async () => (await focused()) === "approve");
+  assert.match(await textOf(await one(byTestId("banner-keys"))), /Alt\+A goes to Approve/);
+  await exec(`document.querySelector('[data-testid="outcome-banner"]').focus();`);
+  await keys([ALT, "a"]);
+  await waitFor("Alt+A to focus Approve", async () => (await focused()) === "approve");
+  await exec(`document.querySelector(".content").scrollTop = 0;`);
   // The history is windowed (only rows in view exist); the counter has the total.
   const total = /(\d+)\s*\/\s*30/.exec(await textOf(await one(byTestId("run-attempts"))));
   assert.ok(total && Number(total[1]) >= 10, `a full search takes at least 10 replays (${total?.[0]})`);
@@ -263,6 +335,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   );
   assert.match(named.id, /cart_summary$/, "the innermost element with an id under the click is the cart's summary");
   await saveScreenshot("4a-inspector.png");
+  await fitsWithoutOverlap("Inspect");
   const copyMaestro = await exec(
     `return document.querySelectorAll('[data-testid="inspected-node"]')[arguments[0]].querySelector('[data-testid="copy-maestro"]');`,
     [named.at],
@@ -300,6 +373,21 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
   assert.deepEqual(await inView(["mask-apply-one", "mask-apply-all", "omit-screenshot"]), [], "the actions fit with a mask drawn");
   await click(await one(byTestId("compare-toggle")));
   await one(byTestId("compare-partner"), "the comparison");
+  // The baseline has no default partner (nothing replayed its steps plus more): pick one,
+  // as a reviewer would, so both pictures are shown side by side.
+  await exec(
+    `const pick = document.querySelector('[data-testid="compare-select"]');
+     if (!pick.value) {
+       pick.selectedIndex = 1;
+       pick.dispatchEvent(new Event("change", { bubbles: true }));
+     }`,
+  );
+  await waitFor("both compared pictures to be decoded", () =>
+    exec(
+      `const imgs = [...document.querySelectorAll('[data-testid="screenshot-viewer"] .images img')];
+       return imgs.length === 2 && imgs.every((i) => i.complete && i.naturalWidth > 0);`,
+    ),
+  );
   await new Promise((r) => setTimeout(r, 800));
   await saveScreenshot("4b2-compare-with-mask.png");
   assert.deepEqual(
@@ -307,6 +395,7 @@ test("a tester minimizes the demo crash in the window, checks the evidence, appr
     [],
     "the actions and the compared picture fit with Compare on",
   );
+  await fitsWithoutOverlap("Compare");
   await click(await one(byTestId("compare-toggle")));
   await click(await one(byTestId("mask-apply-one")));
   const changed = await waitFor("the mask to be burned into one archived file", () => {

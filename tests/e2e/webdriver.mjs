@@ -88,6 +88,20 @@ export async function openWindow({ app, env, port, artifacts }) {
       });
       await wd("DELETE", s("/actions"));
     },
+    /**
+     * Real key presses to the focused element (W3C key actions), in order: each entry
+     * is a key ("\uE004" is Tab, "\uE007" Enter) or an array pressed together.
+     */
+    async keys(...presses) {
+      const actions = [];
+      for (const press of presses) {
+        const chord = Array.isArray(press) ? press : [press];
+        for (const value of chord) actions.push({ type: "keyDown", value });
+        for (const value of [...chord].reverse()) actions.push({ type: "keyUp", value });
+      }
+      await wd("POST", s("/actions"), { actions: [{ type: "key", id: "keyboard", actions }] });
+      await wd("DELETE", s("/actions"));
+    },
     exec: (script, args = []) => wd("POST", s("/execute/sync"), { script, args }),
     async one(css, what = css, timeoutMs) {
       return waitFor(what, async () => (await w.find(css))[0], timeoutMs);

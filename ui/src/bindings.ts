@@ -1019,6 +1019,11 @@ export type PendingResult = PendingResult_Serialize | PendingResult_Deserialize;
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Deserialize = {
+	/**
+	 *  A minimize run's, or a recording's (absent: a minimize run's, as every result
+	 *  written before recordings left one).
+	 */
+	purpose?: ResultPurpose,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -1067,6 +1072,11 @@ export type PendingResult_Deserialize = {
  *  what would be written back on approval, and the evidence behind it.
  */
 export type PendingResult_Serialize = {
+	/**
+	 *  A minimize run's, or a recording's (absent: a minimize run's, as every result
+	 *  written before recordings left one).
+	 */
+	purpose?: ResultPurpose,
 	original_session: string,
 	/**  Absolute folder of the original session (where the sidecar goes). */
 	original_session_dir: string,
@@ -1648,6 +1658,12 @@ export type ReplayRange = {
 	max: number,
 };
 
+export type ResultPurpose = 
+/**  A minimize run; also every result written before recordings left one. */
+"minimize" | 
+/**  One recorded replay of the whole flow; the crashes it caught are the session's. */
+"record";
+
 /**  A resume of the run: when, and how many attempts were already done. */
 export type ResumeMark = {
 	at: string,
@@ -2023,6 +2039,11 @@ export type RunResultView = RunResultView_Serialize | RunResultView_Deserialize;
 /**  A finished run as the result screen shows it. */
 export type RunResultView_Deserialize = {
 	summary: RunSummary_Deserialize,
+	/**
+	 *  A minimize run's result, or a recording's: the window words a recording as what it
+	 *  recorded and never offers to approve it.
+	 */
+	purpose: ResultPurpose,
 	/**  The Phase-5 text, as in the report. */
 	report: string,
 	/**  Present only when the result may be written back. */
@@ -2053,6 +2074,11 @@ export type RunResultView_Deserialize = {
 /**  A finished run as the result screen shows it. */
 export type RunResultView_Serialize = {
 	summary: RunSummary_Serialize,
+	/**
+	 *  A minimize run's result, or a recording's: the window words a recording as what it
+	 *  recorded and never offers to approve it.
+	 */
+	purpose: ResultPurpose,
 	/**  The Phase-5 text, as in the report. */
 	report: string,
 	/**  Present only when the result may be written back. */
@@ -2245,6 +2271,12 @@ export type SessionDetail_Deserialize = {
 	app_version?: AppVersion_Deserialize | null,
 	step_count: number,
 	crashes: CrashDetail_Deserialize[],
+	/**
+	 *  The whole flow as a replay would run it, for a session without a crash to plan
+	 *  (an imported flow not run yet shows its steps before it runs); absent when the
+	 *  session has crashes (each carries its own plan) or the plan cannot be built.
+	 */
+	flow?: PlanView_Deserialize | null,
 };
 
 export type SessionDetail_Serialize = {
@@ -2260,6 +2292,12 @@ export type SessionDetail_Serialize = {
 	app_version: AppVersion_Serialize | null,
 	step_count: number,
 	crashes: CrashDetail_Serialize[],
+	/**
+	 *  The whole flow as a replay would run it, for a session without a crash to plan
+	 *  (an imported flow not run yet shows its steps before it runs); absent when the
+	 *  session has crashes (each carries its own plan) or the plan cannot be built.
+	 */
+	flow: PlanView_Serialize | null,
 };
 
 /**

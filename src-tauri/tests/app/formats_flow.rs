@@ -15,7 +15,8 @@ use whittle_app::run_request::RunRequest;
 use whittle_app::runs::WindowRuns;
 use whittle_core::import::FlowFormat;
 use whittle_core::model::SessionStatus;
-use whittle_service::api::ImportRequest;
+use whittle_service::api::{self as view, ImportRequest};
+use whittle_service::result::ResultPurpose;
 
 #[test]
 fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
@@ -35,6 +36,13 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     })
     .unwrap();
     assert_eq!((imported.steps, imported.replayable), (11, 9));
+    // Not run yet, it shows its steps already: the whole flow, as a replay would run it.
+    let detail = view::session_detail(setup.workspace().as_path(), &imported.session_id).unwrap();
+    assert!(detail.not_run && detail.crashes.is_empty());
+    let flow = detail.flow.expect("the flow's steps before it runs");
+    assert_eq!(flow.steps.len(), 11);
+    assert_eq!(flow.coverage.replayable, 9);
+    assert!(flow.steps.iter().all(|s| !s.is_trigger));
 
     let recorded = tauri::async_runtime::block_on(formats::record(
         Some(&setup.config()),
@@ -54,8 +62,23 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
         Some("sim-1".into()),
     ));
     assert!(again.unwrap_err().to_string().contains("never rewrites"));
+    // Its crash plans the steps now; the flow is no longer listed on its own.
+    let detail = view::session_detail(setup.workspace().as_path(), &imported.session_id).unwrap();
+    assert!(detail.flow.is_none() && detail.crashes.len() == 1);
 
+    // The recording's result reopens as a recording's, never as a minimize run's.
     let runs = Arc::new(WindowRuns::default());
+    let reopened = open_past_run(
+        &runs,
+        setup.workspace().as_path(),
+        &imported.session_id,
+        &recorded.evidence_session,
+    )
+    .unwrap();
+    let recording = reopened.result.expect("the recording's result");
+    assert_eq!(recording.purpose, ResultPurpose::Record);
+    assert!(recording.pending.is_none() && recording.sidecar_preview.is_none());
+
     let (send, rx) = updates();
     let request = RunRequest {
         session_id: imported.session_id.clone(),
@@ -64,6 +87,7 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
     let (_, result) = drain(&rx);
     assert_eq!(result.summary.minimal_path, [1, 8, 10, 11]);
+    assert_eq!(result.purpose, ResultPurpose::Minimize);
     let evidence = result.summary.evidence_session.clone().unwrap();
 
     let film = formats::filmstrip(&workspace, &evidence)

@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from "@testing-library/svelte";
+import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import OutcomeBanner from "./OutcomeBanner.svelte";
 import { result, summary } from "../test/runFixtures";
@@ -13,6 +14,48 @@ describe("OutcomeBanner", () => {
     expect(onreview).toHaveBeenCalled();
     expect(screen.getByTestId("banner-export")).toBeInTheDocument();
     expect(screen.queryByTestId("banner-retry")).toBeNull();
+  });
+
+  it("has skip links to Approve and Export right after the banner, and lists their keys", async () => {
+    const onjump = vi.fn();
+    render(OutcomeBanner, { summary, result, onreview: () => {}, jumps: ["approve", "export"], onjump });
+    // The first stop after the banner, which has the focus when the run ends.
+    const skips = screen.getAllByRole("button").slice(0, 2);
+    expect(skips.map((b) => b.textContent)).toEqual(["Skip to Approve", "Skip to Export"]);
+    await fireEvent.click(screen.getByTestId("skip-approve"));
+    expect(onjump).toHaveBeenCalledWith("approve");
+    await fireEvent.click(screen.getByTestId("skip-export"));
+    expect(onjump).toHaveBeenLastCalledWith("export");
+    expect(screen.getByTestId("banner-keys")).toHaveTextContent("Keyboard: Alt+A goes to Approve, Alt+E to Export.");
+    setLocale("zh-CN", false);
+    await tick();
+    expect(screen.getByTestId("skip-approve")).toHaveTextContent("跳到“批准”");
+    expect(screen.getByTestId("banner-keys")).toHaveTextContent("键盘：Alt+A 跳到“批准”，Alt+E 跳到“导出”。");
+  });
+
+  it("words a recording as what it recorded, never as a path found, and offers no approval", () => {
+    const recording = { ...result, purpose: "record" as const, pending: null, sidecar_preview: null };
+    const recorded = [
+      { crash_id: "c1", label: "NullPointerException in CheckoutActivity", step_index: 6 },
+      { crash_id: "c2", label: null, step_index: 9 },
+    ];
+    render(OutcomeBanner, {
+      summary: { ...summary, status: "unproven", minimal_path: summary.original_path },
+      result: recording,
+      onreview: () => {},
+      onexport: () => {},
+      recorded,
+      jumps: ["export"],
+      onjump: () => {},
+    });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Recorded one replay of the whole flow: it caught 2 crashes.");
+    expect(screen.getByTestId("outcome-banner")).not.toHaveTextContent(/Shortest|minimal path|→/);
+    expect(screen.getByTestId("recorded-crashes")).toHaveTextContent("NullPointerException in CheckoutActivity, after step 6");
+    expect(screen.getByTestId("recorded-crashes")).toHaveTextContent("Unlabelled crash, after step 9");
+    expect(screen.queryByTestId("banner-review")).toBeNull();
+    expect(screen.queryByTestId("skip-approve")).toBeNull();
+    expect(screen.getByTestId("banner-export")).toBeInTheDocument();
+    expect(screen.getByTestId("banner-keys")).toHaveTextContent("Keyboard: Alt+E goes to Export.");
   });
 
   it("takes the focus when it appears, so the keyboard lands on the outcome", () => {

@@ -107,6 +107,18 @@ describe("ResultView", () => {
     expect(screen.getByTestId("approve")).toHaveAccessibleDescription(/does not hold together/);
   });
 
+  it("shows a recording as what it recorded, with no path compared and nothing to approve", () => {
+    render(ResultView, {
+      result: { ...result, purpose: "record", pending: null, sidecar_preview: null, summary: { ...result.summary, status: "unproven", minimal_path: result.summary.original_path } },
+      steps: planSteps,
+    });
+    expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Recording of the whole flow");
+    expect(screen.getByTestId("recording-note")).toHaveTextContent("One replay of all 4 steps, recorded as it ran");
+    expect(screen.queryByTestId("approve")).toBeNull();
+    expect(screen.queryByTestId("result-confidence")).toBeNull();
+    expect(screen.getByTestId("export")).toBeEnabled();
+  });
+
   it("approves and shows the written sidecar's path", async () => {
     const calls = fakeBackend({
       approve_run: () => ({ sidecar_path: "/ws/sessions/s/crashes.minimized.json", written_text: "{}" }),

@@ -3,7 +3,10 @@ import { describe, expect, it, vi } from "vitest";
 import RunView from "./RunView.svelte";
 import { commandCalls, emitEnded, emitEvents, emitFrames, fakeBackend } from "../test/ipc";
 import { checkoutDetail } from "../test/fixtures";
-import { events, frame, result, screenshotView, shot } from "../test/runFixtures";
+import { events, finished, frame, planSteps, result, screenshotView, shot, summary } from "../test/runFixtures";
+import userEvent from "@testing-library/user-event";
+import type { PlannedStep_Serialize } from "../bindings";
+import type { ReopenedRun } from "../lib/runTypes";
 
 const crash = checkoutDetail.crashes[0]!;
 
@@ -217,3 +220,78 @@ describe("RunView", () => {
     expect(screen.getByTestId("start-run")).toBeDisabled();
   });
 });
+
+describe("RunView from the keyboard", () => {
+  async function ended() {
+    setup();
+    await startAndRun(events.length);
+    await emitEnded(3, result);
+    const banner = await screen.findByTestId("outcome-banner");
+    await waitFor(() => expect(document.activeElement).toBe(banner));
+  }
+
+  it("reaches Approve from the banner in two keystrokes: Tab to the skip link, Enter", async () => {
+    await ended();
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByTestId("skip-approve"));
+    expect(document.activeElement).toHaveTextContent("Skip to Approve");
+    await user.keyboard("{Enter}");
+    expect(document.activeElement).toBe(screen.getByTestId("approve"));
+  });
+
+  it("goes to Approve with Alt+A and to Export with Alt+E from anywhere, as the banner lists", async () => {
+    await ended();
+    expect(screen.getByTestId("banner-keys")).toHaveTextContent("Alt+A goes to Approve, Alt+E to Export");
+    await fireEvent.keyDown(document.activeElement!, { key: "a", code: "KeyA", altKey: true });
+    expect(document.activeElement).toBe(screen.getByTestId("approve"));
+    await fireEvent.keyDown(document.activeElement!, { key: "e", code: "KeyE", altKey: true });
+    expect(document.activeElement).toBe(screen.getByTestId("export-folder"));
+  });
+});
+
+describe("RunView: a recording", () => {
+  it("opens as what it recorded: no step in a minimal path, its replay recorded as a crash, nothing to approve", () => {
+    fakeBackend({ list_devices: () => [] });
+    const all = [1, 2, 3, 4];
+    const recording: ReopenedRun = {
+      evidence_session: "2026-05-20_101500_record-checkout-npe",
+      created_at: "2026-05-20T10:15:00+00:00",
+      unreadable_steps: 0,
+      events: [
+        {
+          type: "started",
+          evidence_session: "2026-05-20_101500_record-checkout-npe",
+          plan_steps: planSteps as PlannedStep_Serialize[],
+          candidates: [2, 4],
+          max_replays: 1,
+          device: "sim-1",
+          devices: ["sim-1"],
+        },
+        { type: "attempt_started", attempt: 1, phase: "baseline", candidate: [2, 4] },
+        finished(1, "baseline", [2, 4], { kind: "not_reproduced", reason: "different_crash", step: null }, 1200),
+        { type: "finished", ...summary, status: "unproven", original_path: all, minimal_path: all, confidence: "low" },
+      ],
+      result: {
+        ...result,
+        purpose: "record",
+        reopened: true,
+        pending: null,
+        sidecar_preview: null,
+        summary: { ...result.summary, status: "unproven", original_path: all, minimal_path: all, confidence: "low" },
+      },
+    };
+    render(RunView, { workspace: "/ws", detail: checkoutDetail, crash, onback: () => {}, reopened: recording });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent("Recorded one replay of the whole flow: it caught 1 crash.");
+    expect(screen.getByTestId("recorded-crashes")).toHaveTextContent("after step 4");
+    expect(screen.queryByTestId("banner-review")).toBeNull();
+    expect(screen.queryByTestId("approve")).toBeNull();
+    expect(screen.queryByTestId("skip-approve")).toBeNull();
+    expect(pathMarks().filter((m) => m === "kept" || m === "removed")).toEqual([]);
+    const row = screen.getByTestId("history-row");
+    expect(row).toHaveTextContent("Recorded");
+    expect(row).toHaveTextContent("the app crashed");
+    expect(row).not.toHaveTextContent(/Not reproduced|A different crash/);
+  });
+});
+

@@ -351,3 +351,98 @@ describe("ScreenshotViewer", () => {
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
   });
 });
+
+describe("ScreenshotViewer from the keyboard", () => {
+  /** A click by keyboard: the control has the focus, then it is pressed. */
+  async function press(el: HTMLElement) {
+    el.focus();
+    await fireEvent.click(el);
+  }
+
+  it("takes the keyboard to the picture in inspect mode: Enter inspects the centre, arrows move the crosshair without walking", async () => {
+    const calls = backend({ inspect_point: () => [] });
+    open();
+    await screen.findByRole("img", { name: "Screenshot of attempt 3" });
+    await press(screen.getByTestId("inspect-toggle"));
+    const stage = await screen.findByTestId("inspector-stage");
+    await waitFor(() => expect(document.activeElement).toBe(stage));
+
+    // Enter where the focus now is: the picture's centre is inspected; the mode stays on.
+    await fireEvent.keyDown(document.activeElement!, { key: "Enter" });
+    await waitFor(() => expect(commandCalls(calls, "inspect_point")).toHaveLength(1));
+    expect(commandCalls(calls, "inspect_point")[0]).toMatchObject({ x: 540, y: 960 });
+    expect(screen.getByTestId("inspect-toggle")).toHaveAttribute("aria-pressed", "true");
+
+    // → moves the crosshair; the viewer stays on this picture.
+    await fireEvent.keyDown(stage, { key: "ArrowRight" });
+    expect(shown()).toBe(shot(3));
+    await fireEvent.keyDown(stage, { key: "Enter" });
+    await waitFor(() => expect(commandCalls(calls, "inspect_point")[1]).toMatchObject({ x: 550, y: 960 }));
+  });
+
+  it("walks the pictures with ←/→ while the Checked box has the focus", async () => {
+    backend({ mark_reviewed: () => ({ shots: [], summary: { total: 4, reviewed: 0, omitted: 0, not_reviewed: [], not_reviewed_frames: [] } }) });
+    open();
+    await screen.findByRole("img", { name: "Screenshot of attempt 3" });
+    const checked = screen.getByTestId("mark-reviewed");
+    checked.focus();
+    await fireEvent.keyDown(checked, { key: "ArrowRight" });
+    expect(await screen.findByRole("img", { name: "Screenshot of attempt 4" })).toBeInTheDocument();
+    await fireEvent.keyDown(document.activeElement!, { key: "ArrowLeft" });
+    expect(await screen.findByRole("img", { name: "Screenshot of attempt 3" })).toBeInTheDocument();
+  });
+
+  it("after Burn into all, gives the focus to Add a mask, and Escape closes", async () => {
+    backend({ apply_masks: () => 4 });
+    const { onclose } = open();
+    await drawMask();
+    await press(screen.getByTestId("mask-apply-all"));
+    await press(screen.getByTestId("apply-all-confirm-yes"));
+    expect(await screen.findByText("Masks burned into 4 screenshots.")).toBeInTheDocument();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("add-mask")));
+    await fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(onclose).toHaveBeenCalledOnce();
+  });
+
+  it("gives the focus back to the button that asked when a question is answered no or escaped", async () => {
+    backend();
+    open();
+    await drawMask();
+    await press(screen.getByTestId("mask-apply-all"));
+    await press(within(screen.getByTestId("apply-all-confirm")).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("mask-apply-all")));
+
+    await press(screen.getByTestId("mask-apply-all"));
+    await fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByTestId("apply-all-confirm")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("mask-apply-all")));
+
+    await press(screen.getByTestId("omit-screenshot"));
+    await press(screen.getByRole("button", { name: "Keep it" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("omit-screenshot")));
+  });
+
+  it("takes the focus back when a removed control left it on nothing, so Escape still works", async () => {
+    backend();
+    const { onclose } = open();
+    await screen.findByRole("img", { name: "Screenshot of attempt 3" });
+    // The focus fell to the page (its control was removed under it).
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await fireEvent.keyDown(document.body, { key: "ArrowRight" });
+    expect(await screen.findByRole("img", { name: "Screenshot of attempt 4" })).toBeInTheDocument();
+    expect(dialog().contains(document.activeElement)).toBe(true);
+    (document.activeElement as HTMLElement).blur();
+    await fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onclose).toHaveBeenCalledOnce();
+  });
+
+  it("after deleting the selected mask with its button, the focus goes to Add a mask", async () => {
+    backend();
+    open();
+    await drawMask();
+    await press(screen.getByRole("button", { name: "Delete selected" }));
+    expect(document.querySelectorAll("[data-rect-index]")).toHaveLength(0);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("add-mask")));
+  });
+});

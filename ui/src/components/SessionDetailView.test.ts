@@ -86,6 +86,17 @@ describe("SessionDetailView", () => {
     render(SessionDetailView, { detail: { ...checkoutDetail, crashes: [] } });
     expect(screen.getByText(/recorded no crash/)).toBeInTheDocument();
   });
+
+  it("shows an imported flow's steps before it runs", () => {
+    const flow = checkoutDetail.crashes[0]!.plan!;
+    render(SessionDetailView, {
+      detail: { ...checkoutDetail, crashes: [], not_run: true, flow: { ...flow, steps: flow.steps.map((st) => ({ ...st, is_trigger: false })) } },
+    });
+    expect(screen.getByText(/has not been run yet/)).toBeInTheDocument();
+    const steps = screen.getByTestId("flow-steps");
+    expect(within(steps).getByRole("heading", { name: "The flow's steps" })).toBeInTheDocument();
+    expect(within(steps).getAllByRole("listitem")).toHaveLength(flow.steps.length);
+  });
 });
 
 describe("SessionDetailView: choosing a crash to minimize", () => {

@@ -52,3 +52,37 @@ export function trapTab(event: KeyboardEvent, dialog: HTMLElement): boolean {
   }
   return false;
 }
+
+/** Whether a key pressed in `target` is the control's own: a form field keeps its
+ *  arrows, digits and Delete. A checkbox has no use for them (Space toggles it), so
+ *  ←/→ still walk the pictures while "Checked" has the focus. */
+export function keyBelongsToField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return target.type !== "checkbox";
+  return target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+}
+
+/** Whether the focus has left `dialog`'s usable controls: it is on nothing (the
+ *  element that held it was removed), outside the dialog, or on a control that was
+ *  just disabled. Keys would then reach no handler. */
+export function focusLost(dialog: HTMLElement): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body || !dialog.contains(active)) return true;
+  return (active as HTMLButtonElement).disabled === true;
+}
+
+/** Puts the focus back in `dialog` when it was lost: on the first of `preferred` (CSS
+ *  selectors, in order) that is there and enabled, else on the dialog itself, whose own
+ *  key handler (Escape, ←/→) then works. True when it moved the focus. */
+export function keepFocusIn(dialog: HTMLElement, preferred: readonly string[] = []): boolean {
+  if (!focusLost(dialog)) return false;
+  for (const selector of preferred) {
+    const el = dialog.querySelector<HTMLElement>(selector);
+    if (el && !(el as HTMLButtonElement).disabled) {
+      el.focus();
+      return true;
+    }
+  }
+  dialog.focus();
+  return true;
+}

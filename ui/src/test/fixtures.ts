@@ -122,4 +122,5 @@ export const checkoutDetail: SessionDetail = {
       },
     },
   ],
+  flow: null,
 };

@@ -43,7 +43,7 @@ const CHECKOUT_NPE = "NullPointerException in CheckoutActivity.onCreate";
 /** A reproducing attempt's verdict, as the backend sends it. */
 export const hit: AttemptVerdict = { kind: "reproduced", signature: "51defb0ee406", label: CHECKOUT_NPE };
 
-function finished(
+export function finished(
   attempt: number,
   phase: "baseline" | "one_by_one" | "audit" | "confirm",
   candidate: number[],
@@ -183,6 +183,7 @@ export const pending: PendingResult = {
 
 export const result: RunResultView = {
   summary,
+  purpose: "minimize",
   report: "Minimal path found",
   pending,
   sidecar_preview: '{\n  "minimized_repro_path": [1, 2, 4]\n}',

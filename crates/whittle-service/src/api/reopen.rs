@@ -141,6 +141,7 @@ fn facts(
     };
     ResultFacts {
         summary: RunSummary::of(result),
+        purpose: result.purpose,
         report: report_text(dir),
         evidence_dir: Some(dir.to_path_buf()),
         approvable,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use whittle_text::Locale;
 
 use super::approval::Approvable;
-use crate::result::{PendingResult, RunSummary};
+use crate::result::{PendingResult, ResultPurpose, RunSummary};
 use crate::run::{localized_report, RunOutcome};
 
 /// A finished run as the result screen shows it.
@@ -16,6 +16,9 @@ use crate::run::{localized_report, RunOutcome};
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunResultView {
     pub summary: RunSummary,
+    /// A minimize run's result, or a recording's: the window words a recording as what it
+    /// recorded and never offers to approve it.
+    pub purpose: ResultPurpose,
     /// The Phase-5 text, as in the report.
     pub report: String,
     /// Present only when the result may be written back.
@@ -53,6 +56,7 @@ pub enum ApproveBlock {
 #[derive(Debug, Clone)]
 pub struct ResultFacts {
     pub summary: RunSummary,
+    pub purpose: ResultPurpose,
     pub report: String,
     pub evidence_dir: Option<PathBuf>,
     /// What approval would write, when the result may be written back.
@@ -69,6 +73,7 @@ impl ResultFacts {
     pub fn live(outcome: &RunOutcome, locale: Locale) -> ResultFacts {
         ResultFacts {
             summary: outcome.summary.clone(),
+            purpose: ResultPurpose::Minimize,
             report: localized_report(outcome, locale),
             evidence_dir: outcome.evidence_dir.clone(),
             approvable: outcome.pending.clone().and_then(Approvable::stamp),
@@ -88,6 +93,7 @@ impl ResultFacts {
 pub fn result_view(workspace: &Path, facts: &ResultFacts) -> RunResultView {
     RunResultView {
         summary: facts.summary.clone(),
+        purpose: facts.purpose,
         report: facts.report.clone(),
         pending: facts.approvable.as_ref().map(|a| a.pending.clone()),
         sidecar_preview: facts.approvable.as_ref().map(Approvable::text),

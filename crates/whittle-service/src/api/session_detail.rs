@@ -33,6 +33,10 @@ pub struct SessionDetail {
     pub app_version: Option<AppVersion>,
     pub step_count: u32,
     pub crashes: Vec<CrashDetail>,
+    /// The whole flow as a replay would run it, for a session without a crash to plan
+    /// (an imported flow not run yet shows its steps before it runs); absent when the
+    /// session has crashes (each carries its own plan) or the plan cannot be built.
+    pub flow: Option<PlanView>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,6 +141,13 @@ pub fn session_detail(
             detail
         })
         .collect();
+    // No crash names a path: the flow's own steps, all of them, are what a replay runs.
+    let flow = session.crashes.is_empty().then(|| {
+        let all: Vec<u32> = session.steps.iter().map(|s| s.index).collect();
+        build_plan(&session.steps, &all)
+            .ok()
+            .map(|plan| plan_view(&plan, None, &shots))
+    });
     let meta = session.meta;
     let not_run = meta.not_run();
     Ok(SessionDetail {
@@ -152,6 +163,7 @@ pub fn session_detail(
         app_version: meta.app_version,
         step_count: u32::try_from(session.steps.len()).unwrap_or(u32::MAX),
         crashes,
+        flow: flow.flatten(),
     })
 }
 
@@ -161,7 +173,7 @@ fn crash_detail<E: std::fmt::Display>(
     shots: &HashMap<u32, String>,
 ) -> CrashDetail {
     let (plan, plan_problem) = match plan {
-        Ok(plan) => (Some(plan_view(&plan, crash.step_index, shots)), None),
+        Ok(plan) => (Some(plan_view(&plan, Some(crash.step_index), shots)), None),
         Err(e) => (None, Some(e.to_string())),
     };
     CrashDetail {
@@ -177,7 +189,9 @@ fn crash_detail<E: std::fmt::Display>(
     }
 }
 
-fn plan_view(plan: &ReplayPlan, trigger: u32, shots: &HashMap<u32, String>) -> PlanView {
+/// The plan as the window shows it; `trigger` is the step the crash was recorded at, if
+/// there is a crash.
+fn plan_view(plan: &ReplayPlan, trigger: Option<u32>, shots: &HashMap<u32, String>) -> PlanView {
     PlanView {
         steps: plan
             .steps
@@ -194,7 +208,7 @@ fn plan_view(plan: &ReplayPlan, trigger: u32, shots: &HashMap<u32, String>) -> P
     }
 }
 
-fn step_view(step: &PlannedStep, trigger: u32, screenshot: Option<String>) -> StepView {
+fn step_view(step: &PlannedStep, trigger: Option<u32>, screenshot: Option<String>) -> StepView {
     let (role, skip_reason) = match &step.disposition {
         Disposition::Setup => (StepRole::Setup, None),
         Disposition::Replayable => (StepRole::Replayable, None),
@@ -206,7 +220,7 @@ fn step_view(step: &PlannedStep, trigger: u32, screenshot: Option<String>) -> St
         words: step.words.clone(),
         role,
         skip_reason,
-        is_trigger: step.index == trigger,
+        is_trigger: trigger == Some(step.index),
         screenshot,
     }
 }

@@ -13,7 +13,7 @@ use whittle_core::run_end::RunEnd;
 
 use crate::export::safe_block;
 use crate::replay::{DegradedIdentity, TargetIdentity};
-use crate::result::{PendingResult, PlanEntry, Rating};
+use crate::result::{PendingResult, PlanEntry, Rating, ResultPurpose};
 
 /// As many stack lines as a minimize run's result keeps (`run/finish.rs`).
 const MAX_STACK_LINES: usize = 60;
@@ -47,6 +47,7 @@ pub(super) fn recording_result(
     let path = crash.repro_path.clone();
     Some(PendingResult {
         end: RunEnd::Unproven,
+        purpose: ResultPurpose::Record,
         original_session: recording.session_id.to_owned(),
         original_session_dir: recording.session_dir.to_string_lossy().into_owned(),
         crash_id: crash.crash_id.clone(),

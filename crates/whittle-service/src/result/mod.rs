@@ -14,6 +14,7 @@ mod flags;
 mod legacy;
 mod newer_approval;
 mod pending;
+mod purpose;
 mod resume_mark;
 mod summary;
 
@@ -24,6 +25,7 @@ pub use newer_approval::{is_newer, NewerApproval};
 pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
+pub use purpose::ResultPurpose;
 pub use resume_mark::ResumeMark;
 pub use summary::RunSummary;
 pub use whittle_core::run_end::RunEnd;

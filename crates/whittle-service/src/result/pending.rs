@@ -98,6 +98,11 @@ pub struct PendingResult {
     /// before the end was typed are upgraded when read (`legacy.rs`).
     #[serde(flatten)]
     pub end: RunEnd,
+    /// A minimize run's, or a recording's (absent: a minimize run's, as every result
+    /// written before recordings left one).
+    #[serde(default, skip_serializing_if = "super::ResultPurpose::is_minimize")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub purpose: super::ResultPurpose,
     pub original_session: String,
     /// Absolute folder of the original session (where the sidecar goes).
     pub original_session_dir: String,

@@ -42,6 +42,8 @@ impl RunSummary {
     pub fn of(result: &PendingResult) -> RunSummary {
         let PendingResult {
             end,
+            // A front end reads it beside the summary (the result view's `purpose`).
+            purpose: _,
             original_session,
             original_session_dir: _,
             crash_id,

@@ -20,6 +20,7 @@ use super::{
 use crate::client::Hub;
 use crate::evidence::{append_report_section, write_result};
 use crate::export::safe_block;
+use crate::result::ResultPurpose;
 
 /// How much of the target crash's stack a result keeps: the part a developer reads.
 const MAX_STACK_LINES: usize = 60;
@@ -185,6 +186,7 @@ impl Assessor<'_> {
         let screenshots = screenshot_files(&evidence.dir);
         PendingResult {
             end: assessment.end.clone(),
+            purpose: ResultPurpose::Minimize,
             original_session: run.session_id.clone(),
             original_session_dir: run.session.dir.to_string_lossy().to_string(),
             crash_id: run.crash.crash_id.clone(),

@@ -212,6 +212,8 @@ export const run = {
 
   // Candidate history
   "history.title": "Candidate history",
+  "history.recorded": "Recorded",
+  "history.recordedCrash": "the app crashed",
   "history.filters": "Show attempts",
   "history.all": "All",
   "history.empty": "No attempts yet. Each replay appears here as it finishes.",
@@ -269,6 +271,8 @@ export const run = {
   "result.shortest": "Shortest so far · {steps}",
   "result.removed": "(removed)",
   "result.approveTitle": "Approve",
+  "result.recordingTitle": "Recording of the whole flow",
+  "result.recordingNote": "One replay of all {count} steps, recorded as it ran: nothing was searched or removed, so there is nothing to approve. Minimize a crash of the session to find its shortest path.",
   "result.approvePreview": "Approving writes exactly this entry into the session's crashes.minimized.json:",
   "result.approveUnchecked": "Only {reviewed} of {total} screenshots have been checked by a person. Check the rest before approving, or approve anyway.",
   "result.checkFirst": "Check the rest",

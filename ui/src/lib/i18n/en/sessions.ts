@@ -163,6 +163,7 @@ export const sessions = {
   "detail.steps": "Steps",
   "detail.noCrash": "This session recorded no crash, so there is nothing to minimize.",
   "detail.notRun": "This flow was imported and has not been run yet: run it once to record what it does and the crashes to minimize.",
+  "detail.flowSteps": "The flow's steps",
   "detail.chooseCrash":
     "This session recorded {count} different crashes. Choose which one to minimize; each is minimized on its own.",
   "detail.crashFacts": "{crash} · {process} · at step {step} · recorded path {steps}",

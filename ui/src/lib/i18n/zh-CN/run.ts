@@ -202,6 +202,8 @@ export const run = {
   "next.unknown": "请查看消息，然后重试。",
 
   "history.title": "候选历史",
+  "history.recorded": "已录制",
+  "history.recordedCrash": "应用崩溃了",
   "history.filters": "显示的尝试",
   "history.all": "全部",
   "history.empty": "还没有尝试。每次回放结束后会显示在这里。",
@@ -256,6 +258,8 @@ export const run = {
   "result.shortest": "目前最短 · {steps}",
   "result.removed": "（已删除）",
   "result.approveTitle": "批准",
+  "result.recordingTitle": "整个流程的录制",
+  "result.recordingNote": "按原样回放全部 {count} 个步骤的一次录制：没有搜索，也没有删除任何步骤，因此没有可批准的内容。请精简该会话中的某个崩溃，找到它的最短路径。",
   "result.approvePreview": "批准后，会把下面这条记录原样写入该会话的 crashes.minimized.json：",
   "result.approveUnchecked": "{total} 张截图中只有 {reviewed} 张经人工检查。请先检查其余截图再批准，或仍然批准。",
   "result.checkFirst": "检查其余截图",

@@ -154,6 +154,7 @@ export const sessions = {
   "detail.steps": "步数",
   "detail.noCrash": "此会话没有记录到崩溃，没有可精简的内容。",
   "detail.notRun": "此流程是导入的，尚未运行：运行一次即可记录它的操作和要精简的崩溃。",
+  "detail.flowSteps": "流程的步骤",
   "detail.chooseCrash": "此会话记录了 {count} 种不同的崩溃。请选择要精简哪一个；每个崩溃单独精简。",
   "detail.crashFacts": "{crash} · {process} · 发生在第 {step} 步 · 录制路径 {steps}",
   "detail.noPlan": "无法为它生成回放计划。",
