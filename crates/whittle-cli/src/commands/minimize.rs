@@ -3,6 +3,7 @@ mod filmstrip;
 mod list;
 mod pool;
 mod rates;
+mod skip_words;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicU32;

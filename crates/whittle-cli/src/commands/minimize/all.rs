@@ -19,9 +19,10 @@ use whittle_service::api::Config;
 use whittle_service::api::RunEvent;
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
-    QueueSkipReason, QueueState, Replace, RunHint, RunSpec, SessionReadProblem,
+    QueueSkipReason, QueueState, Replace, RunHint, RunSpec,
 };
 
+use super::skip_words;
 use crate::cli::MinimizeCommand;
 use crate::exit::Exit;
 use crate::locale::{self, CliWords};
@@ -190,20 +191,6 @@ pub(crate) fn exit_of(state: &QueueState) -> Exit {
     }
 }
 
-/// Why an item is skipped, in the terminal's words (the table and `--list`).
-pub(super) fn skipped(words: &CliWords, reason: &QueueSkipReason) -> &'static str {
-    match reason {
-        QueueSkipReason::AlreadyMinimized { .. } => words.queue_already_minimized,
-        QueueSkipReason::MinimizedUnchanged { .. } => words.queue_minimized_unchanged,
-        QueueSkipReason::NoLiveRun { .. } => words.queue_no_live_run,
-        QueueSkipReason::SessionUnreadable { problem, .. } => match problem {
-            SessionReadProblem::InvalidId => words.queue_session_invalid_id,
-            SessionReadProblem::NotFound => words.queue_session_not_found,
-            SessionReadProblem::Unreadable => words.queue_session_unreadable,
-        },
-    }
-}
-
 /// The summary table: one row per crash group, columns padded to their widest cell.
 fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
     let dash = || "–".to_owned();
@@ -236,7 +223,12 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
                     QueueSkipReason::NoLiveRun { .. }
                     | QueueSkipReason::SessionUnreadable { .. } => dash(),
                 };
-                (skipped(words, reason).to_owned(), dash(), dash(), evidence)
+                (
+                    skip_words::skipped(words, reason).to_owned(),
+                    dash(),
+                    dash(),
+                    evidence,
+                )
             }
             QueueState::Cancelled => (words.queue_cancelled.to_owned(), dash(), dash(), dash()),
             QueueState::Waiting | QueueState::Running { .. } => {

@@ -58,7 +58,10 @@ pub fn print(words: &CliWords, plan: &QueuePlan, json: bool) -> Exit {
             line.push_str(&format!("  {label}"));
         }
         if let Some(reason) = group.skip {
-            line.push_str(&format!("  ({})", super::all::skipped(words, reason)));
+            line.push_str(&format!(
+                "  ({})",
+                super::skip_words::skipped(words, reason)
+            ));
         }
         // Labels are recorded data: no control character reaches the terminal.
         let line: String = line
@@ -69,7 +72,7 @@ pub fn print(words: &CliWords, plan: &QueuePlan, json: bool) -> Exit {
     }
     // Sessions no crash group could be read from: listed as the queue lists them.
     for session in &plan.unreadable {
-        let reason = super::all::skipped(words, &session.skip_reason());
+        let reason = super::skip_words::skipped(words, &session.skip_reason());
         let line = format!("{}  –  ({reason})", session.session);
         println!("{}", line.replace(char::is_control, " "));
     }
