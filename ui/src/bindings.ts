@@ -970,7 +970,12 @@ export type PastRunOutcome =
 /**  A live process holds the run: it is going on (in this window or elsewhere). */
 "running" | 
 /**  The tester ended an interrupted run without resuming it. */
-"discarded";
+"discarded" | 
+/**
+ *  Not a minimize run: *Record once* (`import --record`), one replay of the whole
+ *  flow that recorded the crashes it caused. It has no path to shorten or rate.
+ */
+"recorded";
 
 /**  One past run's badge: "12 → 4 · high · approved". */
 export type PastRun_Deserialize = {

@@ -65,6 +65,19 @@ fn an_imported_flow_is_recorded_minimized_and_shown_with_its_filmstrip() {
     // Its crash plans the steps now; the flow is no longer listed on its own.
     let detail = view::session_detail(setup.workspace().as_path(), &imported.session_id).unwrap();
     assert!(detail.flow.is_none() && detail.crashes.len() == 1);
+    // Its past run is listed as a recording: no path, no confidence — so Minimize all
+    // does not take it for a minimized crash group and skip it.
+    let past = &detail.crashes[0].past_runs;
+    assert_eq!(past.len(), 1, "{past:?}");
+    assert_eq!(past[0].outcome, view::PastRunOutcome::Recorded);
+    assert!(past[0].minimal_steps.is_none() && past[0].confidence.is_none());
+    let queue = view::plan_queue(
+        setup.workspace().as_path(),
+        &view::QueueScope::Session(imported.session_id.clone()),
+        false,
+    )
+    .unwrap();
+    assert!(queue.items.iter().all(|i| i.skip.is_none()), "{queue:?}");
 
     // The recording's result reopens as a recording's, never as a minimize run's.
     let runs = Arc::new(WindowRuns::default());

@@ -139,6 +139,13 @@ describe("SessionDetailView: choosing a crash to minimize", () => {
     expect(screen.getByTestId("minimize-c2")).toHaveAccessibleDescription("Another crash is being minimized.");
   });
 
+  it("lists a Record once run as a recording, with no path to shorten", () => {
+    render(SessionDetailView, { detail: withPastRuns([pastRun({ outcome: "recorded", attempts: 1 })]) });
+    const badge = screen.getByTestId("past-run-badge");
+    expect(badge).toHaveTextContent("recording of the whole flow");
+    expect(badge.textContent).not.toMatch(/→/);
+  });
+
   it("shows no minimize button when the view is read-only", () => {
     render(SessionDetailView, { detail: checkoutDetail });
     expect(screen.queryByTestId("minimize-c1")).toBeNull();

@@ -16,7 +16,7 @@ use whittle_core::session::{parse_meta, resolve_session_dir, META_FILE};
 use whittle_core::workspace::{list_sessions, SessionSummary};
 
 use super::{can_resume, read_journal, run_state, JournalContents, RunState};
-use crate::result::{read_result, RunEnd};
+use crate::result::{read_result, ResultPurpose, RunEnd};
 
 /// A sidecar larger than this is not read for badges (it is never that large).
 const MAX_SIDECAR_BYTES: u64 = 4 * 1024 * 1024;
@@ -43,6 +43,9 @@ pub enum PastRunOutcome {
     Running,
     /// The tester ended an interrupted run without resuming it.
     Discarded,
+    /// Not a minimize run: *Record once* (`import --record`), one replay of the whole
+    /// flow that recorded the crashes it caused. It has no path to shorten or rate.
+    Recorded,
 }
 
 impl From<&RunEnd> for PastRunOutcome {
@@ -173,6 +176,15 @@ fn past_run(dir: &Path, evidence_session: &str, created_at: &str) -> Option<(Str
         RunState::Ended => None,
     };
     match read_result(dir) {
+        Ok(result) if result.purpose == ResultPurpose::Record => {
+            let run = PastRun {
+                outcome: overriding.unwrap_or(PastRunOutcome::Recorded),
+                original_steps: count(result.original_path.len()),
+                attempts: result.attempts,
+                ..base
+            };
+            Some((result.crash_id, run))
+        }
         Ok(result) => {
             let outcome = overriding.unwrap_or_else(|| PastRunOutcome::from(&result.end));
             let run = PastRun {

@@ -93,6 +93,7 @@ export const outcomes = {
   "pastOutcome.interrupted": "interrupted",
   "pastOutcome.running": "running",
   "pastOutcome.discarded": "discarded",
+  "pastOutcome.recorded": "recording of the whole flow",
   "pastRuns.resume": "Resume",
   "pastRuns.resumeTitle": "Go on from where this run stopped: the replays it recorded are not run again",
   "pastRuns.discard": "Discard",

@@ -87,6 +87,7 @@ export const outcomes = {
   "pastOutcome.interrupted": "已中断",
   "pastOutcome.running": "运行中",
   "pastOutcome.discarded": "已放弃",
+  "pastOutcome.recorded": "整个流程的录制",
   "pastRuns.resume": "继续",
   "pastRuns.resumeTitle": "从这次运行中断处继续：已记录的回放不会重新运行",
   "pastRuns.discard": "放弃",
