@@ -15,7 +15,8 @@
 //! cargo build --release -p whittle-servers
 //! cargo bench -p whittle-service --bench overhead
 //! ```
-//! `OVERHEAD_QUICK=1` runs fewer repetitions.
+//! `OVERHEAD_QUICK=1` runs fewer repetitions; `OVERHEAD_PARTS=4` (or `1,2`, …) only those
+//! parts.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -45,17 +46,30 @@ fn main() -> BenchResult<()> {
 
 async fn run(root: PathBuf, quick: bool) -> BenchResult<()> {
     let reps = if quick { 5 } else { 30 };
+    let parts = std::env::var("OVERHEAD_PARTS").unwrap_or_else(|_| "1,2,3,4".into());
+    let part = |n: &str| parts.split(',').any(|p| p.trim() == n);
 
     println!("Whittle overhead (release: {})", !cfg!(debug_assertions));
-    let zero = Rig::new(&root, ModelTiming::Zero).await?;
-    per_replay(&zero, reps).await?;
-    masking(&zero, reps).await?;
-    zero.hub.shutdown().await;
-
-    let demo = Rig::new(&root, ModelTiming::Demo).await?;
-    demo_waits(&demo, if quick { 1 } else { 3 }).await?;
-    live_view(&demo, if quick { 1 } else { 3 }).await?;
-    demo.hub.shutdown().await;
+    if part("1") || part("2") {
+        let zero = Rig::new(&root, ModelTiming::Zero).await?;
+        if part("1") {
+            per_replay(&zero, reps).await?;
+        }
+        if part("2") {
+            masking(&zero, reps).await?;
+        }
+        zero.hub.shutdown().await;
+    }
+    if part("3") || part("4") {
+        let demo = Rig::new(&root, ModelTiming::Demo).await?;
+        if part("3") {
+            demo_waits(&demo, if quick { 1 } else { 3 }).await?;
+        }
+        if part("4") {
+            live_view(&demo, if quick { 1 } else { 3 }).await?;
+        }
+        demo.hub.shutdown().await;
+    }
     Ok(())
 }
 
