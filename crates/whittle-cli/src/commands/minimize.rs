@@ -1,5 +1,6 @@
 pub(crate) mod all;
 mod filmstrip;
+mod hint;
 mod list;
 mod pool;
 mod rates;
@@ -125,6 +126,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 );
             }
             filmstrip::add_json_fields(outcome, map);
+            hint::add_json_fields(outcome, map);
             map.insert("exit".into(), exit.json());
         }
         println!("{value}");
@@ -139,6 +141,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         if let Some(path) = sidecar {
             println!("{}{}", locale::words().written, path.display());
         }
+        hint::print_line(locale::words(), outcome);
     }
 }
 
