@@ -75,7 +75,7 @@ pub struct QueueEntry {
     pub label: Option<String>,
     pub state: QueueState,
     /// What to try next for this crash group, once its run ended without a result a
-    /// change of options may give ([`super::run_hint`]).
+    /// change of options may give (`api::run_hint`, decided where its run ended).
     pub hint: Option<RunHint>,
 }
 
