@@ -532,6 +532,18 @@ test("minimize all: a session's two crash groups are queued with one action and 
   // It asks first, naming how many crash groups it queues; the harmless answer has the focus.
   const ask = await one(byTestId("minimize-all-session-confirm"), "the question before queueing");
   assert.match(await textOf(ask), /2 crash/);
+  // The question asks the options every item runs with, at their defaults (the CLI's).
+  const options = await exec(
+    `const ask = arguments[0];
+     const get = (id) => ask.querySelector('[data-testid="' + id + '"]');
+     const form = get("queue-options");
+     const r = form && form.getBoundingClientRect();
+     return form && [get("queue-max-replays").value, get("queue-strategy").value, String(get("queue-baseline-tries").value),
+       get("queue-include-minimized").checked, r.top >= 0 && r.bottom <= window.innerHeight];`,
+    [ask],
+  );
+  assert.deepEqual(options, ["30", "seed", "1", false, true], "the queue's options, in the question and in view");
+  await saveScreenshot("6a-queue-options.png");
   await click(await one(byTestId("minimize-all-session-confirm-yes"), "Yes, queue them"));
   const states = () =>
     exec(`return [...document.querySelectorAll('[data-testid="queue-entry"]')].map((e) => e.dataset.state);`);
@@ -581,6 +593,29 @@ test("minimize all: a session's two crash groups are queued with one action and 
   const texts = await Promise.all((await find(byTestId("queue-state"))).map(textOf));
   assert.equal(texts.length, 2);
   for (const text of texts) assert.ok(text.trim().length > 0, "each item says how it ended");
+  // A finished item opens its run: that run's result, read back from its evidence,
+  // while the queue stays above it.
+  const opens = await find(byTestId("queue-open"));
+  assert.equal(opens.length, 2, "each finished item opens its run");
+  await click(opens[0]);
+  // Its words once the opened run is shown (read from the page: under the queue, the
+  // banner may start below the window's fold).
+  // The run view the queue item replaced stays mounted, hidden: only a shown element counts.
+  const shownText = (id) =>
+    exec(`return [...document.querySelectorAll('[data-testid="${id}"]')].find((e) => e.getClientRects().length > 0)?.textContent?.trim() ?? "";`);
+  // The run shown before (the previous test's, live) is replaced: wait for the reopened one.
+  await waitFor("the opened item's run, read from its evidence", async () => /nothing was replayed/.test(await shownText("reopened-note")));
+  const opened = await shownText("outcome-text");
+  // The same run: the same path when it found one, else the same miss (the flaky crash
+  // may miss its baseline) with the item's hint worded in the banner too.
+  const path = (text) => text.match(/(\d+) → (\d+)/)?.slice(1) ?? null;
+  assert.deepEqual(path(opened), path(texts[0]), `the first item's run: "${opened}" for "${texts[0]}"`);
+  const firstHinted = await exec(
+    `return !!document.querySelector('[data-testid="queue-entry"]').querySelector('[data-testid="queue-hint"]');`,
+  );
+  if (firstHinted) assert.match(await shownText("banner-next"), /more baseline tries/);
+  assert.equal((await find(byTestId("queue-entry"))).length, 2, "the queue stays while its item's run is shown");
+  await saveScreenshot("6d-queue-item-opened.png");
   await click(await one(byTestId("queue-close"), "the finished queue's Close"));
 });
 

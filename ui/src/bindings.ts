@@ -1279,7 +1279,7 @@ export type QueueEntry_Deserialize = {
 	state: QueueState_Deserialize,
 	/**
 	 *  What to try next for this crash group, once its run ended without a result a
-	 *  change of options may give ([`run_hint`]).
+	 *  change of options may give (`api::run_hint`, decided where its run ended).
 	 */
 	hint?: RunHint | null,
 };
@@ -1297,7 +1297,7 @@ export type QueueEntry_Serialize = {
 	state: QueueState_Serialize,
 	/**
 	 *  What to try next for this crash group, once its run ended without a result a
-	 *  change of options may give ([`run_hint`]).
+	 *  change of options may give (`api::run_hint`, decided where its run ended).
 	 */
 	hint: RunHint | null,
 };
@@ -2074,6 +2074,11 @@ export type RunResultView_Deserialize = {
 	failure?: string | null,
 	/**  Read back from the evidence on disk, not watched live. */
 	reopened: boolean,
+	/**
+	 *  What to try next when the run ended without a result a change of options may
+	 *  give (`api::run_hint`, decided where the run ended): the banner words it.
+	 */
+	hint?: RunHint | null,
 };
 
 /**  A finished run as the result screen shows it. */
@@ -2109,6 +2114,11 @@ export type RunResultView_Serialize = {
 	failure: string | null,
 	/**  Read back from the evidence on disk, not watched live. */
 	reopened: boolean,
+	/**
+	 *  What to try next when the run ended without a result a change of options may
+	 *  give (`api::run_hint`, decided where the run ended): the banner words it.
+	 */
+	hint: RunHint | null,
 };
 
 /**  docs/design.md §8's `--json` object. */

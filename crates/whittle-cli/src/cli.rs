@@ -168,16 +168,19 @@ pub struct MinimizeCommand {
     /// Session id, or an absolute session folder inside the workspace.
     #[arg(required_unless_present_any = ["resume", "all"])]
     pub session: Option<String>,
-    /// Minimize every crash group of the workspace not yet minimized, one after another
-    /// (each on the device pool of --devices), and end with a summary table (--json: one
-    /// object per crash group per line). A crash group whose approved result still
-    /// validates is skipped unless --include-minimized. Ctrl-C cancels the whole queue.
+    /// Minimize every crash group of the workspace not yet minimized (side by side, one
+    /// on each online device, unless --device or --devices above 1; else one after
+    /// another), and end with a summary table (--json: one object per crash group per
+    /// line). A crash group whose approved result, or newest run's result not approved
+    /// yet, still validates is skipped unless --include-minimized. Ctrl-C cancels the
+    /// whole queue.
     #[arg(long, conflicts_with_all = ["session", "resume", "crash"])]
     pub all: bool,
     /// With --all: the workspace to minimize (default: the config's).
     #[arg(long, value_name = "DIR", requires = "all")]
     pub workspace: Option<PathBuf>,
-    /// With --all: also queue the crash groups already minimized.
+    /// With --all: also queue the crash groups already minimized (approved, or minimized
+    /// and not approved yet, unchanged since).
     #[arg(long, requires = "all")]
     pub include_minimized: bool,
     /// With --all: list the crash groups it would minimize, and run none (--json: one

@@ -79,6 +79,29 @@ describe("OutcomeBanner", () => {
     expect(screen.queryByTestId("banner-review")).toBeNull();
   });
 
+  it("words the run's hint after a miss on the baseline's only try, in both languages", () => {
+    const missed = { ...summary, status: "not_reproduced" as const, minimal_path: [], confidence: null };
+    const hinted = { ...result, summary: missed, pending: null, exportable: false, hint: { kind: "more_baseline_tries" as const } };
+    const { unmount } = render(OutcomeBanner, { summary: missed, result: hinted, onretry: () => {} });
+    expect(screen.getByTestId("outcome-text")).toHaveTextContent(/did not crash the same way this time/);
+    expect(screen.getByTestId("banner-next")).toHaveTextContent(
+      "Next: the crash may be flaky, and the baseline had a single try: run it again with more baseline tries (3 or more).",
+    );
+    expect(screen.getByTestId("banner-retry")).toBeInTheDocument();
+    unmount();
+    setLocale("zh-CN", false);
+    render(OutcomeBanner, { summary: missed, result: hinted });
+    expect(screen.getByTestId("banner-next")).toHaveTextContent("请把基线重试设为 3 次或更多后再运行");
+    setLocale("en", false);
+  });
+
+  it("gives no hint when the service gave none (a miss after several tries)", () => {
+    const missed = { ...summary, status: "not_reproduced" as const, minimal_path: [], confidence: null };
+    render(OutcomeBanner, { summary: missed, result: { ...result, summary: missed, pending: null, exportable: false, hint: null } });
+    expect(screen.getByTestId("banner-next")).toHaveTextContent("Next: try again; if it keeps missing");
+    expect(screen.getByTestId("banner-next")).not.toHaveTextContent(/baseline tries/);
+  });
+
   it("calls a cancelled run's best path unproven and offers to export it", () => {
     const cancelled = { ...summary, status: "cancelled" as const, minimal_path: [1, 2, 4], complete: false };
     render(OutcomeBanner, {

@@ -194,6 +194,7 @@ export const result: RunResultView = {
   approved: false,
   failure: null,
   reopened: false,
+  hint: null,
 };
 
 export const autoMask: MaskRect = { x: 40, y: 400, w: 1000, h: 120, reason: "password field" };

@@ -1,5 +1,6 @@
 pub(crate) mod all;
 mod filmstrip;
+mod hint;
 mod list;
 mod pool;
 mod rates;
@@ -126,6 +127,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
                 );
             }
             filmstrip::add_json_fields(outcome, map);
+            hint::add_json_fields(outcome, map);
             map.insert("exit".into(), exit.json());
         }
         println!("{value}");
@@ -140,6 +142,7 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         if let Some(path) = sidecar {
             println!("{}{}", locale::words().written, path.display());
         }
+        hint::print_line(locale::words(), outcome);
     }
 }
 

@@ -5,7 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use whittle_service::api::{QueueEntry, QueueState, UnreadableSession};
+use whittle_service::api::{QueueEntry, QueueState, RunHint, UnreadableSession};
 
 use super::service_calls::RunSummary;
 
@@ -41,6 +41,12 @@ pub struct RunAnswer {
     /// approves it. Absent for a cancelled run (resume it first), a run that did not
     /// reproduce, or one that may not be written back.
     pub next: Option<UserApproves>,
+    /// What to try next when the run ended without a result a change of options may
+    /// give: `more_baseline_tries` when the crash did not reproduce on the baseline's
+    /// only try (it may be flaky: run it again with `baseline_tries` 3 or more). Absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<RunHint>,
 }
 
 /// A *Minimize all* queue as it ended (`whittle minimize --all --json`).

@@ -136,3 +136,39 @@ fn zero_baseline_tries_are_refused_before_any_side_effect() {
         "no evidence session may be created"
     );
 }
+
+/// Seed 4: the promo crash does not show on the simulator's first launch of a run, so
+/// a baseline of one try misses it (seeds 6, 7, 9 and 10 would too).
+const MISSES_FIRST: &str = "4";
+
+#[test]
+fn a_baseline_miss_on_its_only_try_hints_at_more_baseline_tries() {
+    let env = Env::fast(&["--seed", MISSES_FIRST]);
+    promo_session(&env);
+    let out = env.minimize(PROMO, "200", &["--json"]);
+    assert_exit(&out, 2);
+    let j = json_out(&out);
+    assert_eq!(j["status"], "not_reproduced", "{j}");
+    assert_eq!(j["attempts"], 1, "{j}");
+    assert_eq!(
+        j["hint"],
+        serde_json::json!({"kind": "more_baseline_tries"})
+    );
+    let crash = j["crash_id"].as_str().unwrap().to_owned();
+
+    let out = env.minimize(PROMO, "200", &[]);
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "hint: {PROMO} {crash} did not crash the same way on its only baseline try"
+        )) && err.contains("--baseline-tries 3"),
+        "{err}"
+    );
+
+    // The same first miss, then more tries: the crash shows, and nothing is hinted.
+    let out = env.minimize(PROMO, "200", &["--baseline-tries", "3", "--json"]);
+    let j = json_out(&out);
+    assert_ne!(j["status"], "not_reproduced", "{j}");
+    assert!(j.get("hint").is_none(), "{j}");
+}

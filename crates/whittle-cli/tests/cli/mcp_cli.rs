@@ -625,6 +625,20 @@ async fn an_agent_takes_a_crash_from_the_listing_to_a_verified_bundle_without_th
     mcp.assert_no_leak(&[SECRET_EMAIL, SECRET_PASSWORD]);
 }
 
+/// A crash that did not show on the baseline's only try (the simulator's seed 4 misses
+/// the promo crash on a run's first launch): the answer hints at more baseline tries,
+/// as `whittle minimize --json` does, and has nothing to approve.
+#[tokio::test]
+async fn a_baseline_miss_on_its_only_try_answers_a_hint_for_more_tries() {
+    let env = Env::fast(&["--seed", "4"]);
+    promo_session(&env);
+    let mut mcp = Session::start(&env, &[]).await;
+    let summary = mcp.answer("minimize", json!({"session": PROMO})).await;
+    assert_eq!(summary["status"], "not_reproduced", "{summary}");
+    assert_eq!(summary["hint"], json!({"kind": "more_baseline_tries"}));
+    assert_eq!(summary["next"], Value::Null);
+}
+
 /// Issue 41: `minimize_all` runs every crash group, one progress stream per group on
 /// the request's token (each notification tagged with its crash group, the count only
 /// growing), is cancelled with its request (the running group ends cancelled, the

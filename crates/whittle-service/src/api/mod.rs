@@ -50,7 +50,6 @@ mod refusal;
 mod reopen;
 mod result_against_journal;
 mod result_view;
-mod run_hint;
 mod run_job;
 mod runs;
 mod session_detail;
@@ -100,7 +99,6 @@ pub use result_against_journal::ChangedResult;
 pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
 };
-pub use run_hint::{run_hint, RunHint};
 pub use run_job::{run, RunFailure, RunJob};
 // How a front end takes a run's events, and live frames when it watches the devices.
 pub use crate::run::RecordedRunError;
@@ -120,6 +118,8 @@ pub use workspace_watch::{WatchError, WorkspaceChange, WorkspaceWatch};
 // Past runs and the doctor's checks, as the layers below define them.
 pub use crate::doctor::{diagnose, DoctorOptions, DoctorReport};
 pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
+// What to try next after a run without a result, decided where the run ends.
+pub use crate::run::{run_hint, RunHint};
 // The request types the actions take, defined where the run consumes them.
 pub use crate::run::{AskedRun, ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
 

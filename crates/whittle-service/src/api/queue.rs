@@ -43,8 +43,8 @@ use super::queue_lanes::QueueLane;
 use super::queue_plan::{QueuePlan, QueueSkipReason};
 use super::queue_resume::{discard_left_behind, ResumableRun};
 use super::refusal::RunRefusal;
-use super::run_hint::{run_hint, RunHint};
 use super::run_job::{run, RunFailure, RunJob};
+use super::RunHint;
 use crate::config::Config;
 use crate::result::RunSummary;
 use crate::run::{ResumeError, ResumeOptions, RunError, RunEvent, RunOutcome, RunSpec, Watched};
@@ -75,7 +75,7 @@ pub struct QueueEntry {
     pub label: Option<String>,
     pub state: QueueState,
     /// What to try next for this crash group, once its run ended without a result a
-    /// change of options may give ([`run_hint`]).
+    /// change of options may give (`api::run_hint`, decided where its run ended).
     pub hint: Option<RunHint>,
 }
 
@@ -164,9 +164,6 @@ struct Slot {
     /// The group's run to go on with, and its other unfinished runs (`queue_resume.rs`).
     resume: Option<ResumableRun>,
     left_behind: Vec<String>,
-    /// The baseline tries its run was started with (once it started): its hint's rule
-    /// reads them.
-    baseline_tries: u32,
 }
 
 /// A lane free to take an item: `None` is the one lane of a queue not side by side.
@@ -223,7 +220,6 @@ impl Queue {
                 cancel: None,
                 resume: item.resume.clone(),
                 left_behind: item.left_behind.clone(),
-                baseline_tries: 1,
             })
             // Unreadable sessions after the crash groups: the groups' ids stay the
             // plan's order from 1, which front ends rely on.
@@ -250,7 +246,6 @@ impl Queue {
                         cancel: None,
                         resume: None,
                         left_behind: Vec::new(),
-                        baseline_tries: 1,
                     }),
             )
             .collect();
@@ -459,7 +454,6 @@ impl Queue {
             attempts: 0,
             max_replays: 0,
         };
-        slot.baseline_tries = template.baseline_tries.get();
         let fresh = RunSpec {
             session: slot.entry.session.clone(),
             crash: slot.entry.crash_id.clone(),
@@ -602,10 +596,7 @@ impl Queue {
             return;
         };
         slot.cancel = None;
-        slot.entry.hint = result
-            .as_ref()
-            .ok()
-            .and_then(|outcome| run_hint(&outcome.summary.end, slot.baseline_tries));
+        slot.entry.hint = result.as_ref().ok().and_then(|outcome| outcome.hint);
         slot.entry.state = match result {
             Ok(outcome) => QueueState::Finished {
                 summary: outcome.summary.clone(),

@@ -15,7 +15,9 @@ use super::evidence_check::{approvable_from_files, NotApprovable};
 use super::result_view::{result_view, ApproveBlock, ResultFacts, RunResultView};
 use super::session_error::{read_run, session_dir, valid_id, SessionReadError, UnreadableEvidence};
 use crate::result::{PendingResult, RunSummary};
-use crate::run::{approved_runs, RecordedAttempt, RecordedRun, RunEvent};
+use crate::run::{
+    approved_runs, read_journal, run_hint, RecordedAttempt, RecordedRun, RunEvent, RunHint,
+};
 
 /// The part of `report.md` shown under "Full report text" is capped at this size.
 const MAX_REPORT_BYTES: u64 = 512 * 1024;
@@ -149,7 +151,19 @@ fn facts(
         approved,
         failure: result.end.failure().map(whittle_text::failure_text),
         reopened: true,
+        hint: reopened_hint(dir, result),
     }
+}
+
+/// The hint the run gave when it ended ([`run_hint`]), from the baseline tries its
+/// journal's header recorded (`result.json` does not keep them). Only a run that did
+/// not reproduce can have one, and its journal holds little more than its baseline, so
+/// no other run's journal is read; a run without a readable journal gives none.
+fn reopened_hint(dir: &Path, result: &PendingResult) -> Option<RunHint> {
+    // No hint even after a single try: then none after more, and the journal is not read.
+    run_hint(&result.end, 1)?;
+    let tries = read_journal(dir).ok()?.header.baseline_tries;
+    run_hint(&result.end, tries)
 }
 
 fn report_text(dir: &Path) -> String {

@@ -9,7 +9,7 @@ use whittle_text::Locale;
 
 use super::approval::Approvable;
 use crate::result::{PendingResult, ResultPurpose, RunSummary};
-use crate::run::{localized_report, RunOutcome};
+use crate::run::{localized_report, RunHint, RunOutcome};
 
 /// A finished run as the result screen shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -40,6 +40,9 @@ pub struct RunResultView {
     pub failure: Option<String>,
     /// Read back from the evidence on disk, not watched live.
     pub reopened: bool,
+    /// What to try next when the run ended without a result a change of options may
+    /// give (`api::run_hint`, decided where the run ended): the banner words it.
+    pub hint: Option<RunHint>,
 }
 
 /// Why a reopened run's result cannot be approved.
@@ -65,6 +68,7 @@ pub struct ResultFacts {
     pub approved: bool,
     pub failure: Option<String>,
     pub reopened: bool,
+    pub hint: Option<RunHint>,
 }
 
 impl ResultFacts {
@@ -85,6 +89,7 @@ impl ResultFacts {
                 .failure()
                 .map(whittle_text::failure_text),
             reopened: false,
+            hint: outcome.hint,
         }
     }
 }
@@ -104,6 +109,7 @@ pub fn result_view(workspace: &Path, facts: &ResultFacts) -> RunResultView {
         approved: facts.approved,
         failure: facts.failure.clone(),
         reopened: facts.reopened,
+        hint: facts.hint,
     }
 }
 

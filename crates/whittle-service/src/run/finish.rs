@@ -124,6 +124,7 @@ pub(crate) async fn finish<E: RunEvents>(
         .chain(decode_warnings.iter().map(ToString::to_string))
         .collect();
     on_event.event(RunEvent::Finished(summary.clone()));
+    let hint = super::run_hint(&summary.end, run.search_options.baseline_tries);
     RunOutcome {
         summary,
         report,
@@ -134,6 +135,7 @@ pub(crate) async fn finish<E: RunEvents>(
         static_suggestion: None,
         resumed: resumes.to_vec(),
         side_process: side.map(str::to_owned),
+        hint,
     }
 }
 

@@ -12,6 +12,7 @@ mod event_sink;
 mod evidence_session;
 mod evidence_step;
 mod finish;
+mod hint;
 mod journal;
 mod journal_seal;
 mod live;
@@ -38,6 +39,7 @@ pub use error::RunError;
 pub use event::RunEvent;
 pub use event_sink::{RunEvents, Watched};
 pub use evidence_session::{evidence_name, safe_device_id};
+pub use hint::{run_hint, RunHint};
 pub use journal::{
     has_journal, parse_journal, read_journal, sealed_journal, AttemptOutcome, DiscardMark, Journal,
     JournalAttempt, JournalContents, JournalError, JournalHeader, JournalRecord, JournalRound,

@@ -4,7 +4,7 @@ use whittle_contract::analyzer::StaticSuggestion;
 use whittle_core::assessment::Assessment;
 use whittle_core::engine::SearchResult;
 
-use super::{PendingResult, ResumeMark, RunSummary};
+use super::{PendingResult, ResumeMark, RunHint, RunSummary};
 
 /// Everything a finished run produced. The original session is untouched: the
 /// sidecar is written only by [`super::approve`] on the user's say-so.
@@ -23,4 +23,7 @@ pub struct RunOutcome {
     pub resumed: Vec<ResumeMark>,
     /// The crashing process when it is not the app's main one (`app:sync`).
     pub side_process: Option<String>,
+    /// What to try next when the run ended without a result a change of options may
+    /// give ([`super::run_hint`], from the baseline tries the run had).
+    pub hint: Option<RunHint>,
 }

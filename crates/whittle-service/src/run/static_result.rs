@@ -43,5 +43,7 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
         static_suggestion: Some(run.suggestion.clone()),
         resumed: Vec::new(),
         side_process: None,
+        // Nothing was replayed: no option changes a static suggestion.
+        hint: None,
     }
 }

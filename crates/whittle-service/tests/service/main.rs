@@ -38,6 +38,7 @@ mod recorded_run;
 mod replay_waits;
 mod resume_live;
 mod resume_props;
+mod run_hint_live;
 mod sidecar_write;
 mod soak;
 mod watch_live;

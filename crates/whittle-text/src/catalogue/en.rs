@@ -233,7 +233,7 @@ pub(super) static EN: Catalogue = Catalogue {
         queue_session_invalid_id: "skipped: not a session id",
         queue_session_not_found: "skipped: session gone",
         queue_session_unreadable: "skipped: session cannot be read",
-        queue_hint_more_baseline_tries: |session, crash| {
+        hint_more_baseline_tries: |session, crash| {
             format!(
                 "hint: {session} {crash} did not crash the same way on its only baseline try; \
                  the crash may be flaky: run it again with --baseline-tries 3 (or more)"

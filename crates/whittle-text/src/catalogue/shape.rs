@@ -150,9 +150,10 @@ pub struct CliWords {
     pub queue_session_invalid_id: &'static str,
     pub queue_session_not_found: &'static str,
     pub queue_session_unreadable: &'static str,
-    /// After the table: a crash group whose baseline missed on its only try (session,
-    /// crash) — the crash may be flaky, more baseline tries give it a chance.
-    pub queue_hint_more_baseline_tries: fn(&str, &str) -> String,
+    /// After a run's report, or after the queue's table: a crash group whose baseline
+    /// missed on its only try (session, crash) — the crash may be flaky, more baseline
+    /// tries give it a chance.
+    pub hint_more_baseline_tries: fn(&str, &str) -> String,
     /// A session left out of the queue because it cannot be read: the session, why.
     pub queue_unreadable: fn(&str, &str) -> String,
     /// No crash group to minimize.

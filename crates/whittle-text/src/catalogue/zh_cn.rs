@@ -208,7 +208,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         queue_session_invalid_id: "已跳过：不是会话 ID",
         queue_session_not_found: "已跳过：会话已不存在",
         queue_session_unreadable: "已跳过：会话无法读取",
-        queue_hint_more_baseline_tries: |session, crash| {
+        hint_more_baseline_tries: |session, crash| {
             format!(
                 "提示：{session} {crash} 在唯一一次基线回放中没有以同样方式崩溃；\
                  该崩溃可能是偶发的：请用 --baseline-tries 3（或更多）再运行一次"

@@ -19,7 +19,7 @@ use whittle_service::api::Config;
 use whittle_service::api::RunEvent;
 use whittle_service::api::{
     approve, plan_queue, queue_lanes, Approvable, Queue, QueueEntry, QueueEvent, QueueScope,
-    QueueSkipReason, QueueState, Replace, RunHint, RunSpec,
+    QueueSkipReason, QueueState, Replace, RunSpec,
 };
 
 use super::skip_words;
@@ -158,13 +158,9 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
     } else {
         print!("{}", table(words, &view.entries));
         for e in &view.entries {
-            let (Some(RunHint::MoreBaselineTries), Some(crash)) = (&e.hint, &e.crash_id) else {
-                continue;
-            };
-            eprintln!(
-                "{}",
-                (words.queue_hint_more_baseline_tries)(&e.session, crash)
-            );
+            if let (Some(hint), Some(crash)) = (e.hint, &e.crash_id) {
+                eprintln!("{}", super::hint::words(words, hint, &e.session, crash));
+            }
         }
     }
     view.entries

@@ -38,6 +38,7 @@ pub fn answer(outcome: &RunOutcome, cancelled: bool) -> RunAnswer {
             })
             .flatten(),
         summary: outcome.summary.clone(),
+        hint: outcome.hint,
     }
 }
 

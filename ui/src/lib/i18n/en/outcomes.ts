@@ -146,6 +146,8 @@ export const outcomes = {
   "banner.nextApprove": "Next: check the evidence below, then approve it or export a bug-ticket bundle.",
   "banner.nextApproved": "Approved; you can export a bug-ticket bundle.",
   "banner.nextExportUnproven": "You can export it as an unproven path, or start again with more replays.",
+  "banner.nextMoreBaselineTries":
+    "Next: the crash may be flaky, and the baseline had a single try: run it again with more baseline tries (3 or more).",
   "banner.nextRetry": "Next: try again; if it keeps missing, the crash needs more than these steps.",
   "banner.nextFix": "Next: fix the problem below, then start again.",
   "banner.review": "Review and approve",

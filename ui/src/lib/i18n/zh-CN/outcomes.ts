@@ -139,6 +139,7 @@ export const outcomes = {
   "banner.nextApprove": "下一步：检查下面的证据，然后批准，或导出缺陷单附件包。",
   "banner.nextApproved": "已批准；可以导出缺陷单附件包。",
   "banner.nextExportUnproven": "可以把它作为未证明的路径导出，或用更多回放次数重新开始。",
+  "banner.nextMoreBaselineTries": "下一步：该崩溃可能是偶发的，而基线只回放了一次：请把基线重试设为 3 次或更多后再运行。",
   "banner.nextRetry": "下一步：重试；如果一直未复现，说明该崩溃需要的不只是这些步骤。",
   "banner.nextFix": "下一步：解决下面的问题后重新开始。",
   "banner.review": "检查并批准",

@@ -1,6 +1,8 @@
 //! What to try next after a run that did not give a result, when a change of options
-//! may well give one: the rule every front end shows (the window's queue and run form,
-//! the terminal's `minimize --all`), each in its own words.
+//! may well give one. Decided once, where a live run ends (`finish.rs` puts it on the
+//! [`super::RunOutcome`]; a reopened run reads its journal's baseline tries), and shown
+//! by every front end in its own words: the window's queue and result banner, the
+//! terminal's `minimize` and `minimize --all`, `whittle mcp`'s run answers.
 //!
 //! **More baseline tries.** A crash that shows only sometimes (the demo's flaky one) can
 //! miss on the baseline's single try — the seed's default — and the run then ends
