@@ -10,6 +10,7 @@ use crate::mask::OmitReason;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ShotOmission {
     /// The UI hierarchy could not be read around the screenshot.

@@ -16,6 +16,7 @@ mod newer_approval;
 mod pending;
 mod resume_mark;
 mod summary;
+mod warning;
 
 pub use field_line::field_line;
 pub use file::{read_result, write_result, ResultFileError};
@@ -26,4 +27,5 @@ pub use pending::{
 };
 pub use resume_mark::ResumeMark;
 pub use summary::RunSummary;
+pub use warning::{ResultWarning, TypedWarning};
 pub use whittle_core::run_end::RunEnd;

@@ -103,7 +103,7 @@ pub async fn minimize(
             outcome
                 .summary
                 .warnings
-                .extend(decode_warnings.iter().map(ToString::to_string));
+                .extend(decode_warnings.iter().map(finish::decode_warning));
             on_event.event(RunEvent::Finished(outcome.summary.clone()));
             Ok(outcome)
         }

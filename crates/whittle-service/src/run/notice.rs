@@ -3,14 +3,15 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use whittle_core::plan::PlanNotice;
 
 use crate::device_lease::DeviceHolder;
 use crate::evidence::ShotOmission;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RunNotice {
     /// About the replay plan (skipped steps, legacy steps, low coverage).
