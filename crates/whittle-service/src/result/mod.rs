@@ -15,6 +15,7 @@ mod legacy;
 mod newer_approval;
 mod pending;
 mod resume_mark;
+mod run_notice;
 mod summary;
 mod warning;
 
@@ -26,6 +27,7 @@ pub use pending::{
     approve, approve_entry, sidecar_entry, ApproveError, PendingResult, PlanEntry, RESULT_FILE,
 };
 pub use resume_mark::ResumeMark;
+pub use run_notice::RunNotice;
 pub use summary::RunSummary;
 pub use warning::{ResultWarning, TypedWarning};
 pub use whittle_core::run_end::RunEnd;

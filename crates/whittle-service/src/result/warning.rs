@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use whittle_core::assessment::Warning;
 use whittle_core::plan::PlanNotice;
 
+use super::RunNotice;
 use crate::client::DecodeWarning;
-use crate::run::RunNotice;
 
 /// One warning of a finished run (`RunSummary.warnings`, `result.json`'s `warnings`).
 /// Untagged: a typed warning is an object, an older result's sentence a string.

@@ -17,7 +17,6 @@ mod journal_seal;
 mod live;
 mod localized_report;
 mod lock;
-mod notice;
 mod outcome;
 mod past_runs;
 mod pool_record;
@@ -44,6 +43,7 @@ pub use journal::{
     JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
+pub use crate::result::RunNotice;
 pub(crate) use attempt::{Attempt, ShotAfterCancel};
 pub(crate) use device_claim::{check_tools, claim_device, needed_tools};
 pub(crate) use evidence_session::{capture_problem, stop_problem, EvidenceSession};
@@ -52,7 +52,6 @@ pub use localized_report::localized_report;
 pub use lock::{
     listed_run_state, lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE,
 };
-pub use notice::RunNotice;
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, listed_run, newest_first, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
