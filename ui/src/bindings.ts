@@ -368,6 +368,19 @@ export type CrashDetail_Serialize = {
 export type CrashKind = "java" | "anr" | "native";
 
 /**
+ *  The one warning a (server, tool) pair gets, however many of its answers deviated:
+ *  every distinct deviation seen, up to [`MAX_LISTED`], and how many more there were.
+ */
+export type DecodeWarning = {
+	server: string,
+	role: Role,
+	tool: string,
+	tolerated: Tolerated[],
+	/**  Distinct deviations beyond those listed (counted up to a bound). */
+	more: number,
+};
+
+/**
  *  The exact identity used when no stable fingerprint exists (Phase 0 (docs/design.md §13) step 5):
  *  kind, process, analyzer label AND the normalized top frames, all equal. Never
  *  kind + process alone: another ANR in the same process is a different bug.
@@ -746,6 +759,26 @@ export type InterruptedRun = {
 	resumable: boolean,
 };
 
+/**  The JSON type of a value, to say what was converted into what. */
+export type JsonType = "null" | "bool" | "number" | "string" | "array" | "object";
+
+/**  How an answer departed from the contract where nothing is decided. */
+export type Leniency = 
+/**  A key the contract does not have, or a value that could not be used: ignored. */
+{ kind: "ignored" } | 
+/**  Absent or null: the field's default was used. */
+{ kind: "defaulted" } | 
+/**  A value of another JSON type, converted (a number where text was expected). */
+{ kind: "converted"; from: JsonType; to: JsonType } | 
+/**  A value of the right type read as another value (a version code "2.3" dropped). */
+{ kind: "normalized" } | 
+/**  No `structuredContent`, and the JSON object was one of several content blocks. */
+{ kind: "extra_content"; blocks: number } | 
+/**  Prose instead of JSON, read in the public mobile-mcp server's format. */
+{ kind: "prose" } | 
+/**  Prose instead of JSON; the values were read from the file the tool wrote. */
+{ kind: "read_from_file" };
+
 /**  One look at a device during a replay. Never archived. */
 export type LiveFrame = LiveFrame_Serialize | LiveFrame_Deserialize;
 
@@ -1040,7 +1073,8 @@ export type PendingResult_Deserialize = {
 	max_replays: number,
 	converged: boolean,
 	write_back_allowed: boolean,
-	warnings: string[],
+	/**  Typed since issue #42; an older result's sentences read back as text. */
+	warnings: ResultWarning[],
 	proof: ProofRow[],
 	proof_lines: string[],
 	/**
@@ -1093,7 +1127,8 @@ export type PendingResult_Serialize = {
 	max_replays: number,
 	converged: boolean,
 	write_back_allowed: boolean,
-	warnings: string[],
+	/**  Typed since issue #42; an older result's sentences read back as text. */
+	warnings: ResultWarning[],
 	proof: ProofRow[],
 	proof_lines: string[],
 	/**
@@ -1669,6 +1704,14 @@ export type ResultPurpose =
 /**  One recorded replay of the whole flow; the crashes it caught are the session's. */
 "record";
 
+/**
+ *  One warning of a finished run (`RunSummary.warnings`, `result.json`'s `warnings`).
+ *  Untagged: a typed warning is an object, an older result's sentence a string.
+ */
+export type ResultWarning = TypedWarning | 
+/**  A sentence as an older `result.json` (or a static suggestion's reason) holds it. */
+string;
+
 /**  A resume of the run: when, and how many attempts were already done. */
 export type ResumeMark = {
 	at: string,
@@ -2133,7 +2176,7 @@ export type RunSummary_Deserialize = {
 	attempts: number,
 	target_fingerprint?: string | null,
 	evidence_session?: string | null,
-	warnings: string[],
+	warnings: ResultWarning[],
 } & RunEnd_Deserialize & Rating_Deserialize & SearchFlags;
 
 /**  docs/design.md §8's `--json` object. */
@@ -2145,7 +2188,7 @@ export type RunSummary_Serialize = {
 	attempts: number,
 	target_fingerprint: string | null,
 	evidence_session: string | null,
-	warnings: string[],
+	warnings: ResultWarning[],
 } & RunEnd_Serialize & Rating_Serialize & SearchFlags;
 
 export type RunUpdate = RunUpdate_Serialize | RunUpdate_Deserialize;
@@ -2627,8 +2670,36 @@ export type TargetWords =
 /**  Recorded only by its class or screen position. */
 { kind: "unstable"; key_kind: UnstableKeyKind } | { kind: "absent" };
 
+/**
+ *  One tolerated deviation: where (a field path, `[]` for any list item; empty for the
+ *  answer as a whole) and what.
+ */
+export type Tolerated = {
+	field: string,
+	what: Leniency,
+};
+
+/**  Where a typed warning comes from, and its record. */
+export type TypedWarning = 
+/**  About the replay plan (skipped steps, legacy steps, low coverage). */
+{ source: "plan"; notice: PlanNotice } | 
+/**  About the device pool the run replayed on. */
+{ source: "pool"; notice: RunNotice } | 
+/**  The assessment's: why the result is not (fully) proven. */
+{ source: "assessment"; warning: Warning } | 
+/**  A server's answers read leniently (one per server and tool). */
+{ source: "decode"; warning: DecodeWarning };
+
 /**  Which unstable key a step was recorded with: it names no element for sure. */
 export type UnstableKeyKind = "class" | "screen_position";
+
+export type Warning = { kind: "baseline_not_reproduced" } | { kind: "budget_exhausted"; max_replays: number } | { kind: "flaky"; reproduced: number; total: number } | { kind: "signature_degraded" } | 
+/**
+ *  The `flaky` strategy's result: its misses are evidence at a confidence, not the
+ *  seed's proof. `unseparated`: kept steps whose deletion hit the cap before its
+ *  interval fell below the crash rate's.
+ */
+{ kind: "statistical"; confidence_percent: number; cap: number; unseparated: number[] };
 
 /**  Why the workspace folder cannot be used. */
 export type WorkspaceCause = 

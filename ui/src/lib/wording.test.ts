@@ -9,6 +9,7 @@ import {
   planNoticeText,
   proofLine,
   reasonWords,
+  resultWarningText,
   removedText,
   skipText,
   statusHeadline,
@@ -18,9 +19,34 @@ import {
 } from "./wording";
 import { setLocale } from "./i18n/index.svelte";
 import { summary } from "../test/runFixtures";
-import type { AttemptVerdict, MissReason } from "./runTypes";
+import type { AttemptVerdict, MissReason, ResultWarning } from "./runTypes";
 
 describe("wording", () => {
+  it("words a result's typed warnings in the window's language, and an older result's sentence as it is", () => {
+    setLocale("en", false);
+    expect(resultWarningText("an older sentence")).toBe("an older sentence");
+    const flaky: ResultWarning = { source: "assessment", warning: { kind: "flaky", reproduced: 2, total: 3 } };
+    expect(resultWarningText(flaky)).toBe("Flaky: 2 of 3 replays reproduced the crash.");
+    const statistical: ResultWarning = {
+      source: "assessment",
+      warning: { kind: "statistical", confidence_percent: 95, cap: 12, unseparated: [4, 7] },
+    };
+    expect(resultWarningText(statistical)).toMatch(/95 % interval .* \(cap 12\)\. Not separated: steps 4, 7\.$/);
+    expect(resultWarningText({ source: "plan", notice: { kind: "legacy_steps", count: 2 } })).toBe(
+      planNoticeText({ kind: "legacy_steps", count: 2 }),
+    );
+    const decode: ResultWarning = {
+      source: "decode",
+      warning: { server: "lab", role: "log", tool: "get_recent_crashes", tolerated: [], more: 0 },
+    };
+    expect(resultWarningText(decode)).toMatch(/^The lab server \(role log\) answered get_recent_crashes outside/);
+    setLocale("zh-CN", false);
+    expect(resultWarningText(flaky)).toBe("偶发：3 次回放中 2 次复现了崩溃。");
+    expect(resultWarningText(decode)).toMatch(/^lab 服务器（角色 log）对 get_recent_crashes/);
+    expect(resultWarningText("an older sentence")).toBe("an older sentence");
+    setLocale("en", false);
+  });
+
   it("words every phase", () => {
     expect(Object.keys(phaseWords).sort()).toEqual(["audit", "baseline", "bisect", "confirm", "one_by_one"]);
     expect(phaseWords.one_by_one).toBe("Removing one step at a time");

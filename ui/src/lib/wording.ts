@@ -13,6 +13,9 @@ import type {
   Phase,
   PlanNotice,
   ProofRow,
+  AssessmentWarning,
+  DecodeWarning,
+  ResultWarning,
   RunNotice,
   RunStatus,
   RunSummary,
@@ -377,6 +380,48 @@ export function warningText(warning: RunWarning): string {
       return noticeText(warning.notice);
     case "text":
       return warning.text;
+  }
+}
+
+/** Why a finished result is not (fully) proven, from its assessment. */
+export function assessmentWarningText(warning: AssessmentWarning): string {
+  switch (warning.kind) {
+    case "baseline_not_reproduced":
+      return t("resultWarning.baselineNotReproduced");
+    case "budget_exhausted":
+      return t("resultWarning.budgetExhausted", { max: warning.max_replays });
+    case "flaky":
+      return t("resultWarning.flaky", { reproduced: warning.reproduced, total: warning.total });
+    case "signature_degraded":
+      return t("resultWarning.signatureDegraded");
+    case "statistical": {
+      const text = t("resultWarning.statistical", { confidence: warning.confidence_percent, cap: warning.cap });
+      return warning.unseparated.length === 0
+        ? text
+        : `${text} ${t("resultWarning.unseparated", { steps: warning.unseparated.join(", ") })}`;
+    }
+  }
+}
+
+function decodeWarningText(warning: DecodeWarning): string {
+  return t("resultWarning.decode", { server: warning.server, role: warning.role, tool: warning.tool });
+}
+
+/**
+ * A finished run's warning (`RunSummary.warnings`, `result.json`), worded here from its
+ * record; a result written before warnings were typed holds a sentence, shown as it is.
+ */
+export function resultWarningText(warning: ResultWarning): string {
+  if (typeof warning === "string") return warning;
+  switch (warning.source) {
+    case "plan":
+      return planNoticeText(warning.notice);
+    case "pool":
+      return noticeText(warning.notice);
+    case "assessment":
+      return assessmentWarningText(warning.warning);
+    case "decode":
+      return decodeWarningText(warning.warning);
   }
 }
 

@@ -75,8 +75,13 @@ fn the_flaky_strategy_finds_the_same_path_and_says_medium() {
     assert_eq!(j["confidence"], "medium");
     assert_eq!(j["complete"], true);
     assert_eq!(j["final_confirmed"], true);
-    let warnings = j["warnings"].to_string();
-    assert!(warnings.contains("flaky strategy"), "{warnings}");
+    let warnings = j["warnings"].as_array().unwrap();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w["source"] == "assessment" && w["warning"]["kind"] == "statistical"),
+        "{warnings:#?}"
+    );
     for d in j["deletion_rates"].as_array().unwrap() {
         assert_eq!(d["rate"]["reproduced"], 0, "{d}");
         // Every deletion lies below the crash rate (which is 100 % here).

@@ -180,12 +180,19 @@ fn peer_stack() -> String {
     )
 }
 
+/// The decode warnings of a `--json` summary (typed records), in the English they are
+/// worded in; every other warning is left out.
 fn warnings(j: &Value) -> Vec<String> {
     j["warnings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|w| w.as_str().unwrap().to_string())
+        .filter(|w| w["source"] == "decode")
+        .map(|w| {
+            serde_json::from_value::<whittle_service::api::ResultWarning>(w.clone())
+                .expect("a typed warning")
+                .to_string()
+        })
         .collect()
 }
 

@@ -145,11 +145,15 @@ fn fewer_devices_than_asked_is_a_warning_and_zero_is_refused() {
     let j = run_json(&env, &["--devices", "5"]);
     assert_eq!(j["devices"], json!(["sim-1", "sim-2"]));
     assert_eq!(j["minimal_path"], json!([1, 9, 10, 11, 12]));
-    let warnings = j["warnings"].to_string();
-    assert!(
-        warnings.contains("5 devices asked for, 2 available"),
-        "{warnings}"
-    );
+    let smaller: Vec<_> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["source"] == "pool" && w["notice"]["kind"] == "pool_smaller")
+        .collect();
+    assert_eq!(smaller.len(), 1, "{:#}", j["warnings"]);
+    assert_eq!(smaller[0]["notice"]["asked"], 5);
+    assert_eq!(smaller[0]["notice"]["devices"], json!(["sim-1", "sim-2"]));
 }
 
 /// Ctrl-C while a round runs on three devices: every replay in flight stops, every

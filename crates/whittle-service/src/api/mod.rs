@@ -139,7 +139,7 @@ pub use crate::import::{
     ImportFailure, ImportSummary, RecordEnd, RecordError, RecordOptions, RecordOutcome, SkippedStep,
 };
 pub use crate::replay::{MissReason, ReplayVerdict};
-pub use crate::result::{is_newer, ResultFileError};
+pub use crate::result::{is_newer, ResultFileError, ResultWarning, TypedWarning};
 pub use crate::run::{
     discard, listed_run, listed_run_state, localized_report, read_pool_record, PendingResult,
     PoolRecord, RunEnd, RunError, RunEvent, RunOutcome, RunState, RunSummary, VerifyError,

@@ -18,6 +18,8 @@ const MAX_TRACKED: usize = 256;
 
 /// The JSON type of a value, to say what was converted into what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum JsonType {
     Null,
@@ -55,6 +57,8 @@ impl JsonType {
 
 /// How an answer departed from the contract where nothing is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Leniency {
     /// A key the contract does not have, or a value that could not be used: ignored.
@@ -102,6 +106,8 @@ impl fmt::Display for Leniency {
 /// One tolerated deviation: where (a field path, `[]` for any list item; empty for the
 /// answer as a whole) and what.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Tolerated {
     pub field: String,
     pub what: Leniency,
@@ -129,6 +135,8 @@ impl fmt::Display for Tolerated {
 /// The one warning a (server, tool) pair gets, however many of its answers deviated:
 /// every distinct deviation seen, up to [`MAX_LISTED`], and how many more there were.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DecodeWarning {
     pub server: String,
     pub role: Role,

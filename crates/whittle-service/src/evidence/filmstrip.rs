@@ -14,11 +14,11 @@ use super::mask_record::record_path;
 use super::picture::PictureName;
 use super::screenshot::{archive_to, ArchivedShot, HubScreen};
 use super::shot_name::shot_path;
-use super::shot_omission::ShotOmission;
 use crate::atomic::{write_atomic, FileMode};
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::export::{BundleFrame, FilmstripInput};
+use crate::mask::ShotOmission;
 use crate::replay::ReplayObserver;
 
 // Defined with the picture names; named here too, where frames are archived.

@@ -14,7 +14,6 @@ mod review;
 mod review_error;
 mod screenshot;
 mod shot_name;
-mod shot_omission;
 mod thumbnail;
 
 pub use before_frame::{AttemptShot, BeforeLastAction};
@@ -28,6 +27,7 @@ pub use preview::{preview_masks, MaskPatch};
 pub use report_section::append_report_section;
 // `result.json` belongs to `crate::result`; named here too, beside the rest of the
 // evidence session's files.
+pub use crate::mask::ShotOmission;
 pub use crate::result::{read_result, write_result, ResultFileError};
 pub use mask_record::MaskRecord;
 pub use review::{apply_masks, omit_shot, review_shot, ReviewedShot};
@@ -36,5 +36,4 @@ pub use screenshot::{archive_screenshot, ArchivedShot, SCREENSHOTS_DIR};
 pub(crate) use screenshot::{DeviceScreen, HubScreen};
 pub(crate) use shot_name::shot_path;
 pub use shot_name::validate_shot_name;
-pub use shot_omission::ShotOmission;
 pub use thumbnail::{png_data_url, session_step_png, thumbnail_png, THUMBNAIL_HEIGHT};

@@ -5,9 +5,9 @@ use whittle_contract::ui::Hierarchy;
 
 use super::mask_record::{write_record, MaskRecord};
 use super::picture::PictureName;
-use super::shot_omission::ShotOmission;
 use crate::client::{Hub, McpError};
 use crate::config::MaskingConfig;
+use crate::mask::ShotOmission;
 use crate::mask::{mask_screenshot, MaskOutcome, OmitReason, RawScreenshot, ShotMoment};
 
 // Defined with the picture names; named here too, where screenshots are archived.

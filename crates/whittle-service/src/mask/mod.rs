@@ -20,6 +20,7 @@ mod policy;
 mod raw;
 mod rect;
 mod screenshot;
+mod shot_omission;
 mod strict;
 mod text_lines;
 mod uniform;
@@ -38,6 +39,7 @@ pub use raw::RawScreenshot;
 pub use rect::MaskRect;
 pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
+pub use shot_omission::ShotOmission;
 // Chosen in `whittle.json` (`masking.style`), so the configuration defines it.
 pub use crate::config::MaskStyle;
 pub use text_lines::TextLines;

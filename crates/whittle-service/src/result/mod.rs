@@ -16,7 +16,9 @@ mod newer_approval;
 mod pending;
 mod purpose;
 mod resume_mark;
+mod run_notice;
 mod summary;
+mod warning;
 
 pub use field_line::field_line;
 pub use file::{read_result, write_result, ResultFileError};
@@ -27,5 +29,7 @@ pub use pending::{
 };
 pub use purpose::ResultPurpose;
 pub use resume_mark::ResumeMark;
+pub use run_notice::RunNotice;
 pub use summary::RunSummary;
+pub use warning::{ResultWarning, TypedWarning};
 pub use whittle_core::run_end::RunEnd;

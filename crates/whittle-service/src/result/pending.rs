@@ -118,7 +118,8 @@ pub struct PendingResult {
     #[serde(flatten)]
     pub search: super::SearchFlags,
     pub write_back_allowed: bool,
-    pub warnings: Vec<String>,
+    /// Typed since issue #42; an older result's sentences read back as text.
+    pub warnings: Vec<super::ResultWarning>,
     pub proof: Vec<ProofRow>,
     pub proof_lines: Vec<String>,
     /// Every verdict of the final path, for its rate (absent in results written before

@@ -27,7 +27,7 @@ pub struct RunSummary {
     pub search: SearchFlags,
     pub target_fingerprint: Option<String>,
     pub evidence_session: Option<String>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<super::ResultWarning>,
 }
 
 impl RunSummary {

@@ -7,9 +7,7 @@ use std::path::Path;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::{FailureCause, SearchResult, SearchStop};
 use whittle_core::model::{side_process, SessionStatus};
-use whittle_text::{
-    render_proof_table, render_report, render_resumed_line, warning_text, Locale, ReportInput,
-};
+use whittle_text::{render_proof_table, render_report, render_resumed_line, Locale, ReportInput};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
@@ -17,10 +15,17 @@ use super::{
     LiveRun, PendingResult, PlanEntry, Rating, ResumeMark, RunEvent, RunEvents, RunNotice,
     RunOutcome, RunSummary, DECODE_WARNINGS_FILE,
 };
-use crate::client::Hub;
+use crate::client::{DecodeWarning, Hub};
 use crate::evidence::{append_report_section, write_result};
 use crate::export::safe_block;
-use crate::result::ResultPurpose;
+use crate::result::{ResultPurpose, ResultWarning, TypedWarning};
+
+/// A decode warning as one of the run's warnings.
+pub(crate) fn decode_warning(warning: &DecodeWarning) -> ResultWarning {
+    ResultWarning::from(TypedWarning::Decode {
+        warning: warning.clone(),
+    })
+}
 
 /// How much of the target crash's stack a result keeps: the part a developer reads.
 const MAX_STACK_LINES: usize = 60;
@@ -116,12 +121,17 @@ pub(crate) async fn finish<E: RunEvents>(
     let mut summary = RunSummary::of(&pending);
     summary.warnings = run
         .plan
-        .warnings
+        .notices
         .iter()
-        .cloned()
-        .chain(run.pool_warnings.iter().map(|w| w.to_string()))
+        .map(|notice| TypedWarning::Plan {
+            notice: notice.clone(),
+        })
+        .chain(run.pool_warnings.iter().map(|notice| TypedWarning::Pool {
+            notice: notice.clone(),
+        }))
+        .map(ResultWarning::from)
         .chain(std::mem::take(&mut summary.warnings))
-        .chain(decode_warnings.iter().map(ToString::to_string))
+        .chain(decode_warnings.iter().map(decode_warning))
         .collect();
     on_event.event(RunEvent::Finished(summary.clone()));
     let hint = super::run_hint(&summary.end, run.search_options.baseline_tries);
@@ -210,7 +220,15 @@ impl Assessor<'_> {
             converged: assessment.converged,
             search: result.flags,
             write_back_allowed: assessment.write_back_allowed,
-            warnings: assessment.warnings.iter().map(warning_text).collect(),
+            warnings: assessment
+                .warnings
+                .iter()
+                .map(|warning| {
+                    ResultWarning::from(TypedWarning::Assessment {
+                        warning: warning.clone(),
+                    })
+                })
+                .collect(),
             proof: result.proof.clone(),
             proof_lines: render_proof_table(result),
             final_outcomes: Some(result.final_outcomes().to_vec()),

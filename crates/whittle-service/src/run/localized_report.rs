@@ -11,6 +11,7 @@ use whittle_text::{
 };
 
 use super::RunOutcome;
+use crate::result::ResultWarning;
 
 /// What the evidence session's report is called (the report server writes it).
 const REPORT_FILE: &str = "report.md";
@@ -69,7 +70,10 @@ fn static_suggestion(outcome: &RunOutcome, locale: Locale) -> Option<String> {
         &StaticInput {
             session: &summary.session,
             crash_id: &summary.crash_id,
-            reason: summary.warnings.first().map(String::as_str),
+            reason: summary.warnings.first().and_then(|w| match w {
+                ResultWarning::Text(reason) => Some(reason.as_str()),
+                ResultWarning::Typed(_) => None,
+            }),
             original_path: &summary.original_path,
             suggested_path: &suggestion.path,
             rationale: &suggestion.rationale,

@@ -18,7 +18,6 @@ mod journal_seal;
 mod live;
 mod localized_report;
 mod lock;
-mod notice;
 mod outcome;
 mod past_runs;
 mod pool_record;
@@ -46,6 +45,7 @@ pub use journal::{
     JOURNAL_FILE, JOURNAL_FORMAT,
 };
 // `import --record` runs one replay with the same evidence and device choice.
+pub use crate::result::RunNotice;
 pub(crate) use attempt::{Attempt, ShotAfterCancel};
 pub(crate) use device_claim::{check_tools, claim_device, needed_tools};
 pub(crate) use evidence_session::{capture_problem, stop_problem, EvidenceSession};
@@ -54,7 +54,6 @@ pub use localized_report::localized_report;
 pub use lock::{
     listed_run_state, lock_is_held, run_state, LockError, RunLock, RunState, LOCK_FILE,
 };
-pub use notice::RunNotice;
 pub use outcome::RunOutcome;
 pub use past_runs::{approved_runs, listed_run, newest_first, past_runs, PastRun, PastRunOutcome};
 pub use pool_record::{read_pool_record, PoolRecord, PoolReplay, POOL_FILE};
@@ -105,7 +104,7 @@ pub async fn minimize(
             outcome
                 .summary
                 .warnings
-                .extend(decode_warnings.iter().map(ToString::to_string));
+                .extend(decode_warnings.iter().map(finish::decode_warning));
             on_event.event(RunEvent::Finished(outcome.summary.clone()));
             Ok(outcome)
         }

@@ -1,6 +1,8 @@
 use whittle_core::model::Confidence;
 use whittle_text::{render_static_suggestion, Locale, StaticInput};
 
+use crate::result::ResultWarning;
+
 use super::{Rating, RunEnd, RunOutcome, RunSummary, SearchFlags, StaticRun};
 
 /// A static suggestion: never replayed, always low, never written back. The report is
@@ -33,7 +35,7 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
             search: SearchFlags::default(),
             target_fingerprint: None,
             evidence_session: None,
-            warnings: vec![run.reason.clone()],
+            warnings: vec![ResultWarning::Text(run.reason.clone())],
         },
         report,
         pending: None,

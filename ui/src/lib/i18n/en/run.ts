@@ -127,6 +127,17 @@ export const run = {
   "warning.flaky": "Flaky: one candidate both crashed and did not. The search goes on, but confidence cannot be high.",
   "warning.budget":
     "All {max} replays are used up. The result is the shortest path found so far; minimality is not proven.",
+  // A finished run's typed warnings (the result's assessment, a server's lenient answers)
+  "resultWarning.baselineNotReproduced": "The original path did not reproduce the crash in this run.",
+  "resultWarning.budgetExhausted": "The budget of {max} replays was used up; raise the replay budget.",
+  "resultWarning.flaky": "Flaky: {reproduced} of {total} replays reproduced the crash.",
+  "resultWarning.signatureDegraded":
+    "Signature degraded: the crash was matched by its kind, process, label and top frames, not by a stable fingerprint.",
+  "resultWarning.statistical":
+    "Flaky strategy, never high: misses of a flaky crash are evidence, not proof; each deletion was replayed until its {confidence} % interval fell below the crash rate's (cap {cap}).",
+  "resultWarning.unseparated": "Not separated: steps {steps}.",
+  "resultWarning.decode":
+    "The {server} server (role {role}) answered {tool} outside the tool contract where nothing is decided; its answers were read leniently.",
 
   // A failed command: one sentence per stable error code (the backend's message is the detail)
   "error.workspace_unreadable": "The workspace folder could not be read.",

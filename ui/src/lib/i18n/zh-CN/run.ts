@@ -119,6 +119,14 @@ export const run = {
   "why.incomplete": "搜索不完整",
   "warning.flaky": "偶发：某个候选时而崩溃时而不崩溃。搜索会继续，但置信度最高为中。",
   "warning.budget": "{max} 次回放已全部用完。结果是当前已复现的最短候选，未完成最小性证明；可加大最大回放次数。",
+  "resultWarning.baselineNotReproduced": "原路径未在本轮复现该崩溃。",
+  "resultWarning.budgetExhausted": "{max} 次回放的预算已耗尽；可加大最大回放次数。",
+  "resultWarning.flaky": "偶发：{total} 次回放中 {reproduced} 次复现了崩溃。",
+  "resultWarning.signatureDegraded": "签名降级：按类型、进程、标签和顶部帧匹配崩溃，而非稳定的指纹。",
+  "resultWarning.statistical":
+    "偶发策略，置信度最高为中：偶发崩溃的不复现只是证据而非证明；每个删除候选都重复回放，直到其 {confidence}% 区间低于崩溃率的区间（最多 {cap} 次）。",
+  "resultWarning.unseparated": "未能分开：第 {steps} 步。",
+  "resultWarning.decode": "{server} 服务器（角色 {role}）对 {tool} 的回答不符合工具契约（不影响判定）；已宽松读取。",
 
   "error.workspace_unreadable": "无法读取工作区文件夹。",
   "error.invalid_session_id": "会话名称无效。",

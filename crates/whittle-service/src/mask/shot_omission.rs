@@ -1,15 +1,17 @@
 //! Why a picture was not archived, typed, so each front end words it in its own language
 //! (the window's catalogues, the CLI's English) instead of showing the sentence the
-//! evidence happened to be written in. It never carries text read from the screen.
+//! evidence happened to be written in. It never carries text read from the screen. It
+//! lives beside the masking it words (below the result, whose run notices hold it).
 
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::mask::OmitReason;
+use super::OmitReason;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ShotOmission {
     /// The UI hierarchy could not be read around the screenshot.

@@ -1,16 +1,19 @@
 //! What a run tells the tester besides its attempts, as data: the window words each one
-//! in its own language; `Display` is the English the CLI prints.
+//! in its own language; `Display` is the English the CLI prints. It lives with the result
+//! (below the run, which re-exports it) because a finished run's warnings hold its pool
+//! notices (`ResultWarning`, issue #42).
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use whittle_core::plan::PlanNotice;
 
 use crate::device_lease::DeviceHolder;
-use crate::evidence::ShotOmission;
+use crate::mask::ShotOmission;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RunNotice {
     /// About the replay plan (skipped steps, legacy steps, low coverage).
