@@ -26,13 +26,13 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
-use whittle_core::plan::ReplayStep;
+use whittle_core::plan::{ReplayPlan, ReplayStep};
 use whittle_service::api::{LiveFrame, Watched};
 use whittle_service::client::Hub;
 use whittle_service::config::{Config, Timing, WaitMode};
 use whittle_service::evidence::archive_screenshot;
 use whittle_service::mask::{auto_masks, burn_in, mask_screenshot, RawScreenshot, ShotMoment};
-use whittle_service::replay::replay;
+use whittle_service::replay::{replay, ReplayContext};
 use whittle_service::run::{minimize, prepare, LiveRun, Prepared, RunEnd, RunEvent, RunSpec};
 
 use support::{copy_dir, median, ms, BenchResult, MINIMAL, SESSION};
@@ -82,11 +82,14 @@ enum ModelTiming {
 }
 
 /// A copy of the demo workspace and model in a temp folder, the servers running, and
-/// the demo crash prepared (Phases 0–1) as the CLI would.
+/// the demo crash prepared (Phases 0–1) as the CLI would: its replay context and plan
+/// kept, its device lease let go (a whole `minimize` of parts 3 and 4 claims the device
+/// again, and a lease held here would refuse it as busy).
 struct Rig {
     hub: Hub,
     config: Config,
-    live: LiveRun,
+    ctx: ReplayContext,
+    plan: ReplayPlan,
     _dir: tempfile::TempDir,
 }
 
@@ -121,21 +124,22 @@ impl Rig {
         let hub = Hub::connect(&config).await.map_err(|e| {
             format!("{e}\n(build the servers first: cargo build --release -p whittle-servers)")
         })?;
-        let live = match prepare(&hub, &config, &RunSpec::new(SESSION)).await? {
+        let LiveRun { ctx, plan, .. } = match prepare(&hub, &config, &RunSpec::new(SESSION)).await?
+        {
             Prepared::Live(live) => *live,
             Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
         };
         Ok(Rig {
             hub,
             config,
-            live,
+            ctx,
+            plan,
             _dir: dir,
         })
     }
 
     fn steps(&self, only: Option<&[u32]>) -> Vec<&ReplayStep> {
-        self.live
-            .plan
+        self.plan
             .replayable
             .iter()
             .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
@@ -166,7 +170,7 @@ fn verdict_line(label: &str, value: f64, target: f64) {
 /// Part 1: Whittle's cost per replay on a device that takes no time.
 async fn per_replay(rig: &Rig, reps: usize) -> BenchResult<()> {
     println!("\n1. Cost per replay, zero-latency simulator, all waits 0 (median of {reps})");
-    let ctx = &rig.live.ctx;
+    let ctx = &rig.ctx;
     for (label, only) in [
         ("replay(), minimal path (3 actions)", Some(&MINIMAL[..])),
         ("replay(), full demo path", None),
@@ -254,7 +258,7 @@ async fn per_replay(rig: &Rig, reps: usize) -> BenchResult<()> {
 
 /// Part 2: masking one full-size screenshot (the simulator renders 1080×2400).
 async fn masking(rig: &Rig, reps: usize) -> BenchResult<()> {
-    let ctx = &rig.live.ctx;
+    let ctx = &rig.ctx;
     // The cart screen of the demo path, where text is on screen.
     let steps = rig.steps(Some(&[10, 11]));
     replay(&rig.hub, ctx, &steps).await?;
@@ -331,7 +335,7 @@ async fn masking(rig: &Rig, reps: usize) -> BenchResult<()> {
 
 /// Part 3: the demo crash on the demo device timing, `evidence` against `fixed`.
 async fn demo_waits(rig: &Rig, reps: usize) -> BenchResult<()> {
-    let t = rig.live.ctx.timing;
+    let t = rig.ctx.timing;
     println!(
         "\n3. Demo crash per replay, demo device timing; settle {} · pause {} · drain interval {} ms (median of {reps})",
         t.settle_ms, t.action_pause_ms, t.drain_interval_ms
@@ -340,7 +344,7 @@ async fn demo_waits(rig: &Rig, reps: usize) -> BenchResult<()> {
         let steps = rig.steps(only);
         let mut per_mode = Vec::new();
         for wait in [WaitMode::Evidence, WaitMode::Fixed] {
-            let mut ctx = rig.live.ctx.clone();
+            let mut ctx = rig.ctx.clone();
             ctx.timing.wait = wait;
             let mut times = Vec::new();
             for _ in 0..reps {
