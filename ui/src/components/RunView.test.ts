@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import RunView from "./RunView.svelte";
 import { commandCalls, emitEnded, emitEvents, emitFrames, fakeBackend } from "../test/ipc";
 import { checkoutDetail } from "../test/fixtures";
-import { events, finished, frame, planSteps, result, screenshotView, shot, summary } from "../test/runFixtures";
+import { events, finished, frame, pending, planSteps, result, screenshotView, shot, summary } from "../test/runFixtures";
 import userEvent from "@testing-library/user-event";
 import type { PlannedStep_Serialize } from "../bindings";
 import type { ReopenedRun } from "../lib/runTypes";
@@ -247,6 +247,22 @@ describe("RunView from the keyboard", () => {
     expect(document.activeElement).toBe(screen.getByTestId("approve"));
     await fireEvent.keyDown(document.activeElement!, { key: "e", code: "KeyE", altKey: true });
     expect(document.activeElement).toBe(screen.getByTestId("export-folder"));
+  });
+
+  it("lists no way to Approve for a result the record does not allow approving (a cancelled run)", async () => {
+    setup();
+    await startAndRun(events.length);
+    const cancelled = {
+      ...result,
+      summary: { ...result.summary, status: "cancelled" as const },
+      pending: { ...pending, status: "cancelled" as const, write_back_allowed: false },
+    };
+    await emitEnded(3, cancelled);
+    await screen.findByTestId("outcome-banner");
+    expect(screen.getByTestId("banner-keys")).toHaveTextContent("Keyboard: Alt+E goes to Export.");
+    expect(screen.queryByTestId("skip-approve")).toBeNull();
+    await fireEvent.keyDown(document.body, { key: "a", code: "KeyA", altKey: true });
+    expect(document.activeElement).not.toBe(screen.getByTestId("approve"));
   });
 });
 
