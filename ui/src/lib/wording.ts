@@ -17,6 +17,7 @@ import type {
   DecodeWarning,
   ResultWarning,
   RunNotice,
+  RunResultView,
   RunStatus,
   RunSummary,
   SessionError,
@@ -312,6 +313,16 @@ export function statusHeadline(summary: RunSummary): string {
 /** Why Approve or Export is unavailable: "Nothing to approve: the run was cancelled…". */
 export function noResultReason(status: RunStatus, action: "approve" | "export" = "approve"): string {
   return t(`noResult.${action}`, { why: t(`noWriteBack.${status}`) });
+}
+
+/** Why `result` cannot be approved, from its record (already approved, its evidence not
+ *  holding together, a result that may not be written back), or null when it can: the
+ *  one rule for the Approve button and for the banner's way to it. */
+export function approveBlockedReason(result: RunResultView): string | null {
+  if (result.approved) return t("result.alreadyApproved");
+  if (result.approve_blocked) return t("result.approveInconsistent", { detail: result.approve_blocked.detail });
+  if (result.pending) return result.pending.write_back_allowed ? null : noResultReason("minimized");
+  return noResultReason(result.summary.status);
 }
 
 export type Reason = { ok: boolean; text: string };
