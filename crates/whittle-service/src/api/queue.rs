@@ -629,18 +629,21 @@ mod tests {
     use super::super::queue_plan::QueueItem;
     use super::*;
 
+    /// Crash group c1 of session `s{i}`, to run.
+    fn item(i: usize) -> QueueItem {
+        QueueItem {
+            session: format!("s{i}"),
+            crash_id: "c1".into(),
+            label: None,
+            package: None,
+            skip: None,
+            resume: None,
+            left_behind: Vec::new(),
+        }
+    }
+
     fn queue(n: usize) -> Queue {
-        let items = (0..n)
-            .map(|i| QueueItem {
-                session: format!("s{i}"),
-                crash_id: "c1".into(),
-                label: None,
-                package: None,
-                skip: None,
-                resume: None,
-                left_behind: Vec::new(),
-            })
-            .collect();
+        let items = (0..n).map(item).collect();
         Queue::new(&QueuePlan {
             items,
             unreadable: Vec::new(),
@@ -789,15 +792,7 @@ mod tests {
     fn an_unreadable_session_is_listed_skipped_after_the_crash_groups_and_never_runs() {
         use super::super::queue_plan::{SessionReadProblem, UnreadableSession};
         let plan = QueuePlan {
-            items: vec![QueueItem {
-                session: "s0".into(),
-                crash_id: "c1".into(),
-                label: None,
-                package: None,
-                skip: None,
-                resume: None,
-                left_behind: Vec::new(),
-            }],
+            items: vec![item(0)],
             unreadable: vec![UnreadableSession {
                 session: "broken".into(),
                 problem: SessionReadProblem::Unreadable,
