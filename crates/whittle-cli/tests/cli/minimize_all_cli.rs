@@ -281,14 +281,7 @@ fn a_second_all_skips_what_it_just_minimized_unless_asked() {
     let root = tempfile::tempdir().unwrap();
     let config = demo_copy(root.path());
     let workspace = config.parent().unwrap().join("workspace");
-    for entry in std::fs::read_dir(workspace.join("sessions"))
-        .unwrap()
-        .flatten()
-    {
-        if entry.file_name() != CHECKOUT {
-            std::fs::remove_dir_all(entry.path()).unwrap();
-        }
-    }
+    keep_only_checkout(&workspace);
     let first = whittle(&config, &["minimize", "--all", "--json"]);
     let line: Value = serde_json::from_str(stdout(&first).lines().next().unwrap()).unwrap();
     let evidence = line["state"]["summary"]["evidence_session"]
@@ -496,14 +489,7 @@ fn an_all_with_other_options_reruns_the_group_and_discards_the_interrupted_run()
     let config = demo_copy_launching_in(root.path(), 150);
     let workspace = config.parent().unwrap().join("workspace");
     // The checkout session alone, so the queue is one item.
-    for entry in std::fs::read_dir(workspace.join("sessions"))
-        .unwrap()
-        .flatten()
-    {
-        if entry.file_name() != CHECKOUT {
-            std::fs::remove_dir_all(entry.path()).unwrap();
-        }
-    }
+    keep_only_checkout(&workspace);
     let old = kill_all_after(&config, &[], CHECKOUT, 2);
     let out = whittle(
         &config,
@@ -543,4 +529,16 @@ fn an_all_with_other_options_reruns_the_group_and_discards_the_interrupted_run()
     let text = stdout(&whittle(&config, &["sessions"]));
     assert!(!text.contains("interrupted"), "{text}");
     assert!(!text.contains("--resume"), "{text}");
+}
+
+/// Removes every session of the demo workspace but the checkout one.
+fn keep_only_checkout(workspace: &std::path::Path) {
+    for entry in std::fs::read_dir(workspace.join("sessions"))
+        .unwrap()
+        .flatten()
+    {
+        if entry.file_name() != CHECKOUT {
+            std::fs::remove_dir_all(entry.path()).unwrap();
+        }
+    }
 }
