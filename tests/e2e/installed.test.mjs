@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +46,11 @@ before(async () => {
   opened = requested;
 });
 
-after(() => w?.close("installed-window.png"));
+// The unpacked package is 200 MB: a run leaves none of it behind.
+after(async () => {
+  await w?.close("installed-window.png");
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 test("the installed package carries the desktop entry, the sidecars and the demo", () => {
   const desktop = readFileSync(join(root, "usr/share/applications/Whittle.desktop"), "utf8");
