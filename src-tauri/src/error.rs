@@ -15,9 +15,9 @@ use whittle_core::workspace::WorkspaceError;
 use whittle_service::api::pictures::PictureError;
 use whittle_service::api::{
     ApproveError, ApproveRunError, ConfigEditError, ConfigError, DevicesError, EvidenceExportError,
-    ExportRunError, HeldResultError, HubError, ImportRefusal, InvalidCount, NotApprovable,
-    RecordFailure, RecordedRunError, ReopenError, RunError, RunFailure, RunInProgress, RunRefusal,
-    SessionReadError, UnreadableEvidence, WatchError,
+    ExportRunError, HeldResultError, HubError, ImportFailure, ImportRefusal, InvalidCount,
+    NotApprovable, RecordFailure, RecordedRunError, ReopenError, RunError, RunFailure,
+    RunInProgress, RunRefusal, SessionReadError, UnreadableEvidence, WatchError,
 };
 
 use crate::error_cause::{
@@ -309,6 +309,16 @@ fn import_words(cause: &ImportCause) -> String {
         ImportCause::VariableName { name } => format!(
             "“{name}” is not a variable name: letters, digits and _, not starting with a digit"
         ),
+        ImportCause::BadName { name } => {
+            format!("session name “{name}” must be one name of letters, digits, '.', '_' and '-'")
+        }
+        ImportCause::NoPackage => "the flow does not name the app: give its package".to_owned(),
+        ImportCause::ProcessNotPackage { process, package } => {
+            format!("{process} is a process of {package}, not an app: give {package}")
+        }
+        ImportCause::PackageConflict { in_file, given } => {
+            format!("the flow is for {in_file}, but the package given is {given}")
+        }
         ImportCause::Failed { detail } => detail.clone(),
     }
 }
@@ -577,6 +587,22 @@ impl AppError {
                 ImportRefusal::VariableName(name) => {
                     ImportCause::VariableName { name: name.clone() }
                 }
+                ImportRefusal::Import(ImportFailure::BadName(name)) => {
+                    ImportCause::BadName { name: name.clone() }
+                }
+                ImportRefusal::Import(ImportFailure::NoPackage { .. }) => ImportCause::NoPackage,
+                ImportRefusal::Import(ImportFailure::ProcessNotPackage { process, package }) => {
+                    ImportCause::ProcessNotPackage {
+                        process: process.clone(),
+                        package: package.clone(),
+                    }
+                }
+                ImportRefusal::Import(ImportFailure::PackageConflict {
+                    in_file, given, ..
+                }) => ImportCause::PackageConflict {
+                    in_file: in_file.clone(),
+                    given: given.clone(),
+                },
                 ImportRefusal::Import(e) => ImportCause::Failed {
                     detail: e.to_string(),
                 },

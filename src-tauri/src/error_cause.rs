@@ -164,6 +164,14 @@ pub enum ImportCause {
     FileNotAbsolute { file: String },
     /// A variable name is not letters, digits and `_`.
     VariableName { name: String },
+    /// The session name asked for is not one name of letters, digits, `.`, `_`, `-`.
+    BadName { name: String },
+    /// The flow does not name its app (a Robo script never does) and no package was given.
+    NoPackage,
+    /// The package given is a process of an app (`com.acme:sync`), not the app.
+    ProcessNotPackage { process: String, package: String },
+    /// The flow names one app and the package field another.
+    PackageConflict { in_file: String, given: String },
     /// The flow cannot be read or turned into a session (the importer's sentence, with
     /// file, line and field).
     Failed { detail: String },

@@ -112,7 +112,7 @@ export const commands = {
 	/**  Sets the screenshot privacy level in the config (from the next run on). */
 	setPrivacyLevel: (level: PrivacyLevel) => typedError<SetupView_Serialize, AppError_Serialize>(__TAURI_INVOKE("set_privacy_level", { level })),
 	/**  Imports a Maestro flow or a Robo script as a new session of the workspace. */
-	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary, AppError_Serialize>(__TAURI_INVOKE("import_flow", { request })),
+	importFlow: (request: ImportRequest_Deserialize) => typedError<ImportSummary_Serialize, AppError_Serialize>(__TAURI_INVOKE("import_flow", { request })),
 	/**  Replays an imported session once and records the crashes it causes. */
 	recordFlow: (workspace: string, sessionId: string, device: string | null) => typedError<RecordOutcome_Serialize, AppError_Serialize>(__TAURI_INVOKE("record_flow", { workspace, sessionId, device })),
 	/**  A finished run's result as ticket-ready Markdown. */
@@ -657,11 +657,41 @@ export type ImportCause =
 { kind: "file_not_absolute"; file: string } | 
 /**  A variable name is not letters, digits and `_`. */
 { kind: "variable_name"; name: string } | 
+/**  The session name asked for is not one name of letters, digits, `.`, `_`, `-`. */
+{ kind: "bad_name"; name: string } | 
+/**  The flow does not name its app (a Robo script never does) and no package was given. */
+{ kind: "no_package" } | 
+/**  The package given is a process of an app (`com.acme:sync`), not the app. */
+{ kind: "process_not_package"; process: string; package: string } | 
+/**  The flow names one app and the package field another. */
+{ kind: "package_conflict"; in_file: string; given: string } | 
 /**
  *  The flow cannot be read or turned into a session (the importer's sentence, with
  *  file, line and field).
  */
 { kind: "failed"; detail: string };
+
+export type ImportNote = ImportNote_Serialize | ImportNote_Deserialize;
+
+export type ImportNote_Deserialize = 
+/**  Maestro's `onFlowStart` or `onFlowComplete` (`hook` is that key, as written). */
+{ kind: "hook"; hook: string; line: number } | 
+/**  A Robo script's execution options header (`"roboscript"`). */
+{ kind: "execution_options"; line: number } | 
+/**  The flow's first `launchApp` asks for something a replay's launch does not do. */
+{ kind: "launch_option"; option: LaunchOption; line?: number | null } | 
+/**  The flow's first `launchApp` keeps a running app (`stopApp: false`). */
+{ kind: "keeps_running_app"; line?: number | null };
+
+export type ImportNote_Serialize = 
+/**  Maestro's `onFlowStart` or `onFlowComplete` (`hook` is that key, as written). */
+{ kind: "hook"; hook: string; line: number } | 
+/**  A Robo script's execution options header (`"roboscript"`). */
+{ kind: "execution_options"; line: number } | 
+/**  The flow's first `launchApp` asks for something a replay's launch does not do. */
+{ kind: "launch_option"; option: LaunchOption; line: number | null } | 
+/**  The flow's first `launchApp` keeps a running app (`stopApp: false`). */
+{ kind: "keeps_running_app"; line: number | null };
 
 /**  What to import, and into which workspace. */
 export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
@@ -695,7 +725,10 @@ export type ImportRequest_Serialize = {
 };
 
 /**  What an import made, for the CLI (`--json`) and the app. */
-export type ImportSummary = {
+export type ImportSummary = ImportSummary_Serialize | ImportSummary_Deserialize;
+
+/**  What an import made, for the CLI (`--json`) and the app. */
+export type ImportSummary_Deserialize = {
 	session_id: string,
 	session_dir: string,
 	format: FlowFormat,
@@ -704,9 +737,24 @@ export type ImportSummary = {
 	/**  Steps a replay performs (launch excluded). */
 	replayable: number,
 	/**  Steps kept but not replayed, with the plan's reason. */
-	skipped: SkippedStep[],
+	skipped: SkippedStep_Deserialize[],
 	/**  What the file held that is not a step (hooks, execution options). */
-	notes: string[],
+	notes: ImportNote_Deserialize[],
+};
+
+/**  What an import made, for the CLI (`--json`) and the app. */
+export type ImportSummary_Serialize = {
+	session_id: string,
+	session_dir: string,
+	format: FlowFormat,
+	package: string,
+	steps: number,
+	/**  Steps a replay performs (launch excluded). */
+	replayable: number,
+	/**  Steps kept but not replayed, with the plan's reason. */
+	skipped: SkippedStep_Serialize[],
+	/**  What the file held that is not a step (hooks, execution options). */
+	notes: ImportNote_Serialize[],
 };
 
 /**  A node as the inspector shows it. */
@@ -761,6 +809,9 @@ export type InterruptedRun = {
 
 /**  The JSON type of a value, to say what was converted into what. */
 export type JsonType = "null" | "bool" | "number" | "string" | "array" | "object";
+
+/**  A `launchApp` option Whittle's launch does not honour. */
+export type LaunchOption = "clear_state" | "clear_keychain" | "permissions" | "arguments";
 
 /**  How an answer departed from the contract where nothing is decided. */
 export type Leniency = 
@@ -2572,10 +2623,32 @@ export type SkipReason = { code: "input_redacted" } | { code: "sensitive" } | { 
  */
 { code: "ancestors_needed"; element: string; ancestors: string };
 
-export type SkippedStep = {
+export type SkippedStep = SkippedStep_Serialize | SkippedStep_Deserialize;
+
+export type SkippedStep_Deserialize = {
 	step: number,
+	/**  The action in plain words (English), never with a typed or sensitive value. */
 	description: string,
-	reason: string,
+	/**  The same as data, which the window words in its language. */
+	words: StepWords_Deserialize,
+	/**
+	 *  Typed, as in the plan (`{code, …}`): the terminal prints its sentence, the window
+	 *  words it in its language.
+	 */
+	reason: SkipReason,
+};
+
+export type SkippedStep_Serialize = {
+	step: number,
+	/**  The action in plain words (English), never with a typed or sensitive value. */
+	description: string,
+	/**  The same as data, which the window words in its language. */
+	words: StepWords_Serialize,
+	/**
+	 *  Typed, as in the plan (`{code, …}`): the terminal prints its sentence, the window
+	 *  words it in its language.
+	 */
+	reason: SkipReason,
 };
 
 export type StepRole = "setup" | "replayable" | "skipped";

@@ -223,6 +223,32 @@ fn every_code() -> Vec<(AppError, Value)> {
 }
 
 #[test]
+fn an_import_refused_for_a_field_of_the_form_names_that_field() {
+    // The window words these by their kind (the name or package field), not as a fault
+    // of the file.
+    for (cause, expected) in [
+        (
+            ImportCause::BadName { name: "a/b".into() },
+            json!({ "kind": "bad_name", "name": "a/b" }),
+        ),
+        (ImportCause::NoPackage, json!({ "kind": "no_package" })),
+        (
+            ImportCause::PackageConflict {
+                in_file: "a.b".into(),
+                given: "c.d".into(),
+            },
+            json!({ "kind": "package_conflict", "in_file": "a.b", "given": "c.d" }),
+        ),
+    ] {
+        let err = AppError::ImportFailed { cause };
+        assert_eq!(
+            fields(&err),
+            json!({ "code": "import_failed", "cause": expected })
+        );
+    }
+}
+
+#[test]
 fn every_code_has_its_pinned_shape() {
     for (err, expected) in every_code() {
         assert_eq!(fields(&err), expected, "{err:?}");

@@ -148,6 +148,20 @@ fn a_bad_flow_is_refused_in_words_and_writes_nothing() {
             .contains("bad.json line 1, field [0].eventType"),
         "{e}"
     );
+    // A bad session name is the name field's fault, not the file's: the cause says so.
+    let good = setup.workspace().join("good.json");
+    std::fs::write(&good, "[]").unwrap();
+    let badly_named = ImportRequest {
+        file: good.display().to_string(),
+        name: Some("../escape".into()),
+        ..request.clone()
+    };
+    let e = import(badly_named).unwrap_err();
+    assert_eq!(
+        serde_json::to_value(&e).unwrap()["cause"],
+        serde_json::json!({ "kind": "bad_name", "name": "../escape" }),
+        "{e}"
+    );
     let relative = ImportRequest {
         file: "bad.json".into(),
         ..request

@@ -10,8 +10,15 @@ const summary = {
   package: "com.example.shop",
   steps: 11,
   replayable: 9,
-  skipped: [{ step: 9, description: "Unsupported action “assert visible”", reason: "Whittle cannot replay “assert visible” actions." }],
-  notes: [],
+  skipped: [
+    {
+      step: 9,
+      description: "Unsupported action “assert visible”",
+      words: { kind: "unsupported", action_type: "assert visible" },
+      reason: { code: "unsupported_action", action_type: "assert visible" },
+    },
+  ],
+  notes: [{ kind: "launch_option", option: "clear_state", line: 3 }],
 };
 
 describe("ImportDialog", () => {
@@ -30,7 +37,11 @@ describe("ImportDialog", () => {
       },
     ]);
     expect(screen.getByTestId("import-done")).toHaveTextContent("9 of 11 steps will be replayed");
-    expect(screen.getByTestId("import-done")).toHaveTextContent("Step 9 is kept but not replayed");
+    // The step and its reason, worded by the window from their typed record.
+    expect(screen.getByTestId("import-done")).toHaveTextContent(
+      "Step 9 (Unsupported action “assert visible”) is kept but not replayed: Whittle cannot replay “assert visible” actions",
+    );
+    expect(screen.getByTestId("import-done")).toHaveTextContent("The flow's launchApp (line 3) clears the app's data;");
     await fireEvent.click(screen.getByRole("button", { name: "Open the session" }));
     expect(onimported).toHaveBeenCalledWith(summary.session_id);
   });
@@ -59,6 +70,24 @@ describe("ImportDialog", () => {
     await waitFor(() => expect(screen.getByText(/bad.yaml line 5, field commands\[1\].tapOn.idd/)).toBeInTheDocument());
     expect(screen.getByText(/The flow was not imported\./)).toBeInTheDocument();
     expect(screen.queryByTestId("import-done")).toBeNull();
+  });
+
+  it("blames the name field, not the file, for a bad session name, and marks it", async () => {
+    fakeBackend({
+      import_flow: () =>
+        fail("import_failed", "the flow was not imported: session name …", {
+          cause: { kind: "bad_name", name: "../escape" },
+        }),
+    });
+    render(ImportDialog, { workspace: "/ws", onclose: () => {} });
+    await fireEvent.input(screen.getByTestId("import-file"), { target: { value: "/flows/ok.yaml" } });
+    await fireEvent.input(screen.getByTestId("import-name"), { target: { value: "../escape" } });
+    await fireEvent.click(screen.getByTestId("import-submit"));
+    await waitFor(() => expect(screen.getByText(/The session name “..\/escape” must be one name/)).toBeInTheDocument());
+    expect(screen.getByText(/Change the session name, or leave it empty/)).toBeInTheDocument();
+    expect(screen.queryByText(/Fix the file/)).toBeNull();
+    expect(screen.getByTestId("import-name")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByTestId("import-package")).toHaveAttribute("aria-invalid", "false");
   });
 });
 

@@ -8,7 +8,8 @@ import {
   type PrivacyLevel,
   type Filmstrip_Serialize,
   type FlowFormat,
-  type ImportSummary,
+  type ImportNote,
+  type ImportSummary_Serialize,
   type NewerApprovalView,
   type RecordOutcome_Serialize,
   type SetupView_Serialize,
@@ -39,7 +40,8 @@ import type {
 export type SetupView = SetupView_Serialize;
 export type Filmstrip = Filmstrip_Serialize;
 export type RecordOutcome = RecordOutcome_Serialize;
-export type { FlowFormat, ImportSummary };
+export type { FlowFormat, ImportNote };
+export type ImportSummary = ImportSummary_Serialize;
 
 /** What the Import dialog asks for. */
 export type ImportRequest = {

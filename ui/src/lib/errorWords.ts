@@ -119,6 +119,14 @@ export function errorCauseWords(error: AppError): string | null {
           return t("cause.import.file_not_absolute", { file: c.file });
         case "variable_name":
           return t("cause.import.variable_name", { name: c.name });
+        case "bad_name":
+          return t("cause.import.bad_name", { name: c.name });
+        case "no_package":
+          return t("cause.import.no_package");
+        case "process_not_package":
+          return t("cause.import.process_not_package", { process: c.process, package: c.package });
+        case "package_conflict":
+          return t("cause.import.package_conflict", { inFile: c.in_file, given: c.given });
         case "failed":
           return null;
       }
@@ -126,6 +134,42 @@ export function errorCauseWords(error: AppError): string | null {
     }
     case "record_failed":
     case "run_in_progress":
+      return null;
+  }
+}
+
+/** The form field an import was refused for, when it was one of the form's fields rather
+ *  than the file (the dialog marks that field). */
+export function importFieldAtFault(error: AppError | undefined): "name" | "package" | "variables" | null {
+  if (error?.code !== "import_failed") return null;
+  switch (error.cause.kind) {
+    case "bad_name":
+      return "name";
+    case "no_package":
+    case "process_not_package":
+    case "package_conflict":
+      return "package";
+    case "variable_name":
+      return "variables";
+    default:
+      return null;
+  }
+}
+
+/** What to do next when the cause says more than the code's usual next step (an import
+ *  refused for a field of its form is fixed in that field, not in the file). */
+export function errorNextWords(error: AppError): string | null {
+  if (error.code !== "import_failed") return null;
+  const c = error.cause;
+  switch (c.kind) {
+    case "bad_name":
+    case "no_package":
+      return t(`next.import.${c.kind}`);
+    case "process_not_package":
+      return t("next.import.process_not_package", { package: c.package });
+    case "package_conflict":
+      return t("next.import.package_conflict", { inFile: c.in_file });
+    default:
       return null;
   }
 }

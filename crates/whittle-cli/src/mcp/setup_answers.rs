@@ -61,7 +61,7 @@ impl ImportAnswer {
             steps: summary.steps,
             replayable: summary.replayable,
             skipped: summary.skipped.into_iter().map(SkippedAnswer::of).collect(),
-            notes: summary.notes,
+            notes: summary.notes.iter().map(ToString::to_string).collect(),
             recorded: None,
             record_failed: None,
         }
@@ -73,7 +73,7 @@ impl SkippedAnswer {
         SkippedAnswer {
             step: s.step,
             description: s.description,
-            reason: s.reason,
+            reason: s.reason.to_string(),
         }
     }
 }

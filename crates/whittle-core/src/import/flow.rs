@@ -2,6 +2,7 @@
 
 use super::action::{ImportedAction, ImportedStep};
 use super::format::FlowFormat;
+use super::note::ImportNote;
 use super::privacy::holds_private_value;
 
 /// A parsed flow: the app it drives (when the file says) and its commands in order.
@@ -14,8 +15,8 @@ pub struct ImportedFlow {
     pub name: Option<String>,
     pub steps: Vec<ImportedStep>,
     /// What was read but not imported as a step (a Robo execution header, Maestro's
-    /// `onFlowStart`), one sentence each.
-    pub notes: Vec<String>,
+    /// `onFlowStart`).
+    pub notes: Vec<ImportNote>,
 }
 
 impl ImportedFlow {

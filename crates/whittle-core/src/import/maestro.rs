@@ -29,7 +29,9 @@ use std::collections::BTreeMap;
 
 use saphyr::{LoadableYamlNode, MarkedYaml};
 
-use super::{checked_text, FlowFormat, ImportError, ImportProblem, ImportedFlow};
+use super::{
+    checked_text, line_number, FlowFormat, ImportError, ImportNote, ImportProblem, ImportedFlow,
+};
 use commands::Commands;
 use env::Variables;
 use yaml::{key_text, line_of, mapping, scalar_text, Doc};
@@ -105,7 +107,7 @@ struct Config {
     name: Option<String>,
     /// In file order: each entry may use the ones before it.
     env: Vec<(String, String)>,
-    notes: Vec<String>,
+    notes: Vec<ImportNote>,
 }
 
 impl Config {
@@ -146,11 +148,10 @@ impl Config {
                         }
                     }
                 }
-                "onFlowStart" | "onFlowComplete" => notes.push(format!(
-                    "The flow's {field} hook (line {}) is not imported: a replay starts from a \
-                     fresh launch.",
-                    line_of(key)
-                )),
+                "onFlowStart" | "onFlowComplete" => notes.push(ImportNote::Hook {
+                    line: line_number(line_of(key)),
+                    hook: field,
+                }),
                 // tags, jsScriptEngine, ext…: about running the flow, not what it does.
                 _ => {}
             }

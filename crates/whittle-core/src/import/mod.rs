@@ -15,6 +15,7 @@ mod flow;
 mod format;
 mod limits;
 pub mod maestro;
+mod note;
 mod privacy;
 pub mod robo;
 
@@ -24,6 +25,8 @@ pub use flow::ImportedFlow;
 pub use format::FlowFormat;
 pub(crate) use limits::checked_text;
 pub use limits::{MAX_FLOW_BYTES, MAX_FLOW_STEPS};
+pub(crate) use note::line_number;
+pub use note::{ImportNote, LaunchOption};
 pub use privacy::FieldFacts;
 
 /// Parses `bytes` as a flow of `format`; `file` names it in errors.

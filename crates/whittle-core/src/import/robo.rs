@@ -38,8 +38,8 @@ use super::privacy::{
     input_type_of, is_masked_text, names_a_secret, names_contact_data, InputTypeFact,
 };
 use super::{
-    checked_text, ElementKey, FieldFacts, FlowFormat, ImportError, ImportProblem, ImportedAction,
-    ImportedFlow, ImportedStep, MAX_FLOW_STEPS,
+    checked_text, line_number, ElementKey, FieldFacts, FlowFormat, ImportError, ImportNote,
+    ImportProblem, ImportedAction, ImportedFlow, ImportedStep, MAX_FLOW_STEPS,
 };
 use crate::plan::{ActionKind, LocatorGap};
 use model::{Action, Descriptor, EventType, Script};
@@ -63,10 +63,9 @@ pub fn parse_for(
     let (json, header) = without_comments_and_header(text);
     let mut notes = Vec::new();
     if let Some(line) = header {
-        notes.push(format!(
-            "The execution options on line {line} (\"roboscript\") are not imported: Whittle \
-             replays every step strictly, in order."
-        ));
+        notes.push(ImportNote::ExecutionOptions {
+            line: line_number(line),
+        });
     }
     let scripts = read_scripts(file, &json)?;
     let total: usize = scripts.iter().map(|s| s.actions.len()).sum();

@@ -1,6 +1,6 @@
 use serde::Serialize;
 use whittle_core::model::Step;
-use whittle_core::plan::{build_plan, Disposition};
+use whittle_core::plan::{build_plan, Disposition, SkipReason, StepWords};
 
 /// What an import made, for the CLI (`--json`) and the app.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -16,15 +16,20 @@ pub struct ImportSummary {
     /// Steps kept but not replayed, with the plan's reason.
     pub skipped: Vec<SkippedStep>,
     /// What the file held that is not a step (hooks, execution options).
-    pub notes: Vec<String>,
+    pub notes: Vec<whittle_core::import::ImportNote>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SkippedStep {
     pub step: u32,
+    /// The action in plain words (English), never with a typed or sensitive value.
     pub description: String,
-    pub reason: String,
+    /// The same as data, which the window words in its language.
+    pub words: StepWords,
+    /// Typed, as in the plan (`{code, …}`): the terminal prints its sentence, the window
+    /// words it in its language.
+    pub reason: SkipReason,
 }
 
 impl ImportSummary {
@@ -41,7 +46,8 @@ impl ImportSummary {
                 Disposition::Skipped { reason } => Some(SkippedStep {
                     step: s.index,
                     description: s.description.clone(),
-                    reason: reason.to_string(),
+                    words: s.words.clone(),
+                    reason: reason.clone(),
                 }),
                 _ => None,
             })

@@ -49,8 +49,11 @@ fn a_flow_becomes_a_session_the_loader_reads() {
     );
     assert_eq!((summary.steps, summary.replayable), (5, 3));
     assert_eq!(summary.skipped.len(), 1);
-    assert!(
-        summary.skipped[0].reason.contains("assert visible"),
+    assert_eq!(
+        summary.skipped[0].reason,
+        whittle_core::plan::SkipReason::UnsupportedAction {
+            action_type: "assert visible".into()
+        },
         "{:?}",
         summary.skipped
     );

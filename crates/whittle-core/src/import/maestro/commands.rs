@@ -9,8 +9,8 @@ use super::yaml::{
 };
 use crate::import::privacy::{names_a_secret, names_contact_data};
 use crate::import::{
-    ElementKey, FieldFacts, ImportError, ImportProblem, ImportedAction, ImportedStep,
-    MAX_FLOW_STEPS,
+    line_number, ElementKey, FieldFacts, ImportError, ImportNote, ImportProblem, ImportedAction,
+    ImportedStep, LaunchOption, MAX_FLOW_STEPS,
 };
 use crate::sensitive::looks_sensitive_input;
 
@@ -133,17 +133,8 @@ pub(super) struct Commands<'a> {
     last_named: Option<String>,
     /// What the person importing should know about the flow (launch options Whittle's
     /// replays do not apply).
-    pub notes: Vec<String>,
+    pub notes: Vec<ImportNote>,
 }
-
-/// `launchApp` options that change what the app starts with; the device role has no
-/// way to apply them.
-const LAUNCH_OPTIONS: &[(&str, &str)] = &[
-    ("clearState", "clears the app's data"),
-    ("clearKeychain", "clears the keychain"),
-    ("permissions", "sets permissions"),
-    ("arguments", "passes launch arguments"),
-];
 
 impl<'a> Commands<'a> {
     pub fn new(doc: &'a Doc<'a>, app_id: &'a str, vars: &'a Variables) -> Self {
@@ -266,11 +257,13 @@ impl<'a> Commands<'a> {
                             "stopApp" => stop_app = as_bool(v).unwrap_or(true),
                             other => {
                                 let asked = as_bool(v) != Some(false) && !is_null(v);
-                                if let Some((_, what)) =
-                                    LAUNCH_OPTIONS.iter().find(|(name, _)| *name == other)
+                                // Options that change what the app starts with: the
+                                // device role has no way to apply them.
+                                if let Some((_, option)) =
+                                    LaunchOption::ALL.iter().find(|(name, _)| *name == other)
                                 {
                                     if asked {
-                                        options.push(*what);
+                                        options.push(*option);
                                     }
                                 }
                             }
@@ -284,24 +277,17 @@ impl<'a> Commands<'a> {
         }
         if !self.launched {
             self.launched = true;
-            let at_line = line.map(|l| format!(" (line {l})")).unwrap_or_default();
-            for what in options {
-                self.notes.push(format!(
-                    "The flow's launchApp{at_line} {what}; Whittle's replays start the app \
-                     force-stopped and keep its data, so a crash that needs it may not \
-                     reproduce."
-                ));
+            let line = line.map(line_number);
+            for option in options {
+                self.notes.push(ImportNote::LaunchOption { option, line });
             }
             if !stop_app {
-                self.notes.push(format!(
-                    "The flow's launchApp{at_line} keeps a running app (stopApp: false); \
-                     Whittle's replays always start it force-stopped."
-                ));
+                self.notes.push(ImportNote::KeepsRunningApp { line });
             }
             return Ok(ImportedAction::Launch);
         }
         Ok(match options.first() {
-            Some(what) => unsupported(&format!("relaunch that {what}")),
+            Some(option) => unsupported(&format!("relaunch that {}", option.what())),
             None => ImportedAction::Relaunch { stop_app },
         })
     }

@@ -1,5 +1,7 @@
 use super::*;
-use crate::import::{ElementKey, ImportProblem, ImportedAction, ImportedStep};
+use crate::import::{
+    ElementKey, ImportNote, ImportProblem, ImportedAction, ImportedStep, LaunchOption,
+};
 use crate::plan::MaestroSelector;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -399,9 +401,13 @@ env:
         ]
     );
     assert!(
-        flow.notes
-            .iter()
-            .any(|n| n.contains("clears the app's data")),
+        flow.notes.iter().any(|n| matches!(
+            n,
+            ImportNote::LaunchOption {
+                option: LaunchOption::ClearState,
+                ..
+            }
+        )),
         "{:?}",
         flow.notes
     );
@@ -853,19 +859,21 @@ fn every_fixture_imports_step_by_step() {
     )
     .unwrap();
     assert_eq!(by_variable.package.as_deref(), Some("com.example.default"));
-    for (name, words) in [
+    for (name, asked) in [
         (
             "maestro-test_021_launch_app_with_clear_state.yaml",
-            "clears the app's data",
+            LaunchOption::ClearState,
         ),
         (
             "maestro-test_095_launch_arguments.yaml",
-            "passes launch arguments",
+            LaunchOption::Arguments,
         ),
     ] {
         let flow = parse(name, &fixture(name)).unwrap();
         assert!(
-            flow.notes.iter().any(|n| n.contains(words)),
+            flow.notes
+                .iter()
+                .any(|n| matches!(n, ImportNote::LaunchOption { option, .. } if *option == asked)),
             "{name}: {:?}",
             flow.notes
         );

@@ -82,7 +82,10 @@ fn comments_and_the_execution_header_are_read_past() {
     assert_eq!(flow.steps[1].line, Some(5));
     let header = parse("h.json", &fixture("reference_execution_header.json")).unwrap();
     assert_eq!(actions(&header)[1], unsupported("wait"));
-    assert_eq!(header.notes.len(), 1, "{:?}", header.notes);
+    assert_eq!(
+        header.notes,
+        [crate::import::ImportNote::ExecutionOptions { line: 1 }]
+    );
     assert_eq!(header.steps[1].line, Some(12));
 }
 
