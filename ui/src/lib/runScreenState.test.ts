@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { averageAttemptMs, elapsedMs, initialRunScreenState, reduce, remainingUpToMs } from "./runScreenState";
+import { averageAttemptMs, elapsedMs, endedWarnings, initialRunScreenState, reduce, remainingUpToMs } from "./runScreenState";
 import type { RunScreenState } from "./runScreenState";
+import type { RunNotice } from "./runTypes";
 import { events, shot, summary } from "../test/runFixtures";
-import { budgetWarning, flakyWarning, warningText } from "./wording";
+import { budgetWarning, flakyWarning, warningText, type RunWarning } from "./wording";
 
 function replay(count: number, t0 = 1_000): RunScreenState {
   return events.slice(0, count).reduce((s, e, i) => reduce(s, e, t0 + i * 1000), initialRunScreenState());
@@ -91,5 +92,40 @@ describe("run state reducer", () => {
     let s = reduce(initialRunScreenState(), events[5]!, 0); // attempt 2 started
     s = reduce(s, events[3]!, 0); // attempt 1 finished, never seen starting
     expect(s.rows.map((r) => r.attempt)).toEqual([1, 2]);
+  });
+});
+
+describe("a finished run's banner warnings", () => {
+  const smaller: RunNotice = { kind: "pool_smaller", asked: 4, package: "com.example.shop", devices: ["sim-1"] };
+  const unwritten: RunNotice = { kind: "file_not_written", file: "report.md", detail: "disk full" };
+
+  it("are its record's, so a reopened run (no live events) shows them too", () => {
+    const recorded = {
+      ...summary,
+      warnings: [
+        { source: "assessment", warning: { kind: "flaky", reproduced: 2, total: 3 } },
+        { source: "plan", notice: { kind: "legacy_steps", count: 2 } },
+        "an older sentence",
+      ],
+    } as typeof summary;
+    const shown = endedWarnings(recorded, []).map(warningText);
+    expect(shown).toEqual(["Flaky: 2 of 3 replays reproduced the crash.", "an older sentence"]);
+  });
+
+  it("add what the live run said after its record, but never a record's warning twice", () => {
+    const recorded = { ...summary, warnings: [{ source: "pool", notice: smaller }] } as typeof summary;
+    const live: RunWarning[] = [
+      { kind: "flaky" },
+      { kind: "notice", notice: smaller },
+      { kind: "notice", notice: unwritten },
+      { kind: "text", text: "decode-warnings.json not written" },
+    ];
+    const shown = endedWarnings(recorded, live);
+    expect(shown.map((w) => w.kind)).toEqual(["result", "notice", "text"]);
+    expect(shown[1]).toEqual({ kind: "notice", notice: unwritten });
+  });
+
+  it("are the live ones when the run ended without a record", () => {
+    expect(endedWarnings(null, [{ kind: "flaky" }])).toEqual([{ kind: "flaky" }]);
   });
 });

@@ -210,6 +210,27 @@ export function replayAll(events: readonly RunEvent[], now: number = Date.now())
   return events.reduce((state, event) => reduce(state, event, now), initialRunScreenState());
 }
 
+/**
+ * What a finished run's banner lists: the warnings of its record (`RunSummary.warnings`,
+ * which a reopened run has too; the plan's are shown with the plan), then what the live
+ * events said that the record cannot hold: a file not written after it, a sentence. The
+ * live flaky and budget flags are the record's assessment warnings by then, and a pool
+ * notice the record holds is not listed twice.
+ */
+export function endedWarnings(summary: RunSummary | null, live: readonly RunWarning[]): RunWarning[] {
+  const ownLive = live.filter((w) => !isPlanWarning(w));
+  if (!summary) return ownLive;
+  const recorded: RunWarning[] = summary.warnings
+    .filter((w) => typeof w === "string" || w.source !== "plan")
+    .map((warning) => ({ kind: "result", warning }));
+  const inRecord = (notice: unknown) =>
+    summary.warnings.some(
+      (w) => typeof w !== "string" && w.source === "pool" && JSON.stringify(w.notice) === JSON.stringify(notice),
+    );
+  const after = ownLive.filter((w) => w.kind === "text" || (w.kind === "notice" && !inRecord(w.notice)));
+  return [...recorded, ...after];
+}
+
 /** Notices about the plan (skipped steps…), which the step path shows before a run. */
 export function isPlanWarning(w: RunWarning): boolean {
   return w.kind === "notice" && w.notice.kind === "plan";

@@ -379,10 +379,14 @@ export type RunWarning =
   | { kind: "flaky" }
   | { kind: "budget"; maxReplays: number }
   | { kind: "notice"; notice: RunNotice }
-  | { kind: "text"; text: string };
+  | { kind: "text"; text: string }
+  /** One of a finished run's recorded warnings (`RunSummary.warnings`, `result.json`). */
+  | { kind: "result"; warning: ResultWarning };
 
 export function warningText(warning: RunWarning): string {
   switch (warning.kind) {
+    case "result":
+      return resultWarningText(warning.warning);
     case "flaky":
       return t("warning.flaky");
     case "budget":

@@ -3,6 +3,7 @@ export const watch = {
   // Live view
   "live.title": "Live replay",
   "live.caption": "Live and masked like the saved screenshots; these frames are never saved.",
+  "live.captionShort": "Masked; never saved.",
   "live.none": "No device is replaying right now.",
   "live.devices": "Devices replaying",
   "live.attempt": "Attempt {attempt}",

@@ -2,6 +2,7 @@
 export const watch = {
   "live.title": "实时回放",
   "live.caption": "实时画面，与保存的截图一样经过遮盖；这些画面从不保存。",
+  "live.captionShort": "已遮盖；从不保存。",
   "live.none": "当前没有设备在回放。",
   "live.devices": "正在回放的设备",
   "live.attempt": "第 {attempt} 次尝试",
