@@ -8,7 +8,7 @@ use super::picture::PictureName;
 use crate::client::{Hub, McpError};
 use crate::config::MaskingConfig;
 use crate::mask::ShotOmission;
-use crate::mask::{mask_screenshot, MaskOutcome, OmitReason, RawScreenshot, ShotMoment};
+use crate::mask::{mask_screenshot_outlined, same_screen, MaskOutcome, RawScreenshot, ShotMoment};
 
 // Defined with the picture names; named here too, where screenshots are archived.
 pub use super::picture::SCREENSHOTS_DIR;
@@ -122,52 +122,85 @@ pub(crate) async fn archive_to(
     name: &str,
     masking: &MaskingConfig,
 ) -> ArchivedShot {
-    let omitted = |why: ShotOmission| ArchivedShot {
-        src: None,
-        redacted: true,
-        omitted_because: Some(why),
-    };
-    let raw = match RawScreenshot::new() {
-        Ok(raw) => raw,
-        Err(e) => {
-            return omitted(ShotOmission::CaptureFailed {
-                detail: format!("no temp file for the screenshot: {e}"),
-            })
-        }
-    };
+    match take_screen(screen).await {
+        Ok(taken) => archive_taken(
+            &taken,
+            package,
+            evidence_dir,
+            (folder_rel, name),
+            masking,
+            None,
+        ),
+        Err(why) => omitted(why),
+    }
+}
+
+/// A screen taken and not masked yet: the raw screenshot (a private temp file, deleted
+/// when this is dropped) between two readings of the hierarchy. The frame before a
+/// replay's last action is held so and masked only when it is kept (`before_frame.rs`):
+/// most are dropped, and masking was most of their cost (docs/performance.md).
+pub(crate) struct TakenScreen {
+    raw: RawScreenshot,
+    before: Option<Hierarchy>,
+    after: Option<Hierarchy>,
+}
+
+impl TakenScreen {
+    /// The reading taken right after the pixels (the one masks are placed by).
+    pub(crate) fn hierarchy(&self) -> Option<&Hierarchy> {
+        self.after.as_ref()
+    }
+}
+
+/// Reads the hierarchy, takes a screenshot into a private temp file and reads the
+/// hierarchy again; when the two readings differ the screen was moving, and it is taken
+/// once more. Whether the last take is steady enough is the masker's to say.
+pub(crate) async fn take_screen(screen: &impl DeviceScreen) -> Result<TakenScreen, ShotOmission> {
+    let raw = RawScreenshot::new().map_err(|e| ShotOmission::CaptureFailed {
+        detail: format!("no temp file for the screenshot: {e}"),
+    })?;
     let raw_path = raw.path().to_string_lossy().to_string();
+    let mut take = 1;
+    loop {
+        let before = screen.hierarchy().await;
+        if let Err(e) = screen.screenshot(&raw_path).await {
+            return Err(ShotOmission::CaptureFailed {
+                detail: format!("screenshot failed: {e}"),
+            });
+        }
+        let after = screen.hierarchy().await;
+        let moving = matches!((&before, &after), (Some(b), Some(a)) if !same_screen(b, a));
+        if !moving || take >= TAKES {
+            return Ok(TakenScreen { raw, before, after });
+        }
+        tracing::debug!(take, "screen changed during the screenshot; retaking");
+        take += 1;
+    }
+}
+
+/// Masks a taken screen into `<evidence>/<folder>/<name>` (with the element at `outline`
+/// outlined, when given) and writes its mask record beside it; what cannot be masked is
+/// omitted, with why.
+pub(crate) fn archive_taken(
+    taken: &TakenScreen,
+    package: &str,
+    evidence_dir: &Path,
+    (folder_rel, name): (&str, &str),
+    masking: &MaskingConfig,
+    outline: Option<[i32; 4]>,
+) -> ArchivedShot {
     let folder = evidence_dir.join(folder_rel);
     if let Err(e) = std::fs::create_dir_all(&folder) {
         return omitted(ShotOmission::CaptureFailed {
             detail: format!("cannot create {}: {e}", folder.display()),
         });
     }
-    let out = folder.join(name);
-    let mut take = 1;
-    let outcome = loop {
-        let before = screen.hierarchy().await;
-        if let Err(e) = screen.screenshot(&raw_path).await {
-            return omitted(ShotOmission::CaptureFailed {
-                detail: format!("screenshot failed: {e}"),
-            });
-        }
-        let after = screen.hierarchy().await;
-        let capture = ShotMoment {
-            before: before.as_ref(),
-            after: after.as_ref(),
-            package,
-        };
-        match mask_screenshot(&raw, &capture, &[], masking, &out) {
-            Ok(MaskOutcome::Omitted {
-                reason: OmitReason::ScreenChanged,
-            }) if take < TAKES => {
-                tracing::debug!(take, "screen changed during the screenshot; retaking");
-                take += 1;
-            }
-            other => break other,
-        }
+    let capture = ShotMoment {
+        before: taken.before.as_ref(),
+        after: taken.after.as_ref(),
+        package,
     };
-    match outcome {
+    match mask_screenshot_outlined(&taken.raw, &capture, masking, &folder.join(name), outline) {
         Ok(MaskOutcome::Archived {
             path,
             masks,
@@ -196,6 +229,14 @@ pub(crate) async fn archive_to(
         Err(e) => omitted(ShotOmission::CaptureFailed {
             detail: format!("masking failed: {e}"),
         }),
+    }
+}
+
+fn omitted(why: ShotOmission) -> ArchivedShot {
+    ArchivedShot {
+        src: None,
+        redacted: true,
+        omitted_because: Some(why),
     }
 }
 

@@ -15,6 +15,7 @@ mod frame;
 mod nodes;
 mod omit;
 mod opaque;
+mod outline;
 mod overlay;
 mod policy;
 mod raw;
@@ -27,6 +28,7 @@ mod uniform;
 
 pub use auto::auto_masks;
 pub use burn::{block_edge, burn_in, burn_in_over_text, ScreenPixel};
+pub(crate) use capture::same_screen;
 pub use capture::ShotMoment;
 pub use decode::{
     decode_screenshot, read_screenshot, DecodeFailure, ScreenshotFormat, MAX_DECODE_ALLOC,
@@ -37,6 +39,7 @@ pub(crate) use nodes::blank_under;
 pub use omit::OmitReason;
 pub use raw::RawScreenshot;
 pub use rect::MaskRect;
+pub(crate) use screenshot::mask_screenshot_outlined;
 pub(crate) use screenshot::write_png_atomically;
 pub use screenshot::{mask_screenshot, MaskOutcome};
 pub use shot_omission::ShotOmission;

@@ -6,6 +6,7 @@ use regex::Regex;
 use whittle_core::inspect::InspectNode;
 
 use super::nodes::picture_nodes;
+use super::outline::draw_outline;
 use super::policy::plan_masks;
 use super::uniform::is_uniform;
 use super::{
@@ -50,6 +51,29 @@ pub fn mask_screenshot(
     cfg: &MaskingConfig,
     out: &Path,
 ) -> Result<MaskOutcome, MaskError> {
+    masked(raw, capture, extra, cfg, out, None)
+}
+
+/// [`mask_screenshot`] with the element at `outline` (image pixels) outlined over the
+/// masks, in the same pass (`outline.rs`).
+pub(crate) fn mask_screenshot_outlined(
+    raw: &RawScreenshot,
+    capture: &ShotMoment<'_>,
+    cfg: &MaskingConfig,
+    out: &Path,
+    outline: Option<[i32; 4]>,
+) -> Result<MaskOutcome, MaskError> {
+    masked(raw, capture, &[], cfg, out, outline)
+}
+
+fn masked(
+    raw: &RawScreenshot,
+    capture: &ShotMoment<'_>,
+    extra: &[MaskRect],
+    cfg: &MaskingConfig,
+    out: &Path,
+    outline: Option<[i32; 4]>,
+) -> Result<MaskOutcome, MaskError> {
     let patterns = cfg.compile_id_patterns()?;
     // By its bytes: a server may save a JPEG or WebP under the `.png` name it is given.
     let decoded = match read_screenshot(raw.path()) {
@@ -62,6 +86,7 @@ pub fn mask_screenshot(
         cfg,
         patterns: &patterns,
         out,
+        outline,
     };
     // Masks are burned in the format the device sent when it is 8-bit RGB or RGBA
     // (screencap's formats); converting a full screenshot first costs more than the rest
@@ -79,6 +104,7 @@ struct Job<'a> {
     cfg: &'a MaskingConfig,
     patterns: &'a [Regex],
     out: &'a Path,
+    outline: Option<[i32; 4]>,
 }
 
 impl Job<'_> {
@@ -107,6 +133,9 @@ impl Job<'_> {
         };
         masks.extend(self.extra.iter().cloned());
         burn_in_over_text(img, &masks, self.cfg.style, &text_lines);
+        if let Some(bounds) = self.outline {
+            draw_outline(img, bounds);
+        }
         write_png_atomically(img, self.out)?;
         let nodes = match (scale, self.capture.after) {
             (Some(scale), Some(after)) => picture_nodes(after, scale, &masks),

@@ -155,7 +155,8 @@ impl<'a> Attempt<'a> {
         } = replayed;
         let job = self.job;
         let shot = if after_cancel == ShotAfterCancel::Omitted && self.cancel.is_cancelled() {
-            before_last.discard();
+            // The frame before is dropped unmasked; its temp file goes with it.
+            drop(before_last);
             AttemptShot {
                 shot: ArchivedShot {
                     src: None,

@@ -164,6 +164,18 @@ enum Line {
     Discarded(DiscardMark),
 }
 
+impl Line {
+    fn kind(&self) -> &'static str {
+        match self {
+            Line::Run(_) => "run",
+            Line::Round(_) => "round",
+            Line::Attempt(_) => "attempt",
+            Line::Resumed(_) => "resumed",
+            Line::Discarded(_) => "discarded",
+        }
+    }
+}
+
 /// Everything a journal holds, in file order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JournalContents {
@@ -295,6 +307,8 @@ impl Journal {
                 path: self.path.clone(),
             });
         }
+        // Timed apart from the replays (an fsync is a run's own cost on a fast device).
+        let _span = tracing::debug_span!("journal_append", line = line.kind()).entered();
         // One line at a time: the seal chain is the order lines reach the file.
         let mut last = self.last_seal.lock().unwrap_or_else(|e| e.into_inner());
         let (bytes, sealed) = sealed_line(&last, line).map_err(|e| JournalError::Io {

@@ -4,6 +4,7 @@
 //! seed).
 
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 use whittle_core::engine::{FailureCause, SearchStop};
 use whittle_core::parallel::Scheduler;
 
@@ -188,6 +189,7 @@ pub(crate) async fn drive<E: RunEvents>(
     let stop_before_baseline = held.setup_failure.clone().or(start_failure);
     let mut result = search
         .run(&mut scheduler, &mut cursor, stop_before_baseline, &mut log)
+        .instrument(tracing::debug_span!("search"))
         .await;
     if let Some(cause) = held.setup_failure {
         // Nothing ran, and not for the capture's sake: the failure is the run's own.
@@ -222,7 +224,9 @@ pub(crate) async fn drive<E: RunEvents>(
             });
         }
     }
-    finish(hub, run, evidence, result, &resumes, on_event).await
+    finish(hub, run, evidence, result, &resumes, on_event)
+        .instrument(tracing::debug_span!("finish"))
+        .await
 }
 
 /// Starts a capture on every extra pool device. A device whose capture does not start

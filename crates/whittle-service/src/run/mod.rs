@@ -95,7 +95,10 @@ pub async fn minimize(
     let prepared = tokio::select! {
         biased;
         _ = cancel.cancelled() => return Err(RunError::Cancelled),
-        prepared = prepare(hub, config, &opts) => prepared?,
+        prepared = tracing::Instrument::instrument(
+            prepare(hub, config, &opts),
+            tracing::debug_span!("prepare"),
+        ) => prepared?,
     };
     match prepared {
         Prepared::Static(run) => {

@@ -12,6 +12,7 @@ use std::task::Poll;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 use whittle_core::engine::{FailureCause, Phase, ReplayOutcome, SearchResult};
 use whittle_core::parallel::{Job, Scheduler};
 
@@ -140,7 +141,10 @@ impl<E: RunEvents> Search<'_, E> {
                     .event(RunEvent::Snapshot(scheduler.snapshot()));
                 let devices: Vec<usize> = pool.idle.split_off(pool.idle.len() - batch.jobs.len());
                 if halted.is_none() {
-                    let problem = pool.meanwhile(self.capture_problem(&devices)).await;
+                    let check = self
+                        .capture_problem(&devices)
+                        .instrument(tracing::debug_span!("capture_check"));
+                    let problem = pool.meanwhile(check).await;
                     halted = match problem {
                         Some(cause) => Some(ReplayOutcome::CaptureMissing { cause }),
                         None => self
@@ -288,6 +292,10 @@ impl<E: RunEvents> Search<'_, E> {
                     &self.evidence.id,
                     &entry,
                     self.hub.device_route(&entry.device).map(|r| r.server),
+                ))
+                .instrument(tracing::debug_span!(
+                    "evidence_step",
+                    attempt = entry.attempt
                 ))
                 .await
                 .map(|_| ())

@@ -128,8 +128,17 @@ async fn every_kept_frame_is_reviewed_masked_and_exported_only_as_reviewed() {
     let shot = evidence.join(format!("screenshots/attempt-{:03}.png", strip.attempt));
     assert_eq!(
         std::fs::read(evidence.join(src)).unwrap(),
-        std::fs::read(shot).unwrap()
+        std::fs::read(&shot).unwrap()
     );
+    // The element the crashing tap was about to act on is outlined in it (magenta, from
+    // the hierarchy read with its pixels), and its mask record is beside it.
+    let pixels = image::open(&shot).unwrap().to_rgba8();
+    assert!(
+        pixels.pixels().any(|p| p.0 == [255, 0, 200, 255]),
+        "no outline in {}",
+        shot.display()
+    );
+    assert!(shot.with_extension("masks.json").exists());
 
     // Before: every frame shows its button where the mask will go.
     for frame in &listed {
