@@ -729,7 +729,13 @@ export type ImportSummary = ImportSummary_Serialize | ImportSummary_Deserialize;
 
 /**  What an import made, for the CLI (`--json`) and the app. */
 export type ImportSummary_Deserialize = {
+	/**  The new session's folder (its id). */
 	session_id: string,
+	/**
+	 *  Its name, as session lists show it (`meta.json`'s `name`: the one asked for, else
+	 *  the flow's, else the file's).
+	 */
+	name: string,
 	session_dir: string,
 	format: FlowFormat,
 	package: string,
@@ -744,7 +750,13 @@ export type ImportSummary_Deserialize = {
 
 /**  What an import made, for the CLI (`--json`) and the app. */
 export type ImportSummary_Serialize = {
+	/**  The new session's folder (its id). */
 	session_id: string,
+	/**
+	 *  Its name, as session lists show it (`meta.json`'s `name`: the one asked for, else
+	 *  the flow's, else the file's).
+	 */
+	name: string,
 	session_dir: string,
 	format: FlowFormat,
 	package: string,
@@ -1467,7 +1479,9 @@ export type QueueState_Deserialize = { state: "waiting" } |
  *  The run ended with evidence: the run's own summary (a cancelled or failed run
  *  included, `summary.end` says which).
  */
-{ state: "finished"; summary: RunSummary_Deserialize } | 
+{ state: "finished"; summary: RunSummary_Deserialize; 
+/**  How long its run took, from its start to its end, in milliseconds. */
+took_ms: number } | 
 /**  The run was refused, or failed before its evidence existed. */
 { state: "failed"; refusal: RunRefusal_Deserialize } | 
 /**  Cancelled before it ran (or before its run's evidence existed). */
@@ -1484,7 +1498,9 @@ export type QueueState_Serialize = { state: "waiting" } |
  *  The run ended with evidence: the run's own summary (a cancelled or failed run
  *  included, `summary.end` says which).
  */
-{ state: "finished"; summary: RunSummary_Serialize } | 
+{ state: "finished"; summary: RunSummary_Serialize; 
+/**  How long its run took, from its start to its end, in milliseconds. */
+took_ms: number } | 
 /**  The run was refused, or failed before its evidence existed. */
 { state: "failed"; refusal: RunRefusal_Serialize } | 
 /**  Cancelled before it ran (or before its run's evidence existed). */

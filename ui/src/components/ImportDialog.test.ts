@@ -5,6 +5,7 @@ import { commandCalls, fail, fakeBackend } from "../test/ipc";
 
 const summary = {
   session_id: "2026-12-03_093306_checkout-from-maestro",
+  name: "checkout-from-maestro",
   session_dir: "/ws/sessions/2026-12-03_093306_checkout-from-maestro",
   format: "maestro",
   package: "com.example.shop",
@@ -36,7 +37,10 @@ describe("ImportDialog", () => {
         request: { workspace: "/ws", format: "maestro", file: "/flows/checkout.yaml", name: "checkout", package: null },
       },
     ]);
-    expect(screen.getByTestId("import-done")).toHaveTextContent("9 of 11 steps will be replayed");
+    // Named as the session list names it, with its folder.
+    expect(screen.getByTestId("import-done")).toHaveTextContent(
+      "Imported as “checkout-from-maestro” (folder 2026-12-03_093306_checkout-from-maestro): 9 of 11 steps will be replayed",
+    );
     // The step and its reason, worded by the window from their typed record.
     expect(screen.getByTestId("import-done")).toHaveTextContent(
       "Step 9 (Unsupported action “assert visible”) is kept but not replayed: Whittle cannot replay “assert visible” actions",

@@ -66,7 +66,7 @@ describe("QueuePanel", () => {
   it("words a finished entry as the result does, never calling an unproven path minimal", () => {
     const unproven = { ...summary, status: "unproven" as const };
     setup({
-      entries: [entry({ state: "finished", summary }), entry({ state: "finished", summary: unproven })],
+      entries: [entry({ state: "finished", summary, took_ms: 41_000 }), entry({ state: "finished", summary: unproven, took_ms: 41_000 })],
       paused: false,
       running: false,
     });
@@ -134,7 +134,7 @@ describe("QueuePanel", () => {
   it("cancels a waiting or running entry, and no other", async () => {
     const running = entry({ state: "running", evidence_session: "ev-1", device: "sim-1", attempts: 3, max_replays: 30 });
     const waiting = entry({ state: "waiting" });
-    const finished = entry({ state: "finished", summary });
+    const finished = entry({ state: "finished", summary, took_ms: 41_000 });
     const { onCancel } = setup({ entries: [running, waiting, finished], paused: false, running: true });
     expect(within(rows()[2]!).queryByRole("button", { name: /^Cancel/ })).toBeNull();
     await fireEvent.click(within(rows()[0]!).getByRole("button", { name: `Cancel ${running.label} · ${running.session}` }));
@@ -154,7 +154,7 @@ describe("QueuePanel", () => {
   it("offers no Pause once nothing waits: the last item running or every item ended", () => {
     setup({
       entries: [
-        entry({ state: "finished", summary }),
+        entry({ state: "finished", summary, took_ms: 41_000 }),
         entry({ state: "running", evidence_session: null, device: null, attempts: 2, max_replays: 30 }),
       ],
       paused: false,
@@ -180,7 +180,7 @@ describe("QueuePanel", () => {
 
   it("cancels all only after asking, naming how many runs it cancels", async () => {
     const running = entry({ state: "running", evidence_session: null, device: null, attempts: 2, max_replays: 30 });
-    const entries = [entry({ state: "finished", summary }), running, entry({ state: "waiting" }), entry({ state: "waiting" }), entry({ state: "waiting" })];
+    const entries = [entry({ state: "finished", summary, took_ms: 41_000 }), running, entry({ state: "waiting" }), entry({ state: "waiting" }), entry({ state: "waiting" })];
     const { onCancelAll } = setup({ entries, paused: false, running: true });
     await fireEvent.click(screen.getByRole("button", { name: "Cancel all" }));
     expect(onCancelAll).not.toHaveBeenCalled();
@@ -219,16 +219,17 @@ describe("QueuePanel", () => {
 
   it("speaks the window's language", () => {
     setLocale("zh-CN", false);
-    setup({ entries: [entry({ state: "waiting" }), entry({ state: "finished", summary })], paused: false, running: false });
+    setup({ entries: [entry({ state: "waiting" }), entry({ state: "finished", summary, took_ms: 41_000 })], paused: false, running: false });
     expect(stateOf(rows()[0]!)).toHaveTextContent("等待中");
     expect(stateOf(rows()[1]!)).toHaveTextContent("已找到最小路径");
     expect(screen.getByRole("button", { name: "全部取消" })).toBeInTheDocument();
   });
 
-  it("shows what a finished entry's record holds: its confidence and the replays it used", () => {
-    setup({ entries: [entry({ state: "finished", summary: { ...summary, attempts: 12 } })], paused: false, running: false });
+  it("shows what a finished entry's record holds: its confidence, the replays it used and how long it took", () => {
+    setup({ entries: [entry({ state: "finished", summary: { ...summary, attempts: 12 }, took_ms: 41_000 })], paused: false, running: false });
     expect(within(rows()[0]!).getByTestId("queue-facts")).toHaveTextContent("Confidence: High");
     expect(within(rows()[0]!).getByTestId("queue-facts")).toHaveTextContent("12 replays");
+    expect(within(rows()[0]!).getByTestId("queue-took")).toHaveTextContent("in 41 s");
   });
 
   const frame = (over: Partial<LiveFrame> = {}): LiveFrame => ({
@@ -339,7 +340,7 @@ describe("QueuePanel", () => {
 
   describe("issue 43", () => {
     it("opens a finished, a running and an already-minimized entry's run by click or Enter, and no other", async () => {
-      const finished = entry({ state: "finished", summary });
+      const finished = entry({ state: "finished", summary, took_ms: 41_000 });
       const running = entry({ state: "running", evidence_session: "ev-run", device: "sim-1", attempts: 2, max_replays: 30 });
       const starting = entry({ state: "running", evidence_session: null, device: null, attempts: 0, max_replays: 0 });
       const unchanged = entry({ state: "skipped", reason: { kind: "minimized_unchanged", evidence_session: "ev-old" } });
@@ -365,7 +366,7 @@ describe("QueuePanel", () => {
 
     it("opens nothing when the host does not ask to", () => {
       render(QueuePanel, {
-        queue: { entries: [entry({ state: "finished", summary })], paused: false, running: false },
+        queue: { entries: [entry({ state: "finished", summary, took_ms: 41_000 })], paused: false, running: false },
         onPause: vi.fn(),
         onResume: vi.fn(),
         onMove: vi.fn(),
@@ -420,8 +421,8 @@ describe("QueuePanel", () => {
       const missed = { ...summary, status: "not_reproduced" as const, minimal_path: [] };
       setup({
         entries: [
-          entry({ state: "finished", summary: missed }, { hint: { kind: "more_baseline_tries" } }),
-          entry({ state: "finished", summary }),
+          entry({ state: "finished", summary: missed, took_ms: 41_000 }, { hint: { kind: "more_baseline_tries" } }),
+          entry({ state: "finished", summary, took_ms: 41_000 }),
         ],
         paused: false,
         running: false,

@@ -82,7 +82,7 @@ impl QueueItemAnswer {
     /// The evidence session of a finished item's run.
     pub fn evidence_session(entry: &QueueEntry) -> Option<&str> {
         match &entry.state {
-            QueueState::Finished { summary } => summary.evidence_session.as_deref(),
+            QueueState::Finished { summary, .. } => summary.evidence_session.as_deref(),
             _ => None,
         }
     }

@@ -33,6 +33,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::Serialize;
@@ -98,6 +99,8 @@ pub enum QueueState {
     /// included, `summary.end` says which).
     Finished {
         summary: RunSummary,
+        /// How long its run took, from its start to its end, in milliseconds.
+        took_ms: u32,
     },
     /// The run was refused, or failed before its evidence existed.
     Failed {
@@ -164,6 +167,8 @@ struct Slot {
     /// The group's run to go on with, and its other unfinished runs (`queue_resume.rs`).
     resume: Option<ResumableRun>,
     left_behind: Vec<String>,
+    /// When its run started (what "took" is counted from).
+    started: Option<Instant>,
 }
 
 /// A lane free to take an item: `None` is the one lane of a queue not side by side.
@@ -220,6 +225,7 @@ impl Queue {
                 cancel: None,
                 resume: item.resume.clone(),
                 left_behind: item.left_behind.clone(),
+                started: None,
             })
             // Unreadable sessions after the crash groups: the groups' ids stay the
             // plan's order from 1, which front ends rely on.
@@ -246,6 +252,7 @@ impl Queue {
                         cancel: None,
                         resume: None,
                         left_behind: Vec::new(),
+                        started: None,
                     }),
             )
             .collect();
@@ -448,6 +455,7 @@ impl Queue {
         let cancel = self.all.child_token();
         let slot = &mut inner.entries[at];
         slot.cancel = Some(cancel.clone());
+        slot.started = Some(Instant::now());
         slot.entry.state = QueueState::Running {
             evidence_session: None,
             device: None,
@@ -600,6 +608,9 @@ impl Queue {
         slot.entry.state = match result {
             Ok(outcome) => QueueState::Finished {
                 summary: outcome.summary.clone(),
+                took_ms: slot.started.map_or(0, |started| {
+                    u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX)
+                }),
             },
             Err(failure) => match failure.refusal() {
                 // Cancelled before its evidence existed: nothing ran.
@@ -639,6 +650,7 @@ mod tests {
             skip: None,
             resume: None,
             left_behind: Vec::new(),
+            started: None,
         }
     }
 
@@ -706,6 +718,7 @@ mod tests {
                     skip: None,
                     resume: None,
                     left_behind: Vec::new(),
+                    started: None,
                 }],
                 unreadable: Vec::new(),
             });
@@ -761,6 +774,7 @@ mod tests {
                         baseline_tries: 1,
                     }),
                     left_behind: vec!["e-old".into()],
+                    started: None,
                 }],
                 unreadable: Vec::new(),
             })

@@ -6,7 +6,11 @@ use whittle_core::plan::{build_plan, Disposition, SkipReason, StepWords};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportSummary {
+    /// The new session's folder (its id).
     pub session_id: String,
+    /// Its name, as session lists show it (`meta.json`'s `name`: the one asked for, else
+    /// the flow's, else the file's).
+    pub name: String,
     pub session_dir: String,
     pub format: whittle_core::import::FlowFormat,
     pub package: String,

@@ -153,6 +153,7 @@ fn write_session(
     let (replayable, skipped) = ImportSummary::of_steps(&steps);
     Ok(ImportSummary {
         session_id,
+        name,
         session_dir: dir.to_string_lossy().into_owned(),
         format: flow.format,
         package,

@@ -187,7 +187,7 @@ async fn a_group_minimized_and_unchanged_since_is_skipped_until_its_session_chan
     // Minimized by a queue, not approved (no --approve, nobody pressed Approve).
     let queue = Queue::new(&first);
     queue.run(&config, &budget(30), |_| {}).await;
-    let QueueState::Finished { summary } = state_of(&queue, 1) else {
+    let QueueState::Finished { summary, .. } = state_of(&queue, 1) else {
         panic!("{:?}", state_of(&queue, 1));
     };
     assert!(summary.end.may_write_back(), "{summary:?}");
@@ -313,7 +313,7 @@ async fn reordered_cancelled_and_failing_items_leave_the_rest_running() {
         [3, 1, 2, 4]
     );
     for id in [3, 1] {
-        let QueueState::Finished { summary } = state_of(&queue, id) else {
+        let QueueState::Finished { summary, .. } = state_of(&queue, id) else {
             panic!("{id}: {:?}", state_of(&queue, id));
         };
         assert!(
@@ -408,7 +408,7 @@ async fn on_two_devices_two_items_run_side_by_side_each_on_its_own_device() {
         "each item alone on its own device"
     );
     for e in queue.view().entries {
-        let QueueState::Finished { summary } = &e.state else {
+        let QueueState::Finished { summary, .. } = &e.state else {
             panic!("{}: {:?}", e.id, e.state);
         };
         assert!(
@@ -472,7 +472,7 @@ async fn pause_holds_the_next_item_until_resumed_and_a_running_item_cancels() {
         .unwrap()
         .unwrap();
     match state_of(&queue, 2) {
-        QueueState::Finished { summary } => assert_eq!(summary.end, RunEnd::Cancelled),
+        QueueState::Finished { summary, .. } => assert_eq!(summary.end, RunEnd::Cancelled),
         QueueState::Cancelled => {}
         other => panic!("{other:?}"),
     }

@@ -179,7 +179,7 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
 /// `minimize_all` answers it too).
 pub(crate) fn exit_of(state: &QueueState) -> Exit {
     match state {
-        QueueState::Finished { summary } => Exit::of_end(&summary.end),
+        QueueState::Finished { summary, .. } => Exit::of_end(&summary.end),
         QueueState::Failed { refusal } => Exit::of_refusal(refusal),
         QueueState::Skipped { .. } => Exit::Proven,
         // Left waiting or running only when the queue was cancelled.
@@ -193,7 +193,7 @@ fn table(words: &CliWords, entries: &[QueueEntry]) -> String {
     let mut rows: Vec<[String; 6]> = vec![words.queue_columns.map(str::to_owned)];
     for e in entries {
         let (result, steps, attempts, evidence) = match &e.state {
-            QueueState::Finished { summary } => (
+            QueueState::Finished { summary, .. } => (
                 (words.queue_end)(&summary.end).to_owned(),
                 format!(
                     "{}→{}",

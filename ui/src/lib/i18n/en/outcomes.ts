@@ -223,7 +223,7 @@ export const outcomes = {
   "import.submit": "Import",
   "import.importing": "Importing…",
   "import.close": "Close",
-  "import.done": "Imported as {id}: {replayable} of {steps} steps will be replayed.",
+  "import.done": "Imported as “{name}” (folder {id}): {replayable} of {steps} steps will be replayed.",
   "import.skipped": "Step {step} ({action}) is kept but not replayed: {reason}",
   "import.note.hook": "The flow's {hook} hook (line {line}) is not imported: a replay starts from a fresh launch.",
   "import.note.execution_options": "The execution options on line {line} (\"roboscript\") are not imported: Whittle replays every step strictly, in order.",

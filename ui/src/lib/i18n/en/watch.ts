@@ -84,6 +84,7 @@ export const watch = {
   "queue.confidence": "Confidence: {confidence}",
   "queue.replays.one": "{count} replay",
   "queue.replays.other": "{count} replays",
+  "queue.took": "in {time}",
   "queue.confirmCancelAll.one": "Cancel {count} run? It stops now and is not started again.",
   "queue.confirmCancelAll.other": "Cancel all {count} runs? The one in progress stops and no waiting one starts.",
   "queue.confirmCancelAllYes.one": "Cancel {count} run",

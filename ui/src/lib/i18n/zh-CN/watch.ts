@@ -80,6 +80,7 @@ export const watch = {
   "queue.confidence": "置信度：{confidence}",
   "queue.replays.one": "{count} 次回放",
   "queue.replays.other": "{count} 次回放",
+  "queue.took": "用时 {time}",
   "queue.confirmCancelAll.one": "取消 {count} 个运行？它会立即停止，且不会再开始。",
   "queue.confirmCancelAll.other": "取消全部 {count} 个运行？正在进行的运行会停止，等待中的运行都不会开始。",
   "queue.confirmCancelAllYes.one": "取消 {count} 个运行",
