@@ -44,7 +44,9 @@ async function start() {
     app,
     port,
     artifacts,
-    env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config },
+    // Its own web storage (the window's language choice lives there): a developer who
+    // chose 简体中文 in their own Whittle gets the English the tests read.
+    env: { ...process.env, WHITTLE_WORKSPACE: workspace, WHITTLE_CONFIG: config, XDG_DATA_HOME: join(scratch, "xdg-data") },
   });
   ({ find, one, textOf, click, clickAt, typeInto, saveScreenshot, waitFor, exec, keys } = w);
   // The smallest window the app is designed for: what must be seen must fit it.

@@ -7,6 +7,7 @@ export const watch = {
   "live.none": "No device is replaying right now.",
   "live.devices": "Devices replaying",
   "live.attempt": "Attempt {attempt}",
+  "live.attemptShort": "#{attempt}",
   "live.before": "About to replay step {step}: {label}",
   "live.after": "Step {step} done: {label}",
   "live.beforeStep": "About to replay step {step}",

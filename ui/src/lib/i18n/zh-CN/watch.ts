@@ -6,6 +6,7 @@ export const watch = {
   "live.none": "当前没有设备在回放。",
   "live.devices": "正在回放的设备",
   "live.attempt": "第 {attempt} 次尝试",
+  "live.attemptShort": "第 {attempt} 次",
   "live.before": "即将回放第 {step} 步：{label}",
   "live.after": "第 {step} 步已完成：{label}",
   "live.beforeStep": "即将回放第 {step} 步",
