@@ -650,7 +650,6 @@ mod tests {
             skip: None,
             resume: None,
             left_behind: Vec::new(),
-            started: None,
         }
     }
 
@@ -718,7 +717,6 @@ mod tests {
                     skip: None,
                     resume: None,
                     left_behind: Vec::new(),
-                    started: None,
                 }],
                 unreadable: Vec::new(),
             });
@@ -774,7 +772,6 @@ mod tests {
                         baseline_tries: 1,
                     }),
                     left_behind: vec!["e-old".into()],
-                    started: None,
                 }],
                 unreadable: Vec::new(),
             })

@@ -143,6 +143,25 @@ mod tests {
         assert_eq!(changed.into_iter().collect::<Vec<_>>(), ["a", "c"]);
     }
 
+    /// A workspace with its sessions folder, watched.
+    fn watched_workspace() -> (
+        tempfile::TempDir,
+        WorkspaceWatch,
+        std::sync::mpsc::Receiver<WorkspaceChange>,
+    ) {
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::create_dir(ws.path().join("sessions")).unwrap();
+        let (watch, rx) = watched(ws.path());
+        (ws, watch, rx)
+    }
+
+    /// Writes a session's three files into `dir`, which exists.
+    fn write_session_files(dir: &Path) {
+        for file in ["meta.json", "steps.jsonl", "crashes.jsonl"] {
+            std::fs::write(dir.join(file), "{}").unwrap();
+        }
+    }
+
     fn watched(ws: &Path) -> (WorkspaceWatch, std::sync::mpsc::Receiver<WorkspaceChange>) {
         let watch = WorkspaceWatch::default();
         let (tx, rx) = channel();
@@ -168,14 +187,10 @@ mod tests {
     fn a_session_folder_moved_in_is_one_message_and_a_new_workspace_stops_the_old() {
         // A recorder that writes a session elsewhere and moves it in (one rename, so one
         // filesystem event whatever the machine's load) must be one message.
-        let ws = tempfile::tempdir().unwrap();
-        std::fs::create_dir(ws.path().join("sessions")).unwrap();
-        let (watch, rx) = watched(ws.path());
+        let (ws, watch, rx) = watched_workspace();
         let staged = ws.path().join("staging");
         std::fs::create_dir(&staged).unwrap();
-        for file in ["meta.json", "steps.jsonl", "crashes.jsonl"] {
-            std::fs::write(staged.join(file), "{}").unwrap();
-        }
+        write_session_files(&staged);
         let dir = ws.path().join("sessions/2026-06-01_100000_new");
         std::fs::rename(&staged, &dir).unwrap();
         let changes = drain(&rx);
@@ -194,14 +209,10 @@ mod tests {
 
     #[test]
     fn a_burst_of_writes_is_folded_into_fewer_messages_than_writes() {
-        let ws = tempfile::tempdir().unwrap();
-        std::fs::create_dir(ws.path().join("sessions")).unwrap();
-        let (_watch, rx) = watched(ws.path());
+        let (ws, _watch, rx) = watched_workspace();
         let dir = ws.path().join("sessions/2026-06-01_100000_new");
         std::fs::create_dir(&dir).unwrap();
-        for file in ["meta.json", "steps.jsonl", "crashes.jsonl"] {
-            std::fs::write(dir.join(file), "{}").unwrap();
-        }
+        write_session_files(&dir);
         // Four operations raise at least seven inotify events (a write is a create, a
         // modify and a close). How many debounce periods they straddle depends on the
         // machine's load, so the bound is the operations, not one message: a message per
