@@ -31,6 +31,12 @@ pub fn failure_text(cause: &whittle_core::engine::FailureCause) -> String {
     (catalogue(Locale::En).report.failure)(cause)
 }
 
+/// A note about what an imported flow held beyond its steps, in English (the MCP
+/// answer's words).
+pub fn import_note_text(note: &whittle_core::import::ImportNote) -> String {
+    (catalogue(Locale::En).cli.import_note)(note)
+}
+
 /// A warning of a run, in English (the `--json` object's and `result.json`'s words).
 pub fn warning_text(warning: &whittle_core::assessment::Warning) -> String {
     (catalogue(Locale::En).report.warning)(warning)

@@ -237,3 +237,25 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn an_import_note_is_worded_with_its_line_in_each_language() {
+    use whittle_core::import::{ImportNote, LaunchOption};
+    use whittle_text::{catalogue, import_note_text, Locale};
+    let note = ImportNote::LaunchOption {
+        option: LaunchOption::ClearState,
+        line: Some(3),
+    };
+    let en = (catalogue(Locale::En).cli.import_note)(&note);
+    assert!(
+        en.contains("launchApp (line 3) clears the app's data"),
+        "{en}"
+    );
+    let zh = (catalogue(Locale::ZhCn).cli.import_note)(&note);
+    assert!(
+        zh.contains("（第 3 行）") && zh.contains("清除应用数据") && !zh.contains("clears"),
+        "{zh}"
+    );
+    // Agents get the English words.
+    assert_eq!(import_note_text(&note), en);
+}

@@ -163,7 +163,7 @@ fn print_summary(s: &ImportSummary) {
         );
     }
     for note in &s.notes {
-        println!("  note: {note}");
+        println!("  note: {}", (crate::locale::words().import_note)(note));
     }
 }
 

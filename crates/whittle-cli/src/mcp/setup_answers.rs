@@ -61,7 +61,11 @@ impl ImportAnswer {
             steps: summary.steps,
             replayable: summary.replayable,
             skipped: summary.skipped.into_iter().map(SkippedAnswer::of).collect(),
-            notes: summary.notes.iter().map(ToString::to_string).collect(),
+            notes: summary
+                .notes
+                .iter()
+                .map(whittle_text::import_note_text)
+                .collect(),
             recorded: None,
             record_failed: None,
         }

@@ -1,7 +1,6 @@
 //! What a flow held that is not imported as a step, typed so that each front end words
-//! it in its own language (the terminal prints the English `Display`).
-
-use std::fmt;
+//! it in its own language (whittle-text's catalogues for the terminal and agents, the
+//! window's for the window).
 
 use serde::Serialize;
 
@@ -42,7 +41,9 @@ impl LaunchOption {
         ("arguments", LaunchOption::Arguments),
     ];
 
-    pub(crate) fn what(self) -> &'static str {
+    /// What the option does, as a kept step's action names it ("relaunch that clears
+    /// the app's data"): data of the plan's skip reason, like every action name.
+    pub(crate) fn action_words(self) -> &'static str {
         match self {
             LaunchOption::ClearState => "clears the app's data",
             LaunchOption::ClearKeychain => "clears the keychain",
@@ -56,38 +57,4 @@ impl LaunchOption {
 /// refused far earlier by `MAX_FLOW_BYTES`).
 pub(crate) fn line_number(line: usize) -> u32 {
     u32::try_from(line).unwrap_or(u32::MAX)
-}
-
-fn at_line(line: Option<u32>) -> String {
-    line.map(|l| format!(" (line {l})")).unwrap_or_default()
-}
-
-impl fmt::Display for ImportNote {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ImportNote::Hook { hook, line } => write!(
-                f,
-                "The flow's {hook} hook (line {line}) is not imported: a replay starts from a \
-                 fresh launch."
-            ),
-            ImportNote::ExecutionOptions { line } => write!(
-                f,
-                "The execution options on line {line} (\"roboscript\") are not imported: \
-                 Whittle replays every step strictly, in order."
-            ),
-            ImportNote::LaunchOption { option, line } => write!(
-                f,
-                "The flow's launchApp{} {}; Whittle's replays start the app force-stopped and \
-                 keep its data, so a crash that needs it may not reproduce.",
-                at_line(*line),
-                option.what()
-            ),
-            ImportNote::KeepsRunningApp { line } => write!(
-                f,
-                "The flow's launchApp{} keeps a running app (stopApp: false); Whittle's \
-                 replays always start it force-stopped.",
-                at_line(*line)
-            ),
-        }
-    }
 }

@@ -5,6 +5,7 @@ use whittle_core::assessment::Warning;
 use whittle_core::engine::{
     FailureCause, Phase, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };
+use whittle_core::import::{ImportNote, LaunchOption};
 use whittle_core::run_end::RunEnd;
 
 use super::shape::{
@@ -212,6 +213,7 @@ pub(super) static EN: Catalogue = Catalogue {
                 devices.join(", ")
             )
         },
+        import_note,
         queue_columns: [
             "Session", "Crash", "Result", "Steps", "Attempts", "Evidence",
         ],
@@ -274,3 +276,33 @@ pub(super) static EN: Catalogue = Catalogue {
         },
     },
 };
+
+fn import_note(note: &ImportNote) -> String {
+    let at = |line: Option<u32>| line.map(|l| format!(" (line {l})")).unwrap_or_default();
+    match note {
+        ImportNote::Hook { hook, line } => format!(
+            "The flow's {hook} hook (line {line}) is not imported: a replay starts from a \
+             fresh launch."
+        ),
+        ImportNote::ExecutionOptions { line } => format!(
+            "The execution options on line {line} (\"roboscript\") are not imported: \
+             Whittle replays every step strictly, in order."
+        ),
+        ImportNote::LaunchOption { option, line } => format!(
+            "The flow's launchApp{} {}; Whittle's replays start the app force-stopped and \
+             keep its data, so a crash that needs it may not reproduce.",
+            at(*line),
+            match option {
+                LaunchOption::ClearState => "clears the app's data",
+                LaunchOption::ClearKeychain => "clears the keychain",
+                LaunchOption::Permissions => "sets permissions",
+                LaunchOption::Arguments => "passes launch arguments",
+            }
+        ),
+        ImportNote::KeepsRunningApp { line } => format!(
+            "The flow's launchApp{} keeps a running app (stopApp: false); Whittle's replays \
+             always start it force-stopped.",
+            at(*line)
+        ),
+    }
+}

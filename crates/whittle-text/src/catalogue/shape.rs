@@ -4,6 +4,7 @@
 
 use whittle_core::assessment::Warning;
 use whittle_core::engine::{FailureCause, Phase, SearchStop};
+use whittle_core::import::ImportNote;
 use whittle_core::rate::Rate;
 use whittle_core::run_end::RunEnd;
 
@@ -129,6 +130,8 @@ pub struct CliWords {
     pub queue_resuming: fn(&str) -> String,
     /// `minimize --all`: items run side by side, one on each of these devices.
     pub queue_side_by_side: fn(&[String]) -> String,
+    /// `import`: what the flow held that is not imported as a step.
+    pub import_note: fn(&ImportNote) -> String,
     /// `minimize --all`: the summary table's column headings (session, crash, result,
     /// steps original→minimal, attempts, evidence session).
     pub queue_columns: [&'static str; 6],

@@ -6,6 +6,7 @@ use whittle_core::assessment::Warning;
 use whittle_core::engine::{
     FailureCause, Phase, SearchStop, HIGH_CONFIDENCE_RUNS, NEGATIVE_PROOF_RUNS,
 };
+use whittle_core::import::{ImportNote, LaunchOption};
 use whittle_core::run_end::RunEnd;
 
 use super::shape::{
@@ -189,6 +190,7 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
                 devices.join("、")
             )
         },
+        import_note,
         queue_columns: ["会话", "崩溃", "结果", "步骤", "尝试", "证据"],
         queue_end: |end| match end {
             RunEnd::Minimized => "最小路径，已收敛",
@@ -249,3 +251,29 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         },
     },
 };
+
+fn import_note(note: &ImportNote) -> String {
+    let at = |line: Option<u32>| line.map(|l| format!("（第 {l} 行）")).unwrap_or_default();
+    match note {
+        ImportNote::Hook { hook, line } => {
+            format!("流程的 {hook} 钩子（第 {line} 行）未导入：每次重放都从全新启动开始。")
+        }
+        ImportNote::ExecutionOptions { line } => format!(
+            "第 {line} 行的执行选项（\"roboscript\"）未导入：Whittle 严格按顺序重放每个步骤。"
+        ),
+        ImportNote::LaunchOption { option, line } => format!(
+            "流程的 launchApp{}会{}；Whittle 重放时先强制停止应用并保留其数据，因此依赖此项的崩溃可能无法复现。",
+            at(*line),
+            match option {
+                LaunchOption::ClearState => "清除应用数据",
+                LaunchOption::ClearKeychain => "清除钥匙串",
+                LaunchOption::Permissions => "设置权限",
+                LaunchOption::Arguments => "传入启动参数",
+            }
+        ),
+        ImportNote::KeepsRunningApp { line } => format!(
+            "流程的 launchApp{}保留正在运行的应用（stopApp: false）；Whittle 重放时总是先强制停止应用。",
+            at(*line)
+        ),
+    }
+}

@@ -287,7 +287,7 @@ impl<'a> Commands<'a> {
             return Ok(ImportedAction::Launch);
         }
         Ok(match options.first() {
-            Some(option) => unsupported(&format!("relaunch that {}", option.what())),
+            Some(option) => unsupported(&format!("relaunch that {}", option.action_words())),
             None => ImportedAction::Relaunch { stop_app },
         })
     }
