@@ -39,7 +39,13 @@ struct Uses {
 /// How far a session got, least first: the order in which sessions are closed.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Activity {
+    /// Its `initialize` answered, nothing since: what a flood leaves behind.
     Initialized,
+    /// Created for an `initialize` that is not answered yet. Closing it would fail that
+    /// `initialize` with HTTP 500 (seen in the flood test when the creating request was
+    /// slow to be scheduled), so it goes only after every session that is done with
+    /// its handshake and silent.
+    Opening,
     /// A notification (the handshake's end) or a stream since.
     Spoke,
     /// A request since.
@@ -63,7 +69,7 @@ impl Uses {
         self.by_session.insert(
             id,
             Use {
-                activity: Activity::Initialized,
+                activity: Activity::Opening,
                 last,
             },
         );
@@ -74,6 +80,15 @@ impl Uses {
         if let Some(entry) = self.by_session.get_mut(id) {
             entry.last = last;
             entry.activity = entry.activity.max(activity);
+        }
+    }
+
+    /// The session's `initialize` was answered: from now on it is closed as any idle one.
+    fn initialized(&mut self, id: &SessionId) {
+        if let Some(entry) = self.by_session.get_mut(id) {
+            if entry.activity == Activity::Opening {
+                entry.activity = Activity::Initialized;
+            }
         }
     }
 
@@ -151,7 +166,9 @@ impl SessionManager for CappedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
-        self.inner.initialize_session(id, message).await
+        let answer = self.inner.initialize_session(id, message).await;
+        self.uses().initialized(id);
+        answer
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
@@ -226,5 +243,18 @@ mod tests {
             "an early unused session was closed"
         );
         assert_eq!(sessions.inner.sessions.read().await.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_session_whose_initialize_is_not_answered_yet_outlives_idle_ones() {
+        let sessions = CappedSessions::new(LocalSessionManager::default(), 2);
+        // Created for an `initialize` still on its way (its request not scheduled yet).
+        let (opening, _t) = sessions.create_session().await.unwrap();
+        let (idle, _t2) = sessions.create_session().await.unwrap();
+        sessions.uses().initialized(&idle);
+        // At the ceiling, a newcomer: the idle one goes, though the opening one is older.
+        let (_newer, _t3) = sessions.create_session().await.unwrap();
+        assert!(sessions.has_session(&opening).await.unwrap(), "kept");
+        assert!(!sessions.has_session(&idle).await.unwrap(), "closed");
     }
 }
