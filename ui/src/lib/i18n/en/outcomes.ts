@@ -71,8 +71,8 @@ export const outcomes = {
   "deviceState.booted": "running",
   "deviceState.unauthorized": "not authorized",
   // Session list and past runs
-  "sessions.pastRuns.one": "{count} past run",
-  "sessions.pastRuns.other": "{count} past runs",
+  "sessions.runs.one": "{count} run",
+  "sessions.runs.other": "{count} runs",
   "sessions.interrupted": "Interrupted run",
   "sessions.interruptedTitle": "A minimize run of this session stopped before its end; open the session to resume or discard it",
   "sessions.updated": "The list follows the workspace folder.",
