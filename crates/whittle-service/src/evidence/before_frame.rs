@@ -7,9 +7,9 @@
 //! screenshot is chosen: when the frame after the replay cannot be kept, it is masked by
 //! the same rules into `screenshots/attempt-NNN.png`, with the element the action was
 //! about to act on outlined in the same pass (`mask/outline.rs`), and labelled with its
-//! step; otherwise it is dropped unmasked
-//! and its temp file deleted. Masking only the kept ones took the run's own cost per
-//! replay from 22.3 to about 12 ms (docs/performance.md, "Whittle's own overhead").
+//! step; otherwise it is dropped unmasked and its temp file deleted. Masking only the
+//! kept ones took the run's own work per replay from 22.3 to 11.3 ms
+//! (docs/performance.md, "Where a replay's time goes").
 
 use whittle_core::plan::element_match;
 use whittle_core::plan::{ReplayAction, ReplayStep, Strategy};
