@@ -28,6 +28,7 @@ import type {
 } from "./runTypes";
 import { formatCreatedAt, formatSteps } from "./format";
 import type { ErrorCode } from "./types";
+import type { ImportNote } from "../bindings";
 
 /** A record whose values are looked up in the current language each time they are read. */
 function localized<K extends string>(keys: Record<K, MessageKey>): Readonly<Record<K, string>> {
@@ -223,6 +224,25 @@ export function skipText(reason: SkipReason): string {
         : t("skip.ancestors_needed_unknown", { element: reason.element });
     default:
       return t(`skip.${reason.code}`);
+  }
+}
+
+/** What an imported flow held beyond its steps (`ImportSummary.notes`), in words. */
+export function importNoteText(note: ImportNote): string {
+  switch (note.kind) {
+    case "hook":
+      return t("import.note.hook", { hook: note.hook, line: note.line });
+    case "execution_options":
+      return t("import.note.execution_options", { line: note.line });
+    case "launch_option":
+      return t(note.line === null ? "import.note.launch_option" : "import.note.launch_option_at", {
+        option: t(`import.launchOption.${note.option}`),
+        line: note.line ?? 0,
+      });
+    case "keeps_running_app":
+      return t(note.line === null ? "import.note.keeps_running_app" : "import.note.keeps_running_app_at", {
+        line: note.line ?? 0,
+      });
   }
 }
 
