@@ -5,14 +5,17 @@
 //! mini debouncer folds a burst (a run writes a screenshot and a step per attempt) into
 //! one message per quiet period, which keeps the window from re-reading the workspace
 //! for every file. Only the names of changed sessions are sent, never paths or content.
+//! Reading a file is not a change ([`ChangesOnly`]).
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_mini::{new_debouncer, DebounceEventResult, Debouncer};
+use notify_debouncer_mini::notify::{
+    self, Event, EventHandler, EventKind, RecommendedWatcher, RecursiveMode, Watcher, WatcherKind,
+};
+use notify_debouncer_mini::{new_debouncer_opt, Config, DebounceEventResult, Debouncer};
 use serde::Serialize;
 use whittle_core::session::SESSIONS_DIR;
 
@@ -49,7 +52,7 @@ impl WatchError {
 /// The one watcher of a front end (a new workspace replaces it).
 #[derive(Default)]
 pub struct WorkspaceWatch {
-    current: Mutex<Option<(PathBuf, Debouncer<RecommendedWatcher>)>>,
+    current: Mutex<Option<(PathBuf, Debouncer<ChangesOnly>)>>,
 }
 
 impl WorkspaceWatch {
@@ -68,22 +71,64 @@ impl WorkspaceWatch {
             return Ok(());
         }
         let root = sessions.clone();
-        let mut debouncer = new_debouncer(DEBOUNCE, move |events: DebounceEventResult| {
-            let Ok(events) = events else { return };
-            let changed = changed_sessions(&root, events.iter().map(|e| e.path.as_path()));
-            if !changed.is_empty() {
-                send(WorkspaceChange {
-                    sessions: changed.into_iter().collect(),
-                });
-            }
-        })
-        .map_err(|e| watch_failed(&sessions, e))?;
+        let config = Config::default().with_timeout(DEBOUNCE);
+        let mut debouncer =
+            new_debouncer_opt::<_, ChangesOnly>(config, move |events: DebounceEventResult| {
+                let Ok(events) = events else { return };
+                let changed = changed_sessions(&root, events.iter().map(|e| e.path.as_path()));
+                if !changed.is_empty() {
+                    send(WorkspaceChange {
+                        sessions: changed.into_iter().collect(),
+                    });
+                }
+            })
+            .map_err(|e| watch_failed(&sessions, e))?;
         debouncer
             .watcher()
             .watch(&sessions, RecursiveMode::Recursive)
             .map_err(|e| watch_failed(&sessions, e))?;
         *current = Some((sessions, debouncer));
         Ok(())
+    }
+}
+
+/// The platform's watcher without access events. inotify reports every open and close of
+/// a watched file, and the window re-reads a session when it hears it changed: with
+/// those events each read was a change again, so after any change the list re-read the
+/// workspace every debounce period for as long as the window stayed open. A write is
+/// still a change (its `Modify`), and so are creating, renaming and removing.
+struct ChangesOnly(RecommendedWatcher);
+
+struct WithoutAccess<H>(H);
+
+impl<H: EventHandler> EventHandler for WithoutAccess<H> {
+    fn handle_event(&mut self, event: notify::Result<Event>) {
+        if matches!(&event, Ok(e) if matches!(e.kind, EventKind::Access(_))) {
+            return;
+        }
+        self.0.handle_event(event);
+    }
+}
+
+impl Watcher for ChangesOnly {
+    fn new<F: EventHandler>(handler: F, config: notify::Config) -> notify::Result<Self> {
+        RecommendedWatcher::new(WithoutAccess(handler), config).map(ChangesOnly)
+    }
+
+    fn watch(&mut self, path: &Path, mode: RecursiveMode) -> notify::Result<()> {
+        self.0.watch(path, mode)
+    }
+
+    fn unwatch(&mut self, path: &Path) -> notify::Result<()> {
+        self.0.unwatch(path)
+    }
+
+    fn configure(&mut self, option: notify::Config) -> notify::Result<bool> {
+        self.0.configure(option)
+    }
+
+    fn kind() -> WatcherKind {
+        RecommendedWatcher::kind()
     }
 }
 
@@ -205,6 +250,25 @@ mod tests {
         watch.watch(other.path(), |_| {}).unwrap();
         std::fs::write(dir.join("report.md"), "x").unwrap();
         assert!(rx.recv_timeout(DEBOUNCE * 3).is_err());
+    }
+
+    #[test]
+    fn reading_a_session_is_not_a_change() {
+        // The window reads a session when told it changed: a read reported back as a
+        // change kept the list re-reading itself every debounce period.
+        let (ws, _watch, rx) = watched_workspace();
+        let dir = ws.path().join("sessions/2026-06-01_100000_read");
+        std::fs::create_dir(&dir).unwrap();
+        write_session_files(&dir);
+        drain(&rx);
+        for file in ["meta.json", "steps.jsonl", "crashes.jsonl"] {
+            std::fs::read(dir.join(file)).unwrap();
+        }
+        std::fs::read_dir(&dir).unwrap().for_each(drop);
+        assert!(
+            rx.recv_timeout(DEBOUNCE * 3).is_err(),
+            "a read was reported"
+        );
     }
 
     #[test]
