@@ -217,6 +217,8 @@ export type AttemptVerdict_Deserialize =
 { kind: "not_reproduced"; reason: MissReason; step?: number | null } | 
 /**  The user's Cancel stopped it: not a verdict, not an error. */
 { kind: "cancelled" } | 
+/**  A guess the search no longer needed, stopped halfway to free its device. */
+{ kind: "unneeded" } | 
 /**  The infrastructure failed: no verdict (a resume runs it again). */
 { kind: "failed"; cause: FailureCause_Deserialize };
 
@@ -230,6 +232,8 @@ export type AttemptVerdict_Serialize =
 { kind: "not_reproduced"; reason: MissReason; step: number | null } | 
 /**  The user's Cancel stopped it: not a verdict, not an error. */
 { kind: "cancelled" } | 
+/**  A guess the search no longer needed, stopped halfway to free its device. */
+{ kind: "unneeded" } | 
 /**  The infrastructure failed: no verdict (a resume runs it again). */
 { kind: "failed"; cause: FailureCause_Serialize };
 
@@ -2578,6 +2582,8 @@ export type ShotOmission =
 { kind: "capture_failed"; detail: string } | 
 /**  The run was cancelled before its screenshot. */
 { kind: "cancelled" } | 
+/**  The replay was stopped halfway: the search no longer needed it. */
+{ kind: "unneeded" } | 
 /**  A reviewer omitted it from the evidence. */
 { kind: "by_reviewer" } | 
 /**  A reason written as text by a Whittle that did not type it yet. */

@@ -5,8 +5,7 @@
 //! time (counted apart), never budget. With one device this is the sequential run,
 //! replay for replay; on any number the search reaches the same result.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::oracle::{OracleTiming, SimOracle};
 use super::run::{ReplayRecord, Run};
@@ -28,8 +27,9 @@ pub fn simulate_on(
     let oracle = SimOracle::new(scenario, timing);
     let mut replays: Vec<ReplayRecord> = Vec::new();
     // Jobs running: (finishes at, device, attempt), earliest first (ties by device, so
-    // the simulation is deterministic).
-    let mut running: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
+    // the simulation is deterministic), and when each started.
+    let mut running: BTreeSet<(u64, u32, u32)> = BTreeSet::new();
+    let mut started_at: HashMap<u32, (u64, u64, u32)> = HashMap::new();
     let mut idle: Vec<u32> = (1..=devices).rev().collect();
     // Per attempt handed out: its outcome (drawn when it starts) and its record in
     // `replays`.
@@ -53,7 +53,8 @@ pub fn simulate_on(
             let device = idle.pop().expect("never more jobs than idle devices");
             // Draws by (candidate, occurrence): the used replays draw as on one device.
             let replay = oracle.replay(&job.candidate, job.occurrence);
-            running.push(Reverse((now + replay.device_ms, device, job.attempt)));
+            running.insert((now + replay.device_ms, device, job.attempt));
+            started_at.insert(job.attempt, (now, now + replay.device_ms, device));
             outcome_of.insert(job.attempt, replay.outcome);
             record_of.insert(job.attempt, replays.len());
             waiting.insert(job.attempt, None);
@@ -66,8 +67,8 @@ pub fn simulate_on(
                 consumed: false,
             });
         }
-        let Reverse((finish, device, attempt)) = running
-            .pop()
+        let (finish, device, attempt) = running
+            .pop_first()
             .expect("a search that is not done has a job in flight");
         now = finish;
         idle.push(device);
@@ -76,17 +77,39 @@ pub fn simulate_on(
             .expect("every running job was dispatched");
         // As the live run does: outcomes reach the scheduler in attempt order.
         waiting.insert(attempt, Some(outcome));
-        while let Some(entry) = waiting.first_entry() {
-            let Some(outcome) = entry.get().clone() else {
+        loop {
+            while let Some(entry) = waiting.first_entry() {
+                let Some(outcome) = entry.get().clone() else {
+                    break;
+                };
+                let attempt = *entry.key();
+                entry.remove();
+                scheduler.complete(attempt, outcome);
+            }
+            for settled in scheduler.take_settled() {
+                if let Some(&record) = record_of.get(&settled.job.attempt) {
+                    replays[record].consumed = settled.consumed;
+                }
+            }
+            // As the live run does: a replay the search will not use is stopped where it
+            // is, and its device is free at once.
+            let unneeded = scheduler.take_unneeded();
+            if unneeded.is_empty() {
                 break;
-            };
-            let attempt = *entry.key();
-            entry.remove();
-            scheduler.complete(attempt, outcome);
-        }
-        for settled in scheduler.take_settled() {
-            if let Some(&record) = record_of.get(&settled.job.attempt) {
-                replays[record].consumed = settled.consumed;
+            }
+            for attempt in unneeded {
+                let Some((start, finish, device)) = started_at.get(&attempt).copied() else {
+                    continue;
+                };
+                if !running.remove(&(finish, device, attempt)) {
+                    continue;
+                }
+                idle.push(device);
+                outcome_of.remove(&attempt);
+                if let Some(&record) = record_of.get(&attempt) {
+                    replays[record].device_ms = now - start;
+                }
+                waiting.insert(attempt, Some(ReplayOutcome::Cancelled));
             }
         }
     }

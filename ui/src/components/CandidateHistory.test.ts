@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import CandidateHistory from "./CandidateHistory.svelte";
 import { evidenceScope } from "../lib/thumbnails";
@@ -90,6 +90,20 @@ describe("CandidateHistory", () => {
     expect(screen.getByRole("button", { name: /^Failed/ })).toHaveTextContent("0");
     expect(screen.getByRole("button", { name: /^Cancelled/ })).toHaveTextContent("1");
     expect(screen.getAllByTestId("history-row")[2]).toHaveTextContent("Stopped by Cancel (not an error)");
+  });
+
+  it("offers a filter for guesses stopped as unneeded only when there are some", async () => {
+    const rows = rowsOf(4);
+    render(CandidateHistory, { rows, onopen: () => {} });
+    expect(screen.queryByRole("button", { name: /^Not needed/ })).toBeNull();
+    cleanup();
+    rows[3] = { ...rows[3]!, verdict: { kind: "unneeded" } };
+    render(CandidateHistory, { rows, onopen: () => {} });
+    await fireEvent.click(screen.getByRole("button", { name: /^Not needed/ }));
+    const shown = screen.getAllByTestId("history-row");
+    expect(shown.map((r) => r.dataset.attempt)).toEqual([String(rows[3]!.attempt)]);
+    expect(shown[0]).toHaveTextContent("stopped halfway once its guess was wrong");
+    expect(screen.getByRole("button", { name: /^Failed/ })).toHaveTextContent("0");
   });
 
   it("shows an attempt's facts in words", () => {

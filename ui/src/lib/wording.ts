@@ -64,6 +64,7 @@ export const verdictWords = localized<Verdict | "running">({
   not_reproduced: "verdict.not_reproduced",
   failed: "verdict.failed",
   cancelled: "verdict.cancelled",
+  unneeded: "verdict.unneeded",
   running: "verdict.running",
 });
 
@@ -80,6 +81,8 @@ export function reasonWords(verdict: AttemptVerdict | null): string {
       return "";
     case "cancelled":
       return t("reason.cancelled");
+    case "unneeded":
+      return t("reason.unneeded");
     case "failed":
       return t("reason.runtimeDetail", { detail: failureWords(verdict.cause) });
     case "not_reproduced": {

@@ -93,6 +93,19 @@ fn three_devices_prove_the_same_minimal_path_with_every_replay_in_the_evidence()
     assert!(devices.len() > 1, "replays on one device only: {devices:?}");
     assert!(notes.iter().any(|n| n["speculative"] == true));
     assert_eq!(notes[0]["speculative"], false);
+    // A guess stopped halfway once its branch was cut: a speculative step with no
+    // picture, saying why, and never one the search used.
+    let stopped: BTreeSet<u64> = notes
+        .iter()
+        .filter(|n| n["outcome"]["kind"] == "unneeded")
+        .map(|n| {
+            assert_eq!(n["speculative"], true, "{n}");
+            assert!(n["screenshot_src"].is_null(), "{n}");
+            assert_eq!(n["screenshot_omitted"]["kind"], "unneeded", "{n}");
+            n["attempt"].as_u64().unwrap()
+        })
+        .collect();
+    eprintln!("guesses stopped as unneeded: {stopped:?}");
 
     // Every extra device had its own capture, in its own folder, stopped at the end.
     for device in ["sim-2", "sim-3"] {
@@ -101,6 +114,11 @@ fn three_devices_prove_the_same_minimal_path_with_every_replay_in_the_evidence()
     let pool: Value =
         serde_json::from_str(&std::fs::read_to_string(ev.join("pool.json")).unwrap()).unwrap();
     assert_eq!(pool["wasted"].as_u64().unwrap(), wasted);
+    for replay in pool["replays"].as_array().unwrap() {
+        if stopped.contains(&replay["attempt"].as_u64().unwrap()) {
+            assert_eq!(replay["consumed"], false, "{replay}");
+        }
+    }
     // Their device time, reported apart: the sum over the replays not needed.
     let unneeded_ms: u64 = pool["replays"]
         .as_array()

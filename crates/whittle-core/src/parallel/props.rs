@@ -110,14 +110,16 @@ fn parallel(
 }
 
 /// Streaming: each device takes a new job as soon as it reports, and replays take
-/// random times (seeded by `timing`), so devices report out of attempt order.
+/// random times (seeded by `timing`), so devices report out of attempt order. With
+/// `stop`, a job found unneeded is stopped at once and reported cancelled, as the live
+/// run does.
 fn streaming(
     strategy: SearchStrategy,
     n: u32,
     max: u32,
     devices: usize,
     oracle: &Oracle,
-    timing: u64,
+    (timing, stop): (u64, bool),
 ) -> Parallel {
     let mut scheduler = Scheduler::new(strategy.reducer((1..=n).collect(), max).unwrap());
     let mut rng = ChaCha8Rng::seed_from_u64(timing);
@@ -150,8 +152,24 @@ fn streaming(
         now = finish;
         ran += 1;
         scheduler.complete(job.attempt, oracle.answer(&job.candidate, job.occurrence));
-        for s in scheduler.take_settled().iter().filter(|s| s.consumed) {
-            consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
+        loop {
+            for s in scheduler.take_settled().iter().filter(|s| s.consumed) {
+                consumed.push((s.job.phase, s.job.candidate.clone(), s.outcome.clone()));
+            }
+            let unneeded = scheduler.take_unneeded();
+            if !stop || unneeded.is_empty() {
+                break;
+            }
+            for attempt in unneeded {
+                assert!(scheduler.is_unneeded(attempt));
+                let Some(at) = running.iter().position(|(_, j)| j.attempt == attempt) else {
+                    continue;
+                };
+                running.swap_remove(at);
+                ran += 1;
+                scheduler.complete(attempt, ReplayOutcome::Cancelled);
+                assert!(!scheduler.is_unneeded(attempt));
+            }
         }
     }
 }
@@ -201,7 +219,7 @@ fn same_when_streaming(
     n: u32,
     max: u32,
     oracle: &Oracle,
-    timing: u64,
+    timing: (u64, bool),
 ) -> Result<(), TestCaseError> {
     let (seq, seq_log) = sequential(strategy, n, max, oracle);
     for devices in [1, 2, 4, 8] {
@@ -246,17 +264,18 @@ proptest! {
     }
 
     #[test]
-    fn streaming_out_of_order_reaches_the_one_device_result(
+    fn streaming_out_of_order_and_stopping_unneeded_jobs_reaches_the_one_device_result(
         n in 1u32..20,
         picks in proptest::collection::vec(0u32..1000, 0..3),
         max in 1u32..80,
         percent in prop::sample::select(vec![100u32, 40, 70, 90]),
         seed in any::<u64>(),
         timing in any::<u64>(),
+        stop in any::<bool>(),
         strategy in prop::sample::select(SearchStrategy::ALL.to_vec()),
     ) {
         let oracle = Oracle { essential: essential_set(n, &picks), percent, seed };
-        same_when_streaming(strategy, n, max, &oracle, timing)?;
+        same_when_streaming(strategy, n, max, &oracle, (timing, stop))?;
     }
 
     #[test]

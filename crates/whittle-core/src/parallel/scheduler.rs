@@ -22,6 +22,9 @@ pub struct Scheduler {
     tree: GuessTree,
     /// Jobs still running whose branch was cut: wasted when they report.
     doomed: BTreeMap<u32, Job>,
+    /// Attempts doomed while running since the last `take_unneeded`: a driver may stop
+    /// them halfway and free their devices.
+    unneeded: Vec<u32>,
     /// Jobs settled since the last `take_settled`, in the order they settled.
     settled: Vec<Settled>,
     /// Speculative replays that ran and were not used; never more than `speculation_limit`.
@@ -43,6 +46,7 @@ impl Scheduler {
             predictor: Predictor::default(),
             tree: GuessTree::default(),
             doomed: BTreeMap::new(),
+            unneeded: Vec::new(),
             settled: Vec::new(),
             wasted: 0,
             speculation_limit,
@@ -254,6 +258,7 @@ impl Scheduler {
             match node.result {
                 Some(outcome) => self.waste(node.job, outcome),
                 None => {
+                    self.unneeded.push(node.job.attempt);
                     self.doomed.insert(node.job.attempt, node.job);
                 }
             }
@@ -316,6 +321,24 @@ impl Scheduler {
             Request::Done(result) => Some(result),
             Request::Replay(_) => None,
         }
+    }
+
+    /// The running jobs found unneeded since the last call (their branch was cut), in
+    /// attempt order: whatever they show, the search will not use it. A driver may stop
+    /// each halfway and report it [`ReplayOutcome::Cancelled`] (it is wasted either way),
+    /// so its device takes a job the search may use sooner; one that lets it run just
+    /// reports it as it ends.
+    pub fn take_unneeded(&mut self) -> Vec<u32> {
+        let mut unneeded = std::mem::take(&mut self.unneeded);
+        unneeded.retain(|attempt| self.doomed.contains_key(attempt));
+        unneeded.sort_unstable();
+        unneeded
+    }
+
+    /// Whether `attempt` is running (or reported and not yet settled) on a branch that
+    /// was cut: the search will not use it.
+    pub fn is_unneeded(&self, attempt: u32) -> bool {
+        self.doomed.contains_key(&attempt)
     }
 
     /// Jobs dispatched and not yet reported.
@@ -423,6 +446,12 @@ mod tests {
             // Whatever the query says, the next one the search asks is already running:
             // answering it and then both guesses consumes exactly two.
             s.complete(jobs[0].attempt, answer(root_reproduces));
+            // The guess on the other answer is unneeded the moment the query reports,
+            // and told once.
+            let unneeded = s.take_unneeded();
+            assert_eq!(unneeded.len(), 1);
+            assert!(s.is_unneeded(unneeded[0]) && s.take_unneeded().is_empty());
+            assert!(jobs[1..].iter().any(|j| j.attempt == unneeded[0]));
             for job in &jobs[1..] {
                 s.complete(job.attempt, answer(false));
             }

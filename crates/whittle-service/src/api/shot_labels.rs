@@ -45,6 +45,7 @@ pub fn recorded_attempts(evidence_dir: &Path) -> Vec<ShotLabelled> {
                 AttemptVerdict::NotReproduced { .. } => ShotVerdict::NotReproduced,
                 AttemptVerdict::Failed { .. } => ShotVerdict::Error,
                 AttemptVerdict::Cancelled => ShotVerdict::Cancelled,
+                AttemptVerdict::Unneeded => ShotVerdict::Unneeded,
             };
             Some(ShotLabelled {
                 label: ShotLabel {

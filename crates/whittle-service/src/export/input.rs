@@ -124,6 +124,8 @@ pub enum ShotVerdict {
     Error,
     /// The user's Cancel stopped the replay, so it proves nothing either.
     Cancelled,
+    /// A guess the search no longer needed, stopped halfway: it proves nothing.
+    Unneeded,
 }
 
 impl ShotVerdict {
@@ -134,6 +136,7 @@ impl ShotVerdict {
             ShotVerdict::NotReproduced => "not-reproduced",
             ShotVerdict::Error => "error",
             ShotVerdict::Cancelled => "cancelled",
+            ShotVerdict::Unneeded => "unneeded",
         }
     }
 
@@ -144,6 +147,7 @@ impl ShotVerdict {
             ShotVerdict::NotReproduced => "no target crash",
             ShotVerdict::Error => "replay failed (proves nothing)",
             ShotVerdict::Cancelled => "cancelled (proves nothing)",
+            ShotVerdict::Unneeded => "stopped, not needed (proves nothing)",
         }
     }
 }

@@ -153,6 +153,7 @@ pub async fn record_session(
         evidence_dir: &evidence.dir,
         masking: &config.masking,
         cancel,
+        unneeded: None,
     };
     let poll = CrashPoll {
         hub,
@@ -174,7 +175,8 @@ pub async fn record_session(
                     detail: e.to_string(),
                 })
             }),
-        AttemptOutcome::Cancelled => Err(RecordError::Cancelled),
+        // A recording is never a guess: nothing stops it as unneeded.
+        AttemptOutcome::Cancelled | AttemptOutcome::Unneeded => Err(RecordError::Cancelled),
         AttemptOutcome::Failed { cause } => Err(RecordError::Replay(cause.clone())),
     };
     let entry = attempt

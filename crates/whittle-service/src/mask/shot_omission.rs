@@ -32,6 +32,8 @@ pub enum ShotOmission {
     CaptureFailed { detail: String },
     /// The run was cancelled before its screenshot.
     Cancelled,
+    /// The replay was stopped halfway: the search no longer needed it.
+    Unneeded,
     /// A reviewer omitted it from the evidence.
     ByReviewer,
     /// A reason written as text by a Whittle that did not type it yet.
@@ -103,6 +105,9 @@ impl fmt::Display for ShotOmission {
                 write!(f, "the screenshot could not be taken: {detail}")
             }
             ShotOmission::Cancelled => f.write_str("the run was cancelled before its screenshot"),
+            ShotOmission::Unneeded => {
+                f.write_str("the replay was stopped halfway: the search no longer needed it")
+            }
             ShotOmission::ByReviewer => f.write_str("omitted by the reviewer"),
             ShotOmission::Recorded { detail } => f.write_str(detail),
         }

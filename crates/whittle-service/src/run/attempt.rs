@@ -40,6 +40,9 @@ pub(crate) struct Attempt<'a> {
     pub evidence_dir: &'a Path,
     pub masking: &'a MaskingConfig,
     pub cancel: &'a CancellationToken,
+    /// Stops this job alone once the search no longer needs it (a guess whose branch
+    /// was cut, `search.rs`); `None` for a replay that is never a guess.
+    pub unneeded: Option<&'a CancellationToken>,
 }
 
 /// What a cancel leaves of the attempt's screenshot.
@@ -104,9 +107,16 @@ impl<'a> Attempt<'a> {
                 None => replay.await,
             }
         };
+        let unneeded = async {
+            match self.unneeded {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
         let outcome = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
+            () = unneeded => AttemptOutcome::Unneeded,
             r = watched => match r {
                 Ok(verdict) => AttemptOutcome::Replayed { verdict },
                 Err(e) => AttemptOutcome::Failed { cause: e.cause() },
@@ -154,14 +164,21 @@ impl<'a> Attempt<'a> {
             before_last,
         } = replayed;
         let job = self.job;
-        let shot = if after_cancel == ShotAfterCancel::Omitted && self.cancel.is_cancelled() {
+        let omitted = if matches!(outcome, AttemptOutcome::Unneeded) {
+            // Its device is wanted for the next job at once; its screen proves nothing.
+            Some(ShotOmission::Unneeded)
+        } else {
+            (after_cancel == ShotAfterCancel::Omitted && self.cancel.is_cancelled())
+                .then_some(ShotOmission::Cancelled)
+        };
+        let shot = if let Some(why) = omitted {
             // The frame before is dropped unmasked; its temp file goes with it.
             drop(before_last);
             AttemptShot {
                 shot: ArchivedShot {
                     src: None,
                     redacted: true,
-                    omitted_because: Some(ShotOmission::Cancelled),
+                    omitted_because: Some(why),
                 },
                 before_step: None,
             }

@@ -26,6 +26,8 @@ pub enum AttemptVerdict {
     },
     /// The user's Cancel stopped it: not a verdict, not an error.
     Cancelled,
+    /// A guess the search no longer needed, stopped halfway to free its device.
+    Unneeded,
     /// The infrastructure failed: no verdict (a resume runs it again).
     Failed { cause: FailureCause },
 }
@@ -45,6 +47,7 @@ impl AttemptVerdict {
                 step: verdict.step,
             },
             AttemptOutcome::Cancelled => AttemptVerdict::Cancelled,
+            AttemptOutcome::Unneeded => AttemptVerdict::Unneeded,
             AttemptOutcome::Failed { cause } => AttemptVerdict::Failed {
                 cause: cause.clone(),
             },
@@ -82,16 +85,23 @@ mod tests {
                 detail: "logcat gone".into(),
             },
         };
-        let kinds: Vec<serde_json::Value> = [hit, miss, AttemptOutcome::Cancelled, failed]
-            .iter()
-            .map(|o| serde_json::to_value(AttemptVerdict::of(o)).unwrap())
-            .collect();
+        let kinds: Vec<serde_json::Value> = [
+            hit,
+            miss,
+            AttemptOutcome::Cancelled,
+            AttemptOutcome::Unneeded,
+            failed,
+        ]
+        .iter()
+        .map(|o| serde_json::to_value(AttemptVerdict::of(o)).unwrap())
+        .collect();
         assert_eq!(
             kinds,
             [
                 serde_json::json!({"kind": "reproduced", "signature": "sig", "label": "NPE"}),
                 serde_json::json!({"kind": "not_reproduced", "reason": "element_not_found", "step": 4}),
                 serde_json::json!({"kind": "cancelled"}),
+                serde_json::json!({"kind": "unneeded"}),
                 serde_json::json!({"kind": "failed", "cause": {"kind": "drain", "detail": "logcat gone"}}),
             ]
         );

@@ -133,6 +133,10 @@ pub enum AttemptOutcome {
         verdict: ReplayVerdict,
     },
     Cancelled,
+    /// A speculative replay stopped halfway because the search no longer needed it (the
+    /// guess it rested on was wrong), so its device could take a job the search may
+    /// use: not a verdict, and a resume runs it again only if it is needed after all.
+    Unneeded,
     /// The infrastructure failed: no verdict (run again on resume).
     Failed {
         cause: FailureCause,
@@ -143,7 +147,9 @@ impl AttemptOutcome {
     pub fn verdict(&self) -> Option<&ReplayVerdict> {
         match self {
             AttemptOutcome::Replayed { verdict } => Some(verdict),
-            AttemptOutcome::Cancelled | AttemptOutcome::Failed { .. } => None,
+            AttemptOutcome::Cancelled
+            | AttemptOutcome::Unneeded
+            | AttemptOutcome::Failed { .. } => None,
         }
     }
 }

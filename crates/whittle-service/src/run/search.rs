@@ -86,6 +86,8 @@ impl<E: RunEvents> Search<'_, E> {
         log: &mut Vec<PoolReplay>,
     ) -> SearchResult {
         let mut device_of: HashMap<u32, String> = HashMap::new();
+        // Per job running: what stops it once the search no longer needs it.
+        let mut stops: HashMap<u32, CancellationToken> = HashMap::new();
         let mut duration_of: HashMap<u32, u32> = HashMap::new();
         let mut pool = Pool {
             // The primary is taken first.
@@ -111,7 +113,16 @@ impl<E: RunEvents> Search<'_, E> {
                 };
                 scheduler.complete(attempt, outcome);
             }
+            // A guess whose branch was cut is stopped where it is: its device takes a
+            // job the search may use instead of finishing one it will not.
+            for attempt in scheduler.take_unneeded() {
+                if let Some(stop) = stops.get(&attempt) {
+                    tracing::debug!(attempt, "unneeded guess stopped");
+                    stop.cancel();
+                }
+            }
             for settled in scheduler.take_settled() {
+                stops.remove(&settled.job.attempt);
                 log.push(PoolReplay {
                     attempt: settled.job.attempt,
                     phase: settled.job.phase,
@@ -166,8 +177,11 @@ impl<E: RunEvents> Search<'_, E> {
                     device_of.insert(job.attempt, name.to_owned());
                     let (round, round_jobs) = (batch.round, batch.round_jobs);
                     let job = job.clone();
+                    let stop = CancellationToken::new();
+                    stops.insert(job.attempt, stop.clone());
                     pool.running.push(Box::pin(async move {
-                        (device, self.replay_job(round, round_jobs, &job, name).await)
+                        let ran = self.replay_job(round, round_jobs, &job, name, &stop).await;
+                        (device, ran)
                     }));
                 }
                 continue;
@@ -209,7 +223,14 @@ impl<E: RunEvents> Search<'_, E> {
 
     /// Replays one job on `device`, takes its screenshot there and journals the attempt
     /// (durable before this returns, so before any later replay starts).
-    async fn replay_job(&self, round: u32, round_jobs: u32, job: &Job, device: &str) -> Ran {
+    async fn replay_job(
+        &self,
+        round: u32,
+        round_jobs: u32,
+        job: &Job,
+        device: &str,
+        unneeded: &CancellationToken,
+    ) -> Ran {
         self.on_event.event(RunEvent::AttemptStarted {
             attempt: job.attempt,
             phase: job.phase,
@@ -224,6 +245,7 @@ impl<E: RunEvents> Search<'_, E> {
             evidence_dir: &self.evidence.dir,
             masking: &self.config.masking,
             cancel: self.cancel,
+            unneeded: Some(unneeded),
         };
         let frames = |frame| self.on_event.frame(frame);
         let watch = self.on_event.watching().then(|| {
@@ -268,7 +290,10 @@ impl<E: RunEvents> Search<'_, E> {
     /// Archives one replay as an evidence step and turns it into the engine's outcome.
     async fn record(&self, ran: Ran) -> ReplayOutcome {
         let Ran { entry, journaled } = ran;
-        let cancelled = matches!(entry.outcome, AttemptOutcome::Cancelled);
+        let cancelled = matches!(
+            entry.outcome,
+            AttemptOutcome::Cancelled | AttemptOutcome::Unneeded
+        );
         if let Some(why) = entry
             .screenshot_omitted
             .as_ref()
@@ -305,7 +330,8 @@ impl<E: RunEvents> Search<'_, E> {
         };
         self.on_event.event(finished_event(&entry));
         match (entry.outcome, recorded) {
-            (AttemptOutcome::Cancelled, _) => ReplayOutcome::Cancelled,
+            // The scheduler wastes an unneeded job whatever it reports.
+            (AttemptOutcome::Cancelled | AttemptOutcome::Unneeded, _) => ReplayOutcome::Cancelled,
             (AttemptOutcome::Failed { cause }, _)
             | (AttemptOutcome::Replayed { .. }, Err(cause)) => ReplayOutcome::Failed { cause },
             (AttemptOutcome::Replayed { verdict }, Ok(())) => outcome_of(&verdict),

@@ -63,9 +63,10 @@ fn outcome(reproduced: bool) -> ReplayOutcome {
 
 /// Drives the scheduler to its end the way the live loop does: each free device takes
 /// the cursor's next batch (its round journaled first), devices finish after random
-/// times (seeded by `timing`), each finished job is journaled at once, and outcomes
-/// reach the scheduler in attempt order through the cursor. Returns the result and the
-/// attempts replayed.
+/// times (seeded by `timing`), each finished job is journaled at once, outcomes reach
+/// the scheduler in attempt order through the cursor, and a job the scheduler finds
+/// unneeded is stopped at once (journaled `Unneeded`). Returns the result and the
+/// attempts replayed (stopped ones included).
 fn drive(
     scheduler: &mut Scheduler,
     cursor: &mut RoundCursor,
@@ -79,16 +80,42 @@ fn drive(
     // (finishes at, device, round, round size, job)
     let mut running: Vec<(u64, usize, u32, u32, Job)> = Vec::new();
     let mut idle: Vec<usize> = (0..devices).rev().collect();
-    let mut finished: BTreeMap<u32, bool> = BTreeMap::new();
+    // Per job done: its verdict, `None` when it was stopped as unneeded.
+    let mut finished: BTreeMap<u32, Option<bool>> = BTreeMap::new();
     let mut now = 0u64;
     loop {
         while let Some(turn) = cursor.take_turn(&mut finished) {
             match turn {
                 Turn::Answered(attempt, answer) => scheduler.complete(attempt, answer),
-                Turn::Finished(attempt, reproduced) => {
+                Turn::Finished(attempt, Some(reproduced)) => {
                     scheduler.complete(attempt, outcome(reproduced));
                 }
+                Turn::Finished(attempt, None) => {
+                    scheduler.complete(attempt, ReplayOutcome::Cancelled);
+                }
             }
+        }
+        let mut stopped = false;
+        for attempt in scheduler.take_unneeded() {
+            let Some(at) = running.iter().position(|r| r.4.attempt == attempt) else {
+                continue;
+            };
+            let (_, on, round, round_jobs, job) = running.swap_remove(at);
+            idle.push(on);
+            replayed.push(attempt);
+            journal.push(record(
+                round,
+                round_jobs,
+                &job,
+                on,
+                AttemptOutcome::Unneeded,
+            ));
+            finished.insert(attempt, None);
+            stopped = true;
+        }
+        if stopped {
+            // Their turns may have come.
+            continue;
         }
         scheduler.take_settled();
         if let Some(result) = scheduler.is_done() {
@@ -116,26 +143,37 @@ fn drive(
         idle.push(on);
         let reproduced = device.replay(&job);
         replayed.push(job.attempt);
-        journal.push(JournalRecord::Attempt(Box::new(JournalAttempt {
-            round,
-            round_jobs,
-            attempt: job.attempt,
-            phase: job.phase,
-            candidate: job.candidate.clone(),
-            speculative: job.speculative,
-            device: format!("sim-{}", on + 1),
-            outcome: AttemptOutcome::Replayed {
-                verdict: verdict(reproduced),
-            },
-            duration_ms: 5,
-            screenshot_src: None,
-            screenshot_redacted: true,
-            screenshot_omitted: Some(whittle_service::evidence::ShotOmission::Cancelled),
-            screenshot_before_step: None,
-            finished_at: "2026-01-01T00:00:00Z".into(),
-        })));
-        finished.insert(job.attempt, reproduced);
+        let outcome = AttemptOutcome::Replayed {
+            verdict: verdict(reproduced),
+        };
+        journal.push(record(round, round_jobs, &job, on, outcome));
+        finished.insert(job.attempt, Some(reproduced));
     }
+}
+
+fn record(
+    round: u32,
+    round_jobs: u32,
+    job: &Job,
+    device: usize,
+    outcome: AttemptOutcome,
+) -> JournalRecord {
+    JournalRecord::Attempt(Box::new(JournalAttempt {
+        round,
+        round_jobs,
+        attempt: job.attempt,
+        phase: job.phase,
+        candidate: job.candidate.clone(),
+        speculative: job.speculative,
+        device: format!("sim-{}", device + 1),
+        outcome,
+        duration_ms: 5,
+        screenshot_src: None,
+        screenshot_redacted: true,
+        screenshot_omitted: Some(whittle_service::evidence::ShotOmission::Cancelled),
+        screenshot_before_step: None,
+        finished_at: "2026-01-01T00:00:00Z".into(),
+    }))
 }
 
 fn attempts_of(records: &[JournalRecord]) -> Vec<JournalAttempt> {
@@ -194,7 +232,7 @@ fn check(
     devices: usize,
     seed: u64,
     timing: u64,
-) {
+) -> usize {
     let device = Device {
         essential,
         percent,
@@ -222,9 +260,13 @@ fn check(
         assert_eq!(read.rounds, rounds_of(&journal[..k]), "round-trips");
         let restored =
             restore(fresh(), &read.rounds, &read.attempts).unwrap_or_else(|e| panic!("k={k}: {e}"));
-        assert_eq!(
-            restored.restored as usize,
-            read.attempts.len(),
+        let verdicts = read
+            .attempts
+            .iter()
+            .filter(|a| a.outcome.verdict().is_some())
+            .count();
+        assert!(
+            (verdicts..=read.attempts.len()).contains(&(restored.restored as usize)),
             "k={k}: every recorded verdict is used"
         );
         let mut scheduler = restored.scheduler;
@@ -243,12 +285,18 @@ fn check(
             "k={k}: the result differs from the uninterrupted run's"
         );
         assert_eq!(result.proof, whole.proof, "k={k}");
+        // A guess stopped as unneeded has no verdict: it may run again where the
+        // rebuilt search cannot yet tell it is unneeded (an earlier job runs again).
         for attempt in &again {
             assert!(
-                !read.attempts.iter().any(|r| r.attempt == *attempt),
+                !read
+                    .attempts
+                    .iter()
+                    .any(|r| r.attempt == *attempt && r.outcome != AttemptOutcome::Unneeded),
                 "k={k}: attempt {attempt} was in the journal and ran again"
             );
         }
+
         // What the resumed run journaled rebuilds too.
         let read = parse_journal(&journal_bytes(&head, &continued)).unwrap();
         restore(fresh(), &read.rounds, &read.attempts)
@@ -270,6 +318,31 @@ fn check(
         );
         assert_eq!(result, whole, "k={k} k2={k2}: resumed twice");
     }
+    attempts_of(&journal)
+        .iter()
+        .filter(|a| a.outcome == AttemptOutcome::Unneeded)
+        .count()
+}
+
+/// The property above cuts journals that hold guesses stopped as unneeded (it would
+/// prove nothing about them otherwise): bisections on 4 devices stop some.
+#[test]
+fn journals_with_guesses_stopped_as_unneeded_resume_exactly() {
+    let stopped: usize = (0..8u64)
+        .map(|timing| {
+            check(
+                SearchStrategy::Binary,
+                10,
+                vec![3, 8],
+                100,
+                40,
+                4,
+                timing,
+                timing,
+            )
+        })
+        .sum();
+    assert!(stopped > 0, "no guess was stopped");
 }
 
 proptest! {
@@ -347,7 +420,13 @@ fn attempts_without_a_verdict_after_the_last_round_run_again_under_their_numbers
                 }
             }
             let restored = restore(fresh(), &rounds_of(&kept), &attempts_of(&kept)).unwrap();
-            assert_eq!(restored.restored as usize, attempts_of(&kept).len() - 2);
+            let verdicts = attempts_of(&kept)
+                .iter()
+                .filter(|a| a.outcome.verdict().is_some())
+                .count();
+            assert!(
+                (verdicts..=attempts_of(&kept).len() - 2).contains(&(restored.restored as usize))
+            );
             let (mut scheduler, mut cursor) = (restored.scheduler, restored.cursor);
             let (result, again) = drive(&mut scheduler, &mut cursor, 3, &device, &mut kept, 99);
             assert_eq!(result, whole, "{strategy}");
@@ -356,8 +435,12 @@ fn attempts_without_a_verdict_after_the_last_round_run_again_under_their_numbers
                 rerun, lost,
                 "{strategy}: the two are run again, once each, in order"
             );
+            let with_verdicts = attempts_of(&kept);
             for a in &waiting[..] {
-                if !lost.contains(a) {
+                let verdict = with_verdicts
+                    .iter()
+                    .any(|r| r.attempt == *a && r.outcome.verdict().is_some());
+                if !lost.contains(a) && verdict {
                     assert!(
                         !again.contains(a),
                         "{strategy}: {a} had a verdict and ran again"

@@ -8,7 +8,8 @@
 //! stopped.
 //!
 //! After the last round, outcomes are fed in attempt order up to the first job without
-//! a verdict (a device error, a cancel, or one whose record never made it to disk):
+//! a verdict (a device error, a cancel, or one whose record never made it to disk; a
+//! guess stopped as unneeded counts as fed when the rebuilt search finds it unneeded):
 //! from there on, the jobs without a verdict run again under their own numbers and the
 //! recorded verdicts of the others are kept, fed in turn. Anything that does not line
 //! up with what the engine asks refuses the resume: the evidence and this Whittle
@@ -162,11 +163,16 @@ impl Feed<'_> {
         let record = self.by_attempt.get(&attempt);
         let outcome = match record.map(|r| &r.outcome) {
             Some(AttemptOutcome::Replayed { verdict }) => outcome_of(verdict),
+            // A guess stopped as unneeded stands as it was where the rebuilt search
+            // finds it unneeded too; elsewhere it is run again.
+            Some(AttemptOutcome::Unneeded) if self.scheduler.is_unneeded(attempt) => {
+                ReplayOutcome::Cancelled
+            }
             _ if !before_a_round => return false,
             Some(AttemptOutcome::Failed { cause }) => ReplayOutcome::Failed {
                 cause: cause.clone(),
             },
-            Some(AttemptOutcome::Cancelled) => ReplayOutcome::Cancelled,
+            Some(AttemptOutcome::Cancelled | AttemptOutcome::Unneeded) => ReplayOutcome::Cancelled,
             None => ReplayOutcome::Failed {
                 cause: FailureCause::NotSaved {
                     detail: "not in the run's journal".into(),

@@ -54,6 +54,7 @@ export const outcomes = {
   "omission.undecodable": "the screenshot could not be decoded: {detail}",
   "omission.capture_failed": "the screenshot could not be taken: {detail}",
   "omission.cancelled": "the run was cancelled before its screenshot",
+  "omission.unneeded": "stopped halfway: the search no longer needed this guess",
   "omission.by_reviewer": "omitted by the reviewer",
   "notice.screenshotOmitted": "Attempt {attempt}: screenshot omitted ({why}).",
   "notice.fileNotWritten": "{file} was not written ({detail}); the result is not affected.",
@@ -64,6 +65,8 @@ export const outcomes = {
   // Verdicts and reasons added
   "verdict.cancelled": "Cancelled",
   "reason.cancelled": "Stopped by Cancel (not an error)",
+  "verdict.unneeded": "Not needed",
+  "reason.unneeded": "A guess ahead of the search, stopped halfway once its guess was wrong (not in the budget)",
   "reason.atStep": "{reason} (step {step})",
   // Device states
   "deviceState.online": "online",
