@@ -1,8 +1,9 @@
 //! N devices, simulated with the real [`Scheduler`] driven as the live run drives it
 //! (`whittle-service`'s `run/rounds.rs`): a device takes its next job the moment it is
 //! done, and outcomes reach the scheduler in attempt order, so the run's wall-clock is
-//! set by when each device is free, not by the slowest replay of a round. Wasted speculative replays cost device
-//! time (counted apart), never budget. With one device this is the sequential run,
+//! set by when each device is free, not by the slowest replay of a round. A guess the
+//! search will not use is stopped the moment that is known, its device free at once.
+//! Wasted speculative replays cost device time (counted apart), never budget. With one device this is the sequential run,
 //! replay for replay; on any number the search reaches the same result.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -67,16 +68,25 @@ pub fn simulate_on(
                 consumed: false,
             });
         }
-        let (finish, device, attempt) = running
-            .pop_first()
-            .expect("a search that is not done has a job in flight");
-        now = finish;
-        idle.push(device);
-        let outcome = outcome_of
-            .remove(&attempt)
-            .expect("every running job was dispatched");
-        // As the live run does: outcomes reach the scheduler in attempt order.
-        waiting.insert(attempt, Some(outcome));
+        now = running
+            .first()
+            .expect("a search that is not done has a job in flight")
+            .0;
+        // Every device that reports at this instant, before any takes a new job: on
+        // the model's whole-millisecond clock ties are common, and a real device never
+        // reports at exactly the same time as another.
+        while let Some(&(finish, device, attempt)) = running.first() {
+            if finish != now {
+                break;
+            }
+            running.pop_first();
+            idle.push(device);
+            let outcome = outcome_of
+                .remove(&attempt)
+                .expect("every running job was dispatched");
+            // As the live run does: outcomes reach the scheduler in attempt order.
+            waiting.insert(attempt, Some(outcome));
+        }
         loop {
             while let Some(entry) = waiting.first_entry() {
                 let Some(outcome) = entry.get().clone() else {
