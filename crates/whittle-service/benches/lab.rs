@@ -4,6 +4,7 @@
 //! 1. Whittle's own cost per replay over HTTP against stdio: a zero-latency device
 //!    (launch 0 ms, actions 0 ms), every wait 0, the same host process served either way
 //!    (`whittle-servers sim` over stdio, `… --listen 127.0.0.1:0` over loopback HTTP);
+//!    and below it the transports' floor without MCP (`lab/transport_floor.rs`);
 //! 2. the demo crash's wall-clock (demo device timing and `demo/whittle.json`'s waits)
 //!    on 1 local device over stdio against 4 devices on 2 lab hosts whose every HTTP
 //!    request is held 20 ms (`--delay-ms 20`, a simulated network round trip), and 1
@@ -24,6 +25,8 @@
 
 #[path = "support/mod.rs"]
 mod support;
+#[path = "lab/transport_floor.rs"]
+mod transport_floor;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -276,6 +279,14 @@ async fn overhead(root: &Path, reps: usize) -> BenchResult<()> {
             http[at] / stdio[at]
         );
     }
+    let (http_floor, pipe_floor) = transport_floor::transport_floor(reps * 50).await?;
+    println!(
+        "  {:<38} {:>6.3} ms {:>6.3} ms {:>7.2}",
+        "floor without MCP (pipe; HTTP request)",
+        pipe_floor,
+        http_floor,
+        http_floor / pipe_floor
+    );
     Ok(())
 }
 
