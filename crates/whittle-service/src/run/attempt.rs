@@ -21,6 +21,7 @@ use whittle_core::parallel::Job;
 use whittle_core::plan::{ReplayPlan, ReplayStep};
 
 use super::journal::{AttemptOutcome, JournalAttempt};
+use super::stop_gate::StopGate;
 use crate::client::Hub;
 use crate::config::MaskingConfig;
 use crate::evidence::{
@@ -41,7 +42,8 @@ pub(crate) struct Attempt<'a> {
     pub masking: &'a MaskingConfig,
     pub cancel: &'a CancellationToken,
     /// Stops this job alone once the search no longer needs it (a guess whose branch
-    /// was cut, `search.rs`); `None` for a replay that is never a guess.
+    /// was cut, `search.rs`), at the next point where that is safe (`stop_gate.rs`);
+    /// `None` for a replay that is never a guess.
     pub unneeded: Option<&'a CancellationToken>,
 }
 
@@ -99,7 +101,10 @@ impl<'a> Attempt<'a> {
             attempt,
             candidate.last().and_then(|&i| self.plan.step(i)),
         );
-        let mut observers = ((looks, before_last), watch.map(LiveWatch::marker));
+        // First, so that nothing else looks once it parks the replay.
+        let gate = StopGate::new(self.unneeded);
+        let stopped = gate.stopped();
+        let mut observers = (gate, ((looks, before_last), watch.map(LiveWatch::marker)));
         let replay = self.replay_candidate(&mut observers).instrument(span);
         let watched = async {
             match watch {
@@ -107,23 +112,17 @@ impl<'a> Attempt<'a> {
                 None => replay.await,
             }
         };
-        let unneeded = async {
-            match self.unneeded {
-                Some(token) => token.cancelled().await,
-                None => std::future::pending().await,
-            }
-        };
         let outcome = tokio::select! {
             biased;
             _ = self.cancel.cancelled() => AttemptOutcome::Cancelled,
-            () = unneeded => AttemptOutcome::Unneeded,
+            () = stopped => AttemptOutcome::Unneeded,
             r = watched => match r {
                 Ok(verdict) => AttemptOutcome::Replayed { verdict },
                 Err(e) => AttemptOutcome::Failed { cause: e.cause() },
             },
         };
         let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
-        let ((looks, before_last), _) = observers;
+        let (_, ((looks, before_last), _)) = observers;
         let replayed = Replayed {
             outcome,
             duration_ms,

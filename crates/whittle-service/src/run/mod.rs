@@ -30,6 +30,7 @@ mod sealed_run;
 mod search;
 mod spec;
 mod static_result;
+mod stop_gate;
 mod verify;
 
 pub use attempt_verdict::AttemptVerdict;
