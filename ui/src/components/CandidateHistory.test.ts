@@ -102,7 +102,7 @@ describe("CandidateHistory", () => {
     await fireEvent.click(screen.getByRole("button", { name: /^Not needed/ }));
     const shown = screen.getAllByTestId("history-row");
     expect(shown.map((r) => r.dataset.attempt)).toEqual([String(rows[3]!.attempt)]);
-    expect(shown[0]).toHaveTextContent("stopped halfway once its guess was wrong");
+    expect(shown[0]).toHaveTextContent("Stopped early; outside the budget");
     expect(screen.getByRole("button", { name: /^Failed/ })).toHaveTextContent("0");
   });
 

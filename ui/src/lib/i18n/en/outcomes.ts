@@ -66,7 +66,7 @@ export const outcomes = {
   "verdict.cancelled": "Cancelled",
   "reason.cancelled": "Stopped by Cancel (not an error)",
   "verdict.unneeded": "Not needed",
-  "reason.unneeded": "A guess ahead of the search, stopped halfway once its guess was wrong (not in the budget)",
+  "reason.unneeded": "Stopped early; outside the budget",
   "reason.atStep": "{reason} (step {step})",
   // Device states
   "deviceState.online": "online",

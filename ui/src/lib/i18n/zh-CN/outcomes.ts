@@ -62,7 +62,7 @@ export const outcomes = {
   "verdict.cancelled": "已取消",
   "reason.cancelled": "因取消而停止（不是错误）",
   "verdict.unneeded": "不需要",
-  "reason.unneeded": "搜索之前的猜测，猜错后中途停止（不计入预算）",
+  "reason.unneeded": "提前停止；不计入预算",
   "reason.atStep": "{reason}（第 {step} 步）",
   "deviceState.online": "在线",
   "deviceState.offline": "离线",
