@@ -32,7 +32,7 @@ pub enum ShotOmission {
     CaptureFailed { detail: String },
     /// The run was cancelled before its screenshot.
     Cancelled,
-    /// The replay was stopped halfway: the search no longer needed it.
+    /// The replay was stopped early: the search no longer needed it.
     Unneeded,
     /// A reviewer omitted it from the evidence.
     ByReviewer,
@@ -106,7 +106,7 @@ impl fmt::Display for ShotOmission {
             }
             ShotOmission::Cancelled => f.write_str("the run was cancelled before its screenshot"),
             ShotOmission::Unneeded => {
-                f.write_str("the replay was stopped halfway: the search no longer needed it")
+                f.write_str("the replay was stopped early: the search no longer needed it")
             }
             ShotOmission::ByReviewer => f.write_str("omitted by the reviewer"),
             ShotOmission::Recorded { detail } => f.write_str(detail),

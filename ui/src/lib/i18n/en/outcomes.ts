@@ -54,7 +54,7 @@ export const outcomes = {
   "omission.undecodable": "the screenshot could not be decoded: {detail}",
   "omission.capture_failed": "the screenshot could not be taken: {detail}",
   "omission.cancelled": "the run was cancelled before its screenshot",
-  "omission.unneeded": "stopped halfway: the search no longer needed this guess",
+  "omission.unneeded": "stopped early: the search no longer needed this guess",
   "omission.by_reviewer": "omitted by the reviewer",
   "notice.screenshotOmitted": "Attempt {attempt}: screenshot omitted ({why}).",
   "notice.fileNotWritten": "{file} was not written ({detail}); the result is not affected.",
