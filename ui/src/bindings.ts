@@ -2582,7 +2582,7 @@ export type ShotOmission =
 { kind: "capture_failed"; detail: string } | 
 /**  The run was cancelled before its screenshot. */
 { kind: "cancelled" } | 
-/**  The replay was stopped halfway: the search no longer needed it. */
+/**  The replay was stopped early: the search no longer needed it. */
 { kind: "unneeded" } | 
 /**  A reviewer omitted it from the evidence. */
 { kind: "by_reviewer" } | 
