@@ -3,8 +3,9 @@
 //! done, and outcomes reach the scheduler in attempt order, so the run's wall-clock is
 //! set by when each device is free, not by the slowest replay of a round. A guess the
 //! search will not use is stopped the moment that is known, its device free at once.
-//! Wasted speculative replays cost device time (counted apart), never budget. With one device this is the sequential run,
-//! replay for replay; on any number the search reaches the same result.
+//! Wasted speculative replays cost device time (counted apart), never budget. With one
+//! device this is the sequential run, replay for replay; on any number the search
+//! reaches the same result.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -28,9 +29,9 @@ pub fn simulate_on(
     let oracle = SimOracle::new(scenario, timing);
     let mut replays: Vec<ReplayRecord> = Vec::new();
     // Jobs running: (finishes at, device, attempt), earliest first (ties by device, so
-    // the simulation is deterministic), and when each started.
+    // the simulation is deterministic), and each one's key in it by attempt.
     let mut running: BTreeSet<(u64, u32, u32)> = BTreeSet::new();
-    let mut started_at: HashMap<u32, (u64, u64, u32)> = HashMap::new();
+    let mut running_key: HashMap<u32, (u64, u32, u32)> = HashMap::new();
     let mut idle: Vec<u32> = (1..=devices).rev().collect();
     // Per attempt handed out: its outcome (drawn when it starts) and its record in
     // `replays`.
@@ -54,8 +55,9 @@ pub fn simulate_on(
             let device = idle.pop().expect("never more jobs than idle devices");
             // Draws by (candidate, occurrence): the used replays draw as on one device.
             let replay = oracle.replay(&job.candidate, job.occurrence);
-            running.insert((now + replay.device_ms, device, job.attempt));
-            started_at.insert(job.attempt, (now, now + replay.device_ms, device));
+            let key = (now + replay.device_ms, device, job.attempt);
+            running.insert(key);
+            running_key.insert(job.attempt, key);
             outcome_of.insert(job.attempt, replay.outcome);
             record_of.insert(job.attempt, replays.len());
             waiting.insert(job.attempt, None);
@@ -108,16 +110,17 @@ pub fn simulate_on(
                 break;
             }
             for attempt in unneeded {
-                let Some((start, finish, device)) = started_at.get(&attempt).copied() else {
+                let Some(key @ (finish, device, _)) = running_key.get(&attempt).copied() else {
                     continue;
                 };
-                if !running.remove(&(finish, device, attempt)) {
+                if !running.remove(&key) {
                     continue;
                 }
                 idle.push(device);
                 outcome_of.remove(&attempt);
                 if let Some(&record) = record_of.get(&attempt) {
-                    replays[record].device_ms = now - start;
+                    // It held its device until now, not until it would have finished.
+                    replays[record].device_ms -= finish - now;
                 }
                 waiting.insert(attempt, Some(ReplayOutcome::Cancelled));
             }

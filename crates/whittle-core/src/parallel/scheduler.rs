@@ -335,8 +335,8 @@ impl Scheduler {
         unneeded
     }
 
-    /// Whether `attempt` is running (or reported and not yet settled) on a branch that
-    /// was cut: the search will not use it.
+    /// Whether `attempt` is running on a branch that was cut (not reported yet): the
+    /// search will not use it.
     pub fn is_unneeded(&self, attempt: u32) -> bool {
         self.doomed.contains_key(&attempt)
     }

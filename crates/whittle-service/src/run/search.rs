@@ -113,8 +113,9 @@ impl<E: RunEvents> Search<'_, E> {
                 };
                 scheduler.complete(attempt, outcome);
             }
-            // A guess whose branch was cut is stopped where it is: its device takes a
-            // job the search may use instead of finishing one it will not.
+            // A guess whose branch was cut is stopped, as soon as no call that acts on
+            // the device is in flight (`stop_gate.rs`): its device takes a job the
+            // search may use instead of finishing one it will not.
             for attempt in scheduler.take_unneeded() {
                 if let Some(stop) = stops.get(&attempt) {
                     tracing::debug!(attempt, "unneeded guess stopped");
@@ -290,14 +291,15 @@ impl<E: RunEvents> Search<'_, E> {
     /// Archives one replay as an evidence step and turns it into the engine's outcome.
     async fn record(&self, ran: Ran) -> ReplayOutcome {
         let Ran { entry, journaled } = ran;
-        let cancelled = matches!(
+        // A stopped attempt's missing screenshot is no news.
+        let stopped = matches!(
             entry.outcome,
             AttemptOutcome::Cancelled | AttemptOutcome::Unneeded
         );
         if let Some(why) = entry
             .screenshot_omitted
             .as_ref()
-            .filter(|why| !cancelled && self.first_telling(why))
+            .filter(|why| !stopped && self.first_telling(why))
         {
             self.on_event.event(RunEvent::Notice {
                 notice: RunNotice::ScreenshotOmitted {
