@@ -204,37 +204,42 @@ async fn connect(config: &Config) -> BenchResult<Hub> {
         .map_err(|e| format!("{e}\n(build the servers first: cargo build -p whittle-servers)"))?)
 }
 
-/// Medians of `replay()` on the minimal and the full path, and of one tool call.
-async fn per_replay(hub: &Hub, config: &Config, reps: usize) -> BenchResult<[f64; 3]> {
-    let live = match prepare(hub, config, &RunSpec::new(SESSION)).await? {
-        Prepared::Live(live) => *live,
-        Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
-    };
-    let mut medians = [0.0; 3];
-    for (at, only) in [Some(&MINIMAL[..]), None].into_iter().enumerate() {
-        let steps: Vec<&ReplayStep> = live
-            .plan
-            .replayable
-            .iter()
-            .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
-            .collect();
-        let mut times = Vec::new();
-        for _ in 0..reps {
-            let start = Instant::now();
-            let verdict = replay(hub, &live.ctx, &steps).await?;
-            times.push(ms(start.elapsed()));
-            assert!(verdict.reproduced, "the demo crash reproduces");
+/// Medians of `replay()` on the minimal and the full path, and of one tool call, per
+/// hub. The hubs take turns, one replay (or call) each, so whatever else the machine
+/// does falls on every transport alike.
+async fn per_replay(hubs: &[(&Hub, &Config)], reps: usize) -> BenchResult<Vec<[f64; 3]>> {
+    let mut prepared = Vec::new();
+    for (hub, config) in hubs {
+        match prepare(hub, config, &RunSpec::new(SESSION)).await? {
+            Prepared::Live(live) => prepared.push(*live),
+            Prepared::Static(s) => return Err(format!("demo crash not live: {}", s.reason).into()),
         }
-        medians[at] = median(times);
     }
-    let mut calls = Vec::new();
+    let mut times = vec![[Vec::new(), Vec::new(), Vec::new()]; hubs.len()];
+    for (at, only) in [Some(&MINIMAL[..]), None].into_iter().enumerate() {
+        for _ in 0..reps {
+            for (((hub, _), live), times) in hubs.iter().zip(&prepared).zip(&mut times) {
+                let steps: Vec<&ReplayStep> = live
+                    .plan
+                    .replayable
+                    .iter()
+                    .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
+                    .collect();
+                let start = Instant::now();
+                let verdict = replay(hub, &live.ctx, &steps).await?;
+                times[at].push(ms(start.elapsed()));
+                assert!(verdict.reproduced, "the demo crash reproduces");
+            }
+        }
+    }
     for _ in 0..reps * 5 {
-        let start = Instant::now();
-        hub.log().list_captures().await?;
-        calls.push(ms(start.elapsed()));
+        for ((hub, _), times) in hubs.iter().zip(&mut times) {
+            let start = Instant::now();
+            hub.log().list_captures().await?;
+            times[2].push(ms(start.elapsed()));
+        }
     }
-    medians[2] = median(calls);
-    Ok(medians)
+    Ok(times.into_iter().map(|t| t.map(median)).collect())
 }
 
 async fn whole_minimize(hub: &Hub, config: &Config, devices: u32) -> BenchResult<(f64, u32)> {
@@ -253,15 +258,18 @@ async fn overhead(root: &Path, reps: usize) -> BenchResult<()> {
     println!("\n1. Whittle's own cost per replay, zero-latency simulator, all waits 0 (median of {reps})");
     let setup = Setup::new(root, true)?;
     let stdio_config = setup.config(root, Devices::Stdio { devices: 1 }, true)?;
-    let hub = connect(&stdio_config).await?;
-    let stdio = per_replay(&hub, &stdio_config, reps).await?;
-    hub.shutdown().await;
-
+    let stdio_hub = connect(&stdio_config).await?;
     let host = [Host::start(&setup.path(), 1, 0)?];
     let http_config = setup.config(root, Devices::Lab(&host), true)?;
-    let hub = connect(&http_config).await?;
-    let http = per_replay(&hub, &http_config, reps).await?;
-    hub.shutdown().await;
+    let http_hub = connect(&http_config).await?;
+    let medians = per_replay(
+        &[(&stdio_hub, &stdio_config), (&http_hub, &http_config)],
+        reps,
+    )
+    .await?;
+    stdio_hub.shutdown().await;
+    http_hub.shutdown().await;
+    let (stdio, http) = (medians[0], medians[1]);
 
     println!("  {:<38} {:>9} {:>9} {:>7}", "", "stdio", "HTTP", "ratio");
     for (at, label) in [

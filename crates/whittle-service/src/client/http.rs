@@ -1,6 +1,7 @@
-//! A `url` server's transport: rmcp's streamable HTTP client over a reqwest client we
-//! build ourselves, for the configured headers and connect timeout. Header values are
-//! secrets: marked sensitive for reqwest, and no error text here can contain one.
+//! A `url` server's transports over a reqwest client we build ourselves, for the
+//! configured headers and connect timeout: rmcp's streamable HTTP client, or the direct
+//! one a Whittle lab host gets (`direct_http.rs`). Header values are secrets: marked
+//! sensitive for reqwest, and no error text here can contain one.
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +13,7 @@ use rmcp::transport::streamable_http_client::{
 };
 use rmcp::transport::StreamableHttpClientTransport;
 
+use super::direct_http::DirectHttpTransport;
 use super::error::StartError;
 use crate::config::HttpServer;
 
@@ -37,12 +39,33 @@ pub(crate) enum HttpClientSetupError {
     },
 }
 
-/// The transport for `spec`, its calls sharing kept-alive connections or opening one
+/// rmcp's transport for `spec`, its calls sharing kept-alive connections or opening one
 /// each (`keep_alive`, chosen in `keep_alive.rs`); the error is a sentence for a tester.
 pub(crate) fn transport(
     spec: &HttpServer,
     keep_alive: bool,
 ) -> Result<HttpTransport, HttpClientSetupError> {
+    let (client, headers) = client(spec, keep_alive)?;
+    let config = StreamableHttpClientTransportConfig::with_uri(Arc::<str>::from(spec.url.as_str()))
+        .custom_headers(headers);
+    Ok(StreamableHttpClientTransport::with_client(client, config))
+}
+
+/// The direct transport for `spec` (a Whittle lab host's, `direct_http.rs`), its
+/// connections as [`transport`]'s.
+pub(crate) fn direct_transport(
+    spec: &HttpServer,
+    keep_alive: bool,
+) -> Result<DirectHttpTransport, HttpClientSetupError> {
+    let (client, headers) = client(spec, keep_alive)?;
+    Ok(DirectHttpTransport::new(client, &spec.url, headers))
+}
+
+/// The reqwest client for `spec` and the configured headers, their values sensitive.
+fn client(
+    spec: &HttpServer,
+    keep_alive: bool,
+) -> Result<(reqwest::Client, HashMap<HeaderName, HeaderValue>), HttpClientSetupError> {
     // rustls needs a process-wide provider; a second install is a harmless no-op.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -75,9 +98,7 @@ pub(crate) fn transport(
         value.set_sensitive(true);
         headers.insert(name, value);
     }
-    let config = StreamableHttpClientTransportConfig::with_uri(Arc::<str>::from(spec.url.as_str()))
-        .custom_headers(headers);
-    Ok(StreamableHttpClientTransport::with_client(client, config))
+    Ok((client, headers))
 }
 
 /// Why the handshake with a `url` server failed, in words a tester can act on: a

@@ -1,6 +1,7 @@
 //! Whether a `url` server's calls share kept-alive connections or open one each, when
-//! the config leaves `keep_alive` unset: decided from the name the server announces in
-//! its MCP initialize answer (`serverInfo.name`).
+//! the config leaves `keep_alive` unset, and whether they go by the direct transport
+//! (`direct_http.rs`): decided from the name the server announces in its MCP
+//! initialize answer (`serverInfo.name`).
 //!
 //! Why it matters: a server that writes an answer in several pieces with Nagle's
 //! algorithm on (uvicorn, so the official Python SDK's) makes every answer on a
@@ -21,32 +22,40 @@ const LAB_HOST_NAMES: [&str; 3] = ["whittle-sim", "whittle-adb", "whittle-report
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ConnectionChoice {
     pub(crate) keep_alive: bool,
+    /// A Whittle lab host, whose calls take the direct transport; any other server's
+    /// take rmcp's full client.
+    pub(crate) direct: bool,
     pub(crate) why: &'static str,
 }
 
 /// The choice for a server whose config says `setting` and whose initialize answer
 /// named it `announced` (`None`: no `serverInfo`).
 pub(crate) fn choose(setting: Option<bool>, announced: Option<&str>) -> ConnectionChoice {
-    match (setting, announced) {
-        (Some(keep_alive), _) => ConnectionChoice {
+    let direct = announced.is_some_and(|name| LAB_HOST_NAMES.contains(&name));
+    match setting {
+        Some(keep_alive) => ConnectionChoice {
             keep_alive,
+            direct,
             why: "set by keep_alive in the config",
         },
-        (None, Some(name)) if LAB_HOST_NAMES.contains(&name) => ConnectionChoice {
+        None if direct => ConnectionChoice {
             keep_alive: true,
+            direct,
             why: "a Whittle lab host, which answers in one piece",
         },
-        (None, _) => ConnectionChoice {
+        None => ConnectionChoice {
             keep_alive: false,
+            direct,
             why: "not a Whittle lab host: its answers may wait 40 ms on a kept-alive \
                   connection (delayed ACK)",
         },
     }
 }
 
-/// The connection setting the handshake is made with: kept alive unless the config
-/// says not, so a Whittle lab host (the case that crosses a WAN) never pays a second
-/// handshake; a foreign server pays one, once, to move to a connection per call.
+/// The connection setting the handshake is made with (by the direct transport): kept
+/// alive unless the config says not, so a Whittle lab host (the case that crosses a
+/// WAN) never pays a second handshake; a foreign server pays one, once, to move to
+/// rmcp's full client and, unless the config says otherwise, a connection per call.
 pub(crate) fn for_handshake(setting: Option<bool>) -> bool {
     setting.unwrap_or(true)
 }
@@ -59,6 +68,8 @@ mod tests {
     fn whittle_lab_hosts_keep_their_connections_when_the_config_does_not_say() {
         for name in LAB_HOST_NAMES {
             assert!(choose(None, Some(name)).keep_alive, "{name}");
+            assert!(choose(None, Some(name)).direct, "{name}");
+            assert!(choose(Some(false), Some(name)).direct, "{name}");
         }
         assert!(for_handshake(None));
     }
@@ -74,6 +85,7 @@ mod tests {
             None,
         ] {
             assert!(!choose(None, announced).keep_alive, "{announced:?}");
+            assert!(!choose(Some(true), announced).direct, "{announced:?}");
         }
     }
 

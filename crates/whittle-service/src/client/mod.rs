@@ -7,6 +7,7 @@ mod connect;
 mod connection;
 mod decode;
 mod deviation;
+mod direct_http;
 mod doctor;
 mod error;
 mod facade;

@@ -100,15 +100,17 @@ where
 }
 
 /// A `url` server: the handshake and tools/list share `timeout` (the per-call timeout),
-/// the TCP/TLS connect its own `connect_timeout_ms`. With `keep_alive` unset, a server
-/// whose initialize answer shows it is not a Whittle lab host is connected to again
-/// with a connection per call (`keep_alive.rs` says why).
+/// the TCP/TLS connect its own `connect_timeout_ms`. The handshake is made by the direct
+/// transport; a server whose initialize answer shows it is not a Whittle lab host is
+/// connected to again by rmcp's full client, with a connection per call when
+/// `keep_alive` is unset (`keep_alive.rs` and `direct_http.rs` say why).
 async fn start_http(
     name: &str,
     spec: &HttpServer,
     timeout: Duration,
 ) -> Result<Connection, StartError> {
-    let first = handshake_http(name, spec, for_handshake(spec.keep_alive), timeout).await?;
+    let handshake_keep_alive = for_handshake(spec.keep_alive);
+    let first = handshake_http(name, spec, true, handshake_keep_alive, timeout).await?;
     let announced = first
         .service
         .peer_info()
@@ -118,6 +120,7 @@ async fn start_http(
         server = name,
         announced = announced.as_deref().unwrap_or("(no serverInfo)"),
         keep_alive = choice.keep_alive,
+        direct = choice.direct,
         "HTTP connections {}: {}",
         if choice.keep_alive {
             "kept alive"
@@ -126,7 +129,7 @@ async fn start_http(
         },
         choice.why
     );
-    if choice.keep_alive == for_handshake(spec.keep_alive) {
+    if choice.direct && choice.keep_alive == handshake_keep_alive {
         return Ok(first);
     }
     // The first session ends before the second starts, so the server holds one of ours.
@@ -137,24 +140,30 @@ async fn start_http(
             "first HTTP session did not close in time; dropped"
         );
     }
-    handshake_http(name, spec, choice.keep_alive, timeout).await
+    handshake_http(name, spec, choice.direct, choice.keep_alive, timeout).await
 }
 
-/// One handshake with a `url` server over connections kept alive or not.
+/// One handshake with a `url` server, by the direct transport or rmcp's full client,
+/// over connections kept alive or not.
 async fn handshake_http(
     name: &str,
     spec: &HttpServer,
+    direct: bool,
     keep_alive: bool,
     timeout: Duration,
 ) -> Result<Connection, StartError> {
-    let transport =
-        super::http::transport(spec, keep_alive).map_err(|e| StartError::Failed(e.to_string()))?;
-    handshake(name, transport, None, OversizeLog::default(), timeout)
-        .await
-        .map_err(|e| match e {
-            HandshakeError::Text(t) => StartError::Failed(t),
-            HandshakeError::Init(e) => super::http::explain(&e, spec),
-        })
+    let setup = |e: super::http::HttpClientSetupError| StartError::Failed(e.to_string());
+    let shaken = if direct {
+        let transport = super::http::direct_transport(spec, keep_alive).map_err(setup)?;
+        handshake(name, transport, None, OversizeLog::default(), timeout).await
+    } else {
+        let transport = super::http::transport(spec, keep_alive).map_err(setup)?;
+        handshake(name, transport, None, OversizeLog::default(), timeout).await
+    };
+    shaken.map_err(|e| match e {
+        HandshakeError::Text(t) => StartError::Failed(t),
+        HandshakeError::Init(e) => super::http::explain(&e, spec),
+    })
 }
 
 /// Lines of a failed server's stderr its start error quotes.
