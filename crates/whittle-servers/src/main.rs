@@ -46,8 +46,7 @@ struct WorkspaceArgs {
     workspace: std::path::PathBuf,
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
@@ -65,7 +64,31 @@ async fn main() -> ExitCode {
         Ok(listen) => listen,
         Err(e) => return fail(e),
     };
-    let result = match (cli.command, listen) {
+    // A lab host (`--listen`) runs on one thread. Its calls are small and spend their
+    // time waiting on the device; on a multi-thread runtime the tasks of one HTTP call
+    // (the connection, the session, the answer stream) wake one another across threads,
+    // which cost a call over HTTP more than the network does on a LAN
+    // (docs/performance.md, "Device labs: HTTP against stdio"). Stdio keeps tokio's default.
+    let runtime = if listen.is_some() {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    }
+    .enable_all()
+    .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(format!("cannot start its runtime: {e}")),
+    };
+    match runtime.block_on(serve(cli.command, listen)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => fail(failure),
+    }
+}
+
+/// Serves `command` over stdio, or over HTTP when `listen` says where.
+async fn serve(command: Command, listen: Option<Listen>) -> Result<(), ServeFailure> {
+    match (command, listen) {
         (Command::Sim(args), None) => whittle_servers::sim::serve_stdio(args)
             .await
             .map_err(ServeFailure::Sim),
@@ -98,10 +121,6 @@ async fn main() -> ExitCode {
             Ok(server) => serve_device_http(server, listen).await,
             Err(e) => Err(ServeFailure::Adb(e)),
         },
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => fail(failure),
     }
 }
 

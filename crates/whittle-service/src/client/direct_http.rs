@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_client::{
 };
 use rmcp::transport::Transport;
 use rmcp::RoleClient;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 pub(crate) type DirectHttpError = StreamableHttpError<reqwest::Error>;
 
@@ -44,6 +44,8 @@ pub(crate) struct DirectHttpTransport {
     session: Arc<Session>,
     to_service: mpsc::Sender<ServerJsonRpcMessage>,
     from_server: mpsc::Receiver<ServerJsonRpcMessage>,
+    /// Dropped with the transport, which rmcp's service holds until its loop has ended.
+    ended: Option<oneshot::Sender<()>>,
 }
 
 /// What every request carries: set once by the initialize answer, read by each send.
@@ -80,7 +82,16 @@ impl DirectHttpTransport {
             }),
             to_service,
             from_server,
+            ended: None,
         }
+    }
+
+    /// Resolves once the transport is dropped: the service it was given to has ended
+    /// (what the thread that runs a lab host's connection waits for, `start.rs`).
+    pub(crate) fn ended(&mut self) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        self.ended = Some(tx);
+        rx
     }
 }
 

@@ -3,8 +3,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+use tokio::sync::oneshot;
+use tracing::Instrument;
 
 use super::connection::Connection;
+use super::direct_http::DirectHttpTransport;
 use super::error::StartError;
 use super::keep_alive::{choose, for_handshake};
 use super::oversize::OversizeLog;
@@ -155,7 +158,7 @@ async fn handshake_http(
     let setup = |e: super::http::HttpClientSetupError| StartError::Failed(e.to_string());
     let shaken = if direct {
         let transport = super::http::direct_transport(spec, keep_alive).map_err(setup)?;
-        handshake(name, transport, None, OversizeLog::default(), timeout).await
+        handshake_on_own_thread(name, transport, timeout).await
     } else {
         let transport = super::http::transport(spec, keep_alive).map_err(setup)?;
         handshake(name, transport, None, OversizeLog::default(), timeout).await
@@ -163,6 +166,55 @@ async fn handshake_http(
     shaken.map_err(|e| match e {
         HandshakeError::Text(t) => StartError::Failed(t),
         HandshakeError::Init(e) => super::http::explain(&e, spec),
+    })
+}
+
+/// The handshake with a Whittle lab host, made on a thread of its own whose
+/// single-threaded runtime then runs the connection for as long as it lives: a call
+/// crosses threads to come in and to go out, as a stdio call does. On the shared
+/// multi-thread runtime the tasks of one HTTP call (rmcp's send task, hyper's
+/// connection task, the reads of the answer) wake one another on either worker, and
+/// those hops made a replay over HTTP cost 1.32–1.43× one over stdio on a machine where
+/// this thread and a single-threaded lab host bring it to 1.08–1.14× (docs/performance.md,
+/// "Device labs: HTTP against stdio").
+async fn handshake_on_own_thread(
+    name: &str,
+    mut transport: DirectHttpTransport,
+    timeout: Duration,
+) -> Result<Connection, HandshakeError> {
+    let no_thread = |e: std::io::Error| {
+        HandshakeError::Text(format!("cannot start the connection's thread: {e}"))
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(no_thread)?;
+    let ended = transport.ended();
+    let (answer, answered) = oneshot::channel();
+    let server = name.to_string();
+    let span = tracing::Span::current();
+    std::thread::Builder::new()
+        // Not the server's name: a config's key may hold a NUL, which a thread name may not.
+        .name("whittle-lab-host".to_string())
+        .spawn(move || {
+            runtime.block_on(
+                async move {
+                    let shaken =
+                        handshake(&server, transport, None, OversizeLog::default(), timeout).await;
+                    // A caller gone meanwhile drops the connection, which ends its service.
+                    let _ = answer.send(shaken);
+                    // rmcp's service holds the transport until its loop (the session's
+                    // close included) has ended; then the runtime may go.
+                    let _ = ended.await;
+                }
+                .instrument(span),
+            );
+        })
+        .map_err(no_thread)?;
+    answered.await.unwrap_or_else(|_| {
+        Err(HandshakeError::Text(
+            "the connection's thread ended before its handshake".to_string(),
+        ))
     })
 }
 
