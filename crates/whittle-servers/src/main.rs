@@ -67,8 +67,9 @@ fn main() -> ExitCode {
     // A lab host (`--listen`) runs on one thread. Its calls are small and spend their
     // time waiting on the device; on a multi-thread runtime the tasks of one HTTP call
     // (the connection, the session, the answer stream) wake one another across threads,
-    // which cost a call over HTTP more than the network does on a LAN
-    // (docs/performance.md, "Device labs: HTTP against stdio"). Stdio keeps tokio's default.
+    // which made a replay over HTTP cost up to 1.4× one over stdio where one thread each
+    // side brings it to 1.1× (docs/performance.md, "Device labs: HTTP against stdio").
+    // Stdio keeps tokio's default.
     let runtime = if listen.is_some() {
         tokio::runtime::Builder::new_current_thread()
     } else {
