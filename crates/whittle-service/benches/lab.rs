@@ -217,16 +217,23 @@ async fn per_replay(hubs: &[(&Hub, &Config)], reps: usize) -> BenchResult<Vec<[f
     }
     let mut times = vec![[Vec::new(), Vec::new(), Vec::new()]; hubs.len()];
     for (at, only) in [Some(&MINIMAL[..]), None].into_iter().enumerate() {
-        for _ in 0..reps {
-            for (((hub, _), live), times) in hubs.iter().zip(&prepared).zip(&mut times) {
-                let steps: Vec<&ReplayStep> = live
-                    .plan
+        // Each hub's steps of this path, chosen once for all its repetitions.
+        let paths: Vec<Vec<&ReplayStep>> = prepared
+            .iter()
+            .map(|live| {
+                live.plan
                     .replayable
                     .iter()
                     .filter(|s| only.is_none_or(|o| o.contains(&s.index)))
-                    .collect();
+                    .collect()
+            })
+            .collect();
+        for _ in 0..reps {
+            for ((((hub, _), live), steps), times) in
+                hubs.iter().zip(&prepared).zip(&paths).zip(&mut times)
+            {
                 let start = Instant::now();
-                let verdict = replay(hub, &live.ctx, &steps).await?;
+                let verdict = replay(hub, &live.ctx, steps).await?;
                 times[at].push(ms(start.elapsed()));
                 assert!(verdict.reproduced, "the demo crash reproduces");
             }
