@@ -7,6 +7,7 @@ mod lab_support;
 
 mod analyze_sidecar_cli;
 mod app_process_cli;
+mod approve_matrix_cli;
 mod approve_runs_cli;
 mod bench_cli;
 mod cancel_cli;

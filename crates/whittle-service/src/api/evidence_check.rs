@@ -35,7 +35,7 @@ use whittle_core::session::{load_session, resolve_session_dir, ResolveError, Ses
 use super::approval::Approvable;
 use super::result_against_journal::{result_against_journal, result_line, ChangedResult};
 use crate::result::{PendingResult, RunEnd};
-use crate::run::{read_sealed_run, RecordedRun, SealedRunError};
+use crate::run::{read_sealed_run, RecordedAttempt, RecordedRun, SealedRunError};
 
 /// Why a run read from its files may not be approved.
 #[derive(Debug, thiserror::Error)]
@@ -202,14 +202,28 @@ pub fn check_evidence(
             Inconsistency::HighNotBacked,
         )?;
     }
+    // The attempts the search used, each as `steps.jsonl` recorded it with a verdict:
+    // guesses run ahead and not needed, and attempts cut off and run again after a
+    // resume, are in the evidence too, and count for nothing here.
+    let used: Vec<&RecordedAttempt> = sealed
+        .consumed
+        .iter()
+        .map(|&number| {
+            recorded
+                .attempts
+                .iter()
+                .rev()
+                .find(|a| a.attempt == number && a.verdict.is_verdict())
+        })
+        .collect::<Option<_>>()
+        .ok_or(Inconsistency::AttemptsMissing)?;
     check(
-        u32::try_from(recorded.attempts.len()).ok() == Some(result.attempts),
+        u32::try_from(used.len()).ok() == Some(result.attempts),
         Inconsistency::AttemptsMissing,
     )?;
-    let base = recorded
-        .attempts
-        .first()
-        .filter(|a| a.phase == Phase::Baseline && a.verdict.reproduced())
+    let base = used
+        .iter()
+        .find(|a| a.phase == Phase::Baseline && a.verdict.reproduced())
         .ok_or(Inconsistency::NoBaseline)?;
     if result.search.final_confirmed {
         let replayable: HashSet<u32> = base.candidate.iter().copied().collect();
@@ -220,8 +234,7 @@ pub fn check_evidence(
             .filter(|i| replayable.contains(i))
             .collect();
         // The search's own hits of the final path count towards the 3 (as in the engine).
-        let hits = recorded
-            .attempts
+        let hits = used
             .iter()
             .filter(|a| a.verdict.reproduced() && a.candidate == kept)
             .count();

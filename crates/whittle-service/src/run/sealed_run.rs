@@ -14,6 +14,7 @@
 //! around its seal. A journal sealed by another installation (a colleague's run, a CI
 //! artifact) cannot be told from an edited one here, and is refused the same way.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use whittle_core::engine::SearchResult;
@@ -30,6 +31,11 @@ pub struct SealedRun {
     pub header: JournalHeader,
     /// The search result the recorded verdicts lead the engine to.
     pub search: SearchResult,
+    /// The attempts whose verdicts that search used, in attempt order: on several
+    /// devices the journal also holds guesses run ahead and not needed, and after a
+    /// resume an attempt may be recorded twice (cut off, then run again), so the
+    /// evidence's attempts are not the search's one for one.
+    pub consumed: BTreeSet<u32>,
 }
 
 /// How a step of `steps.jsonl` disagrees with the sealed journal.
@@ -123,5 +129,15 @@ pub fn read_sealed_run(dir: &Path) -> Result<SealedRun, SealedRunError> {
         .scheduler
         .is_done()
         .ok_or(SealedRunError::Unfinished)?;
-    Ok(SealedRun { header, search })
+    let consumed = restored
+        .log
+        .iter()
+        .filter(|replay| replay.consumed)
+        .map(|replay| replay.attempt)
+        .collect();
+    Ok(SealedRun {
+        header,
+        search,
+        consumed,
+    })
 }
