@@ -91,7 +91,14 @@ pub enum Command {
     /// Write a finished run's result into its session's crashes.minimized.json, after
     /// checking its evidence as the app does: the journal's seal, and steps.jsonl and
     /// result.json against it (for a run never approved: --approve left out, or the run
-    /// stopped before its write-back; or a run from elsewhere).
+    /// stopped before its write-back).
+    ///
+    /// A run made elsewhere — a CI runner, a colleague's machine: another Whittle
+    /// installation sealed its journal — is refused (exit 3, `--json`: code
+    /// `not_proven_here`, `next: {action: "reprove"}`), since nothing here proves it.
+    /// Re-prove it on a device here with `whittle minimize --reprove <EVIDENCE_SESSION>`
+    /// (add --approve to approve the new run once it is proven), then approve that run
+    /// (docs/ci.md, "Review and approve a CI run").
     Approve {
         /// The run's evidence session (id, or its folder inside the workspace).
         evidence_session: String,
@@ -102,7 +109,8 @@ pub enum Command {
         /// from another run); without it such an approval is kept and printed.
         #[arg(long)]
         replace: bool,
-        /// Print one JSON object: {status, sidecar, crash_id, entry}.
+        /// Print one JSON object: {status, sidecar, crash_id, entry}; refused: {status,
+        /// code, error, next?, held?, replacing?, exit}.
         #[arg(long)]
         json: bool,
     },
@@ -166,7 +174,7 @@ fn variable(s: &str) -> Result<(String, String), String> {
 #[derive(Debug, clap::Args)]
 pub struct MinimizeCommand {
     /// Session id, or an absolute session folder inside the workspace.
-    #[arg(required_unless_present_any = ["resume", "all"])]
+    #[arg(required_unless_present_any = ["resume", "all", "reprove"])]
     pub session: Option<String>,
     /// Minimize every crash group of the workspace not yet minimized (side by side, one
     /// on each online device, unless --device or --devices above 1; else one after
@@ -193,6 +201,13 @@ pub struct MinimizeCommand {
     /// are the run's own; --device and --devices may change.
     #[arg(long, value_name = "EVIDENCE_SESSION", conflicts_with_all = ["session", "crash", "package"])]
     pub resume: Option<String>,
+    /// Re-prove a run made elsewhere (a CI runner's, a colleague's: its evidence copied
+    /// into this workspace with its original session): a new run of the same crash
+    /// starts from that run's minimal path and proves it on a device here (every single
+    /// deletion 0/3, the final path 3/3), sealed by this installation, so it can be
+    /// approved. What `whittle approve` offers when it refuses a run it cannot prove.
+    #[arg(long, value_name = "EVIDENCE_SESSION", conflicts_with_all = ["session", "crash", "resume", "all"])]
+    pub reprove: Option<String>,
     /// Which crash, when the session has several distinct ones.
     #[arg(long)]
     pub crash: Option<String>,
@@ -230,8 +245,13 @@ pub struct MinimizeCommand {
     pub json: bool,
     /// Write the minimized path to crashes.minimized.json without asking (with --all:
     /// every item's result that may be written back; without it, --all writes nothing).
+    /// An approval of the crash made after the run started (another run's) is kept and
+    /// printed, and the write-back refused, unless --replace.
     #[arg(long)]
     pub approve: bool,
+    /// With --approve: replace an approval of the crash made after this run started.
+    #[arg(long, requires = "approve")]
+    pub replace: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -142,7 +142,9 @@ impl Exit {
             | RunRefusal::EvidenceNotFound { .. }
             // Still running, already ended, changed since, or unreadable evidence:
             // refused, nothing was replayed.
-            | RunRefusal::ResumeRefused { .. } => Exit::Refused,
+            | RunRefusal::ResumeRefused { .. }
+            // The run to re-prove has nothing to start from here: nothing replayed.
+            | RunRefusal::ReproofRefused { .. } => Exit::Refused,
             RunRefusal::NoDevice
             // Held by another run: the device is not available now, as with none online.
             | RunRefusal::DeviceBusy { .. }

@@ -21,7 +21,7 @@ pub use locale::{Locale, LOCALE_VARS};
 pub use rates::{render_rate_lines, render_rate_lines_in};
 pub use report::{
     render_proof_table, render_proof_table_in, render_report, render_report_in,
-    render_resumed_line, ReportInput,
+    render_reproof_line, render_resumed_line, ReportInput,
 };
 pub use static_suggestion::{render_static_suggestion, StaticInput};
 pub use step_path::format_path;

@@ -290,6 +290,13 @@ pub fn render_resumed_line(locale: Locale, at: &str, after_attempts: u32) -> Str
     format!("  {}\n", (w.resumed)(at, after_attempts))
 }
 
+/// A line under the verdict of a run that re-proved the run of `evidence` here
+/// (ending in a newline, like every line of the report).
+pub fn render_reproof_line(locale: Locale, evidence: &str) -> String {
+    let w = &catalogue(locale).report;
+    format!("  {}\n", (w.reproves)(evidence))
+}
+
 /// Server-provided text on one terminal line, bounded in length.
 fn one_line(text: &str) -> String {
     let line = flat(text);

@@ -6,7 +6,8 @@
 
 use whittle_service::api::Config;
 use whittle_service::api::{
-    approve_evidence, ApproveError, ApproveRequest, ApproveRunError, NewerApproval, Replace,
+    approve_evidence, ApproveError, ApproveRequest, ApproveRunError, NewerApproval, NextStep,
+    Replace,
 };
 
 use crate::exit::Exit;
@@ -56,17 +57,27 @@ pub fn run(
                 ApproveRunError::Write(ApproveError::Newer(newer)) => Some(newer.as_ref()),
                 _ => None,
             };
+            let next = match &e {
+                ApproveRunError::NotApprovable { source, .. } => source.next(),
+                _ => None,
+            };
             if json {
-                let mut answer = serde_json::json!({ "status": "refused", "error": e.to_string(), "exit": exit.json() });
-                if let Some(newer) = newer {
-                    answer["held"] = serde_json::json!(newer.held);
-                    answer["replacing"] = serde_json::json!(newer.replacing);
+                let mut answer = serde_json::json!({ "status": "refused", "code": e.code(), "error": e.to_string() });
+                if let (Some(newer), Some(map)) = (newer, answer.as_object_mut()) {
+                    add_newer_fields(map, newer);
                 }
+                if let Some(next) = next {
+                    answer["next"] = serde_json::json!(next);
+                }
+                answer["exit"] = exit.json();
                 println!("{answer}");
             } else {
                 eprintln!("{}{e}", locale::words().error);
                 if let Some(newer) = newer {
                     print_newer(newer);
+                }
+                if let Some(NextStep::Reprove { evidence_session }) = next {
+                    eprintln!("{}", (locale::words().next_reprove)(evidence_session));
                 }
             }
             exit
@@ -74,8 +85,17 @@ pub fn run(
     }
 }
 
+/// The `--json` fields of a refused replacement: the entry kept, and the one refused.
+pub(crate) fn add_newer_fields(
+    map: &mut serde_json::Map<String, serde_json::Value>,
+    newer: &NewerApproval,
+) {
+    map.insert("held".into(), serde_json::json!(newer.held));
+    map.insert("replacing".into(), serde_json::json!(newer.replacing));
+}
+
 /// What a refused replacement would have replaced, and with what.
-fn print_newer(newer: &NewerApproval) {
+pub(crate) fn print_newer(newer: &NewerApproval) {
     let words = locale::words();
     eprintln!("{}", words.newer_kept);
     eprintln!("{}", words.newer_held);

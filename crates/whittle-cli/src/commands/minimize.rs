@@ -12,8 +12,8 @@ use std::sync::atomic::AtomicU32;
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::Config;
 use whittle_service::api::{
-    self, approve, parse_count, Approvable, AskedRun, CountField, InvalidCount, Replace,
-    ResumeOptions, RunJob, RunSpec,
+    self, approve, parse_count, Approvable, ApproveError, AskedRun, CountField, InvalidCount,
+    Replace, ResumeOptions, RunJob, RunSpec,
 };
 use whittle_service::api::{RunEvent, RunOutcome};
 
@@ -34,6 +34,15 @@ pub async fn run(config: &Config, args: MinimizeCommand) -> Exit {
             return all::run(config, &args, template).await;
         }
     }
+    let job = match (&args.reprove, job) {
+        (Some(evidence), RunJob::New(asked)) => {
+            match api::reproof_spec(&config.workspace, evidence, asked_of(asked)) {
+                Ok(spec) => RunJob::New(spec),
+                Err(e) => return super::refusal::reproof(&e, args.json),
+            }
+        }
+        (_, job) => job,
+    };
     let cancel = CancellationToken::new();
     // SIGINT, SIGTERM and SIGHUP stop the run after the current step; it still
     // finalizes its evidence and prints its report.
@@ -85,17 +94,46 @@ fn job(args: &MinimizeCommand) -> Result<RunJob, InvalidCount> {
     })
 }
 
+/// What a new run's spec asked for, to be asked again of a re-proof (whose session and
+/// crash are the re-proven run's).
+fn asked_of(spec: RunSpec) -> AskedRun {
+    AskedRun {
+        crash: None,
+        max_replays: Some(spec.max_replays),
+        device: spec.device,
+        package: spec.package,
+        strategy: Some(spec.strategy),
+        devices: Some(spec.devices),
+        baseline_tries: Some(spec.baseline_tries),
+        wait_device: spec.wait_device,
+    }
+}
+
 fn report(outcome: &RunOutcome, args: &MinimizeCommand, cancelled: bool) -> Exit {
     let mut sidecar = None;
-    let approvable = outcome
-        .pending
-        .clone()
-        .filter(|_| !cancelled)
-        .and_then(Approvable::stamp);
+    let approvable = Approvable::of_outcome(outcome).filter(|_| !cancelled);
     if let Some(approvable) = approvable {
         if args.approve || (!args.json && ask_to_write_back()) {
-            match approve(&approvable, Replace::OnlyOlder) {
+            match approve(&approvable, Replace::confirmed(args.replace)) {
                 Ok((path, _)) => sidecar = Some(path),
+                // Another run's approval made since this run started stays unless
+                // --replace: both are shown, as `whittle approve` shows them.
+                Err(ApproveError::Newer(newer)) => {
+                    if args.json {
+                        print_outcome_with(outcome, None, Exit::Refused, |map| {
+                            super::approve::add_newer_fields(map, &newer);
+                        });
+                    } else {
+                        print_outcome(outcome, false, None, Exit::Refused);
+                        eprintln!(
+                            "{}{}",
+                            locale::words().error,
+                            ApproveError::Newer(newer.clone())
+                        );
+                        super::approve::print_newer(&newer);
+                    }
+                    return Exit::Refused;
+                }
                 Err(e) => {
                     let words = locale::words();
                     eprintln!("{}{}{e}", words.error, words.not_written_back);
@@ -112,25 +150,7 @@ fn report(outcome: &RunOutcome, args: &MinimizeCommand, cancelled: bool) -> Exit
 
 fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::Path>, exit: Exit) {
     if json {
-        let mut value = serde_json::to_value(&outcome.summary).unwrap_or_default();
-        if let Some(map) = value.as_object_mut() {
-            map.insert(
-                "sidecar".into(),
-                sidecar.map(|p| p.to_string_lossy().to_string()).into(),
-            );
-            pool::add_json_fields(outcome, map);
-            rates::add_json_fields(outcome, map);
-            if !outcome.resumed.is_empty() {
-                map.insert(
-                    "resumed".into(),
-                    serde_json::to_value(&outcome.resumed).unwrap_or_default(),
-                );
-            }
-            filmstrip::add_json_fields(outcome, map);
-            hint::add_json_fields(outcome, map);
-            map.insert("exit".into(), exit.json());
-        }
-        println!("{value}");
+        print_outcome_with(outcome, sidecar, exit, |_| {});
     } else {
         // Human text follows LC_ALL / LC_MESSAGES / LANG; the JSON above never does.
         print!(
@@ -144,6 +164,35 @@ fn print_outcome(outcome: &RunOutcome, json: bool, sidecar: Option<&std::path::P
         }
         hint::print_line(locale::words(), outcome);
     }
+}
+
+/// The `--json` object of `outcome`, with what `more` adds to it.
+fn print_outcome_with(
+    outcome: &RunOutcome,
+    sidecar: Option<&std::path::Path>,
+    exit: Exit,
+    more: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>),
+) {
+    let mut value = serde_json::to_value(&outcome.summary).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert(
+            "sidecar".into(),
+            sidecar.map(|p| p.to_string_lossy().to_string()).into(),
+        );
+        pool::add_json_fields(outcome, map);
+        rates::add_json_fields(outcome, map);
+        if !outcome.resumed.is_empty() {
+            map.insert(
+                "resumed".into(),
+                serde_json::to_value(&outcome.resumed).unwrap_or_default(),
+            );
+        }
+        filmstrip::add_json_fields(outcome, map);
+        hint::add_json_fields(outcome, map);
+        more(map);
+        map.insert("exit".into(), exit.json());
+    }
+    println!("{value}");
 }
 
 /// Asks only on an interactive terminal; anything but y/yes is no.

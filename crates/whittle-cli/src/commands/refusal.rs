@@ -7,7 +7,7 @@
 use std::fmt::Display;
 
 use whittle_service::api::{Config, ConfigError};
-use whittle_service::api::{InvalidCount, RunFailure, RunRefusal};
+use whittle_service::api::{InvalidCount, ReproofRefusal, RunFailure, RunRefusal};
 
 use crate::exit::Exit;
 use crate::locale;
@@ -65,6 +65,11 @@ fn clap_sentence(error: &clap::Error) -> String {
         .collect();
     let text = paragraph.join(" ");
     text.strip_prefix("error: ").unwrap_or(&text).to_owned()
+}
+
+/// `minimize --reprove` of a run that has nothing to start from here.
+pub fn reproof(error: &ReproofRefusal, json: bool) -> Exit {
+    tell(&RunRefusal::of_reproof(error), error, &[], json)
 }
 
 pub fn config(error: &ConfigError, json: bool) -> Exit {

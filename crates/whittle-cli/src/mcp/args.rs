@@ -28,11 +28,19 @@ pub struct EvidenceArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MinimizeArgs {
-    /// The session's id (as the `sessions` tool lists it). Never a path.
-    pub session: String,
+    /// The session's id (as the `sessions` tool lists it). Never a path. Required unless
+    /// `reprove` is given (then it is that run's, and must be left out).
+    #[serde(default)]
+    pub session: Option<String>,
     /// Which crash (its `crash_id`), when the session has several distinct ones.
     #[serde(default)]
     pub crash: Option<String>,
+    /// Re-prove the run of this evidence session (one made elsewhere — a CI runner's, a
+    /// colleague's — which nothing here proves, so `result` answers `next` with action
+    /// `reprove`): a new run of its session and crash starts from its minimal path and
+    /// proves it on a device here. Never a path.
+    #[serde(default)]
+    pub reprove: Option<String>,
     /// Replay budget, at least 1 (default 30).
     #[serde(default)]
     #[schemars(range(min = 1))]

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use whittle_service::api::ReviewSummary;
 
-use super::run_answers::UserApproves;
+use super::run_answers::UserNext;
 use super::service_calls::PendingResult;
 
 /// One evidence run's `result.json`, its pictures and files, and its approval.
@@ -17,7 +17,7 @@ pub struct ResultAnswer {
     pub result: PendingResult,
     /// Present when the result may be written back and is not yet: how the user
     /// approves it.
-    pub next: Option<UserApproves>,
+    pub next: Option<UserNext>,
     /// The session's `crashes.minimized.json` already names this run.
     pub approved: bool,
     /// Why the result will not be approved although the run has one (its evidence does
@@ -94,5 +94,5 @@ pub struct TicketAnswer {
     /// The same text as a resource (`resources/read`).
     pub uri: String,
     /// Present when the result may be written back and is not yet.
-    pub next: Option<UserApproves>,
+    pub next: Option<UserNext>,
 }

@@ -1,33 +1,57 @@
 //! What the run tools of `whittle mcp` answer (`minimize`, `resume`, `minimize_all`),
-//! and the one record that says how the user approves a result ([`UserApproves`]):
+//! and the one record that says what the user does next with a result ([`UserNext`]):
 //! approving stays the user's, so no tool approves, and every answer that ends in a
-//! result that may be written back carries this record as `next`, in these words only.
+//! result that may be written back carries this record as `next`, in these words only;
+//! a run made elsewhere, which nothing here proves, is re-proven first (`reprove`).
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use whittle_service::api::{QueueEntry, QueueState, RunHint, UnreadableSession};
+use whittle_service::api::{NextStep, QueueEntry, QueueState, RunHint, UnreadableSession};
 
 use super::service_calls::RunSummary;
 
-/// How the user approves a result: in Whittle's window, or with the terminal command.
-/// No tool approves: the agent tells the user.
+/// What the user does next with a result: approve it, or (a run made elsewhere, which
+/// nothing on this machine proves) re-prove it first — in Whittle's window, or with the
+/// terminal command. No tool approves: the agent tells the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct UserApproves {
-    /// The window's result view of the run offers *Approve* (open the session, then the
-    /// run in its past runs).
-    pub approve_in_window: bool,
-    /// The command the user runs in a terminal to approve it (`whittle approve`, which
-    /// checks the evidence first, as the window does).
-    pub command: String,
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum UserNext {
+    Approve {
+        /// The window's result view of the run offers *Approve* (open the session, then
+        /// the run in its past runs).
+        approve_in_window: bool,
+        /// The command the user runs in a terminal to approve it (`whittle approve`,
+        /// which checks the evidence first, as the window does).
+        command: String,
+    },
+    /// Re-prove the run on a device here: this server's `minimize` with `reprove` set
+    /// to `evidence_session` (or the window's *Re-prove on this device*, or `command`);
+    /// the new run, once minimized, is approved as any run is.
+    Reprove {
+        evidence_session: String,
+        reprove_in_window: bool,
+        command: String,
+    },
 }
 
-impl UserApproves {
+impl UserNext {
     /// The one wording: the run of evidence session `evidence_session` (a validated id,
     /// a plain folder name).
-    pub fn of(evidence_session: &str) -> UserApproves {
-        UserApproves {
+    pub fn approve(evidence_session: &str) -> UserNext {
+        UserNext::Approve {
             approve_in_window: true,
             command: format!("whittle approve {evidence_session}"),
+        }
+    }
+
+    /// The API's way forward, as the user takes it.
+    pub fn of(next: &NextStep) -> UserNext {
+        match next {
+            NextStep::Reprove { evidence_session } => UserNext::Reprove {
+                evidence_session: evidence_session.clone(),
+                reprove_in_window: true,
+                command: format!("whittle minimize --reprove {evidence_session}"),
+            },
         }
     }
 }
@@ -40,7 +64,7 @@ pub struct RunAnswer {
     /// Present when the run ended with a result that may be written back: how the user
     /// approves it. Absent for a cancelled run (resume it first), a run that did not
     /// reproduce, or one that may not be written back.
-    pub next: Option<UserApproves>,
+    pub next: Option<UserNext>,
     /// What to try next when the run ended without a result a change of options may
     /// give: `more_baseline_tries` when the crash did not reproduce on the baseline's
     /// only try (it may be flaky: run it again with `baseline_tries` 3 or more). Absent
@@ -75,7 +99,7 @@ pub struct QueueItemAnswer {
     /// The code `whittle` exits with for this item alone.
     pub exit: u8,
     /// Present when the item's run ended with a result that may be written back.
-    pub next: Option<UserApproves>,
+    pub next: Option<UserNext>,
 }
 
 impl QueueItemAnswer {

@@ -101,37 +101,53 @@ pub async fn minimize(
     on_event: impl Fn(RunEvent) + Send + Sync,
     cancel: CancellationToken,
 ) -> Result<RunAnswer, ToolFailure> {
-    // Refused before any server starts, as the CLI does: the session named, each count
-    // checked once.
-    resolve(config, &args.session, Listed::Session).map_err(|e| {
-        ToolFailure::refused(
-            RunRefusal::SessionNotFound {
-                detail: e.error.clone(),
-            },
-            e.error,
-        )
-    })?;
     let count = |field, given: Option<u32>| {
         given
             .map(|n| count_of(field, n))
             .transpose()
             .map_err(|e| ToolFailure::refused(RunRefusal::of_count(&e), e))
     };
-    let spec = RunSpec::asked(
-        args.session,
-        AskedRun {
-            max_replays: count(CountField::MaxReplays, args.max_replays)?,
-            devices: count(CountField::Devices, args.devices)?,
-            baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?,
-            crash: args.crash,
-            device: args.device,
-            package: args.package,
-            strategy: args.strategy,
-            wait_device: args
-                .wait_device_seconds
-                .map(|s| std::time::Duration::from_secs(u64::from(s))),
-        },
-    );
+    let asked = AskedRun {
+        max_replays: count(CountField::MaxReplays, args.max_replays)?,
+        devices: count(CountField::Devices, args.devices)?,
+        baseline_tries: count(CountField::BaselineTries, args.baseline_tries)?,
+        crash: args.crash,
+        device: args.device,
+        package: args.package,
+        strategy: args.strategy,
+        wait_device: args
+            .wait_device_seconds
+            .map(|s| std::time::Duration::from_secs(u64::from(s))),
+    };
+    let spec = match (args.session, args.reprove) {
+        // Refused before any server starts, as the CLI does: the session named, each
+        // count checked once.
+        (Some(session), None) => {
+            resolve(config, &session, Listed::Session).map_err(|e| {
+                ToolFailure::refused(
+                    RunRefusal::SessionNotFound {
+                        detail: e.error.clone(),
+                    },
+                    e.error,
+                )
+            })?;
+            RunSpec::asked(session, asked)
+        }
+        (None, Some(evidence)) if asked.crash.is_none() => {
+            valid_id(&evidence)?;
+            api::reproof_spec(&config.workspace, &evidence, asked)
+                .map_err(|e| ToolFailure::refused(RunRefusal::of_reproof(&e), e))?
+        }
+        _ => {
+            let detail = "give `session` (and `crash` when needed), or `reprove` alone";
+            return Err(ToolFailure::refused(
+                RunRefusal::InvalidArgument {
+                    detail: detail.to_owned(),
+                },
+                detail,
+            ));
+        }
+    };
     let outcome = api::run(config, RunJob::New(spec), on_event, cancel.clone()).await;
     outcome
         .map(|o| runs::answer(&o, cancel.is_cancelled()))

@@ -7,7 +7,14 @@
 //! `${{ … }}` expressions are filled in from the contexts GitHub gives (`matrix`, `needs`,
 //! `steps`, `secrets` empty). A matrix job runs once per entry its `fromJSON` yields. What
 //! is not run is the table `LEFT_TO_GITHUB` (with why) and the `uses:` actions; after a
-//! job, every path its `upload-artifact` step uploads must exist.
+//! job, every path its `upload-artifact` step uploads must exist, and is kept as that
+//! artifact. Each job is a runner of its own: another Whittle installation (its own data
+//! folder, so its own journal key).
+//!
+//! Then the reviewer's ```sh block ("Review and approve a CI run") runs on a fresh checkout
+//! of the reviewer's — this machine's installation — with `gh run download` serving the
+//! artifact the first job uploaded: the CI run, refused as made elsewhere, is re-proven
+//! and approved, and the sidecar names the re-proving run.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -48,15 +55,26 @@ fn to_json(node: &Yaml) -> Value {
 
 /// The ```yaml blocks of docs/ci.md, as JSON.
 fn workflows() -> Vec<Value> {
+    blocks("yaml")
+        .iter()
+        .map(|block| {
+            let docs = Yaml::load_from_str(block).expect("docs/ci.md: a YAML block parses");
+            to_json(&docs[0])
+        })
+        .collect()
+}
+
+/// The text of each ````fence` block of docs/ci.md.
+fn blocks(fence: &str) -> Vec<String> {
     let text = std::fs::read_to_string(repo_root().join("docs/ci.md")).unwrap();
+    let opening = format!("```{fence}");
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
     for line in text.lines() {
         match (&mut current, line.trim_end()) {
-            (None, "```yaml") => current = Some(String::new()),
+            (None, open) if open == opening => current = Some(String::new()),
             (Some(block), "```") => {
-                let docs = Yaml::load_from_str(block).expect("docs/ci.md: a YAML block parses");
-                blocks.push(to_json(&docs[0]));
+                blocks.push(std::mem::take(block));
                 current = None;
             }
             (Some(block), _) => {
@@ -134,6 +152,9 @@ fn whole(value: &Value, contexts: &Contexts) -> Value {
 struct JobRun {
     outputs: Map<String, Value>,
     summary: String,
+    /// What each `upload-artifact` step uploaded, by artifact name: a folder holding the
+    /// uploaded paths' contents (a folder's own contents, as the action uploads it).
+    artifacts: BTreeMap<String, tempfile::TempDir>,
 }
 
 /// Runs `job` of `workflow` on a fresh checkout with `contexts`.
@@ -156,12 +177,19 @@ fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
         }
     }
     contexts.insert("steps".into(), json!({}));
-    let mut uploads = Vec::new();
+    // The runner's own installation: its journal key is not the reviewer's.
+    let runner_data = root.path().join("runner-data");
+    let mut uploads: Vec<(String, String)> = Vec::new();
     for step in job["steps"].as_array().expect("a job has steps") {
         let step_name = text_of(&step["name"]);
         if let Some(action) = step["uses"].as_str() {
             if action.starts_with("actions/upload-artifact") {
-                uploads.extend(text_of(&step["with"]["path"]).lines().map(str::to_owned));
+                let artifact = expand(&text_of(&step["with"]["name"]), contexts);
+                uploads.extend(
+                    text_of(&step["with"]["path"])
+                        .lines()
+                        .map(|path| (artifact.clone(), path.to_owned())),
+                );
             }
             continue;
         }
@@ -183,6 +211,7 @@ fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
             .envs(&env)
             .env("GITHUB_OUTPUT", &output_file)
             .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("XDG_DATA_HOME", &runner_data)
             .stdin(Stdio::null())
             .output()
             .expect("run bash");
@@ -203,11 +232,21 @@ fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
             contexts["steps"][id] = json!({ "outputs": outputs });
         }
     }
-    for path in uploads.iter().filter(|p| !p.trim().is_empty()) {
+    let mut artifacts: BTreeMap<String, tempfile::TempDir> = BTreeMap::new();
+    for (artifact, path) in uploads.iter().filter(|(_, p)| !p.trim().is_empty()) {
+        let uploaded = Path::new(&cwd).join(path.trim());
         assert!(
-            Path::new(&cwd).join(path.trim()).exists(),
+            uploaded.exists(),
             "docs/ci.md job {name} uploads {path}, which it did not write"
         );
+        let kept = artifacts
+            .entry(artifact.clone())
+            .or_insert_with(|| tempfile::tempdir().unwrap());
+        if uploaded.is_dir() {
+            copy_dir(&uploaded, kept.path());
+        } else {
+            std::fs::copy(&uploaded, kept.path().join(uploaded.file_name().unwrap())).unwrap();
+        }
     }
     let outputs = job["outputs"]
         .as_object()
@@ -218,7 +257,67 @@ fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
     JobRun {
         outputs,
         summary: std::fs::read_to_string(&summary).unwrap(),
+        artifacts,
     }
+}
+
+/// docs/ci.md's reviewer block, run as written on a fresh checkout (this machine's
+/// Whittle installation) with `EVIDENCE` and `RUN_ID` set, and `gh run download
+/// <id> --name <artifact> --dir <dir>` serving `artifacts` (a stand-in for GitHub's
+/// command: it copies the artifact's files into the folder). Returns the checkout.
+fn review(
+    block: &str,
+    evidence: &str,
+    artifacts: &BTreeMap<String, tempfile::TempDir>,
+) -> tempfile::TempDir {
+    let root = demo_checkout();
+    let cwd = root.path().join("demo");
+    let config = cwd.join("whittle.json");
+    let mut whittle_json: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    whittle_json["timing"] = fast_timing();
+    std::fs::write(&config, whittle_json.to_string()).unwrap();
+    let stand_in = root.path().join("gh-stand-in");
+    std::fs::create_dir_all(&stand_in).unwrap();
+    let mut gh =
+        String::from("#!/usr/bin/env bash\nset -euo pipefail\n[ \"$1 $2\" = \"run download\" ]\n");
+    gh.push_str("name=$5; dir=$7\nmkdir -p \"$dir\"\ncase \"$name\" in\n");
+    for (name, folder) in artifacts {
+        gh.push_str(&format!(
+            "  {name}) cp -R '{}'/. \"$dir\" ;;\n",
+            folder.path().display()
+        ));
+    }
+    gh.push_str("  *) echo \"no artifact $name\" >&2; exit 1 ;;\nesac\n");
+    let gh_path = stand_in.join("gh");
+    std::fs::write(&gh_path, gh).unwrap();
+    let mut permissions = std::fs::metadata(&gh_path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&gh_path, permissions).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(stand_in).chain(std::env::split_paths(&checkout_path(root.path()))),
+    )
+    .unwrap();
+    let out = Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", block])
+        .current_dir(&cwd)
+        .env("PATH", path)
+        .env("LANG", "C.UTF-8")
+        .env("WHITTLE_CONFIG", "whittle.json")
+        .env("EVIDENCE", evidence)
+        .env("RUN_ID", "4242")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run bash");
+    assert!(
+        out.status.success(),
+        "docs/ci.md's review block exited {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    root
 }
 
 fn contexts() -> Contexts {
@@ -244,6 +343,42 @@ fn the_ci_recipes_minimize_export_and_spread_the_demo_crash_groups() {
         run.summary.contains("NullPointerException"),
         "the step summary holds the tickets: {}",
         run.summary
+    );
+
+    // The reviewer: the checkout crash's CI run, made under the runner's key, is
+    // refused here, re-proven on this machine's (simulated) device and approved.
+    let lines = std::fs::read_to_string(
+        run.artifacts["whittle-bundles"]
+            .path()
+            .join("minimized.jsonl"),
+    )
+    .unwrap();
+    let checkout = lines
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|l| l["session"] == CHECKOUT)
+        .expect("the checkout crash's line");
+    let evidence = checkout["state"]["summary"]["evidence_session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let sh = blocks("sh");
+    assert_eq!(sh.len(), 1, "docs/ci.md has one reviewer block");
+    let reviewer = review(&sh[0], &evidence, &run.artifacts);
+    let sessions = reviewer.path().join("demo/workspace/sessions");
+    let sidecar = read_json(&sessions.join(CHECKOUT).join("crashes.minimized.json"));
+    let entry = &sidecar["crashes"]["c1"];
+    let reproving = entry["evidence_session"].as_str().unwrap();
+    assert_ne!(
+        reproving, evidence,
+        "the CI run itself is never approved here"
+    );
+    let result = read_json(&sessions.join(reproving).join("result.json"));
+    assert_eq!(result["reproves"], evidence.as_str(), "{result}");
+    assert_eq!(result["status"], "minimized");
+    assert_eq!(
+        entry["minimized_repro_path"],
+        checkout["state"]["summary"]["minimal_path"]
     );
 
     // The matrix: the list job's groups, then one minimize job per group.

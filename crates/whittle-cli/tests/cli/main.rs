@@ -17,6 +17,7 @@ mod device_lab_cli;
 mod device_lease_cli;
 mod flaky_cli;
 mod foreign_peer_cli;
+mod foreign_run_cli;
 mod formats_round_trip;
 mod json_commands_cli;
 mod json_refusals_cli;

@@ -40,10 +40,12 @@ fn evidence_attempts(evidence: &Path) -> Vec<(u64, String, Value, Value)> {
 /// Starts `whittle minimize SESSION --json`, `kill -9`s it once `attempts` attempts are
 /// journaled, and waits for its servers to exit. Returns the evidence session and its id.
 fn kill_9_after(env: &Env, attempts: usize) -> (PathBuf, String) {
+    let before = env.evidence_dirs();
     let mut child = env.spawn_whittle(&["minimize", SESSION, "--json"]);
     let deadline = Instant::now() + Duration::from_secs(60);
+    // Only the evidence session this run makes counts, not an earlier run's.
     let evidence = loop {
-        if let Some(ev) = env.evidence_dirs().first() {
+        if let Some(ev) = env.evidence_dirs().iter().find(|ev| !before.contains(ev)) {
             if journal_attempts(ev).len() >= attempts {
                 break ev.clone();
             }
@@ -287,4 +289,47 @@ fn an_interrupted_run_superseded_by_a_newer_approval_is_not_resumed() {
     );
     let sidecar = read_json(&session.join("crashes.minimized.json"));
     assert_eq!(sidecar["crashes"]["c1"]["evidence_session"], json!(newer));
+}
+
+/// Issue 53: one rule for replacing an approval. An older run approved while this one
+/// was interrupted is newer than this run's result (approved after it started): finishing
+/// this run with `--resume --approve` keeps that approval and prints both entries, as
+/// `whittle approve` does, and only `--replace` writes this run's.
+#[test]
+fn resume_approve_keeps_an_approval_made_since_the_run_started_unless_replace() {
+    let env = slow_env();
+    let session = checkout_session(&env);
+    let sidecar = session.join("crashes.minimized.json");
+    // An older run, finished and not approved.
+    let older = env.whittle_json(&["minimize", SESSION, "--json"]);
+    let older = evidence_of(&older);
+    // This run, killed mid-way; then the older run is approved meanwhile.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let (_, id) = kill_9_after(&env, 2);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    env.whittle_json(&["approve", &older, "--json"]);
+    let held = read_json(&sidecar)["crashes"]["c1"].clone();
+    assert_eq!(held["evidence_session"], json!(older));
+
+    let out = env.whittle(&["minimize", "--resume", &id, "--approve", "--json"]);
+    assert_exit(&out, 3);
+    let answer = json_out(&out);
+    assert_eq!(
+        answer["status"], "minimized",
+        "the run itself ended: {answer}"
+    );
+    assert_eq!(answer["sidecar"], Value::Null);
+    assert_eq!(answer["held"], held, "{answer}");
+    assert_eq!(answer["replacing"]["evidence_session"], json!(id));
+    assert_eq!(read_json(&sidecar)["crashes"]["c1"], held, "kept");
+
+    // The same rule from its evidence; --replace writes it.
+    let out = env.whittle(&["approve", &id]);
+    assert_exit(&out, 3);
+    assert!(stderr(&out).contains("--replace"), "{}", streams(&out));
+    env.whittle_json(&["approve", &id, "--replace", "--json"]);
+    assert_eq!(
+        read_json(&sidecar)["crashes"]["c1"]["evidence_session"],
+        json!(id)
+    );
 }

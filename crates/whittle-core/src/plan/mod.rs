@@ -26,6 +26,7 @@ mod locator;
 pub mod maestro_match;
 mod record;
 mod skip;
+mod start_path;
 mod types;
 
 pub use build::build_plan;
@@ -35,6 +36,7 @@ pub use gap::LocatorGap;
 pub use key::{UnstableKeyKind, FOCUSED_KEY};
 pub use locator::{By, MaestroSelector, Strategy};
 pub use skip::SkipReason;
+pub use start_path::StartPathError;
 pub use types::{
     ActionKind, Coverage, Disposition, PlanNotice, PlannedStep, ReplayAction, ReplayPlan,
     ReplayStep,

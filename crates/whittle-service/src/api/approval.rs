@@ -11,6 +11,7 @@ use serde::Serialize;
 use whittle_core::model::MinimizedEntry;
 
 use crate::result::{is_newer, sidecar_entry, ApproveError, NewerApproval, PendingResult};
+use crate::run::RunOutcome;
 use crate::sidecar::{write_sidecar_entry_unless, SidecarWrite};
 
 /// A result that may be written back, with the entry approval will write.
@@ -18,12 +19,23 @@ use crate::sidecar::{write_sidecar_entry_unless, SidecarWrite};
 pub struct Approvable {
     pub pending: PendingResult,
     pub entry: MinimizedEntry,
-    /// When the run started, as its sealed journal says (a run read from its files);
-    /// `None` for a run this process watched, whose result it holds in memory.
+    /// When the run started, as its sealed journal says (a run read from its files, or
+    /// one this process watched: [`Approvable::of_outcome`]). An approval of another run
+    /// made after it is newer, and is replaced only on the user's explicit say-so, one
+    /// rule for every front end.
     pub run_started_at: Option<String>,
 }
 
 impl Approvable {
+    /// The entry a run that just ended would write, stamped now, told against the
+    /// approvals made since the run started (for a resumed run, since its first start);
+    /// `None` when it may not be written back.
+    pub fn of_outcome(outcome: &RunOutcome) -> Option<Approvable> {
+        let mut approvable = Approvable::stamp(outcome.pending.clone()?)?;
+        approvable.run_started_at = outcome.started_at.clone();
+        Some(approvable)
+    }
+
     /// The entry for `pending`, stamped now; `None` when it may not be written back.
     pub fn stamp(pending: PendingResult) -> Option<Approvable> {
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -35,9 +47,9 @@ impl Approvable {
         })
     }
 
-    /// The moment a newer approval is told by ([`is_newer`]): the run's start, or for a
-    /// run held in memory the moment its result was first shown (its entry's stamp),
-    /// the latest moment its user can have known the sidecar.
+    /// The moment a newer approval is told by ([`is_newer`]): the run's start; for a
+    /// result whose run's start is unknown, the moment it was first shown (its entry's
+    /// stamp).
     fn reference_time(&self) -> &str {
         self.run_started_at
             .as_deref()

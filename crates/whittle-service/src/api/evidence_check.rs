@@ -33,6 +33,7 @@ use whittle_core::plan::{build_plan, PlanError};
 use whittle_core::session::{load_session, resolve_session_dir, ResolveError, SessionError};
 
 use super::approval::Approvable;
+use super::next_step::{NextStep, NotProvenHere};
 use super::result_against_journal::{result_against_journal, result_line, ChangedResult};
 use crate::result::{PendingResult, RunEnd};
 use crate::run::{read_sealed_run, RecordedAttempt, RecordedRun, SealedRunError};
@@ -43,6 +44,10 @@ pub enum NotApprovable {
     /// Only a minimized run whose result may be written back is ever approved.
     #[error("the run did not end with a result that may be written back (it ended {})", .end.status())]
     Ended { end: RunEnd },
+    /// Nothing here proves what the run observed: it is not approved as it is, but
+    /// may be re-proven here (`next`).
+    #[error("nothing on this machine proves it: {why}; re-prove it on a device here, then approve that run")]
+    NotProvenHere { why: NotProvenHere, next: NextStep },
     #[error("its evidence does not hold together: {0}")]
     Inconsistent(#[from] Inconsistency),
 }
@@ -51,7 +56,32 @@ impl NotApprovable {
     pub fn code(&self) -> &'static str {
         match self {
             NotApprovable::Ended { .. } => "not_written_back",
+            NotApprovable::NotProvenHere { .. } => "not_proven_here",
             NotApprovable::Inconsistent(_) => "inconsistent",
+        }
+    }
+
+    /// The way forward, when there is one.
+    pub fn next(&self) -> Option<&NextStep> {
+        match self {
+            NotApprovable::NotProvenHere { next, .. } => Some(next),
+            NotApprovable::Ended { .. } | NotApprovable::Inconsistent(_) => None,
+        }
+    }
+
+    /// `inconsistency` of the run of `evidence_session`, told apart from a run that
+    /// nothing here proves (sealed elsewhere, or without a journal).
+    fn of(inconsistency: Inconsistency, evidence_session: &str) -> NotApprovable {
+        let why = match &inconsistency {
+            Inconsistency::Sealed(SealedRunError::NotSealedHere) => NotProvenHere::SealedElsewhere,
+            Inconsistency::Sealed(SealedRunError::NoJournal) => NotProvenHere::NoJournal,
+            _ => return NotApprovable::Inconsistent(inconsistency),
+        };
+        NotApprovable::NotProvenHere {
+            why,
+            next: NextStep::Reprove {
+                evidence_session: evidence_session.to_owned(),
+            },
         }
     }
 }
@@ -73,7 +103,8 @@ pub fn approvable_from_files(
         return Err(ended());
     }
     let (pending, started_at) =
-        check_evidence(workspace, session_id, evidence_session, recorded, result)?;
+        check_evidence(workspace, session_id, evidence_session, recorded, result)
+            .map_err(|e| NotApprovable::of(e, evidence_session))?;
     let mut approvable = Approvable::stamp(pending).ok_or_else(ended)?;
     approvable.run_started_at = Some(started_at);
     Ok(approvable)
@@ -150,6 +181,20 @@ pub fn check_evidence(
         .ok_or(Inconsistency::CrashMissing)?;
     let plan =
         build_plan(&session.steps, &crash.repro_path).map_err(Inconsistency::PlanUnavailable)?;
+    // A re-proof started from another run's minimal path: the candidates it journaled
+    // must still be replayable steps of the crash's path, and no more.
+    let plan = match &sealed.header.reproves {
+        Some(_) => {
+            let whole = plan.candidate_ids();
+            plan.starting_from(&sealed.header.candidates).map_err(|_| {
+                Inconsistency::SessionChanged {
+                    recorded: sealed.header.candidates.clone(),
+                    now: whole,
+                }
+            })?
+        }
+        None => plan,
+    };
     let now = plan.candidate_ids();
     if now != sealed.header.candidates {
         return Err(Inconsistency::SessionChanged {

@@ -11,7 +11,7 @@
 //! | the sessions every front end lists, each with its crashes and runs; a session and its past runs; the sessions that changed on disk | [`listed_sessions`] (on [`sessions`]), [`session_detail`], [`past_runs`], [`WorkspaceWatch`] |
 //! | reopen a past run; approve or export a result a front end holds | [`reopen`], [`Runs::reopen_run`], [`Runs::approve_held`], [`Runs::export_held`] ([`HeldResultError`]) |
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
-//! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told) | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`] |
+//! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told); what to do about a run nothing here proves (made elsewhere): re-prove it | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`]; [`NextStep`], [`reproof_spec`] |
 //! | the hierarchy nodes under a point of a kept picture, the nodes nearest a locator that found nothing, as Maestro selectors and Robo descriptors | [`inspect_point`], [`nearest_to_step`] |
 //! | export a run as a bug-ticket bundle; its filmstrip; where an agent's export may go | [`export`], [`filmstrip`], [`check_export_folder`] |
 //! | estimate replays | [`estimate`] |
@@ -38,6 +38,7 @@ mod filmstrip;
 mod held_results;
 mod import;
 mod inspect;
+mod next_step;
 mod own_runs;
 pub mod pictures;
 mod privacy_setting;
@@ -48,6 +49,7 @@ mod queue_resume;
 mod record;
 mod refusal;
 mod reopen;
+mod reproof;
 mod result_against_journal;
 mod result_view;
 mod run_job;
@@ -81,6 +83,7 @@ pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
 pub use held_results::HeldResultError;
 pub use import::{import, read_import, ImportRefusal, ImportRequest};
 pub use inspect::{inspect_point, nearest_to_step, InspectedNode, NearNode};
+pub use next_step::{NextStep, NotProvenHere};
 pub use own_runs::{interrupted_runs, InterruptedRun, OwnRuns, OWN_RUNS_FILE};
 pub use privacy_setting::{privacy_level, set_privacy_level};
 pub use queue::{Queue, QueueEntry, QueueEvent, QueueState, QueueView};
@@ -95,6 +98,7 @@ pub use refusal::{
     CrashChoice, DeviceChoice, RefusalStatus, RunRefusal, ServerProblem, ServerProblemKind,
 };
 pub use reopen::{reopen, ReopenError, Reopened, ReopenedRun};
+pub use reproof::{reproof_spec, ReproofProblem, ReproofRefusal};
 pub use result_against_journal::ChangedResult;
 pub use result_view::{
     default_export_folder, result_view, ApproveBlock, ResultFacts, RunResultView,
@@ -121,7 +125,7 @@ pub use crate::run::{approved_runs, past_runs, PastRun, PastRunOutcome};
 // What to try next after a run without a result, decided where the run ends.
 pub use crate::run::{run_hint, RunHint};
 // The request types the actions take, defined where the run consumes them.
-pub use crate::run::{AskedRun, ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
+pub use crate::run::{AskedRun, Reproof, ResumeOptions, RunSpec, DEFAULT_MAX_REPLAYS};
 
 // The records, errors and renderers the actions answer with, defined in the layers below.
 // A front end names them through this door only: the architecture test (rule 7,

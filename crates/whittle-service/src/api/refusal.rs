@@ -12,6 +12,7 @@ use whittle_contract::Role;
 use whittle_core::plan::ActionKind;
 
 use super::count::{CountField, InvalidCount};
+use super::reproof::{ReproofProblem, ReproofRefusal};
 use crate::client::{HubError, RoleProblem, RoleProblemKind};
 use crate::config::ConfigError;
 use crate::device_lease::{DeviceHolder, LeaseError};
@@ -91,6 +92,11 @@ pub enum RunRefusal {
     EvidenceLockFailed { detail: String },
     /// The interrupted run cannot go on (changed, finished, held, unreadable).
     ResumeRefused { detail: String },
+    /// The run to re-prove cannot be started from (`api::reproof_spec`).
+    ReproofRefused {
+        problem: ReproofProblem,
+        detail: String,
+    },
 }
 
 /// Whether the request (or what it names) was refused, or the infrastructure failed.
@@ -246,6 +252,14 @@ impl RunRefusal {
         }
     }
 
+    /// The run to re-prove cannot be started from.
+    pub fn of_reproof(error: &ReproofRefusal) -> RunRefusal {
+        RunRefusal::ReproofRefused {
+            problem: error.problem(),
+            detail: error.to_string(),
+        }
+    }
+
     pub fn of_servers(error: &HubError) -> RunRefusal {
         RunRefusal::ServersUnavailable {
             problems: error.problems.iter().map(server_problem).collect(),
@@ -277,6 +291,7 @@ impl RunRefusal {
             RunRefusal::EvidenceNotFound { .. } => "evidence_not_found",
             RunRefusal::EvidenceLockFailed { .. } => "evidence_lock_failed",
             RunRefusal::ResumeRefused { .. } => "resume_refused",
+            RunRefusal::ReproofRefused { .. } => "reproof_refused",
         }
     }
 

@@ -132,6 +132,9 @@ fn facts(
             match approvable_from_files(workspace, session_id, evidence_session, recorded, result) {
                 Ok(approvable) => (Some(approvable), None),
                 Err(NotApprovable::Ended { .. }) => (None, None),
+                Err(NotApprovable::NotProvenHere { why, next }) => {
+                    (None, Some(ApproveBlock::NotProvenHere { why, next }))
+                }
                 Err(NotApprovable::Inconsistent(e)) => (
                     None,
                     Some(ApproveBlock::Inconsistent {

@@ -98,6 +98,7 @@ fn proven_fields(sealed: &SealedRun, plan: &ReplayPlan) -> Vec<(String, Value)> 
     put(serde_json::json!({ "target": header.target }));
     put(serde_json::json!({ "target_fingerprint": header.target.fingerprint() }));
     put(serde_json::json!({ "app_version": header.app_version }));
+    put(serde_json::json!({ "reproves": header.reproves }));
     fields
 }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 use whittle_text::Locale;
 
 use super::approval::Approvable;
+use super::next_step::{NextStep, NotProvenHere};
 use crate::result::{PendingResult, ResultPurpose, RunSummary};
 use crate::run::{localized_report, RunHint, RunOutcome};
 
@@ -53,6 +54,9 @@ pub enum ApproveBlock {
     /// Its evidence does not hold together (see `api::evidence_check`), so it will not
     /// be written back; the detail says what did not match.
     Inconsistent { detail: String },
+    /// Nothing on this machine proves it (a run made elsewhere, or one without a
+    /// journal): it is not written back as it is; `next` re-proves it here.
+    NotProvenHere { why: NotProvenHere, next: NextStep },
 }
 
 /// What a result view is built from.
@@ -80,7 +84,7 @@ impl ResultFacts {
             purpose: ResultPurpose::Minimize,
             report: localized_report(outcome, locale),
             evidence_dir: outcome.evidence_dir.clone(),
-            approvable: outcome.pending.clone().and_then(Approvable::stamp),
+            approvable: Approvable::of_outcome(outcome),
             approve_blocked: None,
             approved: false,
             failure: outcome

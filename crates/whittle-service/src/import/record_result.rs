@@ -81,5 +81,6 @@ pub(super) fn recording_result(
         crash_process: side_process(&crash.process, recording.package).map(str::to_owned),
         screenshots: recording.screenshot.iter().cloned().collect(),
         resumed: None,
+        reproves: None,
     })
 }

@@ -97,6 +97,7 @@ mod tests {
             target_fingerprint: Some("fp".into()),
             evidence_session: Some("e".into()),
             warnings: vec![crate::result::ResultWarning::Text("w".into())],
+            reproves: None,
         };
         let json = serde_json::to_string(&summary).unwrap();
         assert_eq!(

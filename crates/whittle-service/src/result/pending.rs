@@ -156,6 +156,11 @@ pub struct PendingResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "specta", specta(optional))]
     pub resumed: Option<Vec<super::ResumeMark>>,
+    /// The run (its evidence session) whose minimal path this one started from and
+    /// re-proved here: a run made elsewhere (`run/reproof.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub reproves: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

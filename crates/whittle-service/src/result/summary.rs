@@ -28,6 +28,11 @@ pub struct RunSummary {
     pub target_fingerprint: Option<String>,
     pub evidence_session: Option<String>,
     pub warnings: Vec<super::ResultWarning>,
+    /// The run (its evidence session) this one re-proved here, starting from its
+    /// minimal path; absent for an ordinary run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub reproves: Option<String>,
 }
 
 impl RunSummary {
@@ -73,6 +78,7 @@ impl RunSummary {
             minimal_plan: _,
             screenshots: _,
             resumed: _,
+            reproves,
         } = result;
         RunSummary {
             end: end.clone(),
@@ -86,6 +92,7 @@ impl RunSummary {
             target_fingerprint: target_fingerprint.clone(),
             evidence_session: Some(evidence_session.clone()),
             warnings: warnings.clone(),
+            reproves: reproves.clone(),
         }
     }
 }

@@ -7,7 +7,10 @@ use std::path::Path;
 use whittle_core::assessment::{assess, minimal_path, Assessment};
 use whittle_core::engine::{FailureCause, SearchResult, SearchStop};
 use whittle_core::model::{side_process, SessionStatus};
-use whittle_text::{render_proof_table, render_report, render_resumed_line, Locale, ReportInput};
+use whittle_text::{
+    render_proof_table, render_report, render_reproof_line, render_resumed_line, Locale,
+    ReportInput,
+};
 
 use super::decode_warnings::{report_block, write_decode_warnings};
 use super::evidence_session::{stop_problem, EvidenceSession};
@@ -72,7 +75,13 @@ pub(crate) async fn finish<E: RunEvents>(
         .unwrap_or(&run.target_label)
         .to_string();
     let side = side_process(&run.crash.process, &run.ctx.package);
-    // A resumed run says so, and when, under the report's verdict.
+    // A resumed run says so, and when, under the report's verdict; a re-proof names the
+    // run it re-proved.
+    let reproof = run
+        .reproves
+        .as_deref()
+        .map(|evidence| render_reproof_line(Locale::En, evidence))
+        .unwrap_or_default();
     let render = |report: Option<&str>, assessed: &Assessed| {
         render_report(&ReportInput {
             session: &run.session_id,
@@ -84,7 +93,8 @@ pub(crate) async fn finish<E: RunEvents>(
             process: side,
             result: &assessed.result,
             assessment: &assessed.assessment,
-        }) + &resumed_block(resumes)
+        }) + &reproof
+            + &resumed_block(resumes)
     };
     let status = if assessed.assessment.end.may_write_back() {
         SessionStatus::Passed
@@ -146,6 +156,7 @@ pub(crate) async fn finish<E: RunEvents>(
         resumed: resumes.to_vec(),
         side_process: side.map(str::to_owned),
         hint,
+        started_at: Some(run.started_at.clone()),
     }
 }
 
@@ -245,6 +256,7 @@ impl Assessor<'_> {
             crash_process: side_process(&run.crash.process, &run.ctx.package).map(str::to_owned),
             screenshots,
             resumed: (!resumes.is_empty()).then(|| resumes.to_vec()),
+            reproves: run.reproves.clone(),
         }
     }
 }

@@ -59,6 +59,11 @@ pub struct JournalHeader {
     pub baseline_tries: u32,
     /// The replayable steps the engine started from.
     pub candidates: Vec<u32>,
+    /// The run this one re-proves (its evidence session), whose minimal path
+    /// `candidates` are taken from (`reproof.rs`); absent for an ordinary run, whose
+    /// journal reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproves: Option<String>,
     /// The primary device, and how many devices the pool had.
     pub device: String,
     pub devices: u32,

@@ -14,6 +14,7 @@ fn header() -> JournalHeader {
         max_replays: 30,
         baseline_tries: 1,
         candidates: vec![2, 3, 5],
+        reproves: None,
         device: "sim-1".into(),
         devices: 1,
         session_files: "ab".repeat(32),

@@ -95,12 +95,13 @@ pub(crate) fn journal_header(run: &LiveRun) -> JournalHeader {
         max_replays: run.max_replays,
         baseline_tries: run.search_options.baseline_tries,
         candidates: run.plan.candidate_ids(),
+        reproves: run.reproves.clone(),
         device: run.ctx.device.clone(),
         devices: u32::try_from(run.pool.len()).unwrap_or(u32::MAX),
         session_files: session_files_hash(&run.session.dir),
         app_version: run.app_version.clone(),
         whittle_version: env!("CARGO_PKG_VERSION").to_owned(),
-        started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        started_at: run.started_at.clone(),
     }
 }
 

@@ -6,8 +6,8 @@
 //! run's own text.
 
 use whittle_text::{
-    catalogue, render_report_in, render_resumed_line, render_static_suggestion, Locale,
-    ReportInput, StaticInput,
+    catalogue, render_report_in, render_reproof_line, render_resumed_line,
+    render_static_suggestion, Locale, ReportInput, StaticInput,
 };
 
 use super::RunOutcome;
@@ -55,6 +55,9 @@ fn live(outcome: &RunOutcome, locale: Locale) -> Option<String> {
             assessment,
         },
     );
+    if let Some(evidence) = &summary.reproves {
+        text.push_str(&render_reproof_line(locale, evidence));
+    }
     for mark in &outcome.resumed {
         text.push_str(&render_resumed_line(locale, &mark.at, mark.after_attempts));
     }

@@ -24,6 +24,7 @@ mod pool_record;
 mod prepare;
 mod recorded;
 mod recorded_attempt;
+mod reproof;
 mod resume;
 mod rounds;
 mod sealed_run;
@@ -63,6 +64,7 @@ pub(crate) use prepare::{choose_device, version_text};
 pub use prepare::{prepare, LiveRun, Prepared, StaticRun};
 pub use recorded::{attempt_of, read_recorded_run, NoRunResult, RecordedRun, RecordedRunError};
 pub use recorded_attempt::RecordedAttempt;
+pub use reproof::Reproof;
 pub use resume::{
     can_resume, discard, outcome_of, restore, resume, session_files_hash, Differences,
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,

@@ -26,4 +26,7 @@ pub struct RunOutcome {
     /// What to try next when the run ended without a result a change of options may
     /// give ([`super::run_hint`], from the baseline tries the run had).
     pub hint: Option<RunHint>,
+    /// When the live run started (its journal's first line; a resumed run's first
+    /// start); `None` for a static suggestion, which is never approved.
+    pub started_at: Option<String>,
 }

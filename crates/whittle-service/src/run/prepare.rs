@@ -49,6 +49,11 @@ pub struct LiveRun {
     pub pool_servers: BTreeMap<String, String>,
     /// The pool's devices, held for this run until its last copy is dropped.
     pub leases: DeviceLeases,
+    /// The run this one re-proves, whose minimal path the plan's candidates are.
+    pub reproves: Option<String>,
+    /// When the run started (RFC 3339): now for a new run, its journal's for a resumed
+    /// one. An approval made after it is newer than this run's result (`is_newer`).
+    pub started_at: String,
 }
 
 impl LiveRun {
@@ -150,6 +155,14 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
         .await;
     }
     let plan = build_plan(&session.steps, &crash.repro_path)?;
+    // The API checked the path against the crash's before (`api/reproof.rs`); the
+    // session may have changed since.
+    let plan = match &opts.reprove {
+        Some(reproof) => plan
+            .starting_from(&reproof.path)
+            .map_err(|e| RunError::InvalidArgument(e.to_string()))?,
+        None => plan,
+    };
     if !plan.coverage.allows_live_run() {
         return static_run(format!(
             "only {} of {} actions have enough replay data (at least half are needed)",
@@ -215,6 +228,8 @@ pub async fn prepare(hub: &Hub, config: &Config, opts: &RunSpec) -> Result<Prepa
         pool_warnings,
         pool_servers,
         leases: DeviceLeases::new(leases),
+        reproves: opts.reprove.as_ref().map(|r| r.evidence_session.clone()),
+        started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     })))
 }
 

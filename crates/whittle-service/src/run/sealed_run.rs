@@ -11,8 +11,12 @@
 //!
 //! A run without a journal (made by a Whittle before journals, or with the file
 //! removed) proves nothing and is refused: removing the journal must never be a way
-//! around its seal. A journal sealed by another installation (a colleague's run, a CI
-//! artifact) cannot be told from an edited one here, and is refused the same way.
+//! around its seal. A journal whose first line this installation's key does not seal
+//! was sealed by another installation (a colleague's run, a CI artifact) — or rewritten
+//! from its top, which cannot be told apart here: either way nothing here proves it, and
+//! it is refused as such ([`SealedRunError::NotSealedHere`]), not as tampering; the way
+//! forward is to re-prove it here (`reproof.rs`). A line after the first that breaks the
+//! chain is tampering with a run sealed here.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -54,7 +58,11 @@ pub enum StepChange {
 pub enum SealedRunError {
     #[error("journal.jsonl is missing: nothing proves what this run observed (a Whittle before journals made it, or the file was removed)")]
     NoJournal,
-    #[error("journal.jsonl line {line} does not match its seal: it was changed, moved, repeated or taken from another run{}", if *.line == 1 { ", or sealed by another Whittle installation" } else { "" })]
+    /// Line 1 does not match this installation's seal: another installation sealed the
+    /// journal, or it was rewritten from its first line.
+    #[error("journal.jsonl was not sealed by this Whittle installation: the run was made elsewhere (a CI runner, another machine or user), or its journal was rewritten from the first line")]
+    NotSealedHere,
+    #[error("journal.jsonl line {line} does not match its seal: it was changed, moved, repeated or taken from another run")]
     JournalLineChanged { line: usize },
     /// Damaged, of another format, too large, unreadable: the journal's own words
     /// (they name the file, and the line where there is one).
@@ -84,6 +92,7 @@ impl From<JournalError> for SealedRunError {
     fn from(error: JournalError) -> SealedRunError {
         match error {
             JournalError::Missing { .. } => SealedRunError::NoJournal,
+            JournalError::Tampered { line: 1, .. } => SealedRunError::NotSealedHere,
             JournalError::Tampered { line, .. } => SealedRunError::JournalLineChanged { line },
             other => SealedRunError::Journal(other),
         }

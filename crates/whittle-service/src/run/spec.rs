@@ -3,6 +3,8 @@ use std::time::Duration;
 
 use whittle_core::strategy::{SearchOptions, SearchStrategy};
 
+use super::reproof::Reproof;
+
 /// Default `--max-replays` (Phase 0 (docs/design.md §13) step 2).
 pub const DEFAULT_MAX_REPLAYS: NonZeroU32 = NonZeroU32::new(30).unwrap();
 
@@ -28,6 +30,9 @@ pub struct RunSpec {
     /// How long to wait for the device while another run holds it (`--wait-device`);
     /// `None` refuses at once, naming the holder.
     pub wait_device: Option<Duration>,
+    /// Start from another run's minimal path instead of the crash's whole path, to
+    /// re-prove that run here (`reproof.rs`); `None` for every ordinary run.
+    pub reprove: Option<Reproof>,
 }
 
 /// What a front end was asked for a new run, each option absent when the user left it:
@@ -58,6 +63,7 @@ impl RunSpec {
             devices: asked.devices.unwrap_or(default.devices),
             baseline_tries: asked.baseline_tries.unwrap_or(default.baseline_tries),
             wait_device: asked.wait_device.or(default.wait_device),
+            reprove: default.reprove,
             session: default.session,
         }
     }
@@ -73,6 +79,7 @@ impl RunSpec {
             devices: NonZeroU32::MIN,
             baseline_tries: NonZeroU32::MIN,
             wait_device: None,
+            reprove: None,
         }
     }
 

@@ -36,6 +36,7 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
             target_fingerprint: None,
             evidence_session: None,
             warnings: vec![ResultWarning::Text(run.reason.clone())],
+            reproves: None,
         },
         report,
         pending: None,
@@ -47,5 +48,6 @@ pub(crate) fn outcome(run: &StaticRun) -> RunOutcome {
         side_process: None,
         // Nothing was replayed: no option changes a static suggestion.
         hint: None,
+        started_at: None,
     }
 }

@@ -208,6 +208,7 @@ fn header(strategy: SearchStrategy, n: u32, max: u32, devices: u32) -> JournalHe
         max_replays: max,
         baseline_tries: 1,
         candidates: (1..=n).collect(),
+        reproves: None,
         device: "sim-1".into(),
         devices,
         session_files: String::new(),

@@ -158,6 +158,12 @@ pub(super) static EN: Catalogue = Catalogue {
                  nothing recorded was replayed again)"
             )
         },
+        reproves: |evidence| {
+            format!(
+                "Re-proven here: started from the minimal path of {evidence}, a run made \
+                 elsewhere; every verdict above was replayed on this machine's device"
+            )
+        },
     },
     rates: RateWords {
         title: "Rates:",
@@ -185,6 +191,11 @@ pub(super) static EN: Catalogue = Catalogue {
         warning: "warning: ",
         written: "  Written:  ",
         ask_write_back: "Write the minimized path to crashes.minimized.json? [y/N] ",
+        next_reprove: |evidence| {
+            format!(
+                "Next: re-prove it on a device here, then approve the new run: whittle minimize --reprove {evidence}"
+            )
+        },
         newer_kept: "Nothing was written: crashes.minimized.json holds a newer approval of this crash. To replace it with this run's, approve again with --replace.",
         newer_held: "Approved now (kept):",
         newer_replacing: "This run would write:",

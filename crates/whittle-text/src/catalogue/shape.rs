@@ -67,6 +67,8 @@ pub struct ReportWords {
     pub warning: fn(&Warning) -> String,
     /// A line under the verdict of a resumed run: when, and after how many attempts.
     pub resumed: fn(&str, u32) -> String,
+    /// A line under the verdict of a run that re-proved another run here: which one.
+    pub reproves: fn(&str) -> String,
 }
 
 /// The rates block of the report and the rate lines of the evidence (`rates.rs`).
@@ -109,6 +111,9 @@ pub struct CliWords {
     /// `approve` refused because the sidecar holds a newer approval of the crash: what
     /// to do (then both entries follow, under the two labels below).
     pub newer_kept: &'static str,
+    /// Under a refused approval of a run nothing here proves: the command that
+    /// re-proves it on a device here.
+    pub next_reprove: fn(&str) -> String,
     /// Label of the entry the sidecar holds now.
     pub newer_held: &'static str,
     /// Label of the entry the refused approval would have written.

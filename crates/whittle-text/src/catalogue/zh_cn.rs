@@ -130,6 +130,9 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         resumed: |at, attempts| {
             format!("续跑：{at}，此前已记录 {attempts} 次 replay（中断后继续，已记录的不再重放）")
         },
+        reproves: |evidence| {
+            format!("本机重新证明：从另一处完成的运行 {evidence} 的最小路径开始；以上每个结论都在本机设备上重放得出")
+        },
     },
     rates: RateWords {
         title: "复现率:",
@@ -165,6 +168,9 @@ pub(super) static ZH_CN: Catalogue = Catalogue {
         warning: "警告：",
         written: "  已写入:   ",
         ask_write_back: "将最小路径写入 crashes.minimized.json？[y/N] ",
+        next_reprove: |evidence| {
+            format!("下一步：在本机设备上重新证明它，再批准新的运行：whittle minimize --reprove {evidence}")
+        },
         newer_kept: "未写入任何内容：crashes.minimized.json 中已有该崩溃更新的批准。如要用本次运行的结果替换它，请加 --replace 再次批准。",
         newer_held: "当前的批准（保留）：",
         newer_replacing: "本次运行将写入：",

@@ -110,7 +110,7 @@ pub async fn run(config: &Config, args: &MinimizeCommand, template: RunSpec) -> 
             if interrupted.load(Ordering::SeqCst) {
                 return;
             }
-            let Some(approvable) = outcome.pending.and_then(Approvable::stamp) else {
+            let Some(approvable) = Approvable::of_outcome(&outcome) else {
                 return;
             };
             match approve(&approvable, Replace::OnlyOlder) {

@@ -27,7 +27,7 @@ use crate::mcp::evidence_answers::{
 use crate::mcp::failure::ToolFailure;
 use crate::mcp::lookup::{resolve, Listed};
 use crate::mcp::resources::{BundleFile, EvidenceResource, EvidenceUri};
-use crate::mcp::run_answers::UserApproves;
+use crate::mcp::run_answers::UserNext;
 
 /// `result`: the run's `result.json`, how the user approves it, its pictures and files.
 pub fn result_answer(config: &Config, evidence_session: &str) -> Result<ResultAnswer, ToolFailure> {
@@ -52,22 +52,27 @@ fn approval(
     config: &Config,
     evidence_session: &str,
     session: &str,
-) -> (Option<UserApproves>, bool, Option<String>) {
+) -> (Option<UserNext>, bool, Option<String>) {
     let Ok(reopened) = api::reopen(&config.workspace, session, evidence_session, None) else {
         return (None, false, None);
     };
     let view = reopened.run.result;
     let approved = view.as_ref().is_some_and(|v| v.approved);
-    let blocked = view
-        .and_then(|v| v.approve_blocked)
-        .map(|ApproveBlock::Inconsistent { detail }| detail);
-    let next =
-        (reopened.approvable.is_some() && !approved).then(|| UserApproves::of(evidence_session));
+    let (blocked, reprove) = match view.and_then(|v| v.approve_blocked) {
+        Some(ApproveBlock::Inconsistent { detail }) => (Some(detail), None),
+        Some(ApproveBlock::NotProvenHere { why, next }) => {
+            (Some(why.to_string()), Some(UserNext::of(&next)))
+        }
+        None => (None, None),
+    };
+    let next = (reopened.approvable.is_some() && !approved)
+        .then(|| UserNext::approve(evidence_session))
+        .or(reprove);
     (next, approved, blocked)
 }
 
 /// The `next` of an answer about the run of `evidence_session`, from its result.
-pub fn next_of(config: &Config, evidence_session: &str) -> Option<UserApproves> {
+pub fn next_of(config: &Config, evidence_session: &str) -> Option<UserNext> {
     let result = result(config, evidence_session).ok()?;
     approval(config, evidence_session, &result.original_session).0
 }

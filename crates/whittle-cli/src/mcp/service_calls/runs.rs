@@ -21,7 +21,7 @@ use crate::exit::Exit;
 use crate::mcp::args::{MinimizeAllArgs, ResumeArgs};
 use crate::mcp::failure::ToolFailure;
 use crate::mcp::lookup::{resolve, valid_id, Listed};
-use crate::mcp::run_answers::{MinimizeAllAnswer, QueueItemAnswer, RunAnswer, UserApproves};
+use crate::mcp::run_answers::{MinimizeAllAnswer, QueueItemAnswer, RunAnswer, UserNext};
 use crate::mcp::run_refusal::run_failure;
 
 /// A run's answer: its summary, and how the user approves its result when it may be
@@ -34,7 +34,7 @@ pub fn answer(outcome: &RunOutcome, cancelled: bool) -> RunAnswer {
                     .summary
                     .evidence_session
                     .as_deref()
-                    .map(UserApproves::of)
+                    .map(UserNext::approve)
             })
             .flatten(),
         summary: outcome.summary.clone(),
@@ -44,12 +44,7 @@ pub fn answer(outcome: &RunOutcome, cancelled: bool) -> RunAnswer {
 
 /// What `whittle minimize` would offer to write back.
 fn approvable(outcome: &RunOutcome, cancelled: bool) -> bool {
-    !cancelled
-        && outcome
-            .pending
-            .clone()
-            .and_then(Approvable::stamp)
-            .is_some()
+    !cancelled && Approvable::of_outcome(outcome).is_some()
 }
 
 fn count(
@@ -191,7 +186,7 @@ pub async fn minimize_all(
             exit: exit_of(&entry.state) as u8,
             next: approvable_entries
                 .contains(&entry.id)
-                .then(|| QueueItemAnswer::evidence_session(&entry).map(UserApproves::of))
+                .then(|| QueueItemAnswer::evidence_session(&entry).map(UserNext::approve))
                 .flatten(),
             entry,
         })

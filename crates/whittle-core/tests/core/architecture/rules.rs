@@ -180,6 +180,10 @@ pub(crate) const CORE_ENGLISH_ALLOWED: &[(&str, &str)] = &[
         "a session that cannot be planned, the detail of a typed error",
     ),
     (
+        "src/plan/start_path.rs",
+        "a path a re-proof cannot start from, the detail of a typed error",
+    ),
+    (
         "src/session/error.rs",
         "a session file's problem, naming its path and line",
     ),

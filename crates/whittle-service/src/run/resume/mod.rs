@@ -37,6 +37,7 @@ use super::evidence_step::{evidence_step, finished_event};
 use super::journal::{read_journal, Journal, JournalAttempt, JournalContents};
 use super::live::{drive, Continuation, Held};
 use super::lock::{lock_is_held, RunLock};
+use super::reproof::Reproof;
 use super::ResumeMark;
 use super::{
     prepare, read_recorded_run, Prepared, RunError, RunEvent, RunEvents, RunOutcome, RunSpec,
@@ -134,13 +135,18 @@ pub async fn resume(
         },
         baseline_tries: recorded(header.baseline_tries, "baseline tries of")?,
         wait_device: opts.wait_device,
+        // A re-proof goes on from where it started: the candidates it journaled.
+        reprove: header.reproves.as_ref().map(|evidence| Reproof {
+            evidence_session: evidence.clone(),
+            path: header.candidates.clone(),
+        }),
     };
     let prepared = tokio::select! {
         biased;
         _ = cancel.cancelled() => return Err(RunError::Cancelled),
         prepared = prepare(hub, config, &again) => prepared?,
     };
-    let run = match prepared {
+    let mut run = match prepared {
         Prepared::Live(run) => run,
         Prepared::Static(run) => {
             return Err(ResumeError::NoLongerLive {
@@ -150,6 +156,9 @@ pub async fn resume(
             .into())
         }
     };
+    // The run started when its journal says, not now: an approval made meanwhile is
+    // newer than its result.
+    run.started_at = header.started_at.clone();
     let differences = check::check_run(header, &run);
     if !differences.is_empty() {
         return Err(mismatch(&evidence_id, differences));
