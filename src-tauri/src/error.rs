@@ -16,8 +16,8 @@ use whittle_service::api::pictures::PictureError;
 use whittle_service::api::{
     ApproveError, ApproveRunError, ConfigEditError, ConfigError, DevicesError, EvidenceExportError,
     ExportRunError, HeldResultError, HubError, ImportFailure, ImportRefusal, InvalidCount,
-    NotApprovable, RecordFailure, RecordedRunError, ReopenError, RunError, RunFailure,
-    RunInProgress, RunRefusal, SessionReadError, UnreadableEvidence, WatchError,
+    NotApprovable, RecordFailure, RecordedRunError, ReopenError, ReproofRefusal, RunError,
+    RunFailure, RunInProgress, RunRefusal, SessionReadError, UnreadableEvidence, WatchError,
 };
 
 use crate::error_cause::{
@@ -164,6 +164,14 @@ impl AppError {
         AppError::RunRefused {
             reason: error.to_string(),
             refusal: RunRefusal::of(error),
+        }
+    }
+
+    /// A run to re-prove that has nothing to start from here.
+    pub fn reproof_refused(error: &ReproofRefusal) -> AppError {
+        AppError::RunRefused {
+            reason: error.to_string(),
+            refusal: RunRefusal::of_reproof(error),
         }
     }
 
@@ -483,6 +491,11 @@ fn approve_cause(error: ApproveRunError) -> ApproveCause {
                 evidence,
                 status: end.status().to_owned(),
             },
+            NotApprovable::NotProvenHere { why, next } => ApproveCause::NotProvenHere {
+                evidence,
+                why,
+                next,
+            },
             NotApprovable::Inconsistent(e) => ApproveCause::Inconsistent {
                 evidence,
                 detail: e.to_string(),
@@ -539,6 +552,10 @@ pub fn export_cause(error: EvidenceExportError) -> ExportCause {
         },
         EvidenceExportError::NoResult(evidence) => ExportCause::NoLiveResult { evidence },
         EvidenceExportError::NoResultFile(evidence) => ExportCause::NoResultFile { evidence },
+        EvidenceExportError::Changed { evidence, source } => ExportCause::EvidenceChanged {
+            evidence,
+            detail: source.to_string(),
+        },
         EvidenceExportError::Export(e) => ExportCause::BundleFailed {
             detail: e.to_string(),
         },

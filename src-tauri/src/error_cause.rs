@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use whittle_core::session::SessionError;
-use whittle_service::api::ServerProblem;
+use whittle_service::api::{NextStep, NotProvenHere, ServerProblem};
 
 /// Why the workspace folder cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
@@ -105,6 +105,13 @@ pub enum ApproveCause {
         evidence: String,
         detail: String,
     },
+    /// Nothing on this machine proves the run (made elsewhere, or without a journal):
+    /// `next` re-proves it here.
+    NotProvenHere {
+        evidence: String,
+        why: NotProvenHere,
+        next: NextStep,
+    },
     ChangedSinceShown {
         evidence: String,
     },
@@ -140,6 +147,12 @@ pub enum ExportCause {
         evidence: String,
     },
     BundleFailed {
+        detail: String,
+    },
+    /// The run's files were changed since its journal sealed them: no ticket is made of
+    /// what approval refuses.
+    EvidenceChanged {
+        evidence: String,
         detail: String,
     },
 }

@@ -27,6 +27,11 @@ pub struct RunRequest {
     pub devices: u32,
     /// The window's language (`en`, `zh-CN`): the result's report text is worded in it.
     pub locale: String,
+    /// *Re-prove on this device*: the evidence session of a run made elsewhere, whose
+    /// minimal path the run starts from (`session_id` and `crash_id` are that run's,
+    /// as `api::reproof_spec` reads them); absent for every other run.
+    #[serde(default)]
+    pub reprove: Option<String>,
 }
 
 impl RunRequest {

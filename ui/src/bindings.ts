@@ -189,7 +189,12 @@ export type ApproveBlock =
  *  Its evidence does not hold together (see `api::evidence_check`), so it will not
  *  be written back; the detail says what did not match.
  */
-{ code: "inconsistent"; detail: string };
+{ code: "inconsistent"; detail: string } | 
+/**
+ *  Nothing on this machine proves it (a run made elsewhere, or one without a
+ *  journal): it is not written back as it is; `next` re-proves it here.
+ */
+{ code: "not_proven_here"; why: NotProvenHere; next: NextStep };
 
 /**  Why the result was not approved (written back). */
 export type ApproveCause = 
@@ -201,7 +206,12 @@ export type ApproveCause =
 /**  The run ended with `status`, which is never written back. */
 { kind: "not_written_back"; evidence: string; status: string } | 
 /**  The evidence does not hold together any more. */
-{ kind: "inconsistent"; evidence: string; detail: string } | { kind: "changed_since_shown"; evidence: string } | 
+{ kind: "inconsistent"; evidence: string; detail: string } | 
+/**
+ *  Nothing on this machine proves the run (made elsewhere, or without a journal):
+ *  `next` re-proves it here.
+ */
+{ kind: "not_proven_here"; evidence: string; why: NotProvenHere; next: NextStep } | { kind: "changed_since_shown"; evidence: string } | 
 /**  The sidecar file could not be written. */
 { kind: "sidecar_unwritable"; detail: string };
 
@@ -265,7 +275,9 @@ export type CheckName =
 /**  The app under test (or the installed apps) on a device. */
 "app" | 
 /**  A log capture started, listed and stopped on a device. */
-"capture";
+"capture" | 
+/**  The installation's journal key, which seals every run (resume, approval). */
+"journal_key";
 
 export type CheckStatus = "ok" | 
 /**  Works, but the user should know (e.g. readable on the network). */
@@ -515,7 +527,12 @@ export type ExportCause = { kind: "folder_not_absolute"; folder: string } | { ki
 /**  The run has no live result (the crash did not reproduce). */
 { kind: "no_live_result"; evidence: string } | 
 /**  The run was interrupted, is still going, or the recording caught no crash. */
-{ kind: "no_result_file"; evidence: string } | { kind: "bundle_failed"; detail: string };
+{ kind: "no_result_file"; evidence: string } | { kind: "bundle_failed"; detail: string } | 
+/**
+ *  The run's files were changed since its journal sealed them: no ticket is made of
+ *  what approval refuses.
+ */
+{ kind: "evidence_changed"; evidence: string; detail: string };
 
 export type FailureCause = FailureCause_Serialize | FailureCause_Deserialize;
 
@@ -641,7 +658,9 @@ export type Finding = "plain_http" | "role_ready" |
 /**  Ready, but without one of the role's optional tools: paths using it are refused. */
 "role_ready_without_optional" | "role_unassigned" | "role_unknown_server" | "role_start_failed" | "role_unauthorized" | "role_missing_tools" | "adb_found" | "adb_failed" | "adb_missing" | "remote_connected" | "remote_not_ready" | "remote_missing" | "servers_unavailable" | "devices_unavailable" | "no_android_device" | "device_ready" | "device_unauthorized" | "device_not_ready" | 
 /**  Listed, but not Android: shown, never replayed on. */
-"device_not_android" | "app_installed" | "apps_counted" | "app_is_system" | "app_missing" | "apps_unavailable" | "capture_running" | "capture_not_running" | "capture_not_stopped" | "capture_unavailable";
+"device_not_android" | "app_installed" | "apps_counted" | "app_is_system" | "app_missing" | "apps_unavailable" | "capture_running" | "capture_not_running" | "capture_not_stopped" | "capture_unavailable" | "journal_key_ready" | 
+/**  None yet: the first run makes it. */
+"journal_key_not_made_yet" | "journal_key_damaged" | "journal_key_not_private" | "journal_key_unusable";
 
 /**  Which tool a flow was written for. */
 export type FlowFormat = "maestro" | "robo";
@@ -1020,6 +1039,29 @@ export type NewerApprovalView = {
 	replacing_text: string,
 };
 
+/**  The way forward from a run that nothing here proves. */
+export type NextStep = 
+/**
+ *  Re-prove the run on a device here: a new run starts from its minimal path, and
+ *  what it proves (every single deletion 0/3, the final path 3/3), sealed here, may
+ *  be approved (`whittle minimize --reprove <evidence_session>`; the window's
+ *  *Re-prove on this device*; `whittle mcp`'s `minimize` with `reprove`).
+ */
+{ action: "reprove"; evidence_session: string };
+
+/**
+ *  Why nothing on this machine proves a run's evidence (so it is re-proven, not
+ *  approved as it is).
+ */
+export type NotProvenHere = 
+/**
+ *  Its journal was sealed by another Whittle installation (a CI runner, another
+ *  machine or user) — or rewritten from its first line, which cannot be told apart.
+ */
+"sealed_elsewhere" | 
+/**  It has no journal: made by a Whittle before journals, or the file was removed. */
+"no_journal";
+
 /**  One crash drained after a replay, as compared against the target. */
 export type ObservedCrash = ObservedCrash_Serialize | ObservedCrash_Deserialize;
 
@@ -1171,6 +1213,11 @@ export type PendingResult_Deserialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[] | null,
+	/**
+	 *  The run (its evidence session) whose minimal path this one started from and
+	 *  re-proved here: a run made elsewhere (`run/reproof.rs`).
+	 */
+	reproves?: string | null,
 } & RunEnd_Deserialize & Rating_Deserialize & SearchFlags;
 
 /**
@@ -1225,6 +1272,11 @@ export type PendingResult_Serialize = {
 	screenshots: string[],
 	/**  When the run was resumed after an interruption, if it was. */
 	resumed?: ResumeMark[],
+	/**
+	 *  The run (its evidence session) whose minimal path this one started from and
+	 *  re-proved here: a run made elsewhere (`run/reproof.rs`).
+	 */
+	reproves?: string,
 } & RunEnd_Serialize & Rating_Serialize & SearchFlags;
 
 /**  Which part of the Phase 3 (docs/design.md §13) issued a replay. */
@@ -1769,6 +1821,9 @@ export type ReplayRange = {
 	max: number,
 };
 
+/**  What a re-proof refusal is about, for a front end to switch on and word. */
+export type ReproofProblem = "evidence_not_found" | "evidence_unreadable" | "not_a_run" | "running" | "no_result" | "no_path" | "session_missing" | "crash_missing" | "path_not_on_crash" | "plan_unavailable";
+
 export type ResultPurpose = 
 /**  A minimize run; also every result written before recordings left one. */
 "minimize" | 
@@ -2051,7 +2106,9 @@ servers_with_it: string[] } |
 /**  The run's lock file cannot be taken (a file-system failure). */
 { kind: "evidence_lock_failed"; detail: string } | 
 /**  The interrupted run cannot go on (changed, finished, held, unreadable). */
-{ kind: "resume_refused"; detail: string };
+{ kind: "resume_refused"; detail: string } | 
+/**  The run to re-prove cannot be started from (`api::reproof_spec`). */
+{ kind: "reproof_refused"; problem: ReproofProblem; detail: string };
 
 /**  One refusal; front ends switch on `kind`. */
 export type RunRefusal_Serialize = 
@@ -2103,7 +2160,9 @@ servers_with_it: string[] } |
 /**  The run's lock file cannot be taken (a file-system failure). */
 { kind: "evidence_lock_failed"; detail: string } | 
 /**  The interrupted run cannot go on (changed, finished, held, unreadable). */
-{ kind: "resume_refused"; detail: string };
+{ kind: "resume_refused"; detail: string } | 
+/**  The run to re-prove cannot be started from (`api::reproof_spec`). */
+{ kind: "reproof_refused"; problem: ReproofProblem; detail: string };
 
 /**  What the run panel asks for. */
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
@@ -2128,6 +2187,12 @@ export type RunRequest_Deserialize = {
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
 	locale: string,
+	/**
+	 *  *Re-prove on this device*: the evidence session of a run made elsewhere, whose
+	 *  minimal path the run starts from (`session_id` and `crash_id` are that run's,
+	 *  as `api::reproof_spec` reads them); absent for every other run.
+	 */
+	reprove?: string | null,
 };
 
 /**  What the run panel asks for. */
@@ -2150,6 +2215,12 @@ export type RunRequest_Serialize = {
 	devices: number,
 	/**  The window's language (`en`, `zh-CN`): the result's report text is worded in it. */
 	locale: string,
+	/**
+	 *  *Re-prove on this device*: the evidence session of a run made elsewhere, whose
+	 *  minimal path the run starts from (`session_id` and `crash_id` are that run's,
+	 *  as `api::reproof_spec` reads them); absent for every other run.
+	 */
+	reprove: string | null,
 };
 
 /**  A finished run as the result screen shows it. */
@@ -2248,6 +2319,11 @@ export type RunSummary_Deserialize = {
 	target_fingerprint?: string | null,
 	evidence_session?: string | null,
 	warnings: ResultWarning[],
+	/**
+	 *  The run (its evidence session) this one re-proved here, starting from its
+	 *  minimal path; absent for an ordinary run.
+	 */
+	reproves?: string | null,
 } & RunEnd_Deserialize & Rating_Deserialize & SearchFlags;
 
 /**  docs/design.md §8's `--json` object. */
@@ -2260,6 +2336,11 @@ export type RunSummary_Serialize = {
 	target_fingerprint: string | null,
 	evidence_session: string | null,
 	warnings: ResultWarning[],
+	/**
+	 *  The run (its evidence session) this one re-proved here, starting from its
+	 *  minimal path; absent for an ordinary run.
+	 */
+	reproves?: string,
 } & RunEnd_Serialize & Rating_Serialize & SearchFlags;
 
 export type RunUpdate = RunUpdate_Serialize | RunUpdate_Deserialize;

@@ -182,7 +182,11 @@ impl Exit {
             | Finding::RoleUnknownServer
             | Finding::RoleUnauthorized
             | Finding::RoleMissingTools
-            | Finding::AdbMissing => Exit::Refused,
+            | Finding::AdbMissing
+            // The journal key: the user's data folder, as the configuration is theirs.
+            | Finding::JournalKeyDamaged
+            | Finding::JournalKeyNotPrivate
+            | Finding::JournalKeyUnusable => Exit::Refused,
             // What stops a run behind a working configuration: a server that did not
             // start, adb, the devices, the app on them, the capture.
             Finding::RoleStartFailed
@@ -209,7 +213,9 @@ impl Exit {
             | Finding::DeviceNotAndroid
             | Finding::AppInstalled
             | Finding::AppsCounted
-            | Finding::CaptureRunning => Exit::Infrastructure,
+            | Finding::CaptureRunning
+            | Finding::JournalKeyReady
+            | Finding::JournalKeyNotMadeYet => Exit::Infrastructure,
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod export;
 mod folder_lock;
 pub mod import;
+pub mod journal_key;
 pub mod mask;
 pub mod replay;
 pub mod result;

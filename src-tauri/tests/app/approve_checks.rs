@@ -128,3 +128,94 @@ fn replacing_a_newer_approval_needs_the_testers_confirm() {
     approve(&runs, &older, true).unwrap();
     assert_eq!(read(&sidecar)["crashes"]["c1"]["evidence_session"], older);
 }
+
+/// Issue 53: a run made elsewhere — here a real run's evidence from another machine
+/// (`tests/fixtures/evidence/`, written before journals: nothing here can prove it) —
+/// copied into the workspace is not approved as it is. The window's record says why and
+/// offers *Re-prove on this device* (`next`); the run it starts (`RunRequest::reprove`)
+/// begins at that run's minimal path, proves it on this machine's device, and is
+/// approved as any run of the window is. Approve on the run from elsewhere refuses with
+/// the same typed way forward.
+#[test]
+fn a_run_from_elsewhere_is_re_proven_in_the_window_and_that_run_approved() {
+    use whittle_service::api::{ApproveBlock, NextStep, NotProvenHere};
+
+    let setup = Setup::new();
+    let workspace = setup.workspace();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/evidence/2026-12-03_074146_minimize-checkout-npe");
+    let foreign = "2026-12-03_074146_minimize-checkout-npe";
+    copy_dir(&fixture, &workspace.join("sessions").join(foreign));
+    let runs = Arc::new(WindowRuns::default());
+
+    let opened = open_past_run(&runs, &workspace, SESSION, foreign).unwrap();
+    let view = opened.result.expect("a result");
+    assert!(view.sidecar_preview.is_none());
+    let next = NextStep::Reprove {
+        evidence_session: foreign.into(),
+    };
+    assert_eq!(
+        view.approve_blocked,
+        Some(ApproveBlock::NotProvenHere {
+            why: NotProvenHere::NoJournal,
+            next: next.clone()
+        })
+    );
+    match approve(&runs, foreign, false) {
+        Err(e) => assert!(
+            matches!(e.code(), ErrorCode::NoResult | ErrorCode::ApproveFailed),
+            "{e:?}"
+        ),
+        Ok(_) => panic!("a run nothing here proves was approved"),
+    }
+
+    // *Re-prove on this device*: the record's next, as the window sends it.
+    let NextStep::Reprove { evidence_session } = next;
+    let (send, rx) = updates();
+    let request = whittle_app::run_request::RunRequest {
+        reprove: Some(evidence_session),
+        ..setup.request(30)
+    };
+    whittle_app::run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
+    let (_, result) = drain(&rx);
+    assert_eq!(result.summary.reproves.as_deref(), Some(foreign));
+    assert_eq!(result.summary.minimal_path, [1, 10, 11, 12]);
+    let local = result.summary.evidence_session.clone().unwrap();
+    approve(&runs, &local, false).expect("the run re-proven here is approved");
+    let written = read(&workspace.join("sessions").join(SESSION).join(SIDECAR));
+    assert_eq!(written["crashes"]["c1"]["evidence_session"], json!(local));
+}
+
+/// Issue 53: a run on two devices ("Devices at once: 2"), approved in the window as it
+/// ends — its evidence holds guesses run ahead and not needed, which the check follows.
+#[test]
+fn a_two_device_run_is_approved_as_it_ends() {
+    let setup = Setup::new();
+    let runs = Arc::new(WindowRuns::default());
+    let (send, rx) = updates();
+    let request = whittle_app::run_request::RunRequest {
+        devices: 2,
+        ..setup.request(30)
+    };
+    whittle_app::run_control::start(Some(&setup.config()), &runs, request, send).unwrap();
+    let (_, result) = drain(&rx);
+    assert_eq!(
+        result.summary.end.status(),
+        "minimized",
+        "{:?}",
+        result.summary
+    );
+    let evidence = result.summary.evidence_session.clone().unwrap();
+    approve(&runs, &evidence, false).expect("approved");
+    let written = read(
+        &setup
+            .workspace()
+            .join("sessions")
+            .join(SESSION)
+            .join(SIDECAR),
+    );
+    assert_eq!(
+        written["crashes"]["c1"]["evidence_session"],
+        json!(evidence)
+    );
+}

@@ -107,6 +107,32 @@ describe("ResultView", () => {
     expect(screen.getByTestId("approve")).toHaveAccessibleDescription(/does not hold together/);
   });
 
+  it("offers to re-prove a run made elsewhere instead of approving it, and says so of the run that re-proved one", async () => {
+    fakeBackend({});
+    const onreprove = vi.fn();
+    const foreign: RunResultView = {
+      ...result,
+      reopened: true,
+      pending: null,
+      sidecar_preview: null,
+      approve_blocked: {
+        code: "not_proven_here",
+        why: "sealed_elsewhere",
+        next: { action: "reprove", evidence_session: "ci-run-7" },
+      },
+    };
+    const { unmount } = render(ResultView, { result: foreign, steps: planSteps, onreprove });
+    expect(screen.getByTestId("approve")).toBeDisabled();
+    expect(screen.getByTestId("approve")).toHaveAccessibleDescription(/made by another Whittle installation/);
+    await fireEvent.click(screen.getByTestId("reprove"));
+    expect(onreprove).toHaveBeenCalledWith("ci-run-7");
+    unmount();
+    // A run of this installation is never offered a re-proof; the one that re-proved says so.
+    render(ResultView, { result: { ...result, summary: { ...summary, reproves: "ci-run-7" } }, steps: planSteps, onreprove });
+    expect(screen.queryByTestId("reprove")).toBeNull();
+    expect(screen.getByTestId("reproves-note")).toHaveTextContent("starting from the minimal path of ci-run-7");
+  });
+
   it("shows a recording as what it recorded, with no path compared and nothing to approve", () => {
     render(ResultView, {
       result: { ...result, purpose: "record", pending: null, sidecar_preview: null, summary: { ...result.summary, status: "unproven", minimal_path: result.summary.original_path } },

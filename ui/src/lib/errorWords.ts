@@ -99,6 +99,7 @@ export function errorCauseWords(error: AppError): string | null {
         case "evidence_not_found":
         case "no_live_result":
         case "no_result_file":
+        case "evidence_changed":
           return t(`cause.export.${c.kind}`, { evidence: c.evidence });
         default:
           return t(`cause.export.${c.kind}`);

@@ -74,6 +74,8 @@ export function refusalNote(refusal: RunRefusal | null | undefined): string | nu
       });
       return `${lead} ${where}`;
     }
+    case "reproof_refused":
+      return t(`refusal.reproof.${refusal.problem}`);
     default:
       return null;
   }

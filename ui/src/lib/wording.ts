@@ -343,7 +343,10 @@ export function noResultReason(status: RunStatus, action: "approve" | "export" =
  *  one rule for the Approve button and for the banner's way to it. */
 export function approveBlockedReason(result: RunResultView): string | null {
   if (result.approved) return t("result.alreadyApproved");
-  if (result.approve_blocked) return t("result.approveInconsistent", { detail: result.approve_blocked.detail });
+  const blocked = result.approve_blocked;
+  if (blocked?.code === "inconsistent") return t("result.approveInconsistent", { detail: blocked.detail });
+  if (blocked?.code === "not_proven_here")
+    return t("result.approveNotProvenHere", { why: t(`result.notProvenHere.${blocked.why}`) });
   if (result.pending) return result.pending.write_back_allowed ? null : noResultReason("minimized");
   return noResultReason(result.summary.status);
 }

@@ -84,6 +84,8 @@ pub fn exit_of(e: &EvidenceExportError) -> Exit {
         | EvidenceExportError::Result(_)
         | EvidenceExportError::NoResult(_)
         | EvidenceExportError::NoResultFile(_)
+        // Files changed since they were sealed: nothing of them is exported.
+        | EvidenceExportError::Changed { .. }
         | EvidenceExportError::Export(_) => Exit::Refused,
     }
 }

@@ -2,6 +2,8 @@ use std::path::{Path, PathBuf};
 
 use whittle_core::session::{parse_meta, resolve_session_dir, ResolveError, META_FILE};
 
+use super::evidence_check::Inconsistency;
+use super::evidence_seal::seal_check;
 use super::shot_labels::recorded_attempts;
 use crate::config::PrivacyLevel;
 use crate::evidence::{
@@ -25,6 +27,14 @@ pub enum EvidenceExportError {
          running, or it recorded no crash"
     )]
     NoResultFile(String),
+    /// The run's files were changed since its journal sealed them: no ticket is made
+    /// of what approval refuses.
+    #[error("evidence session {evidence} is not exported: {source}")]
+    Changed {
+        evidence: String,
+        #[source]
+        source: Box<Inconsistency>,
+    },
     #[error(transparent)]
     Export(#[from] ExportError),
 }
@@ -36,6 +46,7 @@ impl EvidenceExportError {
             EvidenceExportError::Result(_) => "result_unreadable",
             EvidenceExportError::NoResult(_) => "no_live_result",
             EvidenceExportError::NoResultFile(_) => "no_result_file",
+            EvidenceExportError::Changed { .. } => "evidence_changed",
             EvidenceExportError::Export(_) => "bundle_failed",
         }
     }
@@ -82,6 +93,11 @@ pub fn export_input(
         .rating
         .confidence
         .ok_or_else(|| EvidenceExportError::NoResult(evidence_session.into()))?;
+    let seal =
+        seal_check(workspace, &dir, &result).map_err(|source| EvidenceExportError::Changed {
+            evidence: evidence_session.into(),
+            source: Box::new(source),
+        })?;
     let steps = result
         .minimal_plan
         .iter()
@@ -138,6 +154,12 @@ pub fn export_input(
         masking_level: masking_level(&dir),
         review,
         filmstrip: crate::evidence::filmstrip_for_export(&dir, &result.minimal_path),
+        evidence_session: dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(evidence_session)
+            .to_owned(),
+        seal,
     };
     Ok(input)
 }

@@ -32,6 +32,7 @@ mod devices;
 mod estimate;
 mod evidence_bundle;
 mod evidence_check;
+mod evidence_seal;
 mod export;
 mod export_folder;
 mod filmstrip;

@@ -23,6 +23,8 @@ pub enum CheckName {
     App,
     /// A log capture started, listed and stopped on a device.
     Capture,
+    /// The installation's journal key, which seals every run (resume, approval).
+    JournalKey,
 }
 
 impl CheckName {
@@ -35,6 +37,7 @@ impl CheckName {
             CheckName::Device => "device",
             CheckName::App => "app",
             CheckName::Capture => "capture",
+            CheckName::JournalKey => "journal-key",
         }
     }
 }
@@ -90,6 +93,12 @@ pub enum Finding {
     CaptureNotRunning,
     CaptureNotStopped,
     CaptureUnavailable,
+    JournalKeyReady,
+    /// None yet: the first run makes it.
+    JournalKeyNotMadeYet,
+    JournalKeyDamaged,
+    JournalKeyNotPrivate,
+    JournalKeyUnusable,
 }
 
 /// One line of the doctor's report.
@@ -164,9 +173,12 @@ impl DoctorReport {
         self.checks.iter().all(Check::ok)
     }
 
-    /// Nothing failed and at least one Android device is ready for replays.
+    /// Nothing of the setup failed and at least one Android device is ready for replays
+    /// (the journal key decides what a run's result can become, not whether it runs).
     pub fn device_ready(&self) -> bool {
-        self.passed()
+        self.checks
+            .iter()
+            .all(|c| c.ok() || c.name == CheckName::JournalKey)
             && self
                 .checks
                 .iter()

@@ -2,7 +2,8 @@
 //! here for every front end. The CLI prints the checks (`whittle doctor`), the app shows
 //! them ("Connect a real device"); neither decides anything about them.
 //!
-//! The order is the order a user fixes things in: the transport, each role's servers,
+//! The order is the order a user fixes things in: the journal key (it seals every run),
+//! the transport, each role's servers,
 //! adb for adb-backed servers; only when those pass are the servers connected to list
 //! the devices, the app on each ready Android device, and a log capture on one device
 //! per server (each lab host runs its own captures).
@@ -11,6 +12,7 @@ mod adb;
 mod capture;
 mod check;
 mod devices;
+mod journal_key;
 mod roles;
 mod transport;
 
@@ -39,6 +41,9 @@ pub async fn diagnose(config: &Config, options: &DoctorOptions) -> DoctorReport 
     if checks.iter().all(Check::ok) {
         checks.extend(device_stage(config, options).await);
     }
+    // First in the report, but no gate for the devices: runs go on without a key of
+    // their own, only their approval later does not.
+    checks.insert(0, journal_key::journal_key_check());
     DoctorReport { checks }
 }
 

@@ -7,6 +7,7 @@ use whittle_core::plan::ActionKind;
 use whittle_core::run_end::RunEnd;
 
 use super::review_summary::ReviewSummary;
+use super::seal_check::SealCheck;
 use crate::config::PrivacyLevel;
 
 /// Everything a bundle is made of; the caller has already masked the screenshots.
@@ -46,6 +47,10 @@ pub struct ExportInput {
     pub review: Option<ReviewSummary>,
     /// Masked frames of the minimal path, when the final confirmation took them.
     pub filmstrip: Option<FilmstripInput>,
+    /// The run's evidence session, as the ticket names it.
+    pub evidence_session: String,
+    /// Whether this machine verified the run (`seal_check.rs`).
+    pub seal: SealCheck,
 }
 
 /// The frames of one final-confirmation replay of the minimal path (already masked).

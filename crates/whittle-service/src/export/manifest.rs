@@ -2,6 +2,7 @@ use serde::{Deserialize, Serialize};
 use whittle_core::model::Confidence;
 
 use super::review_summary::ReviewSummary;
+use super::seal_check::SealCheck;
 use super::{ExportStep, ShotLabel};
 use crate::config::PrivacyLevel;
 
@@ -48,6 +49,10 @@ pub struct Manifest {
     /// The frames of the minimal path, in order, and what they cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filmstrip: Option<ManifestFilmstrip>,
+    /// Whether the machine that exported the bundle verified the run (`seal_check.rs`);
+    /// absent in bundles written before the check existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<SealCheck>,
     pub files: Vec<ManifestFile>,
 }
 

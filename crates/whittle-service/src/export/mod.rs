@@ -16,6 +16,7 @@ mod repro_extras;
 mod repro_md;
 mod review_summary;
 mod robo_script;
+mod seal_check;
 mod ticket;
 mod write;
 
@@ -34,5 +35,6 @@ pub use read::{read_bundle, Bundle};
 pub use redact::safe_block;
 pub use review_summary::{FrameRef, ReviewSummary};
 pub use robo_script::{robo_descriptor, robo_script};
+pub use seal_check::SealCheck;
 pub use ticket::ticket_markdown;
 pub use write::export_bundle;

@@ -21,6 +21,9 @@ pub(crate) fn render(
     let mut md = String::new();
     let label = safe_line(&input.target_label);
     let _ = writeln!(md, "# Crash repro: {label}\n");
+    if let Some(warning) = input.seal.warning(&input.evidence_session) {
+        let _ = writeln!(md, "> {warning}\n");
+    }
     identity(&mut md, input);
     steps(&mut md, input, &label);
     stack(&mut md, input);

@@ -17,6 +17,9 @@ pub fn ticket_markdown(input: &ExportInput) -> String {
     let mut md = String::new();
     let label = safe_line(&input.target_label);
     let _ = writeln!(md, "### Crash: {label}\n");
+    if let Some(warning) = input.seal.warning(&input.evidence_session) {
+        let _ = writeln!(md, "> {warning}\n");
+    }
     let version = input
         .app_version
         .as_deref()

@@ -133,6 +133,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         confidence: input.confidence,
         complete: input.complete,
         masking_level: input.masking_level,
+        seal: Some(input.seal),
         screenshots: shots
             .into_iter()
             .filter_map(|s| {

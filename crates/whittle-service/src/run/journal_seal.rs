@@ -1,29 +1,28 @@
 //! The journal's seal: every line carries `seal`, an HMAC-SHA256 under this
 //! installation's journal key over the previous line's seal and the line itself. The
-//! first line's predecessor is the hash of the original session's files, so the chain
-//! is tied to that session. A resume, and an approval of a run read from its files
+//! first line carries the hash of the original session's files (`session_files`), so
+//! the chain is tied to that session. A resume, and an approval of a run read from its files
 //! (`sealed_run.rs`), verify the chain from the top with the same reader: a line edited,
 //! dropped from the middle, reordered, duplicated or copied from another run breaks it
 //! at the first such line, and either refuses naming it. Write access to the
 //! evidence folder can still destroy a run (delete the journal, cut its tail); without
 //! the key it cannot forge one (docs/SECURITY.md, "Evidence").
 //!
-//! The key is 32 random bytes in the user's data folder (`whittle/journal.key`, private),
-//! made at first use. Where that folder cannot be written the run still goes on, with a
-//! key that lives only as long as the process: its journal cannot be resumed by a later
-//! one (it reads as sealed by another key).
+//! The key is kept by `crate::journal_key`. Where it cannot be read or made the run still
+//! goes on, with a key that lives only as long as the process: its journal cannot be
+//! resumed or approved by a later one (it reads as sealed by another installation), and
+//! `whittle doctor` says why.
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use hmac::{Hmac, Mac};
-use rand::RngCore;
 use serde_json::{Map, Value};
 use sha2::Sha256;
 
+use crate::journal_key::{fresh_key, key_file, load_or_make};
+
 /// The field a sealed line carries its seal in.
 pub(crate) const SEAL_FIELD: &str = "seal";
-const KEY_LEN: usize = 32;
 
 /// The seal of `line` (without its own seal field) after `previous`.
 pub(crate) fn seal(previous: &str, line: &Map<String, Value>) -> String {
@@ -53,56 +52,12 @@ fn journal_key() -> &'static [u8] {
     KEY.get_or_init(|| match key_file().map(|path| load_or_make(&path)) {
         Some(Ok(key)) => key,
         Some(Err(e)) => {
-            tracing::warn!(error = %e, "no journal key on disk: this process's journals cannot be resumed by another");
+            tracing::warn!(error = %e, "no journal key on disk: this process's journals cannot be resumed or approved by another (whittle doctor checks the key)");
             fresh_key()
         }
         None => {
-            tracing::warn!("no data folder for the journal key: this process's journals cannot be resumed by another");
+            tracing::warn!("no data folder for the journal key: this process's journals cannot be resumed or approved by another (whittle doctor checks the key)");
             fresh_key()
         }
     })
-}
-
-fn key_file() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("whittle").join("journal.key"))
-}
-
-fn fresh_key() -> Vec<u8> {
-    let mut key = vec![0u8; KEY_LEN];
-    rand::rngs::OsRng.fill_bytes(&mut key);
-    key
-}
-
-/// Reads the key, or makes it: written whole (atomically) and private, so two processes
-/// starting at once end with one key they both read back.
-fn load_or_make(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    if let Ok(key) = std::fs::read(path) {
-        if key.len() == KEY_LEN {
-            return Ok(key);
-        }
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let key = fresh_key();
-    // Written whole to a private temporary file, then linked into place: the link
-    // fails if the key exists, so only the first writer's key stands and a racing
-    // second one reads it back (never a half-written key).
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut temp, &key)?;
-    temp.as_file().sync_all()?;
-    let made = std::fs::hard_link(temp.path(), path);
-    match made {
-        Ok(()) => Ok(key),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let key = std::fs::read(path)?;
-            if key.len() == KEY_LEN {
-                Ok(key)
-            } else {
-                Err(std::io::Error::other("the journal key file is damaged"))
-            }
-        }
-        Err(e) => Err(e),
-    }
 }

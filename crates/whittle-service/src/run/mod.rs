@@ -70,7 +70,9 @@ pub use resume::{
     RestoreError, Restored, ResumeError, ResumeMismatch, ResumeOptions,
 };
 pub use rounds::{Batch, RoundCursor, Turn};
-pub use sealed_run::{read_sealed_run, SealedRun, SealedRunError, StepChange};
+pub use sealed_run::{
+    read_sealed_evidence, read_sealed_run, replay_sealed, SealedRun, SealedRunError, StepChange,
+};
 pub use spec::{AskedRun, RunSpec, DEFAULT_MAX_REPLAYS};
 pub use verify::{verify_bundle, VerifyError, VerifyReport};
 // What a run reports is defined below it, in `crate::result`, where the evidence reads

@@ -24,7 +24,7 @@ use std::path::Path;
 use whittle_core::engine::SearchResult;
 use whittle_core::strategy::SearchOptions;
 
-use super::journal::{read_journal, JournalError, JournalHeader};
+use super::journal::{read_journal, JournalContents, JournalError, JournalHeader};
 use super::recorded::{evidence_lines, RecordedRunError};
 use super::resume::{difference_of, restore, EvidenceDifference, RestoreError};
 
@@ -102,6 +102,14 @@ impl From<JournalError> for SealedRunError {
 /// Reads the run of the evidence session in `dir` from its sealed journal, checks each
 /// of its evidence steps against it, and replays it to its end.
 pub fn read_sealed_run(dir: &Path) -> Result<SealedRun, SealedRunError> {
+    let contents = read_sealed_evidence(dir)?;
+    replay_sealed(contents)
+}
+
+/// The sealed journal of the evidence session in `dir`, every line's seal checked, and
+/// every step of its `steps.jsonl` checked against it — what a run that stopped before
+/// its end (cancelled, failed) can be checked for too.
+pub fn read_sealed_evidence(dir: &Path) -> Result<JournalContents, SealedRunError> {
     let contents = read_journal(dir)?;
     for step in evidence_lines(dir).map_err(SealedRunError::Steps)? {
         let change = match &step.record {
@@ -121,6 +129,12 @@ pub fn read_sealed_run(dir: &Path) -> Result<SealedRun, SealedRunError> {
             });
         }
     }
+    Ok(contents)
+}
+
+/// The search result the journal's recorded rounds and verdicts lead a fresh engine to
+/// (the resume's `restore`), once they lead it to its end.
+pub fn replay_sealed(contents: JournalContents) -> Result<SealedRun, SealedRunError> {
     let header = contents.header;
     let reducer = header
         .strategy

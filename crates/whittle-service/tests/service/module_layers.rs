@@ -16,8 +16,15 @@ use graph::{describe, find_cycle, layer_violations, read_graph};
 
 /// Lowest first. A module may import only modules of a lower layer.
 const LAYERS: &[&[&str]] = &[
-    // Leaves: the configuration, the folder lock, the device lease and the safe-name rule.
-    &["config", "device_lease", "folder_lock", "safe_chars"],
+    // Leaves: the configuration, the folder lock, the device lease, the journal key and
+    // the safe-name rule.
+    &[
+        "config",
+        "device_lease",
+        "folder_lock",
+        "journal_key",
+        "safe_chars",
+    ],
     // The MCP client; masking; the bundle format (knows nothing of evidence sessions);
     // the sidecar file (written under the folder lock).
     &["client", "export", "mask", "sidecar"],

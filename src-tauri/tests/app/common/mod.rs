@@ -106,6 +106,7 @@ impl Setup {
             baseline_tries: None,
             devices: 1,
             locale: "en".into(),
+            reprove: None,
         }
     }
 
