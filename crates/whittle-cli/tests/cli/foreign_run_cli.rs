@@ -204,3 +204,45 @@ fn tampering_is_not_offered_a_way_around_and_a_run_without_journal_is_re_proven(
     assert_eq!(refused["next"]["action"], "reprove");
     assert!(stderr(&env.whittle(&["approve", &local])).contains("it has no journal"));
 }
+
+/// Issue 53: export checks the seal. A run made here is exported as verified; one made
+/// elsewhere is exported marked not verified here (repro.md, the ticket text, the
+/// manifest), naming how to re-prove it; a run whose files were changed since they were
+/// sealed is not exported at all — the forged path never reaches a ticket.
+#[test]
+fn export_says_what_this_machine_verified_and_refuses_a_forged_run() {
+    let env = Env::fast(&[]);
+    let foreign = run_made_elsewhere(&env);
+    let local = evidence_of(&env.minimize_json(SESSION, "120", &[]));
+    let out_dir = env.dir.path().join("bundles");
+
+    assert_exit(&env.export(&local, &out_dir, "here"), 0);
+    let manifest = read_json(&out_dir.join("here/manifest.json"));
+    assert_eq!(manifest["seal"], "verified");
+    let repro = std::fs::read_to_string(out_dir.join("here/repro.md")).unwrap();
+    assert!(!repro.contains("Not verified"), "{repro}");
+
+    assert_exit(&env.export(&foreign, &out_dir, "elsewhere"), 0);
+    let manifest = read_json(&out_dir.join("elsewhere/manifest.json"));
+    assert_eq!(manifest["seal"], "sealed_elsewhere");
+    let repro = std::fs::read_to_string(out_dir.join("elsewhere/repro.md")).unwrap();
+    assert!(
+        repro.contains("**Not verified on this machine:**"),
+        "{repro}"
+    );
+    assert!(
+        repro.contains(&format!("whittle minimize --reprove {foreign}")),
+        "{repro}"
+    );
+    let ticket = env.whittle(&["export", &foreign, "--markdown"]);
+    assert_exit(&ticket, 0);
+    assert!(stdout(&ticket).contains("Not verified on this machine"));
+
+    // This machine's run with its minimal path forged: no bundle, no ticket.
+    rewrite_minimal_path(&env.session_dir(&local), json!([1, 12]));
+    let out = env.export(&local, &out_dir, "forged");
+    assert_exit(&out, 3);
+    assert!(stderr(&out).contains("minimal_path"), "{}", streams(&out));
+    assert!(!out_dir.join("forged").exists());
+    assert_exit(&env.whittle(&["export", &local, "--markdown"]), 3);
+}

@@ -87,6 +87,8 @@ fn input() -> ExportInput {
         masking_level: None,
         review: None,
         filmstrip: None,
+        evidence_session: "2026-05-14_170000_minimize-checkout".into(),
+        seal: whittle_service::export::SealCheck::Verified,
     }
 }
 

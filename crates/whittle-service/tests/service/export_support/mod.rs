@@ -74,6 +74,8 @@ pub fn labelled_input(shots: Vec<ExportShot>) -> ExportInput {
         masking_level: Some(whittle_service::config::PrivacyLevel::Strict),
         review: None,
         filmstrip: None,
+        evidence_session: "2026-05-14_170000_minimize-checkout".into(),
+        seal: whittle_service::export::SealCheck::Verified,
     }
 }
 
