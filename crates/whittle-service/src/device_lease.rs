@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use lease_file::{HeldFile, TakeError, Taken};
-pub use private_folder::{lease_dir, FolderProblem, LeaseFolder, LeaseFolderError, LEASE_DIR_ENV};
+pub use private_folder::{
+    lease_dir, LeaseFolder, LeaseFolderError, LeaseFolderProblem, LEASE_DIR_ENV,
+};
 
 /// How often a run that waits for a device (`--wait-device`) asks again.
 pub const WAIT_POLL: Duration = Duration::from_millis(250);

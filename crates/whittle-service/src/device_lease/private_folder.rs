@@ -18,7 +18,7 @@ pub const LEASE_DIR_ENV: &str = "WHITTLE_LEASE_DIR";
 
 /// Why a lease folder is not used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum FolderProblem {
+pub enum LeaseFolderProblem {
     #[error("it belongs to user {owner}, not to this user ({user})")]
     NotOwned { owner: u32, user: u32 },
     #[error("others may write in it (mode {mode:o})")]
@@ -40,7 +40,7 @@ pub enum LeaseFolderError {
     #[error("the device lease folder {} is refused: {problem}", .path.display())]
     Unsafe {
         path: PathBuf,
-        problem: FolderProblem,
+        problem: LeaseFolderProblem,
     },
     #[error("the device lease folder {}: {source}", .path.display())]
     Io {
@@ -109,7 +109,7 @@ mod imp {
     use rustix::fs::{FileType, Mode, OFlags};
     use rustix::io::Errno;
 
-    use super::{FolderProblem, LeaseFolder, LeaseFolderError};
+    use super::{LeaseFolder, LeaseFolderError, LeaseFolderProblem};
 
     /// Write bits for the group and for others.
     const OTHERS_WRITE: u32 = 0o022;
@@ -149,26 +149,28 @@ mod imp {
             Err(Errno::LOOP | Errno::NOTDIR | Errno::MLINK) => {
                 let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
                 return Err(refuse(if link {
-                    FolderProblem::Link
+                    LeaseFolderProblem::Link
                 } else {
-                    FolderProblem::NotAFolder
+                    LeaseFolderProblem::NotAFolder
                 }));
             }
             Err(e) => return Err(io(e.into())),
         };
         let stat = rustix::fs::fstat(&fd).map_err(|e| io(e.into()))?;
         if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
-            return Err(refuse(FolderProblem::NotAFolder));
+            return Err(refuse(LeaseFolderProblem::NotAFolder));
         }
         if stat.st_uid != user {
-            return Err(refuse(FolderProblem::NotOwned {
+            return Err(refuse(LeaseFolderProblem::NotOwned {
                 owner: stat.st_uid,
                 user,
             }));
         }
+        // `st_mode` is a u32 on Linux, a u16 on macOS.
+        #[allow(clippy::useless_conversion)]
         let mode = u32::from(stat.st_mode) & 0o7777;
         if mode & OTHERS_WRITE != 0 {
-            return Err(refuse(FolderProblem::OpenToOthers { mode }));
+            return Err(refuse(LeaseFolderProblem::OpenToOthers { mode }));
         }
         Ok(LeaseFolder {
             path: path.to_path_buf(),
@@ -209,7 +211,7 @@ mod tests {
 
     use super::*;
 
-    fn problem(path: &Path, user: u32) -> FolderProblem {
+    fn problem(path: &Path, user: u32) -> LeaseFolderProblem {
         match imp::open_at(path, user) {
             Err(LeaseFolderError::Unsafe { problem, .. }) => problem,
             other => panic!("{}: expected a refusal, got {other:?}", path.display()),
@@ -245,7 +247,7 @@ mod tests {
         // The same folder, for a process of another user.
         assert_eq!(
             problem(&mine, me + 1),
-            FolderProblem::NotOwned {
+            LeaseFolderProblem::NotOwned {
                 owner: me,
                 user: me + 1
             }
@@ -258,7 +260,7 @@ mod tests {
             std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).unwrap();
             assert_eq!(
                 problem(&theirs, me),
-                FolderProblem::NotOwned {
+                LeaseFolderProblem::NotOwned {
                     owner: 65534,
                     user: 0
                 }
@@ -271,7 +273,7 @@ mod tests {
             chmod(&open, mode);
             assert_eq!(
                 problem(&open, me),
-                FolderProblem::OpenToOthers { mode },
+                LeaseFolderProblem::OpenToOthers { mode },
                 "{mode:o}"
             );
         }
@@ -284,10 +286,10 @@ mod tests {
         // A link, even to a good folder, is never used.
         let link = tmp.path().join("link");
         std::os::unix::fs::symlink(&mine, &link).unwrap();
-        assert_eq!(problem(&link, me), FolderProblem::Link);
+        assert_eq!(problem(&link, me), LeaseFolderProblem::Link);
         let file = tmp.path().join("file");
         std::fs::write(&file, b"").unwrap();
-        assert_eq!(problem(&file, me), FolderProblem::NotAFolder);
+        assert_eq!(problem(&file, me), LeaseFolderProblem::NotAFolder);
     }
 
     #[test]

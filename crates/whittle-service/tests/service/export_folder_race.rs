@@ -89,12 +89,11 @@ fn a_folder_swapped_for_a_link_never_takes_an_agents_export_outside() {
     let stop = AtomicBool::new(false);
     let outcomes = std::thread::scope(|scope| {
         scope.spawn(|| {
-            let mut turn = 0u32;
+            // A folder on the way, then the destination itself, by turns.
+            let mut on_the_way = true;
             while !stop.load(Ordering::SeqCst) {
-                // A folder on the way, then the destination itself.
-                let swapped = if turn % 2 == 0 { &team } else { &destination };
-                swap_once(swapped, &outside);
-                turn += 1;
+                swap_once(if on_the_way { &team } else { &destination }, &outside);
+                on_the_way = !on_the_way;
                 std::thread::sleep(Duration::from_micros(500));
             }
         });
