@@ -18,6 +18,11 @@ use std::path::Path;
 
 mod leftovers;
 
+#[cfg(unix)]
+mod at_dir;
+#[cfg(unix)]
+pub use at_dir::write_atomic_at;
+
 #[cfg(feature = "fault-injection")]
 pub mod fault;
 #[cfg(not(feature = "fault-injection"))]

@@ -10,18 +10,27 @@
 //! several machines lends its devices to one MCP session at a time on its side
 //! (`whittle_contract::lease`); this lock keeps the runs of one machine apart before
 //! they reach it.
+//!
+//! The files live in a folder only this user can write (`device_lease/private_folder.rs`),
+//! are opened there without following a link and removed on release without the unlink
+//! race (`device_lease/lease_file.rs`).
 
-use std::fs::{File, OpenOptions};
+mod lease_file;
+mod private_folder;
+
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// Overrides where the lease files live (tests that must not meet a developer's runs).
-pub const LEASE_DIR_ENV: &str = "WHITTLE_LEASE_DIR";
+use lease_file::{HeldFile, TakeError, Taken};
+pub use private_folder::{
+    lease_dir, LeaseFolder, LeaseFolderError, LeaseFolderProblem, LEASE_DIR_ENV,
+};
 
 /// How often a run that waits for a device (`--wait-device`) asks again.
 pub const WAIT_POLL: Duration = Duration::from_millis(250);
@@ -142,13 +151,36 @@ pub enum LeaseError {
         #[source]
         source: std::io::Error,
     },
+    /// The lease folder is another user's, open to others, a link, or not to be found.
+    #[error("cannot lock device {device}: {source}")]
+    Folder {
+        device: String,
+        #[source]
+        source: LeaseFolderError,
+    },
+    /// A symbolic link stands where the device's lease file goes: refused, never written
+    /// through.
+    #[error("cannot lock device {device}: {} is a symbolic link; it is not followed", path.display())]
+    Link { device: String, path: PathBuf },
 }
 
-/// A device held for a run; dropping it releases the device.
+impl LeaseError {
+    /// The device the lease was for.
+    pub fn device(&self) -> &str {
+        match self {
+            LeaseError::Busy { device, .. }
+            | LeaseError::Io { device, .. }
+            | LeaseError::Folder { device, .. }
+            | LeaseError::Link { device, .. } => device,
+        }
+    }
+}
+
+/// A device held for a run; dropping it releases the device (and removes its file).
 #[derive(Debug)]
 pub struct DeviceLease {
     key: DeviceKey,
-    _held: File,
+    _held: HeldFile,
 }
 
 impl DeviceLease {
@@ -158,43 +190,52 @@ impl DeviceLease {
 
     /// Takes `key`'s lease now, or says who holds it.
     pub fn take(key: &DeviceKey, purpose: &str) -> Result<DeviceLease, LeaseError> {
-        DeviceLease::take_in(&lease_dir(), key, purpose)
+        let folder = LeaseFolder::open().map_err(|source| LeaseError::Folder {
+            device: key.device.clone(),
+            source,
+        })?;
+        DeviceLease::take_in(&folder, key, purpose)
     }
 
-    /// [`DeviceLease::take`] with the lease files in `dir`.
-    fn take_in(dir: &Path, key: &DeviceKey, purpose: &str) -> Result<DeviceLease, LeaseError> {
-        let path = dir.join(key.file_name());
-        let io = |source| LeaseError::Io {
-            device: key.device.clone(),
-            path: path.clone(),
-            source,
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io)?;
-        match fs4::FileExt::try_lock(&file) {
-            Ok(()) => {}
-            Err(fs4::TryLockError::WouldBlock) => {
+    /// [`DeviceLease::take`] with the lease files in `folder`.
+    pub fn take_in(
+        folder: &LeaseFolder,
+        key: &DeviceKey,
+        purpose: &str,
+    ) -> Result<DeviceLease, LeaseError> {
+        let name = key.file_name();
+        let path = folder.path().join(&name);
+        let mut held = match lease_file::take(folder, &name) {
+            Ok(Taken::Held(held)) => held,
+            Ok(Taken::Busy(file)) => {
                 return Err(LeaseError::Busy {
                     device: key.device.clone(),
-                    holder: read_holder(&mut file).into(),
+                    holder: file.and_then(|mut f| read_holder(&mut f)).into(),
                 })
             }
-            Err(fs4::TryLockError::Error(e)) => return Err(io(e)),
-        }
+            Err(TakeError::Link) => {
+                return Err(LeaseError::Link {
+                    device: key.device.clone(),
+                    path,
+                })
+            }
+            Err(TakeError::Io(source)) => {
+                return Err(LeaseError::Io {
+                    device: key.device.clone(),
+                    path,
+                    source,
+                })
+            }
+        };
         let holder = LeaseHolder {
             pid: std::process::id(),
             purpose: purpose.to_owned(),
             since: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         };
-        // Only a note for the next run's refusal: a failure to write it holds the device all the same.
+        // Only a note for the next run's refusal: a failure to write it holds the device
+        // all the same. The file is this lease's own (opened without following a link,
+        // checked to be the one its name leads to), so emptying it first is safe.
+        let file = held.file();
         let _ = file
             .set_len(0)
             .and_then(|()| file.seek(SeekFrom::Start(0)))
@@ -202,7 +243,7 @@ impl DeviceLease {
             .and_then(|()| file.flush());
         Ok(DeviceLease {
             key: key.clone(),
-            _held: file,
+            _held: held,
         })
     }
 }
@@ -229,21 +270,6 @@ fn read_holder(file: &mut File) -> Option<LeaseHolder> {
     serde_json::from_str(&text).ok()
 }
 
-/// `WHITTLE_LEASE_DIR`, else the user's runtime folder (cleared at logout, never on a
-/// network share), else the temporary folder.
-pub fn lease_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(LEASE_DIR_ENV).filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    dirs::runtime_dir()
-        .map(|d| d.join("whittle").join("devices"))
-        .unwrap_or_else(|| temp_lease_dir(&std::env::temp_dir()))
-}
-
-fn temp_lease_dir(tmp: &Path) -> PathBuf {
-    tmp.join("whittle-device-leases")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,10 +281,22 @@ mod tests {
         }
     }
 
+    fn folder(dir: &tempfile::TempDir) -> LeaseFolder {
+        LeaseFolder::open_at(&dir.path().join("leases")).unwrap()
+    }
+
+    fn names_in(folder: &LeaseFolder) -> Vec<String> {
+        std::fs::read_dir(folder.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
     #[test]
     fn a_held_device_is_refused_naming_its_holder_until_released() {
         let dir = tempfile::tempdir().unwrap();
-        let take = |key: &DeviceKey, purpose: &str| DeviceLease::take_in(dir.path(), key, purpose);
+        let folder = folder(&dir);
+        let take = |key: &DeviceKey, purpose: &str| DeviceLease::take_in(&folder, key, purpose);
         let phone = key("emulator-5554", DeviceHome::ThisMachine);
         let first = take(&phone, "minimize s1").unwrap();
         // A second open file of the same process conflicts, as another process would.
@@ -292,9 +330,96 @@ mod tests {
         let b = key("sim-1", DeviceHome::Process(1)).file_name();
         let c = key("sim-1", DeviceHome::Process(2)).file_name();
         assert_ne!(b, c);
-        assert_eq!(
-            temp_lease_dir(Path::new("/tmp")),
-            Path::new("/tmp/whittle-device-leases")
-        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_released_lease_leaves_no_file_and_a_stale_one_is_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = folder(&dir);
+        for i in 0..45 {
+            let sim = key(&format!("sim-{}", i % 3), DeviceHome::Process(i));
+            let lease = DeviceLease::take_in(&folder, &sim, "minimize s").unwrap();
+            assert_eq!(names_in(&folder), [sim.file_name()]);
+            drop(lease);
+        }
+        assert!(names_in(&folder).is_empty(), "{:?}", names_in(&folder));
+
+        // A file nobody holds (its holder died before removing it): taken and reused.
+        let phone = key("emulator-5554", DeviceHome::ThisMachine);
+        let path = folder.path().join(phone.file_name());
+        std::fs::write(&path, b"left by a run that was killed").unwrap();
+        let lease = DeviceLease::take_in(&folder, &phone, "minimize s3").unwrap();
+        let note: LeaseHolder = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(note.purpose, "minimize s3");
+        drop(lease);
+        assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_in_place_of_the_lease_file_is_refused_and_its_target_left_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = folder(&dir);
+        let phone = key("emulator-5554", DeviceHome::ThisMachine);
+        let path = folder.path().join(phone.file_name());
+        let target = dir.path().join("precious");
+        std::fs::write(&target, b"another user's file").unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        match DeviceLease::take_in(&folder, &phone, "minimize s1") {
+            Err(LeaseError::Link { device, path: at }) => {
+                assert_eq!(device, "emulator-5554");
+                assert_eq!(at, path);
+            }
+            other => panic!("expected a refused link, got {other:?}"),
+        }
+        assert_eq!(std::fs::read(&target).unwrap(), b"another user's file");
+        // A dangling link: nothing is made where it points.
+        let nowhere = dir.path().join("made-through-the-link");
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&nowhere, &path).unwrap();
+        assert!(matches!(
+            DeviceLease::take_in(&folder, &phone, "minimize s1"),
+            Err(LeaseError::Link { .. })
+        ));
+        assert!(!nowhere.exists());
+    }
+
+    /// Takes and releases racing in many threads (each take opens its own file, so they
+    /// conflict as processes do): never two holders at once, though every release
+    /// removes the file another thread may have just opened.
+    #[cfg(unix)]
+    #[test]
+    fn takes_and_releases_from_many_threads_never_give_two_holders() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        const THREADS: usize = 8;
+        const TAKES: usize = 300;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = folder(&dir);
+        let phone = key("emulator-5554", DeviceHome::ThisMachine);
+        let holders = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..THREADS {
+                scope.spawn(|| {
+                    for _ in 0..TAKES {
+                        let lease = loop {
+                            match DeviceLease::take_in(&folder, &phone, "hammer") {
+                                Ok(lease) => break lease,
+                                Err(LeaseError::Busy { .. }) => std::thread::yield_now(),
+                                Err(e) => panic!("{e}"),
+                            }
+                        };
+                        let now = holders.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::yield_now();
+                        holders.fetch_sub(1, Ordering::SeqCst);
+                        drop(lease);
+                    }
+                });
+            }
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 1, "two holders at once");
+        assert!(names_in(&folder).is_empty());
     }
 }

@@ -15,9 +15,10 @@ use tokio_util::sync::CancellationToken;
 use whittle_core::plan::build_plan;
 use whittle_core::session::{load_session, Session};
 use whittle_core::signature::group_crashes;
-use whittle_service::api::export_evidence;
 pub use whittle_service::api::Config;
-use whittle_service::api::{self, count_of, AskedRun, CountField, RunJob, RunRefusal, RunSpec};
+use whittle_service::api::{
+    self, count_of, AgentExportError, AskedRun, CountField, RunJob, RunRefusal, RunSpec,
+};
 use whittle_service::api::{listed_run_state, past_runs as runs_of};
 use whittle_service::api::{read_sidecar, FingerprintNote};
 pub use whittle_service::api::{
@@ -176,12 +177,16 @@ pub fn past_runs(config: &Config, session_id: &str) -> Result<PastRunsAnswer, To
 /// exports folder or the config's `export.allowed_folders`): the bundle's folder.
 pub fn export(config: &Config, args: &ExportArgs) -> Result<PathBuf, ToolFailure> {
     valid_id(&args.evidence_session)?;
-    let out = api::check_export_folder(config, Path::new(&args.out))
-        .map_err(ToolFailure::folder_refused)?;
+    let out = Path::new(&args.out);
+    // Refused before the evidence is looked up; the export checks again as it opens the
+    // folder, and writes inside that handle only.
+    api::check_export_folder(config, out).map_err(ToolFailure::folder_refused)?;
     resolve(config, &args.evidence_session, Listed::Evidence)?;
     let name = args.name.as_deref().unwrap_or(&args.evidence_session);
-    export_evidence(&config.workspace, &args.evidence_session, &out, name)
-        .map_err(|e| ToolFailure::new(exit_of(&e), e))
+    api::export_to_allowed_folder(config, &args.evidence_session, out, name).map_err(|e| match e {
+        AgentExportError::Refused(refusal) => ToolFailure::folder_refused(refusal),
+        AgentExportError::Export(e) => ToolFailure::new(exit_of(&e), e),
+    })
 }
 
 fn load(config: &Config, session_id: &str) -> Result<Session, ToolFailure> {

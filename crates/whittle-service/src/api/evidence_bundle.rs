@@ -9,7 +9,9 @@ use crate::config::PrivacyLevel;
 use crate::evidence::{
     read_result, review_checklist, shot_path, validate_shot_name, ResultFileError,
 };
-use crate::export::{export_bundle, ExportError, ExportInput, ExportShot, ExportStep};
+use crate::export::{
+    export_bundle_in, ExportDir, ExportError, ExportInput, ExportShot, ExportStep,
+};
 use crate::result::PendingResult;
 
 #[derive(Debug, thiserror::Error)]
@@ -54,15 +56,16 @@ impl EvidenceExportError {
 
 /// Bundles an evidence session (its `result.json`, masked screenshots labelled by
 /// attempt and verdict, the filmstrip, and the reviewer's checklist over all those
-/// pictures) for a bug ticket.
+/// pictures) for a bug ticket, into the open folder `out` (every file made inside its
+/// handle: `export/export_dir.rs`).
 pub fn export_evidence(
     workspace: &Path,
     evidence_session: &str,
-    out_dir: &Path,
+    out: &ExportDir,
     name: &str,
 ) -> Result<PathBuf, EvidenceExportError> {
     let input = export_input(workspace, evidence_session)?;
-    Ok(export_bundle(&input, out_dir, name)?)
+    Ok(export_bundle_in(&input, out, name)?)
 }
 
 /// The ticket text for an evidence session (`whittle export --markdown`, the app's

@@ -1,11 +1,13 @@
 //! Exporting a finished run as a bug-ticket bundle into a folder the user chose. A
 //! bundle is never overwritten: a name given explicitly must be free; without one the
-//! bundle takes the evidence session's id, or `-2`, `-3`… when that exists.
+//! bundle takes the evidence session's id, or `-2`, `-3`… when that exists. The folder
+//! is the tester's own (the window's folder picker, `whittle export --out`): opened once,
+//! as its path says, and every bundle of the request is made inside that handle.
 
 use std::path::{Path, PathBuf};
 
 use super::evidence_bundle::{export_evidence, EvidenceExportError};
-use crate::export::ExportError;
+use crate::export::{ExportDir, ExportError};
 
 /// More than this many bundles of one run in one folder is not a reason to go on.
 const MAX_SUFFIX: u32 = 100;
@@ -52,10 +54,11 @@ pub fn export(workspace: &Path, request: &ExportRequest) -> Result<PathBuf, Expo
     if !folder.is_absolute() {
         return Err(ExportRunError::NotAbsolute(folder.clone()));
     }
-    std::fs::create_dir_all(folder).map_err(|source| ExportRunError::Folder {
+    let folder = ExportDir::create(folder).map_err(|source| ExportRunError::Folder {
         folder: folder.clone(),
         source,
     })?;
+    let folder = &folder;
     let evidence = &request.evidence_session;
     if let Some(name) = &request.name {
         return Ok(export_evidence(workspace, evidence, folder, name)?);

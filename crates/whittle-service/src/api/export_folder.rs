@@ -5,14 +5,23 @@
 //! trusts) and never anywhere else. The folder is refused, typed and naming the allowed
 //! folders, when it is relative, takes a `.`/`..` step, lies outside them, or reaches
 //! outside them through a symbolic link (docs/SECURITY.md, "Exports an agent asks for").
+//!
+//! The check names what may be written; the write itself ([`export_to_allowed_folder`])
+//! does not trust that the path still says the same a moment later: it reaches the
+//! folder from its allowed folder one step at a time, each step made if missing and
+//! opened without following a link, and makes the bundle inside that handle
+//! (`export/export_dir.rs`). A folder on the way swapped for a link after the check
+//! refuses the export; it never carries it out of the allowed folder.
 
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 use whittle_core::session::SESSIONS_DIR;
 
+use super::evidence_bundle::{export_evidence, EvidenceExportError};
 use super::result_view::default_export_folder;
 use crate::config::Config;
+use crate::export::{BeneathError, ExportDir, ExportError};
 
 /// A folder an agent's export may not be written to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -53,14 +62,71 @@ pub fn export_folders(config: &Config) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Why an agent's export was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentExportError {
+    /// The folder may not take it (checked before anything is made, or met on the way
+    /// down: a link swapped in after the check).
+    #[error(transparent)]
+    Refused(#[from] ExportFolderRefusal),
+    #[error(transparent)]
+    Export(#[from] EvidenceExportError),
+}
+
 /// `folder` when an agent's export may be written there, else why not.
 pub fn check_export_folder(config: &Config, folder: &Path) -> Result<PathBuf, ExportFolderRefusal> {
-    let allowed = export_folders(config);
-    let refuse = |problem| ExportFolderRefusal {
+    check(config, folder).map(|_root| folder.to_path_buf())
+}
+
+/// Writes the bundle `name` of `evidence_session` into `folder`, which an agent asked for:
+/// checked as [`check_export_folder`] does, then opened under its allowed folder without
+/// following a link (the module documentation), the bundle made inside that handle.
+pub fn export_to_allowed_folder(
+    config: &Config,
+    evidence_session: &str,
+    folder: &Path,
+    name: &str,
+) -> Result<PathBuf, AgentExportError> {
+    let out = open_export_folder(config, folder)?;
+    Ok(export_evidence(
+        &config.workspace,
+        evidence_session,
+        &out,
+        name,
+    )?)
+}
+
+/// The folder of an agent's export, checked and opened step by step below its allowed
+/// folder (made where missing): a handle that is inside the allowed folder.
+pub fn open_export_folder(config: &Config, folder: &Path) -> Result<ExportDir, AgentExportError> {
+    let root = check(config, folder)?;
+    let below = folder.strip_prefix(&root).unwrap_or(Path::new(""));
+    ExportDir::create_beneath(&root, below).map_err(|e| match e {
+        BeneathError::Link(_) => refusal(config, folder, FolderProblem::ThroughLink).into(),
+        BeneathError::NotPlain { .. } => {
+            refusal(config, folder, FolderProblem::RelativeStep).into()
+        }
+        BeneathError::Io { path, source } => {
+            EvidenceExportError::Export(ExportError::Io { path, source }).into()
+        }
+    })
+}
+
+fn refusal(config: &Config, folder: &Path, problem: FolderProblem) -> ExportFolderRefusal {
+    ExportFolderRefusal {
         folder: folder.display().to_string(),
         problem,
-        allowed: allowed.iter().map(|f| f.display().to_string()).collect(),
-    };
+        allowed: export_folders(config)
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect(),
+    }
+}
+
+/// The allowed folder `folder` is under, when an agent's export may be written there.
+fn check(config: &Config, folder: &Path) -> Result<PathBuf, ExportFolderRefusal> {
+    let allowed = export_folders(config);
+    let refuse = |problem| refusal(config, folder, problem);
     if !folder.is_absolute() {
         return Err(refuse(FolderProblem::NotAbsolute));
     }
@@ -95,7 +161,7 @@ pub fn check_export_folder(config: &Config, folder: &Path) -> Result<PathBuf, Ex
             return Err(refuse(FolderProblem::InsideSessions));
         }
     }
-    Ok(folder.to_path_buf())
+    Ok(root.clone())
 }
 
 /// `path` itself, or its nearest ancestor that exists (without following a final link:

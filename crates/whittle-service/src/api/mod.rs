@@ -13,7 +13,7 @@
 //! | the result view of a run, live or reopened | [`ResultFacts`], [`result_view`] |
 //! | validate for approval (the journal's seal, the evidence against it), approve (never over a newer approval unless told); what to do about a run nothing here proves (made elsewhere): re-prove it | [`approvable_from_files`], [`approve`], [`approve_evidence`], [`approve_shown`]; [`NextStep`], [`reproof_spec`] |
 //! | the hierarchy nodes under a point of a kept picture, the nodes nearest a locator that found nothing, as Maestro selectors and Robo descriptors | [`inspect_point`], [`nearest_to_step`] |
-//! | export a run as a bug-ticket bundle; its filmstrip; where an agent's export may go | [`export`], [`filmstrip`], [`check_export_folder`] |
+//! | export a run as a bug-ticket bundle; its filmstrip; where an agent's export may go, and its export there (made inside the folder's handle, [`ExportDir`]) | [`export`], [`filmstrip`], [`check_export_folder`], [`export_to_allowed_folder`] |
 //! | estimate replays | [`estimate`] |
 //! | the devices a run may use | [`list_devices`] |
 //! | import a flow; record an imported session (or import and record, checked first); verify a bundle | [`import`], [`record`], [`import_and_record`], [`verify`] |
@@ -62,6 +62,7 @@ mod shot_labels;
 mod verify;
 mod workspace_watch;
 
+pub use crate::export::ExportDir;
 pub use crate::result::{ApproveError, NewerApproval};
 pub use approval::{approve, Approvable, Approval, Replace};
 pub use approve_evidence::{approve_evidence, approve_shown, ApproveRequest, ApproveRunError};
@@ -79,7 +80,10 @@ pub use estimate::{estimate, ReplayEstimate, ReplayRange};
 pub use evidence_bundle::{export_evidence, export_input, ticket_markdown, EvidenceExportError};
 pub use evidence_check::{approvable_from_files, check_evidence, Inconsistency, NotApprovable};
 pub use export::{export, ExportRequest, ExportRunError};
-pub use export_folder::{check_export_folder, export_folders, ExportFolderRefusal, FolderProblem};
+pub use export_folder::{
+    check_export_folder, export_folders, export_to_allowed_folder, open_export_folder,
+    AgentExportError, ExportFolderRefusal, FolderProblem,
+};
 pub use filmstrip::{filmstrip, FilmFrame, Filmstrip};
 pub use held_results::HeldResultError;
 pub use import::{import, read_import, ImportRefusal, ImportRequest};

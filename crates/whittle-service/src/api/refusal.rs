@@ -15,7 +15,7 @@ use super::count::{CountField, InvalidCount};
 use super::reproof::{ReproofProblem, ReproofRefusal};
 use crate::client::{HubError, RoleProblem, RoleProblemKind};
 use crate::config::ConfigError;
-use crate::device_lease::{DeviceHolder, LeaseError};
+use crate::device_lease::DeviceHolder;
 use crate::run::{LockError, ResumeError, RunError};
 
 /// One refusal; front ends switch on `kind`.
@@ -200,11 +200,7 @@ impl RunRefusal {
                 holder: holder.clone(),
             },
             RunError::DeviceLock(lease) => RunRefusal::DeviceLockFailed {
-                device: match lease {
-                    LeaseError::Busy { device, .. } | LeaseError::Io { device, .. } => {
-                        device.clone()
-                    }
-                },
+                device: lease.device().to_owned(),
                 detail: detail(),
             },
             RunError::MissingTool {

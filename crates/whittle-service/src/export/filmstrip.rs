@@ -4,13 +4,12 @@
 //! frame is the last one again with a red border: the crash follows it.
 
 use std::io::Cursor;
-use std::path::Path;
 
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::imageops::FilterType;
 use image::{Delay, Frame, Rgba, RgbaImage};
 
-use super::files::write_file;
+use super::files::NewBundle;
 use super::{
     ExportError, FilmstripInput, ManifestFile, ManifestFilmstrip, ManifestFrame, FILMSTRIP_DIR,
     FILMSTRIP_GIF,
@@ -25,15 +24,14 @@ const BORDER: u32 = 6;
 /// Writes the frames and the GIF into `bundle`; returns their manifest lines and the
 /// filmstrip's manifest entry.
 pub(crate) fn write_filmstrip(
-    bundle: &Path,
+    bundle: &mut NewBundle<'_>,
     film: &FilmstripInput,
 ) -> Result<(Vec<ManifestFile>, ManifestFilmstrip), ExportError> {
     let mut files = Vec::new();
     let mut frames = Vec::new();
     let mut images = Vec::new();
     if film.frames.iter().any(|f| f.path.is_some()) {
-        let dir = bundle.join(FILMSTRIP_DIR);
-        std::fs::create_dir(&dir).map_err(ExportError::io(&dir))?;
+        bundle.create_dir(FILMSTRIP_DIR)?;
     }
     for (i, frame) in film.frames.iter().enumerate() {
         let position = u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -47,7 +45,7 @@ pub(crate) fn write_filmstrip(
         if let Some(src) = &frame.path {
             let bytes = std::fs::read(src).map_err(|_| ExportError::Screenshot(src.clone()))?;
             let rel = format!("{FILMSTRIP_DIR}/step-{position:02}.png");
-            files.push(write_file(bundle, &rel, &bytes)?);
+            files.push(bundle.write(&rel, &bytes)?);
             entry.path = Some(rel);
             // A frame that does not decode is still in the bundle, just not in the GIF.
             if let Ok(img) = image::load_from_memory(&bytes) {
@@ -58,7 +56,7 @@ pub(crate) fn write_filmstrip(
     }
     let gif = match gif_bytes(&images) {
         Some(bytes) => {
-            files.push(write_file(bundle, FILMSTRIP_GIF, &bytes)?);
+            files.push(bundle.write(FILMSTRIP_GIF, &bytes)?);
             Some(FILMSTRIP_GIF.to_string())
         }
         None => None,

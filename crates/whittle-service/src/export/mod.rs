@@ -3,6 +3,7 @@
 //! folder with a manifest is complete.
 
 mod error;
+mod export_dir;
 mod files;
 mod filmstrip;
 mod flow_steps;
@@ -21,6 +22,7 @@ mod ticket;
 mod write;
 
 pub use error::ExportError;
+pub use export_dir::{BeneathError, ExportDir};
 pub use input::{
     BundleFrame, ExportInput, ExportShot, ExportStep, FilmstripInput, ShotLabel, ShotVerdict,
 };
@@ -37,4 +39,4 @@ pub use review_summary::{FrameRef, ReviewSummary};
 pub use robo_script::{robo_descriptor, robo_script};
 pub use seal_check::SealCheck;
 pub use ticket::ticket_markdown;
-pub use write::export_bundle;
+pub use write::{export_bundle, export_bundle_in};

@@ -1,6 +1,7 @@
 use std::path::{Path, PathBuf};
 
-use super::files::write_file;
+use super::export_dir::ExportDir;
+use super::files::NewBundle;
 use super::filmstrip::write_filmstrip;
 use super::manifest::{ManifestShotDraft, BUNDLE_SCHEMA};
 use super::redact::{redact_json, safe_line};
@@ -9,60 +10,50 @@ use super::{
     repro_md, validate_bundle_name, ExportError, ExportInput, Manifest, ManifestShot, ReplayFile,
     MANIFEST_FILE, REPLAY_FILE, REPRO_FILE, SCREENSHOTS_DIR,
 };
-use crate::atomic::{write_atomic, FileMode};
 
-/// Removes a bundle folder that was not completed.
-struct PartialBundle {
-    dir: PathBuf,
-    done: bool,
-}
-
-impl Drop for PartialBundle {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-/// Writes `<out_dir>/<name>/` and returns its path. Never overwrites an existing
-/// folder; on any failure the partial folder is removed.
+/// Writes `<out_dir>/<name>/` into the tester's own folder `out_dir` (created if
+/// missing, opened as its path says) and returns its path. See [`export_bundle_in`].
 pub fn export_bundle(
     input: &ExportInput,
     out_dir: &Path,
     name: &str,
 ) -> Result<PathBuf, ExportError> {
+    check_request(input, name)?;
+    let out = ExportDir::create(out_dir).map_err(ExportError::io(out_dir))?;
+    export_bundle_in(input, &out, name)
+}
+
+/// Writes the bundle `name` into the open folder `out` and returns its path. Every file
+/// is made inside `out`'s handle, never through a link; an existing bundle is never
+/// overwritten; on any failure what was made is removed.
+pub fn export_bundle_in(
+    input: &ExportInput,
+    out: &ExportDir,
+    name: &str,
+) -> Result<PathBuf, ExportError> {
+    check_request(input, name)?;
+    let mut bundle = NewBundle::create(out, name)?;
+    write_contents(input, &mut bundle)?;
+    Ok(bundle.finish())
+}
+
+/// A bad name or a missing screenshot is refused before anything is made.
+fn check_request(input: &ExportInput, name: &str) -> Result<(), ExportError> {
     validate_bundle_name(name)?;
     for shot in &input.screenshots {
         if !shot.path.is_file() {
             return Err(ExportError::Screenshot(shot.path.clone()));
         }
     }
-    std::fs::create_dir_all(out_dir).map_err(ExportError::io(out_dir))?;
-    let dir = out_dir.join(name);
-    match std::fs::create_dir(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(ExportError::Exists(dir))
-        }
-        Err(e) => return Err(ExportError::io(&dir)(e)),
-    }
-    let mut guard = PartialBundle {
-        dir: dir.clone(),
-        done: false,
-    };
-    write_contents(input, &dir)?;
-    guard.done = true;
-    Ok(dir)
+    Ok(())
 }
 
-fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
+fn write_contents(input: &ExportInput, bundle: &mut NewBundle<'_>) -> Result<(), ExportError> {
     let mut files = Vec::new();
 
-    let shots_dir = dir.join(SCREENSHOTS_DIR);
     let mut shots = Vec::new();
     if !input.screenshots.is_empty() {
-        std::fs::create_dir(&shots_dir).map_err(ExportError::io(&shots_dir))?;
+        bundle.create_dir(SCREENSHOTS_DIR)?;
     }
     for (i, shot) in input.screenshots.iter().enumerate() {
         let src = &shot.path;
@@ -79,7 +70,7 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
             // Two screenshots claiming one attempt: keep both, told apart by position.
             rel = format!("{SCREENSHOTS_DIR}/{:02}-{}", i + 1, safe_file_name(src));
         }
-        files.push(write_file(dir, &rel, &bytes)?);
+        files.push(bundle.write(&rel, &bytes)?);
         shots.push(ManifestShotDraft {
             path: rel,
             label: shot.attempt.clone(),
@@ -100,24 +91,20 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         minimal_path: input.minimal_path.clone(),
         steps,
     };
-    files.push(write_file(dir, REPLAY_FILE, &to_json(&replay, dir)?)?);
+    files.push(bundle.write(REPLAY_FILE, &to_json(&replay, &bundle.path())?)?);
     let (film_files, filmstrip) = match &input.filmstrip {
         Some(film) => {
-            let (files, manifest) = write_filmstrip(dir, film)?;
+            let (files, manifest) = write_filmstrip(bundle, film)?;
             (files, Some(manifest))
         }
         None => (Vec::new(), None),
     };
     files.extend(film_files);
-    files.push(write_file(
-        dir,
-        MAESTRO_FILE,
-        maestro_flow(input).as_bytes(),
-    )?);
-    files.push(write_file(dir, ROBO_FILE, robo_script(input).as_bytes())?);
-    let repro = repro_md::render(input, name_of(dir), &shots)
+    files.push(bundle.write(MAESTRO_FILE, maestro_flow(input).as_bytes())?);
+    files.push(bundle.write(ROBO_FILE, robo_script(input).as_bytes())?);
+    let repro = repro_md::render(input, bundle.name(), &shots)
         + &repro_extras::render(input, filmstrip.as_ref());
-    files.push(write_file(dir, REPRO_FILE, repro.as_bytes())?);
+    files.push(bundle.write(REPRO_FILE, repro.as_bytes())?);
 
     let manifest = Manifest {
         schema: BUNDLE_SCHEMA,
@@ -147,12 +134,10 @@ fn write_contents(input: &ExportInput, dir: &Path) -> Result<(), ExportError> {
         filmstrip,
         files,
     };
-    write_manifest_last(dir, &to_json(&manifest, dir)?)
-}
-
-/// The bundle's folder name (already validated as one safe component).
-fn name_of(dir: &Path) -> &str {
-    dir.file_name().and_then(|n| n.to_str()).unwrap_or("bundle")
+    // Atomic, so `manifest.json` appears whole or not at all; it is written last, so a
+    // bundle with a manifest is complete.
+    let manifest = to_json(&manifest, &bundle.path())?;
+    bundle.write_atomic(MANIFEST_FILE, &manifest)
 }
 
 fn to_json<T: serde::Serialize>(value: &T, dir: &Path) -> Result<Vec<u8>, ExportError> {
@@ -162,14 +147,6 @@ fn to_json<T: serde::Serialize>(value: &T, dir: &Path) -> Result<Vec<u8>, Export
     })?;
     bytes.push(b'\n');
     Ok(bytes)
-}
-
-/// Atomic, so `manifest.json` appears whole or not at all; it is written last, so a
-/// bundle with a manifest is complete.
-fn write_manifest_last(dir: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let path = dir.join(MANIFEST_FILE);
-    // Shared like the bundle's other files: a bundle is made to be handed on.
-    write_atomic(&path, bytes, FileMode::Shared).map_err(ExportError::io(&path))
 }
 
 /// The screenshot's own file name restricted to safe characters.

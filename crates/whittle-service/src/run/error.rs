@@ -55,7 +55,8 @@ pub enum RunError {
         device: String,
         holder: DeviceHolder,
     },
-    /// The device's lease file cannot be taken (a file-system failure).
+    /// The device's lease file cannot be taken (a file-system failure, or a lease folder
+    /// or file refused as unsafe).
     #[error("{0}")]
     DeviceLock(LeaseError),
     /// A step of the plan needs an optional tool the device's ui server does not list.
@@ -96,7 +97,7 @@ impl From<LeaseError> for RunError {
     fn from(error: LeaseError) -> RunError {
         match error {
             LeaseError::Busy { device, holder } => RunError::DeviceBusy { device, holder },
-            io @ LeaseError::Io { .. } => RunError::DeviceLock(io),
+            unusable => RunError::DeviceLock(unusable),
         }
     }
 }

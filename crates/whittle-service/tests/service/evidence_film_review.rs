@@ -12,7 +12,7 @@ use client_support::servers_bin;
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use live_support::{evidence_id, fast, run_fresh};
-use whittle_service::api::export_evidence;
+use whittle_service::api::{export_evidence, ExportDir};
 use whittle_service::evidence::{
     apply_masks, mark_reviewed, omit_shot, review_checklist, FilmstripRecord, PictureName,
     ReviewChecklist,
@@ -61,6 +61,7 @@ fn frames(checklist: &ReviewChecklist) -> Vec<PictureName> {
 
 fn export(workspace: &Path, evidence: &Path, name: &str) -> (PathBuf, Bundle) {
     let out = evidence.parent().unwrap().join("bundles");
+    let out = ExportDir::create(&out).unwrap();
     let dir = export_evidence(workspace, &evidence_id(evidence), &out, name).unwrap();
     let bundle = read_bundle(&dir).unwrap();
     (dir, bundle)
