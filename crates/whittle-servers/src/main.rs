@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use rmcp::ServerHandler;
+use std::sync::Arc;
 use whittle_servers::adb::AdbServeError;
-use whittle_servers::device::{DeviceBackend, DeviceServer};
-use whittle_servers::listen::{Listen, ListenArgs, ListenError};
+
+use whittle_servers::device::{AllowedFolders, DeviceBackend, DeviceServer, DEFAULT_LEASE_IDLE};
+use whittle_servers::listen::{HoldsNothing, Listen, ListenArgs, ListenError, SessionHolds};
 use whittle_servers::report::ReportError;
 use whittle_servers::report_analyzer::{ReportAnalyzerServeError, ReportAnalyzerServer};
 use whittle_servers::sim::SimError;
@@ -149,18 +151,30 @@ async fn serve_http<S: ServerHandler + Clone + Send + Sync + 'static>(
     server: S,
     listen: Listen,
 ) -> Result<(), ServeFailure> {
-    whittle_servers::listen::serve(move || server.clone(), listen).await?;
+    whittle_servers::listen::serve(move || server.clone(), Arc::new(HoldsNothing), listen).await?;
     Ok(())
 }
 
 /// A device server reached by several clients lends each device to one MCP session at
-/// a time: every session gets its own server value holding its leases.
+/// a time and writes files only inside `--files-under`: every session gets its own
+/// server value holding its leases and captures.
 async fn serve_device_http<B: DeviceBackend>(
     server: DeviceServer<B>,
     listen: Listen,
 ) -> Result<(), ServeFailure> {
-    let server = server.leasing();
-    whittle_servers::listen::serve(move || server.for_session(), listen).await?;
+    let lease_idle = listen.lease_idle.unwrap_or(DEFAULT_LEASE_IDLE);
+    let files = AllowedFolders::under(listen.files_under.clone());
+    tracing::info!(
+        folders = ?listen.files_under,
+        lease_idle_secs = lease_idle.as_secs(),
+        "files are written only inside these folders; a device idle this long is free"
+    );
+    let server = server.leasing(lease_idle, files);
+    let holds: Arc<dyn SessionHolds> = match server.holds() {
+        Some(holds) => Arc::new(holds),
+        None => Arc::new(HoldsNothing),
+    };
+    whittle_servers::listen::serve(move || server.for_session(), holds, listen).await?;
     Ok(())
 }
 

@@ -35,6 +35,10 @@ pub use private_folder::{
 /// How often a run that waits for a device (`--wait-device`) asks again.
 pub const WAIT_POLL: Duration = Duration::from_millis(250);
 
+/// Characters of a lab host's words that are shown (Whittle's own hosts send about
+/// 100: the session, its client's name cut to 64, since when); the rest is cut with `…`.
+pub const MAX_HOST_TEXT_CHARS: usize = 160;
+
 /// Where a device lives, which decides who else can reach it: the same id on another
 /// lab host, or inside another simulator process, is another device.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -97,10 +101,44 @@ pub enum DeviceHolder {
         purpose: String,
         since: String,
     },
-    /// Another MCP session of the lab host `server`, as the host names it.
+    /// Another MCP session of the lab host `server`, as the host names it (made safe to
+    /// show by [`DeviceHolder::lab_session`]: a lab host is untrusted too).
     LabSession { server: String, holder: String },
     /// A process on this machine that had not yet written who it is.
     Unknown,
+}
+
+impl DeviceHolder {
+    /// The holder a lab host named, as it may be shown ([`shown_host_text`]).
+    pub fn lab_session(server: String, holder: &str) -> DeviceHolder {
+        DeviceHolder::LabSession {
+            server,
+            holder: shown_host_text(holder),
+        }
+    }
+}
+
+/// Text a lab host sent to be shown (who holds a device): its control characters
+/// (terminal escapes among them) and the invisible characters that reorder or hide text
+/// replaced with `?`, and at most [`MAX_HOST_TEXT_CHARS`] characters. Applying it again
+/// changes nothing.
+pub fn shown_host_text(text: &str) -> String {
+    let mut shown = String::new();
+    for (taken, c) in text.chars().enumerate() {
+        if taken == MAX_HOST_TEXT_CHARS {
+            shown.push('…');
+            break;
+        }
+        let hidden = c.is_control()
+            || matches!(c,
+                '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}');
+        shown.push(if hidden { '?' } else { c });
+    }
+    shown
 }
 
 impl From<Option<LeaseHolder>> for DeviceHolder {
@@ -129,8 +167,9 @@ impl std::fmt::Display for DeviceHolder {
                 purpose,
                 since,
             } => write!(f, "Whittle process {pid} ({purpose}) since {since}"),
+            // Made safe again: a value may come from elsewhere than `lab_session`.
             DeviceHolder::LabSession { server, holder } => {
-                write!(f, "{holder} on lab host {server}")
+                write!(f, "{} on lab host {server}", shown_host_text(holder))
             }
             DeviceHolder::Unknown => f.write_str("another Whittle process"),
         }
@@ -321,6 +360,38 @@ mod tests {
         drop(first);
         let again = take(&phone, "minimize s2").unwrap();
         assert_eq!(again.key(), &phone);
+    }
+
+    /// A malicious lab host names a holder with terminal escapes and 200 KB: shown
+    /// bounded, without a control character, however the holder was built.
+    #[test]
+    fn a_lab_hosts_holder_text_is_shown_bounded_and_without_controls() {
+        let evil = format!(
+            "\u{1b}[2J\u{1b}]0;pwned\u{7}\u{202e}{}",
+            "\u{1b}[31mX".repeat(40_000)
+        );
+        let holder = DeviceHolder::lab_session("labA".into(), &evil);
+        let DeviceHolder::LabSession { holder: kept, .. } = &holder else {
+            panic!("{holder:?}");
+        };
+        assert_eq!(kept.chars().count(), MAX_HOST_TEXT_CHARS + 1);
+        assert!(kept.starts_with("?[2J?]0;pwned??"), "{kept}");
+        let raw = DeviceHolder::LabSession {
+            server: "labA".into(),
+            holder: evil,
+        };
+        for shown in [holder.to_string(), raw.to_string()] {
+            assert!(!shown.chars().any(char::is_control), "{shown:?}");
+            assert!(shown.len() < 400, "{} bytes", shown.len());
+            assert!(shown.ends_with("… on lab host labA"), "{shown}");
+        }
+        assert_eq!(
+            holder.to_string(),
+            raw.to_string(),
+            "made safe once or twice alike"
+        );
+        let plain = "MCP session 3 (whittle), holding it since 10:01:02 UTC";
+        assert_eq!(shown_host_text(plain), plain);
     }
 
     #[test]

@@ -2,12 +2,15 @@
 //! lab hosts with two devices each. `whittle minimize --devices 4` spans both and proves
 //! what one local device proves; evidence names server and device; ids both hosts use
 //! are qualified; tokens never show; a wrong token is refused with no side effect; a
-//! host lost mid-run ends the run as an infrastructure failure.
+//! host lost mid-run ends the run as an infrastructure failure; a run killed mid-way
+//! frees its lab device within seconds and resumes.
 
 use crate::common;
 use crate::lab_support;
 
 use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use common::*;
 use lab_support::*;
@@ -211,6 +214,103 @@ fn a_host_lost_mid_run_ends_the_run_as_an_infrastructure_failure() {
         .session_dir(SESSION)
         .join("crashes.minimized.json")
         .exists());
+}
+
+/// Issue: `whittle minimize` killed with SIGKILL kept its lab device busy for
+/// `--session-idle-secs` (300 s), and its log capture kept running, so the first
+/// `--resume` failed `capture_failed` (its capture collided with the dead one). The host
+/// ends the dead run's session once its connection is gone (`--disconnect-grace-secs`,
+/// 5 s): the resume, waiting for the device, gets it within seconds, its capture is the
+/// only one recording, and it reaches the same minimal path.
+#[test]
+fn a_run_killed_on_a_lab_host_frees_its_device_and_its_resume_succeeds() {
+    let mut m = model();
+    m["timing"] = json!({"launch_ms": 150, "action_ms": 0});
+    let env = Env::with_model(m);
+    checkout_session(&env);
+    let model = env.dir.path().join("model.json");
+    let a = Host::sim("labA", &model, 1, &[]);
+    use_lab(&env, &[&a]);
+    let mut child = env
+        .command(&["minimize", SESSION, "--json"])
+        .envs(tokens(&[&a]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let evidence = loop {
+        if let Some(ev) = env.evidence_dirs().first() {
+            if journal_attempts(ev).len() >= 3 {
+                break ev.clone();
+            }
+        }
+        assert!(child.try_wait().unwrap().is_none(), "whittle ended first");
+        assert!(Instant::now() < deadline, "no 3 attempts within 60 s");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().expect("SIGKILL");
+    child.wait().unwrap();
+    let killed = Instant::now();
+    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    let journaled = journal_attempts(&evidence).len();
+    let kept = journal_attempts(&evidence)
+        .iter()
+        .filter(|a| a["outcome"]["kind"] == "replayed")
+        .count() as u64;
+
+    let resume = env
+        .command(&[
+            "minimize",
+            "--resume",
+            &id,
+            "--json",
+            "--wait-device",
+            "60s",
+        ])
+        .envs(tokens(&[&a]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The resume's first attempt: the device was free by then.
+    let first_attempt = loop {
+        if journal_attempts(&evidence).len() > journaled {
+            break killed.elapsed();
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(30),
+            "the resume ran no attempt within 30 s of the kill"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = resume.wait_with_output().unwrap();
+    let resumed = killed.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let j = json_out(&out);
+    assert_eq!(j["status"], "minimized", "{j}");
+    assert_eq!(j["minimal_path"], json!([1, 9, 10, 11, 12]));
+    assert_eq!(j["evidence_session"], json!(id));
+    eprintln!(
+        "# killed on a lab host: the resume's first attempt {first_attempt:?} after SIGKILL, \
+         its end {resumed:?} after"
+    );
+    assert!(
+        first_attempt < Duration::from_secs(10),
+        "the device was busy {first_attempt:?} after the kill"
+    );
+    // The dead run's capture ended with its session: the resumed capture alone saw the
+    // rest of the run.
+    let launches = launches_per_capture(&evidence);
+    assert_eq!(launches.len(), 2, "{launches:?}");
+    assert_eq!(
+        launches[1],
+        j["attempts"].as_u64().unwrap() - kept,
+        "{launches:?}"
+    );
+    assert_eq!(meta_status(&evidence), "passed");
 }
 
 /// HTTPS to a lab host: trusted through `SSL_CERT_FILE` (a private CA), refused without.

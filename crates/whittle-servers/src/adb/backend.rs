@@ -1,7 +1,6 @@
 //! The device operations behind the mobile and log tools, each a fixed adb argument
 //! vector (the ui role's are in `ui_actions`). Only validated package names, integers
 //! and `input_escape` words ever reach a device shell.
-use std::path::Path;
 
 use whittle_contract::log::LogCrash;
 use whittle_contract::mobile::{App, Device};
@@ -16,6 +15,7 @@ use super::png::png_size;
 use super::runner::Adb;
 use super::validate;
 use crate::device::capture::SharedCaptures;
+use crate::device::Screenshot;
 
 #[derive(Debug)]
 pub struct Backend {
@@ -180,23 +180,16 @@ impl Backend {
             .map(drop)
     }
 
-    pub(super) async fn screencap(&self, dev: &str, save_to: &str) -> Result<(u32, u32), AdbError> {
+    /// The screen as a PNG, checked and measured (the server writes it).
+    pub(super) async fn screencap(&self, dev: &str) -> Result<Screenshot, AdbError> {
         let s = Some(self.device(dev)?);
-        let path = Path::new(save_to);
-        if !path.is_absolute() || !path.parent().is_some_and(Path::is_dir) {
-            return Err(AdbError::BadSavePath(save_to.to_string()));
-        }
         // exec-out, not shell: a pty would rewrite \n bytes inside the PNG.
         let png = self
             .adb
             .run(s, &["exec-out", "screencap", "-p"], "taking a screenshot")
             .await?;
-        let size = png_size(&png).map_err(AdbError::NotPng)?;
-        std::fs::write(path, &png).map_err(|source| AdbError::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(size)
+        let (width, height) = png_size(&png).map_err(AdbError::NotPng)?;
+        Ok(Screenshot { png, width, height })
     }
 
     /// Clears the crash buffer and the main and system buffers: ANR records

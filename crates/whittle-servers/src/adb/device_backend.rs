@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use whittle_contract::log::{CaptureState, LogCrash};
-use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::mobile::{App, Device};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::backend::Backend;
@@ -12,9 +12,11 @@ use super::capture::LogcatChild;
 use super::error::AdbError;
 use super::hierarchy::find;
 use super::ui_actions::ActionOutcome;
-use crate::device::capture::SharedCaptures;
+use crate::device::capture::{CaptureOwner, SharedCaptures};
+use crate::device::capture_log::OpenedLog;
 use crate::device::{
-    ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Terminated, ToolDescriptions,
+    ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Screenshot, Terminated,
+    ToolDescriptions,
 };
 
 /// `Some(reason)` for an expected negative.
@@ -109,13 +111,8 @@ impl DeviceBackend for Backend {
         Ok(ButtonAnswer::Pressed { pressed: true })
     }
 
-    async fn screenshot(&self, device: &str, save_to: &str) -> Result<SavedScreenshot, AdbError> {
-        let (width, height) = self.screencap(device, save_to).await?;
-        Ok(SavedScreenshot {
-            path: save_to.to_string(),
-            width,
-            height,
-        })
+    async fn screenshot(&self, device: &str) -> Result<Screenshot, AdbError> {
+        self.screencap(device).await
     }
 
     async fn hierarchy(&self, device: &str) -> Result<Vec<UiElement>, AdbError> {
@@ -179,13 +176,14 @@ impl DeviceBackend for Backend {
     async fn start_capture(
         &self,
         session_id: &str,
-        session_dir: &str,
+        log: OpenedLog,
         device: &str,
+        owner: Option<CaptureOwner>,
     ) -> Result<CaptureState, CaptureStartError<AdbError>> {
         let serial = self.device(device).map_err(CaptureStartError::Device)?;
         self.captures
             .lock()
-            .start(session_id, session_dir, serial, |_, file| {
+            .start(session_id, log, serial, owner, |_, file| {
                 LogcatChild::spawn(&self.adb, serial, file).map_err(CaptureStartError::Device)
             })
     }

@@ -33,13 +33,6 @@ pub enum AdbError {
     UnknownButton(String),
     #[error("screencap did not return a PNG image: {0}")]
     NotPng(#[source] PngHeaderError),
-    #[error("saveTo {0:?} must be an absolute path in an existing folder")]
-    BadSavePath(String),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
     #[error("uiautomator dump failed {attempts} times; last error: {last}")]
     Dump {
         attempts: u32,

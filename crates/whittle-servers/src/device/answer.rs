@@ -1,9 +1,19 @@
-//! The answers of `mobile_launch_app`, `mobile_terminate_app` and `mobile_press_button`.
-//! The client reads nothing in them but `isError` (docs/tool-contract.md), so each backend
+//! The answers of `mobile_launch_app`, `mobile_terminate_app` and `mobile_press_button`,
+//! and the screen a backend takes for `mobile_save_screenshot` (the server writes it).
+//! The client reads nothing in the first three but `isError` (docs/tool-contract.md), so each backend
 //! says what it knows: the simulator knows whether the app was already running, adb only
 //! that the command went through. Optional fields are left out when unknown, and fields
 //! are declared in the order the servers have always written them.
 use serde::Serialize;
+
+/// A screen as a device took it: PNG bytes and their size, before the server writes
+/// them where the client asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Screenshot {
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
 
 /// What `mobile_launch_app` answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,11 +5,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use whittle_contract::log::{CaptureState, LogCrash};
-use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::mobile::{App, Device};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
-use super::answer::{ButtonAnswer, Launched, Terminated};
-use super::capture::{CaptureFeed, CaptureStartError, SharedCaptures};
+use super::answer::{ButtonAnswer, Launched, Screenshot, Terminated};
+use super::capture::{CaptureFeed, CaptureOwner, CaptureStartError, SharedCaptures};
+use super::capture_log::OpenedLog;
 use super::descriptions::ToolDescriptions;
 
 /// A tool call answered before it reached the device (an injected fault).
@@ -70,12 +71,12 @@ pub trait DeviceBackend: Send + Sync + 'static {
         button: &str,
     ) -> impl Future<Output = Result<ButtonAnswer, Self::Error>> + Send;
 
-    /// Writes a PNG of the screen to `save_to`, an absolute path in an existing folder.
+    /// A PNG of the screen; the server writes it where the client asked, if it may
+    /// (`allowed_folders`).
     fn screenshot(
         &self,
         device: &str,
-        save_to: &str,
-    ) -> impl Future<Output = Result<SavedScreenshot, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<Screenshot, Self::Error>> + Send;
 
     fn hierarchy(
         &self,
@@ -125,12 +126,14 @@ pub trait DeviceBackend: Send + Sync + 'static {
         package: Option<&str>,
     ) -> impl Future<Output = Result<Vec<LogCrash>, Self::Error>> + Send;
 
-    /// Starts writing `device`'s log to `<session_dir>/logcat.txt`.
+    /// Starts writing `device`'s log to `log` (`<session_dir>/logcat.txt`, opened by the
+    /// server), for `owner` (the lab session that asked; `None` over stdio).
     fn start_capture(
         &self,
         session_id: &str,
-        session_dir: &str,
+        log: OpenedLog,
         device: &str,
+        owner: Option<CaptureOwner>,
     ) -> impl Future<Output = Result<CaptureState, CaptureStartError<Self::Error>>> + Send;
 
     /// Every capture this backend started, listed, stopped and failed alike whatever

@@ -7,12 +7,13 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use whittle_contract::log::{CaptureState, LogCrash};
-use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::mobile::{App, Device};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
-use super::answer::{ButtonAnswer, Launched, Terminated};
+use super::answer::{ButtonAnswer, Launched, Screenshot, Terminated};
 use super::backend::{DeviceBackend, Intercepted};
-use super::capture::{CaptureStartError, SharedCaptures};
+use super::capture::{CaptureOwner, CaptureStartError, SharedCaptures};
+use super::capture_log::OpenedLog;
 use super::descriptions::ToolDescriptions;
 use super::fault::Faults;
 
@@ -182,13 +183,9 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
         r.map_err(FaultError::Device)
     }
 
-    async fn screenshot(
-        &self,
-        device: &str,
-        save_to: &str,
-    ) -> Result<SavedScreenshot, Self::Error> {
+    async fn screenshot(&self, device: &str) -> Result<Screenshot, Self::Error> {
         self.plugged(device)?;
-        let r = self.inner.screenshot(device, save_to).await;
+        let r = self.inner.screenshot(device).await;
         r.map_err(FaultError::Device)
     }
 
@@ -264,13 +261,14 @@ impl<B: DeviceBackend> DeviceBackend for FaultyBackend<B> {
     async fn start_capture(
         &self,
         session_id: &str,
-        session_dir: &str,
+        log: OpenedLog,
         device: &str,
+        owner: Option<CaptureOwner>,
     ) -> Result<CaptureState, CaptureStartError<Self::Error>> {
         self.plugged(device).map_err(CaptureStartError::Device)?;
         let started = self
             .inner
-            .start_capture(session_id, session_dir, device)
+            .start_capture(session_id, log, device, owner)
             .await
             .map_err(|e| e.map_device(FaultError::Device))?;
         // A new capture counts launches from zero.

@@ -22,16 +22,29 @@ use whittle_contract::log::{
     CaptureList, GetRecentCrashesArgs, RecentCrashes, StartCaptureArgs, StartCaptureResult,
     StopCaptureArgs,
 };
-use whittle_contract::mobile::{AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs};
+use whittle_contract::mobile::{
+    AppArgs, AppList, DeviceList, PressButtonArgs, SaveScreenshotArgs, SavedScreenshot,
+};
 use whittle_contract::ui::{
     Hierarchy, InputTextArgs, TapElementArgs, WaitForElementArgs, WaitForElementResult,
 };
 use whittle_contract::DeviceArgs;
 
+use super::allowed_folders::AllowedFolders;
 use super::backend::{DeviceBackend, Intercepted};
+use super::capture::CaptureOwner;
+use super::capture_log::check_session_id;
 use super::fault::oversized_stack;
-use super::lease::{LabLeases, SessionLeases};
+use super::lab_session::{not_yours_answer, LabHolds, LabSession};
+use super::lease::{Acting, LabLeases, LeaseAnswer};
 use crate::tool_result::{fail, ok};
+
+/// The reason a capture fails when its session's lease on the device lapsed and another
+/// session took the device: its log would hold that session's run from then on.
+const LAPSED_REASON: &str =
+    "the device's lease lapsed (no call acted on it for --lease-idle-secs) and another session took it";
+/// The header naming a request's MCP session (streamable HTTP).
+const SESSION_HEADER: &str = "mcp-session-id";
 
 type ToolResult = Result<CallToolResult, ErrorData>;
 
@@ -45,24 +58,28 @@ pub enum DeviceServeError {
     Stopped(#[from] tokio::task::JoinError),
 }
 
-pub struct DeviceServer<B> {
+pub struct DeviceServer<B: DeviceBackend> {
     backend: Arc<B>,
     /// Built once with the backend's descriptions (the macro's default would rebuild
     /// it on every call).
     tools: Arc<ToolRouter<Self>>,
     /// The host's device leases, when it serves several clients (`--listen`).
     lab: Option<Arc<LabLeases>>,
-    /// This MCP session's hold on them (one server value per session, `for_session`).
-    session: Option<Arc<SessionLeases>>,
+    /// This MCP session's devices and captures (one server value per session,
+    /// `for_session`).
+    session: Option<Arc<LabSession<B>>>,
+    /// Where the files clients name may be written.
+    files: AllowedFolders,
 }
 
-impl<B> Clone for DeviceServer<B> {
+impl<B: DeviceBackend> Clone for DeviceServer<B> {
     fn clone(&self) -> Self {
         DeviceServer {
             backend: Arc::clone(&self.backend),
             tools: Arc::clone(&self.tools),
             lab: self.lab.clone(),
             session: self.session.clone(),
+            files: self.files.clone(),
         }
     }
 }
@@ -78,21 +95,40 @@ impl<B: DeviceBackend> DeviceServer<B> {
             tools: Arc::new(tools),
             lab: None,
             session: None,
+            files: AllowedFolders::Anywhere,
         }
     }
 
-    /// The same server lending each device to one MCP session at a time (`lease.rs`):
-    /// for a host that several clients reach.
-    pub fn leasing(mut self) -> Self {
-        self.lab = Some(Arc::new(LabLeases::default()));
+    /// The same server for a host that several clients reach (`--listen`): each device
+    /// lent to one MCP session at a time, the lease lapsing after `lease_idle` without
+    /// a call acting on the device (`lease.rs`), captures owned by their session
+    /// (`lab_session.rs`), files written only inside `files` (`allowed_folders.rs`).
+    pub fn leasing(mut self, lease_idle: Duration, files: AllowedFolders) -> Self {
+        self.lab = Some(Arc::new(LabLeases::new(lease_idle)));
+        self.files = files;
         self
     }
 
-    /// The server value of one new MCP session: the same devices, its own leases.
+    /// The server value of one new MCP session: the same devices, its own leases and
+    /// captures.
     pub fn for_session(&self) -> Self {
         let mut server = self.clone();
-        server.session = self.lab.as_ref().map(|lab| Arc::new(lab.session()));
+        server.session = self
+            .lab
+            .as_ref()
+            .map(|lab| Arc::new(LabSession::new(lab, Arc::clone(&self.backend))));
         server
+    }
+
+    /// What this host's sessions hold, for the session ceiling; `None` unless leasing.
+    pub fn holds(&self) -> Option<LabHolds<B>> {
+        let lab = self.lab.clone()?;
+        Some(LabHolds::new(lab, Arc::clone(&self.backend)))
+    }
+
+    /// The owner of the captures this session starts (`None` over stdio).
+    fn owner(&self) -> Option<CaptureOwner> {
+        self.session.as_ref().map(|s| s.number())
     }
 
     pub fn backend(&self) -> &B {
@@ -155,9 +191,26 @@ impl<B: DeviceBackend> DeviceServer<B> {
         answer(self.backend.press_button(&a.device, &a.button).await)
     }
 
+    /// The path is checked before the device is asked, and the file written only once
+    /// it answered (a failed screenshot leaves no file).
     #[tool(name = "mobile_save_screenshot")]
     async fn save_screenshot(&self, Parameters(a): Parameters<SaveScreenshotArgs>) -> ToolResult {
-        answer(self.backend.screenshot(&a.device, &a.save_to).await)
+        let target = match self.files.screenshot(&a.save_to) {
+            Ok(target) => target,
+            Err(refused) => return Ok(refused.answer()),
+        };
+        let shot = match self.backend.screenshot(&a.device).await {
+            Ok(shot) => shot,
+            Err(e) => return refused(e),
+        };
+        if let Err(failed) = target.write(&shot.png) {
+            return Ok(failed.answer());
+        }
+        answered(SavedScreenshot {
+            path: a.save_to,
+            width: shot.width,
+            height: shot.height,
+        })
     }
 
     #[tool(name = "get_hierarchy")]
@@ -239,39 +292,97 @@ impl<B: DeviceBackend> DeviceServer<B> {
 
     #[tool(name = "start_capture")]
     async fn start_capture(&self, Parameters(a): Parameters<StartCaptureArgs>) -> ToolResult {
+        if let Err(e) = check_session_id(&a.session_id) {
+            return refused(e);
+        }
+        let log = match self.files.capture_log(&a.session_dir) {
+            Ok(log) => log,
+            Err(refused) => return Ok(refused.answer()),
+        };
         let started = self
             .backend
-            .start_capture(&a.session_id, &a.session_dir, &a.device);
+            .start_capture(&a.session_id, log, &a.device, self.owner());
         answer(started.await.map(|status| StartCaptureResult { status }))
     }
 
+    /// A lab host lists a session's own captures only.
     #[tool(name = "list_captures")]
     async fn list_captures(&self) -> ToolResult {
-        let captures = self.backend.captures().lock().list();
+        let captures = self.backend.captures().lock().list(self.owner());
         answered(CaptureList { captures })
     }
 
+    /// Another session's capture is refused with a `capture_not_yours` record.
     #[tool(name = "stop_capture")]
     async fn stop_capture(&self, Parameters(a): Parameters<StopCaptureArgs>) -> ToolResult {
-        answered(self.backend.captures().stop(&a.session_id).await)
+        match self
+            .backend
+            .captures()
+            .stop(&a.session_id, self.owner())
+            .await
+        {
+            Ok(stopped) => answered(stopped),
+            Err(not_yours) => Ok(not_yours_answer(&a.session_id, &not_yours)),
+        }
     }
 }
 
-impl<B> DeviceServer<B> {
-    /// The `device_busy` answer when another session holds the device the call names.
-    fn refused_busy(
+/// What the lease check decided for one call.
+enum Leased {
+    /// Go on; the device (if the call acts on one) stays leased while this is held.
+    Go(Option<Acting>),
+    Busy(CallToolResult),
+}
+
+impl<B: DeviceBackend> DeviceServer<B> {
+    /// Whether this call may go on (`lease.rs`): a call naming a device another session
+    /// holds is answered `device_busy`; a call acting on a device takes or renews its
+    /// lease, and a lapsed lease it takes over fails the lapsed holder's captures of it.
+    /// A device id the backend refuses takes no lease: the tool answers the error.
+    fn lease_for(
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Option<CallToolResult> {
-        let session = self.session.as_ref()?;
-        let device = request.arguments.as_ref()?.get("device")?.as_str()?;
-        let client = context.peer.peer_info().map_or_else(
-            || "an MCP client".to_owned(),
-            |i| i.client_info.name.clone(),
-        );
-        session.admit(&request.name, device, &client)
+    ) -> Leased {
+        let Some(session) = &self.session else {
+            return Leased::Go(None);
+        };
+        if let Some(id) = mcp_session_id(context) {
+            session.leases().know_mcp_id(id);
+        }
+        let device = request
+            .arguments
+            .as_ref()
+            .and_then(|args| args.get("device"))
+            .and_then(|device| device.as_str());
+        let Some(device) = device.filter(|d| self.backend.check_device(d).is_ok()) else {
+            return Leased::Go(None);
+        };
+        let client = context.peer.peer_info();
+        let client = client.as_ref().map_or("", |i| i.client_info.name.as_str());
+        match session.leases().admit(&request.name, device, client) {
+            LeaseAnswer::Busy(answer) => Leased::Busy(answer),
+            LeaseAnswer::Admitted { acting, took_from } => {
+                if let Some(lapsed) = took_from {
+                    let mut captures = self.backend.captures().lock();
+                    captures.fail_owned_on(lapsed, device, LAPSED_REASON);
+                }
+                Leased::Go(acting)
+            }
+        }
     }
+}
+
+/// The MCP session id the call came with (streamable HTTP puts the request's head in
+/// its extensions); `None` over stdio.
+fn mcp_session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()?
+        .headers
+        .get(SESSION_HEADER)?
+        .to_str()
+        .ok()
 }
 
 #[tool_handler(router = self.tools)]
@@ -286,9 +397,11 @@ impl<B: DeviceBackend> ServerHandler for DeviceServer<B> {
         let span =
             tracing::debug_span!("device_tool", server = B::SERVER_NAME, tool = %request.name);
         async move {
-            if let Some(busy) = self.refused_busy(&request, &context) {
-                return Ok(busy.into());
-            }
+            // Held until the call ends: its device's lease does not lapse meanwhile.
+            let _acting = match self.lease_for(&request, &context) {
+                Leased::Busy(busy) => return Ok(busy.into()),
+                Leased::Go(acting) => acting,
+            };
             if self.tools.has_route(&request.name) {
                 match self.backend.intercept(&request.name).await {
                     Some(Intercepted::Garbage) => {

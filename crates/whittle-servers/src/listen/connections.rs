@@ -32,6 +32,8 @@ struct Table {
 /// One connection's standing, shared with the service answering it.
 #[derive(Debug, Default)]
 pub(super) struct Slot {
+    /// Its number on this server, in order of arrival.
+    id: u64,
     proven: AtomicBool,
     shed: CancellationToken,
     /// Cancelled once its task has ended and its socket is closed.
@@ -39,6 +41,10 @@ pub(super) struct Slot {
 }
 
 impl Slot {
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Called once a request passed the bearer check.
     pub(super) fn prove(&self) {
         self.proven.store(true, Ordering::Relaxed);
@@ -109,7 +115,10 @@ impl Connections {
         };
         let id = table.next;
         table.next += 1;
-        let slot = Arc::new(Slot::default());
+        let slot = Arc::new(Slot {
+            id,
+            ..Slot::default()
+        });
         table.open.insert(id, slot.clone());
         let admitted = Admitted {
             id,

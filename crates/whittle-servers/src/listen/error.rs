@@ -20,6 +20,14 @@ pub enum ListenError {
     TlsPair,
     #[error("TLS: {0}")]
     Tls(String),
+    #[error("--files-under {}: {source}", dir.display())]
+    FilesUnder {
+        dir: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("--files-under {}: not a folder", dir.display())]
+    FilesUnderNotAFolder { dir: std::path::PathBuf },
     #[error("cannot listen on {listen}: {source}")]
     Bind {
         listen: String,

@@ -1,7 +1,9 @@
 //! The accept loop: TCP (optionally TLS) → HTTP/1.1 → bearer check → rmcp's streamable
 //! HTTP service, within the limits of `limits.rs` (connections, sessions, timeouts).
-//! Every MCP session gets a clone of the server, so all clients of one lab host share
-//! its devices and captures, as they share the phones on its rack.
+//! Every MCP session gets its own server value from `make`; a device server's sessions
+//! share its devices one session at a time (`crate::device`). Which connection carried
+//! which session is noted here, so a session whose client is gone is ended soon after
+//! its last connection closes (`session_links.rs`).
 use std::convert::Infallible;
 use std::future::Future;
 use std::io::Write;
@@ -27,19 +29,28 @@ use tokio_util::sync::CancellationToken;
 
 use super::backoff::Backoff;
 use super::connections::{Admission, Connections, Slot};
-use super::jsonrpc_body::{carries_message, read_message};
+use super::holds::SessionHolds;
+use super::jsonrpc_body::{carries_message, read_message, sessions_full};
 use super::limits::TLS_HANDSHAKE_TIMEOUT;
+use super::session_links::ConnectionEnd;
 use super::sessions::CappedSessions;
 use super::throttle::{Throttle, LOG_PERIOD};
 use super::{BearerToken, Listen, ListenError};
 
 /// The only path served, as other MCP servers (mobile-mcp among them) do.
 pub const MCP_PATH: &str = "/mcp";
+/// The header naming a request's MCP session (streamable HTTP).
+const SESSION_HEADER: &str = "mcp-session-id";
 
 type Body = BoxBody<Bytes, Infallible>;
 
-/// Serves the servers `make` builds, one per MCP session, until SIGINT/SIGTERM.
-pub async fn serve<S, F>(make: F, listen: Listen) -> Result<(), ListenError>
+/// Serves the servers `make` builds, one per MCP session, until SIGINT/SIGTERM. `holds`
+/// says which sessions hold something a run needs (they are never closed for room).
+pub async fn serve<S, F>(
+    make: F,
+    holds: Arc<dyn SessionHolds>,
+    listen: Listen,
+) -> Result<(), ListenError>
 where
     S: ServerHandler + Clone + Send + Sync + 'static,
     F: Fn() -> S + Send + Sync + 'static,
@@ -69,13 +80,10 @@ where
     }
     let max_body = config.max_request_body_bytes;
     let limits = listen.limits;
-    let mut sessions = LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(limits.session_idle);
-    let mcp = StreamableHttpService::new(
-        move || Ok(make()),
-        Arc::new(CappedSessions::new(sessions, limits.max_sessions)),
-        config,
-    );
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(limits.session_idle);
+    let sessions = Arc::new(CappedSessions::new(manager, limits.max_sessions, holds));
+    let mcp = StreamableHttpService::new(move || Ok(make()), sessions.clone(), config);
     let scheme = if listen.tls.is_some() {
         "https"
     } else {
@@ -89,11 +97,14 @@ where
     if listen.tls.is_none() && !super::all_loopback(&[local]) {
         tracing::warn!("plain HTTP on a network address: calls and the token cross the network unencrypted; use --tls-cert/--tls-key");
     }
+    let logs = Arc::new(Logs::default());
     let guard = Guard {
         mcp,
+        sessions: sessions.clone(),
         token: listen.token.map(Arc::new),
         delay: listen.delay,
         max_body,
+        logs: logs.clone(),
         peer: None,
         slot: None,
     };
@@ -107,7 +118,7 @@ where
     let max_connections = limits.effective_max_connections();
     let connections = Connections::new(max_connections);
     let mut backoff = Backoff::default();
-    let logs = Arc::new(Logs::default());
+    let grace = limits.disconnect_grace;
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -165,12 +176,26 @@ where
         let _ = stream.set_nodelay(true);
         let guard = guard.clone().for_connection(peer, admitted.slot.clone());
         let (tls, http, logs) = (tls.clone(), http.clone(), logs.clone());
+        let sessions = sessions.clone();
         tokio::spawn(async move {
-            tokio::select! {
-                () = connection(stream, tls, &http, guard, &logs) => {}
-                () = admitted.slot.shed() => tracing::debug!(%peer, "connection shed"),
-            }
+            let end = tokio::select! {
+                end = connection(stream, tls, &http, guard, &logs) => end,
+                () = admitted.slot.shed() => {
+                    // Only a connection that never sent an authorized request is shed,
+                    // so it carried no session.
+                    tracing::debug!(%peer, "connection shed");
+                    ConnectionEnd::Idle
+                }
+            };
+            let id = admitted.slot.id();
             drop(admitted);
+            for orphan in sessions.connection_closed(id, end) {
+                let sessions = sessions.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(grace).await;
+                    sessions.end_if_orphaned(&orphan).await;
+                });
+            }
         });
     }
     stop.cancel();
@@ -190,6 +215,8 @@ struct Logs {
     refused: Throttle,
     /// A TLS handshake that failed or timed out (anyone can send bytes that are not one).
     handshake_failed: Throttle,
+    /// A request without the token (anyone who reaches the port can send thousands).
+    unauthorized: Throttle,
 }
 
 impl Default for Logs {
@@ -199,18 +226,20 @@ impl Default for Logs {
             shed: Throttle::new(LOG_PERIOD),
             refused: Throttle::new(LOG_PERIOD),
             handshake_failed: Throttle::new(LOG_PERIOD),
+            unauthorized: Throttle::new(LOG_PERIOD),
         }
     }
 }
 
-/// One connection, from the TLS handshake (if any) to its last answer.
+/// One connection, from the TLS handshake (if any) to its last answer; how it ended.
 async fn connection<S>(
     stream: TcpStream,
     tls: Option<tokio_rustls::TlsAcceptor>,
     http: &http1::Builder,
     guard: Guard<S>,
     logs: &Logs,
-) where
+) -> ConnectionEnd
+where
     S: ServerHandler + Send + 'static,
 {
     let peer = guard.peer;
@@ -227,6 +256,8 @@ async fn connection<S>(
             if let Some(left_out) = logs.handshake_failed.admit(Instant::now()) {
                 tracing::warn!(?peer, error = %failure, left_out, "TLS handshake failed");
             }
+            // Before HTTP: it carried no session.
+            ConnectionEnd::Idle
         }
     }
 }
@@ -239,26 +270,36 @@ fn announce(url: &str) {
     tracing::info!(%url, "MCP streamable HTTP server ready");
 }
 
-async fn serve_connection<IO, S>(io: IO, http: &http1::Builder, guard: Guard<S>)
+/// Serves HTTP on one connection until it ends: by the client's side (closed, or
+/// broken), or by the server's idle timer (hyper's header-read timeout).
+async fn serve_connection<IO, S>(io: IO, http: &http1::Builder, guard: Guard<S>) -> ConnectionEnd
 where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     S: ServerHandler + Send + 'static,
 {
     let peer = guard.peer;
-    if let Err(e) = http.serve_connection(TokioIo::new(io), guard).await {
-        tracing::debug!(?peer, error = %e, "connection ended with an error");
+    match http.serve_connection(TokioIo::new(io), guard).await {
+        Ok(()) => ConnectionEnd::ByPeer,
+        Err(e) if e.is_timeout() => ConnectionEnd::Idle,
+        Err(e) => {
+            tracing::debug!(?peer, error = %e, "connection ended with an error");
+            ConnectionEnd::ByPeer
+        }
     }
 }
 
 /// Checks the token and the path, applies the simulated delay, answers a message that
-/// is not JSON-RPC (`jsonrpc_body.rs`), then hands over to rmcp.
+/// is not JSON-RPC (`jsonrpc_body.rs`) and an `initialize` the session table has no
+/// room for, then hands over to rmcp; notes which session the connection carried.
 #[derive(Clone)]
 struct Guard<S> {
     mcp: StreamableHttpService<S, CappedSessions>,
+    sessions: Arc<CappedSessions>,
     token: Option<Arc<BearerToken>>,
     delay: Duration,
     /// rmcp's own limit on a request body, which the message check reads within.
     max_body: usize,
+    logs: Arc<Logs>,
     peer: Option<SocketAddr>,
     /// The connection's place in the table, proven by its first authorized request.
     slot: Option<Arc<Slot>>,
@@ -285,8 +326,15 @@ where
             token.accepts(req.headers().get(AUTHORIZATION).map(|v| v.as_bytes()))
         });
         if !authorized {
-            // Neither the expected nor the presented value is logged.
-            tracing::warn!(peer = ?self.peer, "request refused: missing or wrong bearer token");
+            // Neither the expected nor the presented value is logged; anyone can send
+            // these by the thousand, so one line per period says how many.
+            if let Some(left_out) = self.logs.unauthorized.admit(Instant::now()) {
+                tracing::warn!(
+                    peer = ?self.peer,
+                    left_out,
+                    "request refused: missing or wrong bearer token"
+                );
+            }
             return Box::pin(async { Ok(unauthorized()) });
         }
         if let Some(slot) = &self.slot {
@@ -296,18 +344,47 @@ where
             return Box::pin(async { Ok(plain(StatusCode::NOT_FOUND, "MCP is served at /mcp")) });
         }
         let mut mcp = self.mcp.clone();
+        let sessions = self.sessions.clone();
         let (delay, max_body) = (self.delay, self.max_body);
+        let connection = self.slot.as_ref().map(|slot| slot.id());
+        let named = req
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let closes = req.method() == hyper::Method::DELETE;
         Box::pin(async move {
+            if let (Some(session), Some(connection)) = (&named, connection) {
+                sessions.request_on(session, connection);
+            }
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            if !carries_message(&req) {
-                return tower_service::Service::call(&mut mcp, req).await;
+            let answer = if !carries_message(&req) {
+                tower_service::Service::call(&mut mcp, req).await
+            } else {
+                match read_message(req, max_body).await {
+                    Ok(message) => match message.initialize {
+                        Some(id) if named.is_none() && !sessions.admits_newcomer() => {
+                            Ok(sessions_full(id, sessions.max()))
+                        }
+                        _ => tower_service::Service::call(&mut mcp, message.request).await,
+                    },
+                    Err(answer) => Ok(answer),
+                }
+            };
+            if let (Ok(answer), Some(connection)) = (&answer, connection) {
+                let session = named.as_deref().or_else(|| {
+                    answer
+                        .headers()
+                        .get(SESSION_HEADER)
+                        .and_then(|v| v.to_str().ok())
+                });
+                if let Some(session) = session.filter(|_| answer.status().is_success() && !closes) {
+                    sessions.carried_on(session, connection);
+                }
             }
-            match read_message(req, max_body).await {
-                Ok(req) => tower_service::Service::call(&mut mcp, req).await,
-                Err(answer) => Ok(answer),
-            }
+            answer
         })
     }
 }

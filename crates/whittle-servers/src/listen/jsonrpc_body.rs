@@ -5,7 +5,8 @@
 //! rmcp's plain-text 415 "Unsupported Media Type" for both (issue 40), which told a
 //! client its Content-Type was wrong when its JSON was. Everything else stays rmcp's:
 //! other methods, another content type (415 is right there), the body limit (413),
-//! and every well-formed message.
+//! and every well-formed message. An `initialize` is told apart here too, so one the
+//! session table has no room for gets HTTP 503 with a JSON-RPC error (`sessions.rs`).
 
 use std::convert::Infallible;
 
@@ -22,6 +23,17 @@ type Body = BoxBody<Bytes, Infallible>;
 const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC 2.0's code for JSON that is not a request, notification or response.
 const INVALID_REQUEST: i64 = -32600;
+/// The implementation-defined server error range's first code: no room for a session.
+const SERVER_BUSY: i64 = -32000;
+/// What a refused `initialize` is told to wait before trying again, in seconds.
+const RETRY_AFTER_SECS: &str = "5";
+
+/// A POSTed JSON-RPC message, read whole.
+pub struct Message {
+    pub request: Request<Full<Bytes>>,
+    /// The request id when the message is an `initialize` request (it opens a session).
+    pub initialize: Option<serde_json::Value>,
+}
 
 /// Whether rmcp would parse `req`'s body as a JSON-RPC message: a POST that says it
 /// carries JSON.
@@ -40,7 +52,7 @@ pub fn carries_message(req: &Request<Incoming>) -> bool {
 pub async fn read_message(
     req: Request<Incoming>,
     max_bytes: usize,
-) -> Result<Request<Full<Bytes>>, Response<Body>> {
+) -> Result<Message, Response<Body>> {
     let (parts, body) = req.into_parts();
     let bytes = match Limited::new(body, max_bytes).collect().await {
         Ok(collected) => collected.to_bytes(),
@@ -59,8 +71,32 @@ pub async fn read_message(
     match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Err(_) => Err(rpc_error(PARSE_ERROR, "Parse error")),
         Ok(value) if !is_jsonrpc(&value) => Err(rpc_error(INVALID_REQUEST, "Invalid Request")),
-        Ok(_) => Ok(Request::from_parts(parts, Full::new(bytes))),
+        Ok(value) => Ok(Message {
+            initialize: initialize_id(&value),
+            request: Request::from_parts(parts, Full::new(bytes)),
+        }),
     }
+}
+
+/// The id of an `initialize` request.
+fn initialize_id(value: &serde_json::Value) -> Option<serde_json::Value> {
+    (value.get("method").and_then(|m| m.as_str()) == Some("initialize"))
+        .then(|| value.get("id").cloned())
+        .flatten()
+}
+
+/// HTTP 503 for an `initialize` when every one of the `max` sessions has a run in
+/// flight: a JSON-RPC error answering its id, and when to try again.
+pub fn sessions_full(id: serde_json::Value, max: usize) -> Response<Body> {
+    let message = format!(
+        "server busy: every one of its {max} MCP sessions has a run in flight; try again later"
+    );
+    let mut response = rpc_answer(StatusCode::SERVICE_UNAVAILABLE, id, SERVER_BUSY, &message);
+    response.headers_mut().insert(
+        hyper::header::RETRY_AFTER,
+        hyper::header::HeaderValue::from_static(RETRY_AFTER_SECS),
+    );
+    response
 }
 
 /// An object that says `"jsonrpc": "2.0"`, or a non-empty array of such.
@@ -75,13 +111,28 @@ fn is_jsonrpc(value: &serde_json::Value) -> bool {
 /// HTTP 400 with a JSON-RPC error object; its id is null, as the spec requires when the
 /// request's id could not be read.
 fn rpc_error(code: i64, message: &str) -> Response<Body> {
+    rpc_answer(
+        StatusCode::BAD_REQUEST,
+        serde_json::Value::Null,
+        code,
+        message,
+    )
+}
+
+/// `status` with a JSON-RPC error object answering `id`.
+fn rpc_answer(
+    status: StatusCode,
+    id: serde_json::Value,
+    code: i64,
+    message: &str,
+) -> Response<Body> {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
-        "id": null,
+        "id": id,
         "error": {"code": code, "message": message},
     });
     let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = StatusCode::BAD_REQUEST;
+    *response.status_mut() = status;
     response.headers_mut().insert(
         CONTENT_TYPE,
         hyper::header::HeaderValue::from_static("application/json"),

@@ -16,6 +16,10 @@ const DEFAULT_MAX_SESSIONS: usize = 64;
 const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a session may go without a message before it is closed (rmcp's own default).
 const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
+/// How long a session may be without any open connection before it is closed
+/// (`session_links.rs`): a killed client's device is free again within this and the
+/// moment its operating system closes its socket.
+const DEFAULT_DISCONNECT_GRACE: Duration = Duration::from_secs(5);
 /// Longest a client may take to finish the TLS handshake.
 pub(super) const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// File descriptors kept free for the server's own work when the connection cap is
@@ -28,6 +32,7 @@ pub struct ServeLimits {
     pub max_sessions: usize,
     pub idle_timeout: Duration,
     pub session_idle: Duration,
+    pub disconnect_grace: Duration,
 }
 
 impl Default for ServeLimits {
@@ -37,6 +42,7 @@ impl Default for ServeLimits {
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             session_idle: DEFAULT_SESSION_IDLE,
+            disconnect_grace: DEFAULT_DISCONNECT_GRACE,
         }
     }
 }

@@ -5,7 +5,8 @@
 //!   `WHITTLE_SERVER_TOKEN`); every request without `Authorization: Bearer <token>` is
 //!   answered 401 before it reaches the MCP service;
 //! - with `--tls-cert`/`--tls-key` the port speaks HTTPS only (rustls);
-//! - the token is never logged, and errors never quote it.
+//! - the token is never logged, and errors never quote it;
+//! - the folders a client may have files written into (`--files-under`) exist.
 //!
 //! On start one line goes to stdout, `whittle-servers: listening on URL`, with the port
 //! actually bound (so `:0` works for tests and scripts); logs stay on stderr.
@@ -14,9 +15,11 @@ mod address;
 mod backoff;
 mod connections;
 mod error;
+mod holds;
 mod http;
 mod jsonrpc_body;
 mod limits;
+mod session_links;
 mod sessions;
 mod throttle;
 mod tls;
@@ -29,6 +32,7 @@ use std::time::Duration;
 
 pub use address::{all_loopback, resolve};
 pub use error::ListenError;
+pub use holds::{HoldsNothing, SessionHolds};
 pub use http::serve;
 pub use limits::ServeLimits;
 pub use token::{BearerToken, TokenError, WeakTokenError, MIN_TOKEN_LEN, TOKEN_ENV};
@@ -59,8 +63,9 @@ pub struct ListenArgs {
     /// is closed for the new one.
     #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: Option<u32>,
-    /// MCP sessions held at once (default 64). At the limit, the least used session is
-    /// closed for the new one.
+    /// MCP sessions held at once (default 64). At the limit, the least used session
+    /// without a run in flight is closed for the new one; when every one has a run in
+    /// flight, the new one is refused (HTTP 503).
     #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_sessions: Option<u32>,
     /// Seconds a connection may take to send a whole request head, from its opening or
@@ -70,6 +75,19 @@ pub struct ListenArgs {
     /// Seconds an MCP session may go without a message before it is closed (default 300).
     #[arg(long, value_name = "SECONDS", global = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub session_idle_secs: Option<u32>,
+    /// Seconds an MCP session may be left without any open connection that carried its
+    /// requests before it is closed, ending its device leases and captures (default 5).
+    #[arg(long, value_name = "SECONDS", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub disconnect_grace_secs: Option<u32>,
+    /// Device servers: seconds a session keeps a device without a call that acts on it
+    /// (a tap, a launch, a screenshot, …; not a ping, not a listing) before another
+    /// session may take it (default 300).
+    #[arg(long, value_name = "SECONDS", global = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lease_idle_secs: Option<u32>,
+    /// Device servers: a folder clients may have files written into (a screenshot's
+    /// `saveTo`, a log capture's `session_dir`); repeatable. Default: the temp folder.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub files_under: Vec<PathBuf>,
 }
 
 /// Validated `--listen` options: everything that can be refused has been.
@@ -80,6 +98,10 @@ pub struct Listen {
     pub tls: Option<Arc<rustls::ServerConfig>>,
     pub delay: Duration,
     pub limits: ServeLimits,
+    /// `--lease-idle-secs`, when given.
+    pub lease_idle: Option<Duration>,
+    /// The folders clients may have files written into, resolved (no symbolic link).
+    pub files_under: Vec<PathBuf>,
 }
 
 impl ListenArgs {
@@ -95,6 +117,12 @@ impl ListenArgs {
                 ("max-sessions", self.max_sessions.is_some()),
                 ("idle-timeout-secs", self.idle_timeout_secs.is_some()),
                 ("session-idle-secs", self.session_idle_secs.is_some()),
+                (
+                    "disconnect-grace-secs",
+                    self.disconnect_grace_secs.is_some(),
+                ),
+                ("lease-idle-secs", self.lease_idle_secs.is_some()),
+                ("files-under", !self.files_under.is_empty()),
             ];
             return match stray.iter().find(|(_, set)| *set) {
                 Some((name, _)) => Err(ListenError::NeedsListen(name)),
@@ -122,7 +150,28 @@ impl ListenArgs {
             tls,
             delay: Duration::from_millis(u64::from(self.delay_ms.unwrap_or(0))),
             limits: self.limits(),
+            lease_idle: self
+                .lease_idle_secs
+                .map(|s| Duration::from_secs(u64::from(s))),
+            files_under: self.files_under()?,
         }))
+    }
+
+    /// `--files-under`, each resolved to the folder it names; the temp folder when none
+    /// is given. A folder that does not exist is refused before the port opens.
+    fn files_under(&self) -> Result<Vec<PathBuf>, ListenError> {
+        let given = match self.files_under.as_slice() {
+            [] => vec![std::env::temp_dir()],
+            given => given.to_vec(),
+        };
+        given
+            .into_iter()
+            .map(|dir| match dir.canonicalize() {
+                Ok(resolved) if resolved.is_dir() => Ok(resolved),
+                Ok(_) => Err(ListenError::FilesUnderNotAFolder { dir }),
+                Err(source) => Err(ListenError::FilesUnder { dir, source }),
+            })
+            .collect()
     }
 
     /// The defaults, with what the options set.
@@ -137,6 +186,7 @@ impl ListenArgs {
             max_sessions: count(self.max_sessions, defaults.max_sessions),
             idle_timeout: secs(self.idle_timeout_secs, defaults.idle_timeout),
             session_idle: secs(self.session_idle_secs, defaults.session_idle),
+            disconnect_grace: secs(self.disconnect_grace_secs, defaults.disconnect_grace),
         }
     }
 }

@@ -1,11 +1,10 @@
 //! The simulator as a device backend: each operation checks the device, waits the
 //! model's timing, applies the action to the world and schedules the crashes it delayed.
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use whittle_contract::log::{CaptureState, LogCrash};
-use whittle_contract::mobile::{App, Device, SavedScreenshot};
+use whittle_contract::mobile::{App, Device};
 use whittle_contract::ui::{InputTextResult, Strategy, TapElementResult, UiElement};
 
 use super::error::ActionError;
@@ -14,10 +13,11 @@ use super::model::DeviceTiming;
 use super::render;
 use super::view::current_elements;
 use super::world::{ActionEffect, DelayedCrash, World};
-use crate::device::capture::SharedCaptures;
-use crate::device::capture_log::CaptureLogError;
+use crate::device::capture::{CaptureOwner, SharedCaptures};
+use crate::device::capture_log::{CaptureLogError, OpenedLog};
 use crate::device::{
-    ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Terminated, ToolDescriptions,
+    ButtonAnswer, CaptureStartError, DeviceBackend, Launched, Screenshot, Terminated,
+    ToolDescriptions,
 };
 
 pub struct SimBackend {
@@ -183,16 +183,8 @@ impl DeviceBackend for SimBackend {
         Ok(self.finish(outcome))
     }
 
-    async fn screenshot(
-        &self,
-        device: &str,
-        save_to: &str,
-    ) -> Result<SavedScreenshot, ActionError> {
+    async fn screenshot(&self, device: &str) -> Result<Screenshot, ActionError> {
         let dev = self.device(device)?;
-        let path = Path::new(save_to);
-        if !path.is_absolute() || !path.parent().is_some_and(Path::is_dir) {
-            return Err(ActionError::BadSavePath(save_to.to_string()));
-        }
         let image = {
             let world = self.world();
             let size = world.model.screen_size;
@@ -201,14 +193,12 @@ impl DeviceBackend for SimBackend {
                 None => render::launcher(size),
             }
         };
+        let mut png = std::io::Cursor::new(Vec::new());
         image
-            .save_with_format(path, image::ImageFormat::Png)
-            .map_err(|source| ActionError::Screenshot {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        Ok(SavedScreenshot {
-            path: save_to.to_string(),
+            .write_to(&mut png, image::ImageFormat::Png)
+            .map_err(ActionError::Screenshot)?;
+        Ok(Screenshot {
+            png: png.into_inner(),
             width: image.width(),
             height: image.height(),
         })
@@ -280,8 +270,9 @@ impl DeviceBackend for SimBackend {
     async fn start_capture(
         &self,
         session_id: &str,
-        session_dir: &str,
+        log: OpenedLog,
         device: &str,
+        owner: Option<CaptureOwner>,
     ) -> Result<CaptureState, CaptureStartError<ActionError>> {
         self.device(device).map_err(CaptureStartError::Device)?;
         let header = logcat_line(
@@ -296,7 +287,7 @@ impl DeviceBackend for SimBackend {
         );
         self.captures
             .lock()
-            .start(session_id, session_dir, device, |path, mut file| {
+            .start(session_id, log, device, owner, |path, mut file| {
                 use std::io::Write;
                 writeln!(file, "{header}").map_err(|source| {
                     CaptureStartError::Log(CaptureLogError::Open {

@@ -44,11 +44,6 @@ pub enum ActionError {
     UnknownPackage { device: String, package: String },
     #[error("button {0:?} is not supported by the simulator; only BACK is")]
     UnsupportedButton(String),
-    #[error("saveTo {0:?} must be an absolute path in an existing folder")]
-    BadSavePath(String),
-    #[error("cannot write screenshot {path}: {source}")]
-    Screenshot {
-        path: PathBuf,
-        source: image::ImageError,
-    },
+    #[error("cannot encode the screenshot: {0}")]
+    Screenshot(#[source] image::ImageError),
 }

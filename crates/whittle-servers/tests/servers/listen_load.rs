@@ -33,7 +33,7 @@ struct Loaded {
     stderr: PathBuf,
     /// What the authorized client connects with (trusting the server's certificate).
     http: reqwest::Client,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Loaded {
@@ -68,7 +68,7 @@ impl Loaded {
             addr,
             stderr,
             http: plain_client(),
-            _dir: dir,
+            dir,
         }
     }
 
@@ -395,4 +395,206 @@ async fn over_tls_idle_connections_time_out_and_unfinished_handshakes_are_shed()
     assert_eq!(lines, 1, "{}", server.log());
     server.assert_alive();
     assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
+}
+
+/// Issue: every wrong-token request wrote a log line (20,000 in 0.34 s: 2.8 MB). They
+/// are logged throttled: one line per period, with the count left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_wrong_token_requests_leaves_a_few_log_lines() {
+    /// A few throttled lines, whatever the flood's size.
+    const REFUSAL_LOG_BOUND: u64 = 8 * 1024;
+    let mut server = Loaded::start(1024, &[]);
+    let http = plain_client();
+    let started = Instant::now();
+    let flooders: Vec<_> = (0..8)
+        .map(|_| {
+            let (http, url) = (http.clone(), server.url.clone());
+            tokio::spawn(async move {
+                for _ in 0..2_500 {
+                    let answer = http
+                        .post(&url)
+                        .header("authorization", "Bearer not-the-token-0123456789")
+                        .header("content-type", "application/json")
+                        .body("{}")
+                        .send()
+                        .await
+                        .expect("a refused request");
+                    assert_eq!(answer.status().as_u16(), 401);
+                    let _ = answer.bytes().await;
+                }
+            })
+        })
+        .collect();
+    for flooder in flooders {
+        flooder.await.unwrap();
+    }
+    let flood_took = started.elapsed();
+    let took = server.serve_authorized().await;
+    assert!(took < SERVED_WITHIN, "served after {took:?}");
+    server.assert_alive();
+    let log = server.log();
+    let lines = log.matches("missing or wrong bearer token").count();
+    eprintln!(
+        "# 20,000 wrong-token requests in {flood_took:?}: {lines} log line(s), {} bytes of stderr",
+        server.log_bytes()
+    );
+    assert!(
+        (1..=2).contains(&lines),
+        "{lines} refusal lines (one per 10 s expected): {log}"
+    );
+    assert!(
+        server.log_bytes() < REFUSAL_LOG_BOUND,
+        "{} bytes of stderr",
+        server.log_bytes()
+    );
+}
+
+/// Issue: a flood of 1,500 sessions evicted a session with a run in flight, and a flood
+/// session took its device 0.2 s later. A session holding a device (and a capture) is
+/// never closed for room: every flood session that asks for the device is refused
+/// `device_busy`, and the run goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_sessions_never_closes_a_run_in_flight() {
+    let mut server = Loaded::start(1024, &["--max-sessions", "16"]);
+    let run = connect(&server.url, Some(TOKEN), plain_client())
+        .await
+        .unwrap();
+    call(
+        &run,
+        "mobile_launch_app",
+        json!({"device": "sim-1", "packageName": sim_support::PKG}),
+    )
+    .await;
+    let capture_dir = server.dir.path().join("run");
+    std::fs::create_dir(&capture_dir).unwrap();
+    call(
+        &run,
+        "start_capture",
+        json!({"session_id": "run", "session_dir": capture_dir, "device": "sim-1"}),
+    )
+    .await;
+
+    let url = server.url.clone();
+    let flood = move |n: usize| flood_sessions_asking_for_sim_1(plain_client(), url.clone(), n);
+    let started = Instant::now();
+    // One session after another: each gets to its call, so the table fills with
+    // sessions more active and more recently used than the run's.
+    let flooders = [tokio::spawn(flood(1_500))];
+    // Midway, the run goes on: its calls are answered within the bound.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let asked = Instant::now();
+    call(&run, "get_hierarchy", json!({"device": "sim-1"})).await;
+    let served = asked.elapsed();
+    assert!(
+        served < SERVED_WITHIN,
+        "the run waited {served:?} during the flood"
+    );
+    let (mut taken, mut refused, mut closed) = (Vec::new(), 0, 0);
+    for flooder in flooders {
+        let asked = flooder.await.unwrap();
+        taken.extend(asked.took);
+        refused += asked.busy;
+        closed += asked.closed;
+    }
+    let flood_took = started.elapsed();
+    assert!(
+        refused >= 1_000,
+        "only {refused} flood sessions reached the device ({closed} closed first)"
+    );
+    assert!(
+        taken.is_empty(),
+        "{} flood sessions were not refused the run's device; first: {:?}",
+        taken.len(),
+        taken.first()
+    );
+    // The run's session is still there, with its device and its capture.
+    let own = call(&run, "get_hierarchy", json!({"device": "sim-1"})).await;
+    assert!(own["elements"].to_string().contains("t:id/root"));
+    let listed = call(&run, "list_captures", json!({})).await;
+    assert_eq!(
+        listed["captures"],
+        json!([{"session_id": "run", "status": "running"}])
+    );
+    server.assert_alive();
+    eprintln!(
+        "# 1,500 sessions asking for a held device in {flood_took:?}: {refused} refused \
+         device_busy, {closed} closed for room before asking, none took it; the run's call \
+         answered in {served:?} midway; stderr {} bytes",
+        server.log_bytes()
+    );
+    assert!(server.log_bytes() < LOG_BOUND, "{}", server.log());
+    let _ = run.cancel().await;
+}
+
+/// `POST`s one JSON-RPC message with the token, in `session` if given.
+async fn post_message(
+    http: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    body: serde_json::Value,
+) -> reqwest::Response {
+    let mut request = http
+        .post(url)
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18");
+    }
+    request.send().await.expect("a flood request")
+}
+
+/// What a flood's sessions got when they asked for the device.
+#[derive(Default)]
+struct FloodAsked {
+    /// Refused `device_busy`.
+    busy: usize,
+    /// Closed for room before their call (404): they never asked.
+    closed: usize,
+    /// Answered otherwise (the device launched for them), with the session's number.
+    took: Vec<(usize, String)>,
+}
+
+/// `n` sessions, each shaking hands and then asking to launch the app on sim-1 (so each
+/// is more active, and more recently used, than a run that holds it).
+async fn flood_sessions_asking_for_sim_1(
+    http: reqwest::Client,
+    url: String,
+    n: usize,
+) -> FloodAsked {
+    let mut asked = FloodAsked::default();
+    for i in 0..n {
+        let initialize = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "flood", "version": "0"}}
+        });
+        let answer = post_message(&http, &url, None, initialize).await;
+        assert!(answer.status().is_success(), "{}", answer.status());
+        let session = answer.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let _ = answer.bytes().await;
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let _ = post_message(&http, &url, Some(&session), initialized)
+            .await
+            .bytes()
+            .await;
+        let launch = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "mobile_launch_app",
+                       "arguments": {"device": "sim-1", "packageName": sim_support::PKG}}});
+        let answer = post_message(&http, &url, Some(&session), launch).await;
+        let status = answer.status().as_u16();
+        let text = answer.text().await.unwrap();
+        match status {
+            404 => asked.closed += 1,
+            _ if text.contains("device_busy") => asked.busy += 1,
+            _ => asked.took.push((i, text)),
+        }
+    }
+    asked
 }

@@ -8,6 +8,8 @@ use serde::Serialize;
 use serde_json::Value;
 use whittle_contract::lease::{DeviceBusy, DEVICE_BUSY};
 
+use crate::device_lease::shown_host_text;
+
 use super::deviation::deviations;
 use super::tolerance::{Leniency, Tolerated};
 use super::{BadAnswer, McpErrorKind};
@@ -108,13 +110,15 @@ fn bad_field(path: &str, problem: String) -> BadAnswer {
 }
 
 /// A lab host's refusal of a device another session holds (`whittle_contract::lease`),
-/// told apart by its structured record, never by its prose.
+/// told apart by its structured record, never by its prose. Its words are the host's,
+/// and a host is untrusted: they are made safe to show here, where they come in, so no
+/// error, notice or refusal built from them carries a terminal escape or 200 KB.
 fn device_busy(result: &CallToolResult) -> Option<McpErrorKind> {
     let record = result.structured_content.clone()?;
     let busy: DeviceBusy = serde_json::from_value(record).ok()?;
-    (busy.error == DEVICE_BUSY).then_some(McpErrorKind::DeviceBusy {
-        device: busy.device,
-        holder: busy.holder,
+    (busy.error == DEVICE_BUSY).then(|| McpErrorKind::DeviceBusy {
+        device: shown_host_text(&busy.device),
+        holder: shown_host_text(&busy.holder),
     })
 }
 

@@ -121,10 +121,9 @@ pub(crate) fn claim_pool_device(
 /// The holder a lab host named when it refused a call, if that is why the call failed.
 pub(crate) fn lab_holder(error: &McpError) -> Option<DeviceHolder> {
     match &error.kind {
-        McpErrorKind::DeviceBusy { holder, .. } => Some(DeviceHolder::LabSession {
-            server: error.server.clone(),
-            holder: holder.clone(),
-        }),
+        McpErrorKind::DeviceBusy { holder, .. } => {
+            Some(DeviceHolder::lab_session(error.server.clone(), holder))
+        }
         _ => None,
     }
 }

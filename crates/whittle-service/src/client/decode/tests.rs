@@ -57,6 +57,24 @@ fn surfaces_is_error() {
     );
 }
 
+/// A lab host is untrusted: the holder and device of its `device_busy` record come in
+/// bounded and without control characters, so no error built from them carries them.
+#[test]
+fn a_device_busy_record_is_read_made_safe_to_show() {
+    let mut r = CallToolResult::error(vec![ContentBlock::text("busy")]);
+    let evil = format!("\u{1b}[2J{}", "\u{1b}[31mX".repeat(40_000));
+    r.structured_content = Some(json!({"error": "device_busy", "device": "sim-1\u{1b}[K",
+        "holder": evil}));
+    let Some(McpErrorKind::DeviceBusy { device, holder }) = tool_error(&r) else {
+        panic!("not read as device_busy");
+    };
+    assert_eq!(device, "sim-1?[K");
+    assert!(!holder.chars().any(char::is_control), "{holder:?}");
+    assert!(holder.chars().count() <= crate::device_lease::MAX_HOST_TEXT_CHARS + 1);
+    let shown = McpErrorKind::DeviceBusy { device, holder }.to_string();
+    assert!(shown.len() < 1024 && !shown.contains('\u{1b}'), "{shown}");
+}
+
 /// Issue 15, failure #1: a log server whose `ts` is epoch seconds ended every run.
 #[test]
 fn a_numeric_ts_is_read_and_tolerated_not_a_failure() {
