@@ -419,7 +419,10 @@ export type DeviceChoice = {
 export type DeviceHolder = 
 /**  A Whittle process on this machine, as its lease file says. */
 { kind: "process"; pid: number; purpose: string; since: string } | 
-/**  Another MCP session of the lab host `server`, as the host names it. */
+/**
+ *  Another MCP session of the lab host `server`, as the host names it (made safe to
+ *  show by [`DeviceHolder::lab_session`]: a lab host is untrusted too).
+ */
 { kind: "lab_session"; server: string; holder: string } | 
 /**  A process on this machine that had not yet written who it is. */
 { kind: "unknown" };
