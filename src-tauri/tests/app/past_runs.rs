@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use common::*;
 use whittle_app::runs::WindowRuns;
 use whittle_core::model::Confidence;
-use whittle_service::api::{self as view, ApproveBlock, PastRunOutcome};
+use whittle_service::api::{self as view, ApproveBlock, NextStep, NotProvenHere, PastRunOutcome};
 use whittle_service::run::{RunEnd, RunEvent};
 
 const EVIDENCE: &str = "2026-12-03_074146_minimize-checkout-npe";
@@ -85,10 +85,12 @@ fn a_reopened_run_shows_its_attempts_and_without_a_journal_is_never_approved() {
     // Nothing proves what this run observed: removing the journal must never be a way
     // around its seal.
     assert!(result.pending.is_none() && result.sidecar_preview.is_none());
+    // Not approved as it is; the way forward is to re-prove it here (issue 53).
     match result.approve_blocked {
-        Some(ApproveBlock::Inconsistent { detail }) => {
-            assert!(detail.contains("journal.jsonl is missing"), "{detail}")
-        }
+        Some(ApproveBlock::NotProvenHere {
+            why: NotProvenHere::NoJournal,
+            next: NextStep::Reprove { evidence_session },
+        }) => assert_eq!(evidence_session, EVIDENCE),
         other => panic!("{other:?}"),
     }
     assert!(approve(&runs, EVIDENCE, false).is_err());
@@ -130,10 +132,15 @@ fn a_rewritten_result_is_shown_but_not_approvable() {
             .result
             .unwrap();
         assert!(result.pending.is_none(), "{what}");
+        // The evidence (from before journals) has nothing that proves it: not approved,
+        // whatever its result says; it can only be re-proven here.
         assert!(
             matches!(
                 result.approve_blocked,
-                Some(ApproveBlock::Inconsistent { .. })
+                Some(ApproveBlock::NotProvenHere {
+                    why: NotProvenHere::NoJournal,
+                    ..
+                })
             ),
             "{what}"
         );

@@ -319,7 +319,7 @@ fn a_tampered_finished_run_is_refused_naming_the_file_and_line() {
 
     // Without its journal, nothing proves the run.
     std::fs::remove_file(dir.join("journal.jsonl")).unwrap();
-    assert!(refusal("no journal").contains("journal.jsonl is missing"));
+    assert!(refusal("no journal").contains("it has no journal"));
 
     restore();
     assert_exit(&env.whittle(&["approve", &evidence]), 0);

@@ -11,6 +11,9 @@ use serde::Serialize;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckName {
+    /// The installation's journal key, which seals every run (resume, approval): first,
+    /// as the report lists it.
+    JournalKey,
     /// How a `url` server is reached (plain HTTP off this machine).
     Http,
     /// One role on one of its servers: starts, and lists the role's tools.
@@ -23,8 +26,6 @@ pub enum CheckName {
     App,
     /// A log capture started, listed and stopped on a device.
     Capture,
-    /// The installation's journal key, which seals every run (resume, approval).
-    JournalKey,
 }
 
 impl CheckName {

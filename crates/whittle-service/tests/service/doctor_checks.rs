@@ -60,7 +60,7 @@ async fn the_simulator_passes_every_check_in_order() {
         .iter()
         .all(|c| c.status == CheckStatus::Ok && c.fix.is_none()));
     assert!(report.passed() && report.device_ready() && !report.setup_failed());
-    // The order a user fixes things in: roles, then devices, apps, capture.
+    // The order a user fixes things in: the journal key, roles, then devices, apps, capture.
     let names: Vec<CheckName> = checks.iter().map(|c| c.name).collect();
     let mut sorted = names.clone();
     sorted.sort_by_key(|n| *n as u8);
