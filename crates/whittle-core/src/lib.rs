@@ -8,6 +8,7 @@ pub mod import;
 pub mod inspect;
 pub mod lenient;
 pub mod model;
+pub mod nesting;
 pub mod parallel;
 pub mod password_words;
 pub mod plan;
