@@ -7,6 +7,7 @@ pub mod engine;
 pub mod import;
 pub mod inspect;
 pub mod lenient;
+pub mod log_ceiling;
 pub mod model;
 pub mod nesting;
 pub mod parallel;

@@ -1,10 +1,12 @@
-//! `whittle mcp` against hostile input, spoken to line by line over stdio as any client
-//! speaks JSON-RPC (no SDK: a message nested 100,000 deep is sent as bytes, which an
-//! SDK could not even serialize).
+//! `whittle mcp` against hostile input and at the loudest log level, spoken to line by
+//! line over stdio as any client speaks JSON-RPC (no SDK: a message nested 100,000 deep
+//! is sent as bytes, which an SDK could not even serialize).
 //!
 //! - A flow nested past the limit aborted `whittle mcp` (a stack overflow on the tokio
 //!   worker importing it, with every run in the process): now it is a typed refusal
 //!   and the next call is served.
+//! - At `RUST_LOG=trace` rmcp logged every JSON-RPC message whole (an import's private
+//!   values, a replay's typed text): no private value may reach stderr at any level.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -13,6 +15,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use crate::common::*;
+use crate::mcp_cli::demo_copy;
 use serde_json::{json, Value};
 
 /// `whittle --config CONFIG mcp` with its stderr in a file, spoken to one line at a time.
@@ -214,4 +217,62 @@ fn a_flow_nested_past_the_limit_is_refused_typed_and_the_next_call_is_served() {
     let (status, stderr) = mcp.finish();
     assert!(status.success(), "{status}\n{stderr}");
     assert!(!stderr.contains("overflow"), "{stderr}");
+}
+
+#[test]
+fn no_private_value_reaches_the_log_of_whittle_mcp_at_trace() {
+    let root = tempfile::tempdir().unwrap();
+    let demo = demo_copy(root.path());
+    let mut mcp = RawMcp::start(
+        &demo.join("whittle.json"),
+        &root.path().join("device-leases"),
+        "trace",
+    );
+    // Typed into a password field; a value marked private, typed into a plain one; and a
+    // variable's value given on the call.
+    let flow = root.path().join("login.yaml");
+    std::fs::write(
+        &flow,
+        "appId: com.example.shop\n---\n- launchApp\n- tapOn:\n    id: password_field\n\
+         - inputText: S3cret-Marker-9876\n- tapOn:\n    id: search_box\n\
+         - inputText: Priv-Marker-5555\n- inputText: ${CODE}\n- back\n",
+    )
+    .unwrap();
+    let imported = mcp.call(
+        "import",
+        json!({"format": "maestro", "file": flow, "private_values": ["Priv-Marker-5555"],
+               "variables": {"CODE": "Var-Marker-7777"}}),
+    );
+    assert_ne!(imported["isError"], true, "{imported}");
+    // A replay types `espresso` into the search box (a typed value, sent to the device),
+    // and the leaky session's recorder kept a redacted password's value.
+    for session in [
+        "2026-05-14_160354_checkout-npe",
+        "2026-05-17_080000_leaky-login",
+    ] {
+        let run = mcp.call("minimize", json!({"session": session, "max_replays": 30}));
+        assert_ne!(run["isError"], true, "{run}");
+    }
+    let (status, stderr) = mcp.finish();
+    assert!(status.success(), "{status}");
+    // The logs really were on, down to the calls that type.
+    assert!(
+        stderr.contains("tool call") && stderr.contains("input_text"),
+        "trace logs were not on:\n{}",
+        &stderr[..stderr.len().min(2_000)]
+    );
+    for private in [
+        "S3cret-Marker-9876",
+        "Priv-Marker-5555",
+        "Var-Marker-7777",
+        "espresso",
+        SECRET_PASSWORD,
+    ] {
+        let at = stderr.find(private).map(|i| {
+            let bytes = stderr.as_bytes();
+            String::from_utf8_lossy(&bytes[i.saturating_sub(300)..(i + 100).min(bytes.len())])
+                .into_owned()
+        });
+        assert_eq!(at, None, "{private:?} reached the log");
+    }
 }
