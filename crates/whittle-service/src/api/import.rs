@@ -12,9 +12,7 @@ use whittle_core::import::FlowFormat;
 
 use crate::import::{read_flow, ImportFailure, ImportOptions, ImportSummary, ReadFlow};
 
-/// What to import, and into which workspace. Its `Debug` names the variables but shows
-/// no value of theirs and only how many private values there are: a front end's span or
-/// error may print a request (the app's `import_flow` once logged it whole).
+/// What to import, and into which workspace.
 #[derive(Clone, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportRequest {
@@ -34,6 +32,9 @@ pub struct ImportRequest {
     pub private_values: Option<Vec<String>>,
 }
 
+/// Names the variables but shows no value of theirs, and only how many private values
+/// there are: a front end's span or error may print a request (the app's `import_flow`
+/// span once logged it whole).
 impl fmt::Debug for ImportRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names = self
