@@ -1,13 +1,18 @@
-//! A run's `journal.jsonl` through the reader `--resume` uses, then the engine rebuilt
-//! from its records: never a panic; a refusal names the file; a journal that reads back
-//! either rebuilds the engine or is refused as not matching it.
+//! A run's `journal.jsonl` through the reader `--resume` uses, on a tokio worker's stack,
+//! then the engine rebuilt from its records: never a panic or a stack overflow; a
+//! refusal names the file; a journal that reads back either rebuilds the engine or is
+//! refused as not matching it.
 #![no_main]
+
+#[path = "worker_stack.rs"]
+mod worker_stack;
 
 use libfuzzer_sys::fuzz_target;
 use whittle_service::run::{parse_journal, restore, JOURNAL_FILE};
+use worker_stack::on_worker_stack;
 
 fuzz_target!(|data: &[u8]| {
-    let journal = match parse_journal(data) {
+    let journal = match on_worker_stack(|| parse_journal(data)) {
         Ok(journal) => journal,
         Err(e) => {
             assert!(e.to_string().starts_with(JOURNAL_FILE), "{e}");

@@ -1,14 +1,19 @@
 //! Logs: a rolling file in the OS log folder (one per day, the last 7 kept) and stderr.
 //! Only ids, paths, phases and errors are logged; input values never reach a span
-//! (the plan keeps them behind `Secret`, whose Debug is redacted).
+//! (the plan keeps them behind `Secret`, whose Debug is redacted), and whatever
+//! `RUST_LOG` says every target but Whittle's own stops at warn
+//! ([`whittle_service::api::LOG_CEILING`]: below that rmcp and the HTTP stack write
+//! whole messages), as for the CLI.
 
 use std::path::{Path, PathBuf};
 
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{Builder, Rotation};
+use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter, Layer};
+use whittle_service::api::LOG_CEILING;
 
 const KEEP_FILES: usize = 7;
 
@@ -38,7 +43,13 @@ pub fn init(dir: Option<&Path>) -> (Option<PathBuf>, Option<WorkerGuard>) {
             .with_writer(w)
             .with_filter(filter())
     });
+    // A filter of its own for both outputs, so no `RUST_LOG` directive can lift it; were
+    // the constant ever not to parse, everything stops at warn (quieter, never louder).
+    let ceiling = LOG_CEILING
+        .parse::<Targets>()
+        .unwrap_or_else(|_| Targets::new().with_default(LevelFilter::WARN));
     let _ = tracing_subscriber::registry()
+        .with(ceiling)
         .with(
             fmt::layer()
                 .with_writer(std::io::stderr)

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use exit::Exit;
-use whittle_service::api::{find_config, Config, ConfigSearch};
+use whittle_service::api::{find_config, Config, ConfigSearch, LOG_CEILING};
 
 fn main() -> ExitCode {
     let cli = match parse_args() {
@@ -152,14 +152,30 @@ fn command() -> clap::Command {
         .mut_subcommands(move |sub| sub.after_help(table.clone()))
 }
 
-/// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values.
-/// Coloured only on a terminal and without `NO_COLOR`.
+/// Logs go to stderr, quiet by default (`RUST_LOG` raises them); never input values:
+/// whatever `RUST_LOG` says, every target but Whittle's own stops at warn
+/// ([`LOG_CEILING`], a filter of its own beside `RUST_LOG`'s: rmcp writes whole
+/// messages below that). Coloured only on a terminal and without `NO_COLOR`.
 fn init_tracing() {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(whittle_text::stderr_colour_allowed())
+    // The constant parses (`tests/cli/mcp_untrusted_input_cli.rs` sees Whittle's own
+    // debug lines through it); were it ever not to, every target would stop at warn,
+    // Whittle's own included: quieter, never louder.
+    let ceiling = LOG_CEILING
+        .parse::<Targets>()
+        .unwrap_or_else(|_| Targets::new().with_default(LevelFilter::WARN));
+    let _ = tracing_subscriber::registry()
+        .with(ceiling)
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(whittle_text::stderr_colour_allowed()),
+        )
         .try_init();
 }

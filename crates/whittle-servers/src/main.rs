@@ -49,6 +49,17 @@ struct WorkspaceArgs {
 }
 
 fn main() -> ExitCode {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+
+    // Whatever `RUST_LOG` says, every target but Whittle's own stops at warn: below that
+    // rmcp logs each call whole, a replay's typed text included, and a client reads this
+    // stderr into its own log (docs/SECURITY.md §3). A filter of its own, beside
+    // `RUST_LOG`'s, so no directive of the user's can lift it.
+    let ceiling = whittle_core::log_ceiling::LOG_CEILING
+        .parse::<Targets>()
+        .unwrap_or_else(|_| Targets::new().with_default(LevelFilter::WARN));
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
@@ -58,6 +69,8 @@ fn main() -> ExitCode {
                 // sessions that alone would flood stderr (docs/SECURITY.md §10a).
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn")),
         )
+        .finish()
+        .with(ceiling)
         .init();
     let cli = Cli::parse();
     // Every refusal (a network address without a token, unreadable TLS files) comes

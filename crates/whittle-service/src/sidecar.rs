@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::atomic::{write_atomic, FileMode};
 use crate::folder_lock::lockable;
 use whittle_core::model::{FingerprintAge, MinimizedEntry, Sidecar, SIDECAR_FILE, SIDECAR_SCHEMA};
+use whittle_core::nesting::{check_json_nesting, TooDeep};
 
 /// Off Unix only: the file the read-modify-write is locked on where a folder cannot be
 /// opened as a file (`folder_lock.rs`). Never deleted: removing a lock file while
@@ -32,6 +33,13 @@ pub enum SidecarError {
     },
     #[error("{path} is corrupt, refusing to overwrite it: {message}")]
     Corrupt { path: PathBuf, message: String },
+    /// Refused before parsing: a session folder is untrusted, and every level costs stack.
+    #[error("{path} {source}")]
+    TooDeep {
+        path: PathBuf,
+        #[source]
+        source: TooDeep,
+    },
     #[error("{path} has schema {found}; this Whittle writes schema {expected}")]
     Schema {
         path: PathBuf,
@@ -184,6 +192,10 @@ fn read_existing(path: &Path) -> Result<Sidecar, SidecarError> {
             })
         }
     };
+    check_json_nesting(text.as_bytes()).map_err(|source| SidecarError::TooDeep {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let sidecar: Sidecar = serde_json::from_str(&text).map_err(|e| SidecarError::Corrupt {
         path: path.to_path_buf(),
         message: e.to_string(),

@@ -12,7 +12,9 @@ use crate::state::AppState;
 /// Imports a Maestro flow or a Robo script as a new session of the workspace.
 #[tauri::command]
 #[specta::specta]
-#[tracing::instrument(err)]
+// The span names the format only: the request carries the flow's variables and the
+// values the user marked private.
+#[tracing::instrument(skip_all, fields(format = ?request.format), err)]
 pub fn import_flow(request: ImportRequest) -> Result<ImportSummary, AppError> {
     api::import(&request).map_err(|e| AppError::import_failed(&e))
 }

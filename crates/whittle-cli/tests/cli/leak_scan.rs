@@ -2,7 +2,8 @@
 //! prompt injection is minimized with `--approve` and exported; no secret may appear
 //! in stdout, stderr, any file of the evidence session, the export bundle or the
 //! sidecar, and nothing the session data asks for is executed (neither a command in
-//! its notes nor a server definition planted in its files).
+//! its notes nor a server definition planted in its files). And a value a replay types
+//! reaches the device but no log line, even at `RUST_LOG=trace`.
 
 use crate::common;
 
@@ -178,4 +179,37 @@ fn no_secret_reaches_any_output_and_no_injected_command_runs() {
         .collect();
     assert!(leaks.is_empty(), "leaked:\n{}", leaks.join("\n"));
     assert!(!marker.exists(), "a command from session data ran");
+}
+
+/// A replay types what the tester typed: the value goes to the device in a tool call,
+/// and no log line holds it even at trace, where rmcp would log every call whole (in
+/// `whittle` itself and in the servers, whose stderr `whittle` logs as its own).
+#[test]
+fn a_replayed_typed_value_reaches_the_device_but_no_log_at_trace() {
+    const TYPED: &str = "zanzibar velvet";
+    let env = Env::fast(&[]);
+    let mut steps = login_and_search_detours(TYPED);
+    steps.extend([
+        tap(9, "btn_product"),
+        tap(10, "btn_add"),
+        tap(11, "btn_cart"),
+        tap(12, "btn_checkout"),
+    ]);
+    let id = "2026-05-27_110000_typed";
+    env.add_session(id, &steps, &npe_stack(), &(1..=12).collect::<Vec<_>>());
+    let minimize = whittle_verbose(&env, &["minimize", id, "--max-replays", "60", "--json"]);
+    assert_exit(&minimize, 0);
+    let logs = stderr(&minimize);
+    // The typed step was replayed, and its call logged with its text hidden.
+    assert!(
+        logs.contains("input_text") && logs.contains("[redacted]"),
+        "the typed step's call was not logged:\n{}",
+        &logs[..logs.len().min(2_000)]
+    );
+    let leaked: Vec<&str> = logs.lines().filter(|l| l.contains(TYPED)).take(3).collect();
+    assert!(
+        leaked.is_empty(),
+        "the typed value reached the log:\n{}",
+        leaked.join("\n")
+    );
 }

@@ -26,6 +26,7 @@ mod locale_cli;
 mod log_colour_cli;
 mod mcp_cli;
 mod mcp_conformance_cli;
+mod mcp_untrusted_input_cli;
 mod minimize_all_cli;
 mod minimize_cli;
 mod minimize_crashes_cli;

@@ -63,6 +63,8 @@ pub enum ImportProblem {
     UnknownCommand { format: &'static str, name: String },
     #[error("{0}")]
     BadValue(String),
+    #[error("nests lists or mappings deeper than {limit} levels here; refusing to import it")]
+    TooDeep { limit: usize },
     #[error("has more than {limit} commands; refusing to import it")]
     TooManySteps { limit: usize },
     #[error("has no commands to import")]

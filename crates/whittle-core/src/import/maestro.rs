@@ -19,6 +19,7 @@
 //! `${…}` is evaluated as `env` says. A web flow (`url:` in the config) is refused:
 //! Whittle replays Android apps.
 
+mod bounded_load;
 mod commands;
 mod env;
 pub use env::is_variable_name;
@@ -27,11 +28,12 @@ mod yaml;
 
 use std::collections::BTreeMap;
 
-use saphyr::{LoadableYamlNode, MarkedYaml};
+use saphyr::MarkedYaml;
 
 use super::{
     checked_text, line_number, FlowFormat, ImportError, ImportNote, ImportProblem, ImportedFlow,
 };
+use bounded_load::{load_bounded, LoadFailure};
 use commands::Commands;
 use env::Variables;
 use yaml::{key_text, line_of, mapping, scalar_text, Doc};
@@ -48,8 +50,8 @@ pub fn parse_with(
     outside_env: &BTreeMap<String, String>,
 ) -> Result<ImportedFlow, ImportError> {
     let text = checked_text(file, bytes)?;
-    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
-        ImportError::at(
+    let docs = load_bounded(text).map_err(|failure| match failure {
+        LoadFailure::Syntax(e) => ImportError::at(
             file,
             Some(e.marker().line()),
             None,
@@ -57,7 +59,10 @@ pub fn parse_with(
                 format: "YAML",
                 detail: e.info().to_owned(),
             },
-        )
+        ),
+        LoadFailure::TooDeep { limit, line } => {
+            ImportError::at(file, Some(line), None, ImportProblem::TooDeep { limit })
+        }
     })?;
     let doc = Doc { file };
     let sections: Vec<&MarkedYaml> = docs.iter().filter(|d| !d.data.is_null()).collect();

@@ -41,6 +41,7 @@ use super::{
     checked_text, line_number, ElementKey, FieldFacts, FlowFormat, ImportError, ImportNote,
     ImportProblem, ImportedAction, ImportedFlow, ImportedStep, MAX_FLOW_STEPS,
 };
+use crate::nesting::{check_json_nesting, TooDeep};
 use crate::plan::{ActionKind, LocatorGap};
 use model::{Action, Descriptor, EventType, Script};
 
@@ -60,7 +61,14 @@ pub fn parse_for(
     package: Option<&str>,
 ) -> Result<ImportedFlow, ImportError> {
     let text = checked_text(file, bytes)?;
-    let (json, header) = without_comments_and_header(text);
+    let (json, header) = without_comments_and_header(text).map_err(|deep| {
+        ImportError::at(
+            file,
+            Some(deep.line),
+            None,
+            ImportProblem::TooDeep { limit: deep.limit },
+        )
+    })?;
     let mut notes = Vec::new();
     if let Some(line) = header {
         notes.push(ImportNote::ExecutionOptions {
@@ -510,7 +518,10 @@ fn nonempty(s: &Option<String>) -> Option<&str> {
 
 /// The text with comment lines blanked (line numbers stay) and an execution header
 /// `"roboscript": {…}` blanked too; returns the header's line when there was one.
-fn without_comments_and_header(text: &str) -> (String, Option<usize>) {
+/// Refused when it nests deeper than [`crate::nesting::MAX_NESTING_DEPTH`], before any of
+/// it is parsed (serde's recursion under `serde_path_to_error` costs kilobytes of stack
+/// a level).
+fn without_comments_and_header(text: &str) -> Result<(String, Option<usize>), TooDeep> {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -521,19 +532,20 @@ fn without_comments_and_header(text: &str) -> (String, Option<usize>) {
             out.push_str(line);
         }
     }
+    check_json_nesting(out.as_bytes())?;
     let start = out.len() - out.trim_start().len();
     let rest = &out[start..];
     let Some(after_key) = rest.strip_prefix("\"roboscript\"") else {
-        return (out, None);
+        return Ok((out, None));
     };
     let Some(colon) = after_key.trim_start().strip_prefix(':') else {
-        return (out, None);
+        return Ok((out, None));
     };
     let header_start = out.len() - colon.len();
     // The header is one JSON object; blank exactly it so the list after it parses.
     let mut stream = serde_json::Deserializer::from_str(colon).into_iter::<serde_json::Value>();
     let Some(Ok(serde_json::Value::Object(_))) = stream.next() else {
-        return (out, None);
+        return Ok((out, None));
     };
     let header_end = header_start + stream.byte_offset();
     let line = out[..start].matches('\n').count() + 1;
@@ -542,7 +554,7 @@ fn without_comments_and_header(text: &str) -> (String, Option<usize>) {
         .map(|c| if c == '\n' { '\n' } else { ' ' })
         .collect();
     out.replace_range(start..header_end, &blanked);
-    (out, Some(line))
+    Ok((out, Some(line)))
 }
 
 /// The line of each `"eventType"` key in document order, which is the order of the

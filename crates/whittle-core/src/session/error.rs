@@ -115,6 +115,11 @@ pub enum SessionProblem {
     ReproPathUnknownStep { crash_id: String, index: u32 },
     #[error("crash {crash_id} lists step {index} twice in repro_path")]
     ReproPathRepeatsStep { crash_id: String, index: u32 },
+    #[error("nests lists or objects deeper than {limit} levels; refusing to read it")]
+    TooDeep {
+        #[cfg_attr(feature = "specta", specta(type = u32))]
+        limit: usize,
+    },
 }
 
 fn missing_range(previous: u32, found: u32) -> String {

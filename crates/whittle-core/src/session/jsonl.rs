@@ -8,6 +8,7 @@ use std::io::{BufRead, Read};
 use serde_json::Value;
 
 use super::error::{SessionError, SessionProblem};
+use crate::nesting::check_json_nesting;
 
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 pub(crate) const MAX_RECORDS: usize = 100_000;
@@ -94,6 +95,11 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
             self.records += 1;
             if self.records > MAX_RECORDS {
                 return self.fail(SessionProblem::TooManyRecords { limit: MAX_RECORDS });
+            }
+            // Counted before parsing: serde would recurse 128 levels, and the readers
+            // after it recurse again over what it built.
+            if let Err(deep) = check_json_nesting(text.as_bytes()) {
+                return self.fail(SessionProblem::TooDeep { limit: deep.limit });
             }
             return match serde_json::from_str::<Value>(text) {
                 Ok(value) => Some(Ok(JsonLine {

@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::model::SessionMeta;
+use crate::nesting::check_json_nesting;
 
 use super::error::{SessionError, SessionProblem};
 use super::jsonl::{json_error_detail, MAX_LINE_BYTES};
@@ -44,6 +45,13 @@ pub fn parse_meta(reader: impl Read) -> Result<SessionMeta, SessionError> {
         }));
     }
     let text = std::str::from_utf8(&bytes).map_err(|_| err(SessionProblem::NotUtf8))?;
+    check_json_nesting(text.as_bytes()).map_err(|deep| {
+        SessionError::at_line(
+            META_FILE,
+            deep.line,
+            SessionProblem::TooDeep { limit: deep.limit },
+        )
+    })?;
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         err(SessionProblem::InvalidJson {
             detail: json_error_detail(&e),

@@ -15,6 +15,7 @@ mod engine_properties;
 mod import_corpus_privacy;
 mod inspect_properties;
 mod inspect_real_dumps;
+mod nesting_limits;
 mod plan_inputs;
 mod plan_rules;
 mod session_crashes;

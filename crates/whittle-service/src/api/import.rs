@@ -3,6 +3,7 @@
 //! path, and a blank name or package is no name or package.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -12,7 +13,7 @@ use whittle_core::import::FlowFormat;
 use crate::import::{read_flow, ImportFailure, ImportOptions, ImportSummary, ReadFlow};
 
 /// What to import, and into which workspace.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Clone, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportRequest {
     pub workspace: String,
@@ -29,6 +30,30 @@ pub struct ImportRequest {
     #[serde(default)]
     #[cfg_attr(feature = "specta", specta(optional))]
     pub private_values: Option<Vec<String>>,
+}
+
+/// Names the variables but shows no value of theirs, and only how many private values
+/// there are: a front end's span or error may print a request (the app's `import_flow`
+/// span once logged it whole).
+impl fmt::Debug for ImportRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = self
+            .variables
+            .as_ref()
+            .map(|v| v.keys().collect::<Vec<_>>());
+        f.debug_struct("ImportRequest")
+            .field("workspace", &self.workspace)
+            .field("format", &self.format)
+            .field("file", &self.file)
+            .field("name", &self.name)
+            .field("package", &self.package)
+            .field("variables", &names)
+            .field(
+                "private_values",
+                &self.private_values.as_ref().map(Vec::len),
+            )
+            .finish()
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +127,16 @@ mod tests {
             ),
             private_values: None,
         }
+    }
+
+    #[test]
+    fn a_request_prints_no_value_of_a_variable_nor_a_private_value() {
+        let mut asked = request(&[("PASSWORD", "S3cret-Marker-9876")]);
+        asked.private_values = Some(vec!["hunter2-private".into()]);
+        let shown = format!("{asked:?}");
+        assert!(!shown.contains("S3cret-Marker-9876"), "{shown}");
+        assert!(!shown.contains("hunter2-private"), "{shown}");
+        assert!(shown.contains("PASSWORD") && shown.contains("/nowhere/flow.yaml"));
     }
 
     #[test]

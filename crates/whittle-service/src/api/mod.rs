@@ -20,6 +20,7 @@
 //! | doctor; connect a real device | [`diagnose`], [`check_real_device`], [`use_backend`] |
 //! | which `whittle.json` a front end runs with; a config for the bundled demo (first start) | [`find_config`] ([`ConfigSearch`] → [`ConfigChoice`]), [`provision`] |
 //! | settings in `whittle.json` | [`set_privacy_level`], [`edit_config`] |
+//! | how loud a front end's logs may be, whatever `RUST_LOG` says (no private value below it) | [`LOG_CEILING`] |
 
 mod approval;
 mod approve_evidence;
@@ -155,3 +156,4 @@ pub use crate::run::{
     VerifyReport,
 };
 pub use crate::sidecar::{read_sidecar, FingerprintNote};
+pub use whittle_core::log_ceiling::LOG_CEILING;

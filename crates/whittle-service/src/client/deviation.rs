@@ -145,4 +145,23 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn an_answer_as_deep_as_rmcp_reads_is_walked_on_a_worker_stack() {
+        // rmcp parses a server's answer with serde_json's limit (128 levels); the walk
+        // recurses once per level on the tokio worker (2 MiB) that awaited the call.
+        let walked = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| {
+                let deep =
+                    |leaf: &str| format!("{{\"a\": {}{leaf}{}}}", "[".repeat(126), "]".repeat(126));
+                let answer: Value = serde_json::from_str(&deep("1")).unwrap();
+                let decoded: Value = serde_json::from_str(&deep("\"1\"")).unwrap();
+                deviations(&answer, &decoded).len()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(walked, 1);
+    }
 }

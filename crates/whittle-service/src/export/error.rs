@@ -18,6 +18,13 @@ pub enum ExportError {
     Incomplete(PathBuf),
     #[error("{path} is not a valid bundle file: {message}")]
     Malformed { path: PathBuf, message: String },
+    /// Refused before parsing: a bundle may come from anyone, and every level costs stack.
+    #[error("{path} {source}")]
+    TooDeep {
+        path: PathBuf,
+        #[source]
+        source: whittle_core::nesting::TooDeep,
+    },
     #[error("{dir}: file {file} does not match its manifest hash")]
     HashMismatch { dir: PathBuf, file: String },
     #[error("{dir}: file {file} is listed in the manifest but missing")]

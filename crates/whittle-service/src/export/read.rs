@@ -67,6 +67,12 @@ pub fn read_bundle(dir: &Path) -> Result<Bundle, ExportError> {
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ExportError> {
     let text = std::fs::read_to_string(path).map_err(ExportError::io(path))?;
+    whittle_core::nesting::check_json_nesting(text.as_bytes()).map_err(|source| {
+        ExportError::TooDeep {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
     serde_json::from_str(&text).map_err(|e| ExportError::Malformed {
         path: path.to_path_buf(),
         message: e.to_string(),

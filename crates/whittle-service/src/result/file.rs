@@ -1,5 +1,7 @@
 use std::path::{Path, PathBuf};
 
+use whittle_core::nesting::{check_json_nesting, TooDeep};
+
 use super::{PendingResult, RESULT_FILE};
 use crate::atomic::{write_atomic, FileMode};
 
@@ -19,6 +21,13 @@ pub enum ResultFileError {
     },
     #[error("{path} is not a Whittle result: {message}")]
     Parse { path: PathBuf, message: String },
+    /// Refused before parsing: evidence is untrusted, and every level costs stack.
+    #[error("{path} {source}")]
+    TooDeep {
+        path: PathBuf,
+        #[source]
+        source: TooDeep,
+    },
 }
 
 /// Writes `<evidence>/result.json` atomically ([`write_atomic`]).
@@ -39,6 +48,10 @@ pub fn write_result(
 pub fn read_result(evidence_dir: &Path) -> Result<PendingResult, ResultFileError> {
     let path = evidence_dir.join(RESULT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|source| ResultFileError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    check_json_nesting(text.as_bytes()).map_err(|source| ResultFileError::TooDeep {
         path: path.clone(),
         source,
     })?;

@@ -460,7 +460,17 @@ fn parse(path: &Path, text: &[u8]) -> Result<(JournalContents, u64), JournalErro
             continue;
         }
         let parsed = if complete {
-            serde_json::from_slice::<serde_json::Value>(body).map_err(|e| e.to_string())
+            // Counted before parsing: the evidence is untrusted, every level costs stack.
+            whittle_core::nesting::check_json_nesting(body)
+                .map_err(|deep| {
+                    format!(
+                        "nests lists or objects deeper than {} levels at column {}",
+                        deep.limit, deep.column
+                    )
+                })
+                .and_then(|()| {
+                    serde_json::from_slice::<serde_json::Value>(body).map_err(|e| e.to_string())
+                })
         } else {
             Err("unfinished line".to_owned())
         };

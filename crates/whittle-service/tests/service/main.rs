@@ -43,4 +43,5 @@ mod resume_props;
 mod run_hint_live;
 mod sidecar_write;
 mod soak;
+mod untrusted_nesting;
 mod watch_live;

@@ -306,6 +306,9 @@ pub fn result(config: &Config, evidence_session: &str) -> Result<PendingResult, 
             ResultFileError::Parse { message, .. } => {
                 format!("the result.json of {id:?} is not a Whittle result: {message}")
             }
+            ResultFileError::TooDeep { source, .. } => {
+                format!("the result.json of {id:?} {source}")
+            }
         };
         ToolFailure::new(Exit::Refused, error)
     })

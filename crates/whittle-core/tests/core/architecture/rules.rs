@@ -176,6 +176,10 @@ pub(crate) const CORE_ENGLISH_ALLOWED: &[(&str, &str)] = &[
         "a flow file's problem, naming its line and field",
     ),
     (
+        "src/nesting.rs",
+        "input nested too deep, naming the limit, the line and the column",
+    ),
+    (
         "src/plan/error.rs",
         "a session that cannot be planned, the detail of a typed error",
     ),

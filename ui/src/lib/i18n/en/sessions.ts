@@ -208,6 +208,7 @@ export const sessions = {
   "sessionProblem.screenshot_outside_session": "screenshot_src {path} is not a relative path inside the session folder",
   "sessionProblem.repro_path_unknown_step": "crash {crash_id} lists step {index} in repro_path, but steps.jsonl has no step {index}",
   "sessionProblem.repro_path_repeats_step": "crash {crash_id} lists step {index} twice in repro_path",
+  "sessionProblem.too_deep": "nests lists or objects deeper than {limit} levels; not read",
   "sessionProblem.at": "{file}: {problem}",
   "sessionProblem.atLine": "{file} line {line}: {problem}",
   "sessionProblem.record.crash": "crash",

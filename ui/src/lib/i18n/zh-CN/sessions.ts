@@ -198,6 +198,7 @@ export const sessions = {
   "sessionProblem.screenshot_outside_session": "screenshot_src {path} 不是会话文件夹内的相对路径",
   "sessionProblem.repro_path_unknown_step": "崩溃 {crash_id} 的 repro_path 列出了第 {index} 步，但 steps.jsonl 中没有第 {index} 步",
   "sessionProblem.repro_path_repeats_step": "崩溃 {crash_id} 的 repro_path 两次列出第 {index} 步",
+  "sessionProblem.too_deep": "列表或对象嵌套超过 {limit} 层；未读取",
   "sessionProblem.at": "{file}：{problem}",
   "sessionProblem.atLine": "{file} 第 {line} 行：{problem}",
   "sessionProblem.record.crash": "崩溃记录",
