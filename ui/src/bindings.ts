@@ -264,6 +264,11 @@ export type Check = Check_Serialize | Check_Deserialize;
 
 /**  What kind of thing a check is about. */
 export type CheckName = 
+/**
+ *  The installation's journal key, which seals every run (resume, approval): first,
+ *  as the report lists it.
+ */
+"journal_key" | 
 /**  How a `url` server is reached (plain HTTP off this machine). */
 "http" | 
 /**  One role on one of its servers: starts, and lists the role's tools. */
@@ -275,9 +280,7 @@ export type CheckName =
 /**  The app under test (or the installed apps) on a device. */
 "app" | 
 /**  A log capture started, listed and stopped on a device. */
-"capture" | 
-/**  The installation's journal key, which seals every run (resume, approval). */
-"journal_key";
+"capture";
 
 export type CheckStatus = "ok" | 
 /**  Works, but the user should know (e.g. readable on the network). */
