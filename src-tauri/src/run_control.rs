@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use whittle_service::api::Config;
 use whittle_service::api::RunEvent;
-use whittle_service::api::{self, AskedRun, LiveFrame, RunJob, RunResultView, RunSpec, Watched};
+use whittle_service::api::{self, LiveFrame, RunJob, RunResultView, Watched};
 use whittle_text::Locale;
 
 use crate::app_config::config_for;
@@ -32,7 +32,7 @@ pub fn start(
     // A re-proof's session, crash and starting path are the re-proven run's, checked
     // against this workspace before anything starts.
     let spec = match &request.reprove {
-        Some(evidence) => api::reproof_spec(&config.workspace, evidence, asked_of(spec))
+        Some(evidence) => api::reproof_spec(&config.workspace, evidence, spec)
             .map_err(|e| AppError::reproof_refused(&e))?,
         None => spec,
     };
@@ -41,20 +41,6 @@ pub fn start(
     let job = RunJob::New(spec);
     launch(runs, config, run_id, cancel, job, request.locale, send);
     Ok(run_id)
-}
-
-/// What the run panel asked for, to be asked again of a re-proof.
-fn asked_of(spec: RunSpec) -> AskedRun {
-    AskedRun {
-        crash: None,
-        max_replays: Some(spec.max_replays),
-        device: spec.device,
-        package: spec.package,
-        strategy: Some(spec.strategy),
-        devices: Some(spec.devices),
-        baseline_tries: Some(spec.baseline_tries),
-        wait_device: spec.wait_device,
-    }
 }
 
 /// Resumes an interrupted (or failed, or cancelled) run from its journal, like

@@ -36,7 +36,7 @@ pub async fn run(config: &Config, args: MinimizeCommand) -> Exit {
     }
     let job = match (&args.reprove, job) {
         (Some(evidence), RunJob::New(asked)) => {
-            match api::reproof_spec(&config.workspace, evidence, asked_of(asked)) {
+            match api::reproof_spec(&config.workspace, evidence, asked) {
                 Ok(spec) => RunJob::New(spec),
                 Err(e) => return super::refusal::reproof(&e, args.json),
             }
@@ -92,21 +92,6 @@ fn job(args: &MinimizeCommand) -> Result<RunJob, InvalidCount> {
             },
         )),
     })
-}
-
-/// What a new run's spec asked for, to be asked again of a re-proof (whose session and
-/// crash are the re-proven run's).
-fn asked_of(spec: RunSpec) -> AskedRun {
-    AskedRun {
-        crash: None,
-        max_replays: Some(spec.max_replays),
-        device: spec.device,
-        package: spec.package,
-        strategy: Some(spec.strategy),
-        devices: Some(spec.devices),
-        baseline_tries: Some(spec.baseline_tries),
-        wait_device: spec.wait_device,
-    }
 }
 
 fn report(outcome: &RunOutcome, args: &MinimizeCommand, cancelled: bool) -> Exit {

@@ -136,8 +136,12 @@ pub async fn minimize(
         }
         (None, Some(evidence)) if asked.crash.is_none() => {
             valid_id(&evidence)?;
-            api::reproof_spec(&config.workspace, &evidence, asked)
-                .map_err(|e| ToolFailure::refused(RunRefusal::of_reproof(&e), e))?
+            api::reproof_spec(
+                &config.workspace,
+                &evidence,
+                RunSpec::asked(String::new(), asked),
+            )
+            .map_err(|e| ToolFailure::refused(RunRefusal::of_reproof(&e), e))?
         }
         _ => {
             let detail = "give `session` (and `crash` when needed), or `reprove` alone";

@@ -160,14 +160,7 @@ struct JobRun {
 /// Runs `job` of `workflow` on a fresh checkout with `contexts`.
 fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
     let job = &workflow["jobs"][name];
-    let root = demo_checkout();
-    let cwd = root.path().join("demo");
-    // The runner's phone is the simulator without waits (the config's settle and drain
-    // times are the phone's, as the shop's delays are).
-    let config = cwd.join("whittle.json");
-    let mut whittle_json: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
-    whittle_json["timing"] = fast_timing();
-    std::fs::write(&config, whittle_json.to_string()).unwrap();
+    let (root, cwd) = fast_checkout();
     let summary = root.path().join("step-summary.md");
     std::fs::write(&summary, "").unwrap();
     let mut env: BTreeMap<String, String> = BTreeMap::new();
@@ -201,27 +194,14 @@ fn run_job(workflow: &Value, name: &str, contexts: &mut Contexts) -> JobRun {
         let output_file = root.path().join("github-output");
         std::fs::write(&output_file, "").unwrap();
         eprintln!("docs/ci.md job {name}: running `{step_name}`");
-        let out = Command::new("bash")
-            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
-            .current_dir(&cwd)
-            .env("PATH", checkout_path(root.path()))
-            .env("LANG", "C.UTF-8")
-            .env_remove("LC_ALL")
-            .env_remove("LC_MESSAGES")
+        let out = bash(&script, &cwd, &checkout_path(root.path()))
             .envs(&env)
             .env("GITHUB_OUTPUT", &output_file)
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("XDG_DATA_HOME", &runner_data)
-            .stdin(Stdio::null())
             .output()
             .expect("run bash");
-        assert!(
-            out.status.success(),
-            "docs/ci.md job {name}, step `{step_name}` exited {:?}\nstdout:\n{}\nstderr:\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ran(&out, &format!("job {name}, step `{step_name}`"));
         if let Some(id) = step["id"].as_str() {
             let written = std::fs::read_to_string(&output_file).unwrap();
             let outputs: Map<String, Value> = written
@@ -270,12 +250,7 @@ fn review(
     evidence: &str,
     artifacts: &BTreeMap<String, tempfile::TempDir>,
 ) -> tempfile::TempDir {
-    let root = demo_checkout();
-    let cwd = root.path().join("demo");
-    let config = cwd.join("whittle.json");
-    let mut whittle_json: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
-    whittle_json["timing"] = fast_timing();
-    std::fs::write(&config, whittle_json.to_string()).unwrap();
+    let (root, cwd) = fast_checkout();
     let stand_in = root.path().join("gh-stand-in");
     std::fs::create_dir_all(&stand_in).unwrap();
     let mut gh =
@@ -297,27 +272,51 @@ fn review(
         std::iter::once(stand_in).chain(std::env::split_paths(&checkout_path(root.path()))),
     )
     .unwrap();
-    let out = Command::new("bash")
-        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", block])
-        .current_dir(&cwd)
-        .env("PATH", path)
-        .env("LANG", "C.UTF-8")
+    let out = bash(block, &cwd, &path)
         .env("WHITTLE_CONFIG", "whittle.json")
         .env("EVIDENCE", evidence)
         .env("RUN_ID", "4242")
-        .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
-        .stdin(Stdio::null())
         .output()
         .expect("run bash");
+    assert_ran(&out, "the review block");
+    root
+}
+
+/// A fresh demo checkout whose phone is the simulator without waits (the config's settle
+/// and drain times are the phone's, as the shop's delays are), and its `demo` folder.
+fn fast_checkout() -> (tempfile::TempDir, std::path::PathBuf) {
+    let root = demo_checkout();
+    let cwd = root.path().join("demo");
+    let config = cwd.join("whittle.json");
+    let mut whittle_json: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    whittle_json["timing"] = fast_timing();
+    std::fs::write(&config, whittle_json.to_string()).unwrap();
+    (root, cwd)
+}
+
+/// `script` as GitHub runs a `run:` step (`bash --noprofile --norc -eo pipefail`), in
+/// `cwd` with `path`, in a UTF-8 locale that picks no language.
+fn bash(script: &str, cwd: &Path, path: &std::ffi::OsStr) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(cwd)
+        .env("PATH", path)
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .stdin(Stdio::null());
+    command
+}
+
+fn assert_ran(out: &std::process::Output, what: &str) {
     assert!(
         out.status.success(),
-        "docs/ci.md's review block exited {:?}\nstdout:\n{}\nstderr:\n{}",
+        "docs/ci.md {what} exited {:?}\nstdout:\n{}\nstderr:\n{}",
         out.status.code(),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    root
 }
 
 fn contexts() -> Contexts {

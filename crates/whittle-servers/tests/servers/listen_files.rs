@@ -9,17 +9,11 @@ use crate::sim_support;
 // A tool call whatever it answers (`call` of listen_support asserts success).
 use crate::support::call as raw_call;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use listen_support::*;
 use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
-
-fn model_file(dir: &Path) -> PathBuf {
-    let path = dir.join("model.json");
-    std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
-    path
-}
 
 /// A folder outside the temp folder (the default allowed one): under the target folder.
 fn outside_temp() -> tempfile::TempDir {

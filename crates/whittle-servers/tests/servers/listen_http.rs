@@ -10,16 +10,10 @@ use std::time::Duration;
 use listen_support::*;
 use serde_json::json;
 
-fn model_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("model.json");
-    std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
-    path
-}
-
 #[tokio::test]
 async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 2, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 2, &[]);
     assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with("/mcp"));
 
     let client = connect(&server.url, Some(TOKEN), plain_client())
@@ -71,7 +65,7 @@ async fn the_simulator_serves_its_tools_over_http_to_the_token_holder() {
 #[tokio::test]
 async fn a_missing_or_wrong_token_is_refused_before_any_tool_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 1, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 1, &[]);
     for token in [None, Some("lab-token-0123456789abcdeX"), Some("short")] {
         let refused = connect(&server.url, token, plain_client())
             .await
@@ -125,7 +119,7 @@ async fn a_missing_or_wrong_token_is_refused_before_any_tool_runs() {
 #[tokio::test]
 async fn malformed_json_rpc_gets_a_400_with_a_json_rpc_error() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 1, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 1, &[]);
     let http = plain_client();
     let post = |body: &'static str| {
         http.post(&server.url)
@@ -187,7 +181,7 @@ async fn malformed_json_rpc_gets_a_400_with_a_json_rpc_error() {
 #[test]
 fn a_network_address_without_a_token_is_refused_before_the_port_opens() {
     let dir = tempfile::tempdir().unwrap();
-    let model = model_file(&dir);
+    let model = model_file(dir.path());
     // A port known to be free: bound and released here, then asked for.
     let port = std::net::TcpListener::bind("0.0.0.0:0")
         .unwrap()

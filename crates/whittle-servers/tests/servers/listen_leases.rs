@@ -4,39 +4,18 @@
 //! session ends — closed by its client, or timed out idle.
 
 use crate::listen_support;
-use crate::sim_support;
 // A tool call whatever it answers (`call` of listen_support asserts success).
 use crate::support::call as raw_call;
 
 use std::time::{Duration, Instant};
 
 use listen_support::*;
-use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
-use whittle_contract::lease::{DeviceBusy, DEVICE_BUSY};
-
-fn model_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("model.json");
-    std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
-    path
-}
-
-fn busy(answer: &CallToolResult) -> Option<DeviceBusy> {
-    if answer.is_error != Some(true) {
-        return None;
-    }
-    let record: DeviceBusy = serde_json::from_value(answer.structured_content.clone()?).ok()?;
-    (record.error == DEVICE_BUSY).then_some(record)
-}
-
-fn launch(device: &str) -> Value {
-    json!({"device": device, "packageName": sim_support::PKG})
-}
 
 #[tokio::test]
 async fn a_device_one_session_drives_is_refused_to_another_until_that_session_closes() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 2, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 2, &[]);
     let first = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();
@@ -100,7 +79,7 @@ async fn a_device_one_session_drives_is_refused_to_another_until_that_session_cl
 #[tokio::test]
 async fn a_session_that_goes_idle_past_its_timeout_frees_its_devices() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 1, &["--session-idle-secs", "1"]);
+    let server = Listening::sim(&model_file(dir.path()), 1, &["--session-idle-secs", "1"]);
     let first = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();
@@ -135,7 +114,7 @@ async fn a_session_that_goes_idle_past_its_timeout_frees_its_devices() {
 async fn a_lease_lapses_when_no_call_acts_on_the_device_whatever_pings_come() {
     use rmcp::model::{ClientRequest, PingRequest};
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 1, &["--lease-idle-secs", "1"]);
+    let server = Listening::sim(&model_file(dir.path()), 1, &["--lease-idle-secs", "1"]);
     let holder = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();
@@ -205,7 +184,7 @@ async fn a_lease_lapses_when_no_call_acts_on_the_device_whatever_pings_come() {
 #[tokio::test]
 async fn a_capture_is_only_its_sessions_to_list_or_stop() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 2, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 2, &[]);
     let owner = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();
@@ -251,7 +230,7 @@ async fn a_clients_name_is_shown_to_others_made_safe() {
     use rmcp::ServiceExt;
 
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 1, &[]);
+    let server = Listening::sim(&model_file(dir.path()), 1, &[]);
     let name = format!(
         "\u{1b}[2J\u{1b}]0;pwned\u{7}{}",
         "\u{1b}[31mX".repeat(40_000)
@@ -306,7 +285,7 @@ async fn a_clients_name_is_shown_to_others_made_safe() {
 #[tokio::test]
 async fn at_the_ceiling_a_newcomer_is_refused_rather_than_closing_a_run() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Listening::sim(&model_file(&dir), 2, &["--max-sessions", "2"]);
+    let server = Listening::sim(&model_file(dir.path()), 2, &["--max-sessions", "2"]);
     let first = connect(&server.url, Some(TOKEN), plain_client())
         .await
         .unwrap();

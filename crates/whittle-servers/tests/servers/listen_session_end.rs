@@ -5,7 +5,6 @@
 //! that opens a connection per request keeps its session while its requests come.
 
 use crate::listen_support;
-use crate::sim_support;
 // A tool call whatever it answers (`call` of listen_support asserts success).
 use crate::support::call as raw_call;
 
@@ -15,9 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use listen_support::*;
-use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
-use whittle_contract::lease::{DeviceBusy, DEVICE_BUSY};
 
 /// What the brief of this fix asks: a killed client's device free again within 10 s.
 const FREED_WITHIN: Duration = Duration::from_secs(10);
@@ -26,24 +23,6 @@ const HOLDER_URL: &str = "WHITTLE_TEST_HOLDER_URL";
 const HOLDER_DIR: &str = "WHITTLE_TEST_HOLDER_DIR";
 /// The line the holder prints once it holds the device and its capture runs.
 const HOLDING: &str = "holder: holding sim-1 and capturing";
-
-fn model_file(dir: &Path) -> std::path::PathBuf {
-    let path = dir.join("model.json");
-    std::fs::write(&path, sim_support::test_model().to_string()).unwrap();
-    path
-}
-
-fn busy(answer: &CallToolResult) -> Option<DeviceBusy> {
-    if answer.is_error != Some(true) {
-        return None;
-    }
-    let record: DeviceBusy = serde_json::from_value(answer.structured_content.clone()?).ok()?;
-    (record.error == DEVICE_BUSY).then_some(record)
-}
-
-fn launch(device: &str) -> Value {
-    json!({"device": device, "packageName": sim_support::PKG})
-}
 
 fn tap(id: &str) -> Value {
     json!({"device": "sim-1", "strategies": [{"by": "identifier", "value": id}], "settle_ms": 0})

@@ -17,7 +17,7 @@ use whittle_core::plan::{build_plan, PlanError, StartPathError};
 use whittle_core::session::{load_session, resolve_session_dir};
 
 use super::session_error::{found_dir, read_run, SessionReadError, UnreadableEvidence};
-use crate::run::{lock_is_held, AskedRun, Reproof, RunSpec};
+use crate::run::{lock_is_held, Reproof, RunSpec};
 
 /// Why a run cannot be re-proven here.
 #[derive(Debug, thiserror::Error)]
@@ -106,12 +106,13 @@ impl ReproofRefusal {
 }
 
 /// The run that re-proves the run of `evidence_session` (an id, or its folder inside
-/// `workspace`), with the options `asked` (budget, devices, strategy…); its session,
-/// crash and starting path are the other run's, checked here.
+/// `workspace`), with the options of `options` (budget, devices, strategy… as the front
+/// end asked them); its session, crash and starting path are the other run's, checked
+/// here.
 pub fn reproof_spec(
     workspace: &Path,
     evidence_session: &str,
-    asked: AskedRun,
+    options: RunSpec,
 ) -> Result<RunSpec, ReproofRefusal> {
     let dir = found_dir(workspace, evidence_session)?;
     let evidence = dir
@@ -177,16 +178,13 @@ pub fn reproof_spec(
             crash_id: crash.crash_id.clone(),
             source,
         })?;
-    let mut spec = RunSpec::asked(
-        session_id,
-        AskedRun {
-            crash: Some(crash.crash_id.clone()),
-            ..asked
-        },
-    );
-    spec.reprove = Some(Reproof {
-        evidence_session: evidence,
-        path: result.minimal_path.clone(),
-    });
-    Ok(spec)
+    Ok(RunSpec {
+        session: session_id,
+        crash: Some(crash.crash_id.clone()),
+        reprove: Some(Reproof {
+            evidence_session: evidence,
+            path: result.minimal_path.clone(),
+        }),
+        ..options
+    })
 }

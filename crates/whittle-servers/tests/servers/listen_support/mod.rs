@@ -152,3 +152,25 @@ pub async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Val
     assert_ne!(r.is_error, Some(true), "{tool} failed: {:?}", r.content);
     r.structured_content.expect("structuredContent")
 }
+
+/// The simulator's test model written into `dir`, for a `sim --listen` host.
+pub fn model_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("model.json");
+    std::fs::write(&path, crate::sim_support::test_model().to_string()).unwrap();
+    path
+}
+
+/// The `device_busy` record of a refused call, when it is one.
+pub fn busy(answer: &rmcp::model::CallToolResult) -> Option<whittle_contract::lease::DeviceBusy> {
+    if answer.is_error != Some(true) {
+        return None;
+    }
+    let record: whittle_contract::lease::DeviceBusy =
+        serde_json::from_value(answer.structured_content.clone()?).ok()?;
+    (record.error == whittle_contract::lease::DEVICE_BUSY).then_some(record)
+}
+
+/// `mobile_launch_app`'s arguments for the test app on `device`.
+pub fn launch(device: &str) -> Value {
+    serde_json::json!({"device": device, "packageName": crate::sim_support::PKG})
+}
