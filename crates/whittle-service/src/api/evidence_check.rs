@@ -11,8 +11,10 @@
 //! - the result says it may be written back (baseline reproduced, no capture or device
 //!   failure), and a "high" claim is backed by its flags (fixed point, 3/3, no flakiness,
 //!   budget not exhausted);
-//! - `steps.jsonl` holds every attempt counted, starting with a reproducing baseline, and
-//!   a final confirmation claim by 3 reproducing replays of the minimal path;
+//! - `steps.jsonl` holds every attempt the search used (the journal's replay says which:
+//!   on several devices it also holds guesses run ahead and not needed, and after a
+//!   resume an attempt cut off and run again), among them a reproducing baseline, and a
+//!   final confirmation claim by 3 reproducing replays of the minimal path;
 //! - and first of all, the run's sealed `journal.jsonl` proves it: every line's seal
 //!   holds, every step of `steps.jsonl` is an attempt the journal recorded as it is, and
 //!   every field of `result.json` the journal decides is what replaying the journal
@@ -22,7 +24,9 @@
 //! Consistency alone would grant nothing new to whoever can rewrite every one of these
 //! files; the seal is what they cannot rewrite without this installation's key, and
 //! evidence folders travel (a colleague's run, a CI artifact). An inconsistent run is
-//! shown read-only with what did not match (docs/SECURITY.md §12).
+//! shown read-only with what did not match; a run nothing here proves (sealed by another
+//! installation, or without a journal) is refused with the way forward, re-proving it
+//! here ([`NotApprovable::NotProvenHere`], docs/SECURITY.md §12).
 
 use std::collections::HashSet;
 use std::path::Path;
